@@ -1,0 +1,65 @@
+/**
+ * Parameter rules from the spec, as zod schemas shared by the client (checked before a request
+ * leaves) and the emulator (answered 400). Values are coerced from strings so the same schema
+ * reads a query string on the server side.
+ */
+import { z } from "zod";
+
+/** Largest unix-millisecond instant a JavaScript Date can hold. */
+const MAX_UNIX_MS = 8.64e15;
+
+function intRange(min: number, max: number, what = "an integer") {
+  return z.coerce
+    .number({ message: `must be ${what} from ${min} to ${max}` })
+    .int({ message: `must be ${what} from ${min} to ${max}` })
+    .min(min, { message: `must be ${what} from ${min} to ${max}` })
+    .max(max, { message: `must be ${what} from ${min} to ${max}` });
+}
+
+/** A path id: a positive integer. */
+export const id = z.coerce
+  .number({ message: "must be a positive integer id" })
+  .int({ message: "must be a positive integer id" })
+  .positive({ message: "must be a positive integer id" });
+
+/** `limit` of ordinary list endpoints: 1..200, default 100. */
+export const listLimit = intRange(1, 200).optional();
+/** `limit` of activity endpoints: 1..10000, default 1000. */
+export const eventLimit = intRange(1, 10000).optional();
+/** `after`: the id of the last element of the previous page. */
+export const after = intRange(0, Number.MAX_SAFE_INTEGER, "a non-negative integer id").optional();
+/** `year`: four digits. */
+export const year = intRange(1000, 9999, "a four-digit year").optional();
+/** `month`: 1..12. */
+export const month = intRange(1, 12, "a month number").optional();
+/** `begin`/`end`: unix milliseconds. */
+export const unixMs = intRange(0, MAX_UNIX_MS, "a unix time in milliseconds");
+/** A part number of a multipart upload: 1..10000. */
+export const partNumber = intRange(1, 10000, "a part number");
+
+/** after + limit, the pagination inputs every list endpoint takes. */
+export const paging = { after, limit: listLimit };
+
+/** One parameter broke one rule. Thrown by the client before sending, and mapped to 400 by the emulator. */
+export class ParameterError extends Error {
+  override readonly name = "ParameterError";
+  constructor(
+    /** The parameter's name, e.g. `limit` or `body.users.0.email`. */
+    readonly parameter: string,
+    /** The rule it broke, e.g. `must be an integer from 1 to 200`. */
+    readonly rule: string,
+    /** The operation id, when known. */
+    readonly operationId?: string,
+  ) {
+    super(`${operationId ? operationId + ": " : ""}invalid parameter '${parameter}': ${rule}`);
+  }
+}
+
+/** Parses `value` with `schema`; throws a ParameterError naming the first bad field. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, operationId?: string, prefix = ""): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(value)";
+  throw new ParameterError(where, issue.message, operationId);
+}
