@@ -1,0 +1,48 @@
+/**
+ * The contract between the emulator's HTTP adapter and its handlers. Handlers are plain
+ * functions from a parsed request to `{status, data}`; they never write to the socket. Errors
+ * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
+ */
+import type { IncomingMessage } from "node:http";
+import type { OperationId, RouteDef } from "../provider/api";
+
+/** What a handler returns; the adapter wraps `data` in the route's envelope. */
+export interface HandlerResult {
+  /** HTTP status, 200 when left out. */
+  status?: number;
+  /** The `data` member of the body (list routes: the page's items). */
+  data?: unknown;
+  /** List routes: the full URL of the next page, or null on the last page. */
+  next?: string | null;
+  /** Extra response headers. */
+  headers?: Record<string, string>;
+}
+
+/** Who is calling, resolved from the API key. Defined by the store (see store.ts). */
+export type { Caller } from "./store";
+
+/** Everything a handler may read about one request. */
+export interface HandlerContext {
+  route: RouteDef;
+  /** Path and query parameters, parsed and coerced by the route's schema. */
+  params: Record<string, any>;
+  /** JSON body parsed by the route's body schema (undefined for GET and multipart). */
+  body: any;
+  /** Raw request body bytes (multipart routes only). */
+  rawBody?: Buffer;
+  req: IncomingMessage;
+  /** The authenticated caller. */
+  caller: import("./store").Caller;
+  /** The emulator's whole state. */
+  store: import("./store").Store;
+  /** Base URL the emulator is served on (for links.next and part URLs), no trailing slash. */
+  baseUrl: string;
+  /** The request URL as received. */
+  url: URL;
+}
+
+/** A handler for one operation. */
+export type Handler = (ctx: HandlerContext) => HandlerResult | Promise<HandlerResult>;
+
+/** A group of handlers, keyed by operation id; handlers/index.ts merges the groups. */
+export type HandlerGroup = Partial<Record<OperationId, Handler>>;
