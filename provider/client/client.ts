@@ -1,0 +1,602 @@
+/**
+ * ReviewAdminClient: the one HTTP client of the admin API. It turns an operation id of the route
+ * table plus parameters into a request, and the answer into validated `data` or one error.
+ *
+ * Order of work for every call: validate params and body (ParameterError, nothing sent), wait for
+ * the key's rate limiter, send on the origin's shared pool, then either validate the answer or
+ * apply the retry policy (retry.ts). The key lives in one private field and in the Authorization
+ * header of each request, nowhere else.
+ */
+import { Readable } from "node:stream";
+import { inspect } from "node:util";
+import { FormData as UndiciFormData, type Pool } from "undici";
+import { parseOrThrow, ParameterError } from "../api/params";
+import { buildPath, routes, type BodyOf, type DataOf, type OperationId, type ParamsOf, type RouteDef } from "../api/routes";
+import { ErrorBody, EventList } from "../api/schemas";
+import {
+  ApiError,
+  ClientClosedError,
+  ClientConfigError,
+  NetworkError,
+  ResponseValidationError,
+  TimeoutError,
+  type RequestContext,
+} from "./errors";
+import { limiterFor, type RateLimiter } from "./rateLimit";
+import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
+import { checkUrl, keyFingerprint, redact, REDACTED } from "./security";
+import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
+
+/** Settings of a client. Only baseUrl and apiKey are required. */
+export interface ClientOptions {
+  /** Base URL of the region's API, e.g. https://api.example.com. https only; plain http only for loopback hosts. */
+  baseUrl: string;
+  /** The API key, sent as `Authorization: Bearer <key>`. Never printed, logged or put in an error. */
+  apiKey: string;
+  /** Requests per second for this key, shared by every client in the process. Default 25 (the service's limit). */
+  requestsPerSecond?: number;
+  /** Token bucket capacity: requests that may leave back to back. Default 1, i.e. evenly spaced (see rateLimit.ts). */
+  burst?: number;
+  /** Sends per call at most, retries included. Default 5. */
+  maxAttempts?: number;
+  /** Cap on the total time spent waiting between retries of one request. Default 60_000. */
+  maxRetryWaitMs?: number;
+  /** Per request: total time for an API call; longest silence for a part upload. Default 30_000. */
+  timeoutMs?: number;
+  /** First backoff ceiling when no Retry-After is sent; doubles per retry. Default 200 (tests use less). */
+  retryBaseMs?: number;
+  /** Ceiling of any single backoff wait. Default 10_000. */
+  retryMaxDelayMs?: number;
+  /** Receives debug lines (one per request and per retry); never given the key. */
+  logger?: (line: string) => void;
+}
+
+/** Counters since construction: requests sent (retries included), retries, 429 answers, requests per operation. */
+export interface ClientStats {
+  requests: number;
+  retries: number;
+  throttled: number;
+  byOperation: Record<string, number>;
+}
+
+/**
+ * The element type of a paged operation: the array element for list routes (same as ItemOf),
+ * and the event for the events shape `{data: {events: [...]}}`.
+ */
+export type PageItemOf<K extends OperationId> = DataOf<K> extends readonly (infer T)[]
+  ? T
+  : DataOf<K> extends { events: readonly (infer E)[] }
+    ? E
+    : never;
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call at any point: waiting for the rate limiter, in flight, or between retries. */
+  signal?: AbortSignal;
+}
+
+/** What one exchange (a request and its retries) needs to know. */
+interface Exchange {
+  ctx: RequestContext;
+  pool: Pool;
+  path: string;
+  headers: Record<string, string>;
+  /** Makes the body for one attempt (FormData and strings can be sent again; a stream cannot). */
+  body?: () => WireBody;
+  /** May be sent again after a 5xx or a connection failure. */
+  idempotent: boolean;
+  /** The body can be read only once (a stream): nothing is retried, not even a 429. */
+  sendOnce: boolean;
+  /** Counts against the key's rate limit (API calls do; part uploads go to storage without the key). */
+  rateLimited: boolean;
+  /** API calls have a total deadline; part uploads only an idle timeout (their time grows with size). */
+  deadline: boolean;
+  signal?: AbortSignal;
+}
+
+/** A validated 2xx answer: its data, and links.next when the envelope has one. */
+interface Page {
+  data: unknown;
+  next: string | null;
+}
+
+const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000 };
+const USER_AGENT = "pulumi-reviewadmin";
+/** Operation name used in stats and errors for pre-authenticated part uploads. */
+const PUT_PART = "putPart";
+
+/** Trims a trailing slash so `baseUrl + "/v1/..."` never doubles it. */
+function normalizeBaseUrl(url: URL): string {
+  return url.origin + url.pathname.replace(/\/+$/, "");
+}
+
+function positive(name: string, value: number | undefined, fallback: number, integer = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new ClientConfigError(`${name} must be a positive ${integer ? "integer" : "number"}`);
+  }
+  return value;
+}
+
+function nonNegative(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    throw new ClientConfigError(`${name} must be a non-negative number`);
+  }
+  return value;
+}
+
+function isFormDataLike(value: unknown): value is FormData {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === "FormData" &&
+    typeof (value as FormData).entries === "function"
+  );
+}
+
+/**
+ * Copies any FormData (Node's global one or undici's) into a fresh undici FormData: undici's
+ * request() only encodes its own class, and a fresh copy per attempt makes a retry re-encode it.
+ */
+function toUndiciFormData(form: FormData): UndiciFormData {
+  const copy = new UndiciFormData();
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string") copy.append(name, value);
+    else copy.append(name, value, (value as File).name);
+  }
+  return copy;
+}
+
+/** Formats a zod issue path like ParameterError does: `data.0.name`. */
+function dotted(prefix: string, path: readonly PropertyKey[]): string {
+  return [prefix, ...path.map(String)].filter(Boolean).join(".");
+}
+
+/** The one HTTP client of the admin API; see ClientOptions and the method docs for the contract. */
+export class ReviewAdminClient {
+  /** The base URL every operation path is appended to, without a trailing slash. */
+  readonly baseUrl: string;
+
+  readonly #apiKey: string;
+  readonly #base: URL;
+  readonly #limiter: RateLimiter;
+  readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number;
+  readonly #logger?: (line: string) => void;
+  /** Pools this client acquired, by origin: the base URL's, plus any part-upload hosts. */
+  readonly #pools = new Map<string, Pool>();
+  #closed = false;
+  readonly #stats: ClientStats = { requests: 0, retries: 0, throttled: 0, byOperation: {} };
+
+  /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and limiter. */
+  constructor(opts: ClientOptions) {
+    if (!opts || typeof opts !== "object") throw new ClientConfigError("options are required");
+    if (typeof opts.baseUrl !== "string" || opts.baseUrl === "") throw new ClientConfigError("baseUrl is required");
+    // Visible ASCII only: anything else could not travel in a header, and a CR/LF would split it.
+    if (typeof opts.apiKey !== "string" || !/^[\x21-\x7e]+$/.test(opts.apiKey)) {
+      throw new ClientConfigError("apiKey is required and must be visible ASCII characters without spaces");
+    }
+    this.#base = checkUrl(opts.baseUrl, "baseUrl");
+    if (this.#base.search || this.#base.hash) throw new ClientConfigError("baseUrl must not have a query or fragment");
+    this.baseUrl = normalizeBaseUrl(this.#base);
+    this.#apiKey = opts.apiKey;
+
+    const rate = positive("requestsPerSecond", opts.requestsPerSecond, DEFAULTS.requestsPerSecond);
+    const burst = positive("burst", opts.burst, DEFAULTS.burst, true);
+    this.#retry = {
+      maxAttempts: positive("maxAttempts", opts.maxAttempts, DEFAULT_RETRY.maxAttempts, true),
+      maxRetryWaitMs: nonNegative("maxRetryWaitMs", opts.maxRetryWaitMs, DEFAULT_RETRY.maxRetryWaitMs),
+      baseMs: nonNegative("retryBaseMs", opts.retryBaseMs, DEFAULT_RETRY.baseMs),
+      maxDelayMs: nonNegative("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY.maxDelayMs),
+    };
+    this.#timeoutMs = positive("timeoutMs", opts.timeoutMs, DEFAULTS.timeoutMs);
+    if (opts.logger !== undefined && typeof opts.logger !== "function") throw new ClientConfigError("logger must be a function");
+    this.#logger = opts.logger;
+    this.#limiter = limiterFor(keyFingerprint(opts.apiKey), rate, burst);
+    this.#poolFor(this.#base.origin);
+  }
+
+  /** A snapshot of the counters since construction. */
+  get stats(): ClientStats {
+    return { ...this.#stats, byOperation: { ...this.#stats.byOperation } };
+  }
+
+  /**
+   * Calls one operation. Params (and the body, when the route takes one) are validated before
+   * anything is sent: a ParameterError names the parameter. The answer is validated against the
+   * route's data schema: a mismatch is a ResponseValidationError naming the field path. Other
+   * failures: ApiError (non-2xx), NetworkError/TimeoutError, or the signal's abort reason.
+   * Returns `data`; for envelope "none" routes, `data` if the body has one, else the parsed
+   * body, else undefined.
+   */
+  async call<K extends OperationId>(op: K, params: ParamsOf<K>, body?: BodyOf<K>, opts?: CallOptions): Promise<DataOf<K>> {
+    const route = this.#route(op);
+    const path = this.#pathFor(route, params);
+    const makeBody = this.#bodyFor(route, body);
+    const res = await this.#exchange(this.#apiExchange(route, path, makeBody, opts?.signal));
+    return this.#readPage(route, path, res).data as DataOf<K>;
+  }
+
+  /**
+   * Iterates the items of a paged operation, following `links.next` until it is null. Also reads
+   * the events shape `{data: {events: [...]}}`, whose `links` may be absent (then it stops).
+   * Refuses a `links.next` that points at another origin: the key would go with it.
+   */
+  async *paginate<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): AsyncIterable<PageItemOf<K>> {
+    const route = this.#route(op);
+    if (route.envelope !== "list" && route.data !== EventList) {
+      throw new TypeError(`${op} is not a paged operation`);
+    }
+    let path: string | null = this.#pathFor(route, params);
+    const seen = new Set<string>();
+    while (path !== null) {
+      seen.add(path);
+      const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
+      const page = this.#readPage(route, path, res);
+      const items = Array.isArray(page.data) ? page.data : (page.data as { events: unknown[] }).events;
+      for (const item of items) yield item as PageItemOf<K>;
+      const current: string = path;
+      path = page.next === null ? null : this.#nextPath(route, current, page.next);
+      if (path !== null && seen.has(path)) {
+        throw new ResponseValidationError(this.#ctx(route, current), "links.next", "points back at a page already read");
+      }
+    }
+  }
+
+  /** Collects every item of a paged operation (see paginate). */
+  async listAll<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): Promise<PageItemOf<K>[]> {
+    const items: PageItemOf<K>[] = [];
+    for await (const item of this.paginate(op, params, opts)) items.push(item);
+    return items;
+  }
+
+  /**
+   * PUTs raw bytes to a pre-authenticated part URL (not the base URL; no Authorization header)
+   * and returns its ETag header. Same https/loopback rule as baseUrl. A Uint8Array body is
+   * retried on 429, 5xx and connection failures (PUT is idempotent); a stream can be read only
+   * once, so a stream body is sent once. A stream needs `size` (sent as Content-Length).
+   * Errors show the URL's path only: its query is the pre-authentication.
+   */
+  async putPart(url: string, body: Uint8Array | NodeJS.ReadableStream, opts?: { signal?: AbortSignal; size?: number }): Promise<{ etag: string }> {
+    this.#assertOpen();
+    const target = checkUrl(url, "part URL");
+    let size: number;
+    let makeBody: () => WireBody;
+    if (body instanceof Uint8Array) {
+      size = body.byteLength;
+      if (opts?.size !== undefined && opts.size !== size) {
+        throw new ParameterError("size", `must equal the body's length (${size})`, PUT_PART);
+      }
+      makeBody = () => body;
+    } else if (body && typeof (body as NodeJS.ReadableStream).pipe === "function") {
+      if (opts?.size === undefined || !Number.isInteger(opts.size) || opts.size < 0) {
+        throw new ParameterError("size", "is required for a stream body: a non-negative integer byte count", PUT_PART);
+      }
+      size = opts.size;
+      const stream = body instanceof Readable ? body : new Readable().wrap(body);
+      makeBody = () => stream;
+    } else {
+      throw new ParameterError("body", "must be a Uint8Array (Buffer) or a readable stream", PUT_PART);
+    }
+    const exchange: Exchange = {
+      ctx: { operationId: PUT_PART, method: "PUT", path: target.pathname },
+      pool: this.#poolFor(target.origin),
+      path: target.pathname + target.search,
+      headers: { "content-type": "application/octet-stream", "content-length": String(size), "user-agent": USER_AGENT },
+      body: makeBody,
+      idempotent: true,
+      sendOnce: !(body instanceof Uint8Array),
+      rateLimited: false,
+      deadline: false,
+      signal: opts?.signal,
+    };
+    const res = await this.#exchange(exchange);
+    const etag = res.headers["etag"];
+    if (typeof etag !== "string" || etag === "") {
+      throw new ResponseValidationError(exchange.ctx, "headers.etag", "is missing: a part upload must answer with an ETag header");
+    }
+    return { etag };
+  }
+
+  /** Releases this client's share of the pools and drops it from getClient's cache; later calls throw ClientClosedError. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    forgetClient(this);
+    const releases = [...this.#pools].map(([origin, pool]) => releasePool(origin, pool));
+    this.#pools.clear();
+    await Promise.all(releases);
+  }
+
+  /** What JSON.stringify shows: settings and counters, never the key. */
+  toJSON(): Record<string, unknown> {
+    return {
+      baseUrl: this.baseUrl,
+      apiKey: REDACTED,
+      requestsPerSecond: this.#limiter.rate,
+      burst: this.#limiter.capacity,
+      maxAttempts: this.#retry.maxAttempts,
+      timeoutMs: this.#timeoutMs,
+      stats: this.stats,
+      closed: this.#closed,
+    };
+  }
+
+  /** What util.inspect and console.log show: the same as toJSON. */
+  [inspect.custom](): string {
+    return `ReviewAdminClient ${inspect(this.toJSON(), { depth: 3 })}`;
+  }
+
+  /** String(client): the base URL only. */
+  toString(): string {
+    return `ReviewAdminClient(${this.baseUrl})`;
+  }
+
+  // ---- building requests -------------------------------------------------------------------
+
+  #assertOpen(): void {
+    if (this.#closed) throw new ClientClosedError(`the client for ${this.baseUrl} is closed`);
+  }
+
+  #route(op: OperationId): RouteDef {
+    this.#assertOpen();
+    const route = (routes as Record<string, RouteDef>)[op];
+    if (!route) throw new TypeError(`unknown operation id '${String(op)}'`);
+    return route;
+  }
+
+  /** Validates params with the route's schema and returns the full path (base path included) and query. */
+  #pathFor(route: RouteDef, params: unknown): string {
+    const parsed = parseOrThrow(route.params, params ?? {}, route.operationId) as Record<string, unknown>;
+    return this.#base.pathname.replace(/\/+$/, "") + buildPath(route, parsed);
+  }
+
+  /** Validates the body against the route; returns a maker of one attempt's body, or undefined. */
+  #bodyFor(route: RouteDef, body: unknown): (() => WireBody) | undefined {
+    if (route.body === undefined) {
+      if (body !== undefined) throw new ParameterError("body", "must be absent: this operation takes no body", route.operationId);
+      return undefined;
+    }
+    if (route.body === "multipart") {
+      if (!isFormDataLike(body) || !body.has("file")) {
+        throw new ParameterError("body", "must be a FormData with a 'file' field holding the CSV", route.operationId);
+      }
+      return () => toUndiciFormData(body);
+    }
+    if (body === undefined) throw new ParameterError("body", "is required", route.operationId);
+    const json = JSON.stringify(parseOrThrow(route.body, body, route.operationId, "body"));
+    return () => json;
+  }
+
+  #apiExchange(route: RouteDef, path: string, body: (() => WireBody) | undefined, signal?: AbortSignal): Exchange {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: "application/json",
+      "user-agent": USER_AGENT,
+    };
+    // FormData sets its own multipart content type with the boundary.
+    if (body && route.body !== "multipart") headers["content-type"] = "application/json";
+    return {
+      ctx: this.#ctx(route, path),
+      pool: this.#poolFor(this.#base.origin),
+      path,
+      headers,
+      body,
+      idempotent: route.idempotent,
+      sendOnce: false,
+      rateLimited: true,
+      deadline: true,
+      signal,
+    };
+  }
+
+  #ctx(route: RouteDef, path: string): RequestContext {
+    return { operationId: route.operationId, method: route.method, path };
+  }
+
+  /** The path of a links.next URL, if it is on this client's origin; anything else is refused. */
+  #nextPath(route: RouteDef, current: string, next: string): string {
+    let url: URL;
+    try {
+      url = new URL(next, this.#base);
+    } catch {
+      throw new ResponseValidationError(this.#ctx(route, current), "links.next", "is not a URL");
+    }
+    if (url.origin !== this.#base.origin) {
+      throw new ResponseValidationError(
+        this.#ctx(route, current),
+        "links.next",
+        `points at another origin (${url.origin}); refusing to send the API key there`,
+      );
+    }
+    return url.pathname + url.search;
+  }
+
+  #poolFor(origin: string): Pool {
+    let pool = this.#pools.get(origin);
+    if (!pool) {
+      pool = acquirePool(origin);
+      this.#pools.set(origin, pool);
+    }
+    return pool;
+  }
+
+  // ---- sending, retrying ---------------------------------------------------------------------
+
+  /** Sends until a 2xx (returned), a final failure (thrown), or a cap is reached (the last failure thrown). */
+  async #exchange(ex: Exchange): Promise<WireResponse> {
+    const { ctx, signal } = ex;
+    const label = `${ctx.operationId} ${ctx.method} ${ctx.path}`;
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      this.#assertOpen();
+      if (ex.rateLimited) await this.#limiter.acquire(signal);
+      else if (signal?.aborted) throw signal.reason;
+      this.#count(ctx.operationId);
+
+      const started = performance.now();
+      let res: WireResponse | undefined;
+      let failure: WireFailure | undefined;
+      try {
+        res = await send(ex.pool, {
+          path: ex.path,
+          method: ctx.method,
+          headers: ex.headers,
+          body: ex.body?.(),
+          signal,
+          deadlineMs: ex.deadline ? this.#timeoutMs : undefined,
+          idleTimeoutMs: this.#timeoutMs,
+        });
+      } catch (err) {
+        if (!(err instanceof WireFailure)) throw err;
+        failure = err;
+      }
+      const took = Math.round(performance.now() - started);
+
+      if (res && res.status >= 200 && res.status < 300) {
+        this.#log(`${label} -> ${res.status} in ${took} ms (attempt ${attempt})`);
+        return res;
+      }
+
+      const outcome = res ? String(res.status) : failure!.code;
+      if (res?.status === 429) this.#stats.throttled += 1;
+      const retryable = !ex.sendOnce && (res ? isRetryableStatus(res.status, ex.idempotent) : ex.idempotent);
+      const retryAfter = res ? parseRetryAfter(res.headers["retry-after"]) : undefined;
+      const wait = retryAfter ?? backoffMs(attempt, this.#retry);
+      const giveUpBecause = !retryable
+        ? "final"
+        : attempt >= this.#retry.maxAttempts
+          ? "attempt cap"
+          : waited + wait > this.#retry.maxRetryWaitMs
+            ? "wait cap"
+            : undefined;
+      if (giveUpBecause) {
+        this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}, ${giveUpBecause})`);
+        throw res ? this.#apiError(ctx, res, attempt) : this.#networkError(ctx, failure!, attempt);
+      }
+
+      // A 429's Retry-After is about the key, not this request: hold every request of the key.
+      if (res?.status === 429 && retryAfter !== undefined) this.#limiter.pauseFor(retryAfter);
+      this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}); retrying in ${wait} ms`);
+      this.#stats.retries += 1;
+      waited += wait;
+      await sleep(wait, signal);
+    }
+  }
+
+  #count(operationId: string): void {
+    this.#stats.requests += 1;
+    this.#stats.byOperation[operationId] = (this.#stats.byOperation[operationId] ?? 0) + 1;
+  }
+
+  #log(line: string): void {
+    if (!this.#logger) return;
+    try {
+      this.#logger(redact(`reviewadmin: ${line}`, this.#apiKey));
+    } catch {
+      // A failing logger must not fail the request it describes.
+    }
+  }
+
+  /** Builds the ApiError of a non-2xx answer; accepts `{title, status}` and `{message, status}`, or any text. */
+  #apiError(ctx: RequestContext, res: WireResponse, attempts: number): ApiError {
+    const text = redact(res.text, this.#apiKey);
+    let body: unknown = text === "" ? undefined : text.slice(0, 1000);
+    let title: string | undefined;
+    let serviceMessage: string | undefined;
+    try {
+      body = JSON.parse(text);
+      const parsed = ErrorBody.safeParse(body);
+      if (parsed.success) {
+        title = parsed.data.title;
+        serviceMessage = parsed.data.message;
+      }
+    } catch {
+      // Not JSON (a proxy's HTML page, an empty body): the status alone makes the error.
+    }
+    return new ApiError(ctx, { status: res.status, title, serviceMessage, body }, attempts);
+  }
+
+  #networkError(ctx: RequestContext, failure: WireFailure, attempts: number): NetworkError {
+    if (failure.timedOut) return new TimeoutError(ctx, this.#timeoutMs, attempts);
+    const message = redact(failure.message, this.#apiKey);
+    const cause = Object.assign(new Error(message), { name: "WireFailure", code: failure.code });
+    return new NetworkError(ctx, failure.code, message, attempts, cause);
+  }
+
+  // ---- reading answers -----------------------------------------------------------------------
+
+  /** Validates a 2xx answer against the route's envelope and data schema. */
+  #readPage(route: RouteDef, path: string, res: WireResponse): Page {
+    const ctx = this.#ctx(route, path);
+    const text = redact(res.text, this.#apiKey);
+    let body: unknown;
+    if (text.trim() === "") {
+      body = undefined;
+    } else {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (route.envelope === "none") return { data: undefined, next: null };
+        throw new ResponseValidationError(ctx, "(body)", "is not JSON");
+      }
+    }
+
+    if (route.envelope === "none") {
+      const hasData = typeof body === "object" && body !== null && "data" in body;
+      return { data: hasData ? (body as { data: unknown }).data : body, next: null };
+    }
+
+    if (typeof body !== "object" || body === null || Array.isArray(body) || !("data" in body)) {
+      throw new ResponseValidationError(ctx, "data", "is missing: expected an object with a data member");
+    }
+    const parsed = route.data.safeParse((body as { data: unknown }).data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ResponseValidationError(ctx, dotted("data", issue.path), issue.message);
+    }
+
+    const links = (body as { links?: unknown }).links;
+    if (route.envelope === "list" || links !== undefined) {
+      // links.next is always present on list answers (spec "Response envelope"); the events shape may omit links.
+      const next = (links as { next?: unknown } | undefined)?.next;
+      if (typeof links !== "object" || links === null || !(next === null || typeof next === "string")) {
+        throw new ResponseValidationError(ctx, "links.next", "must be a URL string or null");
+      }
+      return { data: parsed.data, next: next as string | null };
+    }
+    return { data: parsed.data, next: null };
+  }
+}
+
+// ---- one client per (base URL, key, rate) -------------------------------------------------------
+
+/** Cached clients by base URL, key fingerprint and rate settings. */
+const clients = new Map<string, ReviewAdminClient>();
+
+function cacheKey(opts: ClientOptions): string {
+  const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl"));
+  const key = typeof opts.apiKey === "string" ? keyFingerprint(opts.apiKey) : "";
+  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst].join("\n");
+}
+
+/**
+ * The process-wide client for (baseUrl, apiKey, requestsPerSecond, burst), created on first use
+ * so every resource in a process shares one pool and one rate limiter. Other options are taken
+ * from the first call. A closed client is replaced by a new one.
+ */
+export function getClient(opts: ClientOptions): ReviewAdminClient {
+  const key = cacheKey(opts);
+  let client = clients.get(key);
+  if (!client) {
+    client = new ReviewAdminClient(opts);
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Drops a closing client from the cache. */
+function forgetClient(client: ReviewAdminClient): void {
+  for (const [key, cached] of clients) if (cached === client) clients.delete(key);
+}

@@ -1,0 +1,16 @@
+/** The admin API's HTTP client: one class, its options, its errors, and the process-wide getClient. */
+export { ReviewAdminClient, getClient, type ClientOptions, type ClientStats, type CallOptions, type PageItemOf } from "./client";
+export {
+  ApiError,
+  ClientClosedError,
+  ClientConfigError,
+  InsecureUrlError,
+  NetworkError,
+  ParameterError,
+  ResponseValidationError,
+  ReviewAdminError,
+  TimeoutError,
+  type RequestContext,
+} from "./errors";
+export { isLoopbackHost } from "./security";
+export { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, backoffMs, type RetryPolicy } from "./retry";

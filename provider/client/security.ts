@@ -1,0 +1,55 @@
+/**
+ * The two rules that keep the API key safe: where the client may send requests (https, or plain
+ * http to this machine only), and how the key is kept out of text and map keys.
+ */
+import { createHash } from "node:crypto";
+import { InsecureUrlError } from "./errors";
+
+/** True for hosts that never leave this machine: 127.0.0.0/8, localhost and [::1]. */
+export function isLoopbackHost(hostname: string): boolean {
+  // URL has already normalized the host: "127.1" reads as "127.0.0.1", IPv6 keeps its brackets.
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Parses `url` and enforces the transport rule: https anywhere, plain http to a loopback host
+ * only (the emulator and tests), nothing else; no user:password part. `what` names the URL in
+ * the message ("baseUrl", "part URL"). The message shows the origin only: a part URL's query is
+ * a credential.
+ */
+export function checkUrl(url: string, what: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InsecureUrlError(`${what} is not a valid absolute URL`);
+  }
+  if (parsed.username || parsed.password) {
+    throw new InsecureUrlError(`${what} must not contain a user name or password`);
+  }
+  if (parsed.protocol === "https:") return parsed;
+  if (parsed.protocol === "http:") {
+    if (isLoopbackHost(parsed.hostname)) return parsed;
+    throw new InsecureUrlError(
+      `${what} ${parsed.origin} uses plain http to a host that is not loopback; ` +
+        `the API key would travel unencrypted. Use https (plain http is accepted only for 127.0.0.0/8, localhost and [::1]).`,
+    );
+  }
+  throw new InsecureUrlError(`${what} must use https (got ${parsed.protocol.replace(/:$/, "")})`);
+}
+
+/** SHA-256 of the key, hex: what module-level maps are keyed by, so no map holds the key itself. */
+export function keyFingerprint(apiKey: string): string {
+  return createHash("sha256").update(apiKey).digest("hex");
+}
+
+/** Marker put in place of the key wherever it would otherwise appear. */
+export const REDACTED = "[REDACTED]";
+
+/**
+ * Removes every occurrence of `apiKey` from `text`. Used on all text the server sends back (a
+ * misbehaving server may echo the Authorization header) and on every log line.
+ */
+export function redact(text: string, apiKey: string): string {
+  return apiKey ? text.split(apiKey).join(REDACTED) : text;
+}

@@ -1,0 +1,113 @@
+/**
+ * The wire: one undici Pool per origin for the whole process, and one function that sends one
+ * request and reads the whole answer. It knows nothing of routes, retries or errors of the API;
+ * it reports either an answer (any status) or a WireFailure.
+ */
+import { Readable } from "node:stream";
+import { FormData as UndiciFormData, Pool } from "undici";
+import type { IncomingHttpHeaders } from "undici/types/header";
+
+/** A pool and how many clients use it; closed when the last one lets go. */
+interface SharedPool {
+  pool: Pool;
+  users: number;
+}
+
+/** Process-wide: every client of an origin shares its connections (keep-alive, one socket budget). */
+const pools = new Map<string, SharedPool>();
+
+/** The shared pool for `origin` (scheme://host:port), created on first use; pair with releasePool. */
+export function acquirePool(origin: string): Pool {
+  let shared = pools.get(origin);
+  if (!shared || shared.pool.closed) {
+    shared = { pool: new Pool(origin), users: 0 };
+    pools.set(origin, shared);
+  }
+  shared.users += 1;
+  return shared.pool;
+}
+
+/** Lets go of a pool from acquirePool; the last user closes it (after its in-flight requests finish). */
+export async function releasePool(origin: string, pool: Pool): Promise<void> {
+  const shared = pools.get(origin);
+  if (!shared || shared.pool !== pool) return;
+  shared.users -= 1;
+  if (shared.users > 0) return;
+  pools.delete(origin);
+  await pool.close();
+}
+
+/** A request body as the client hands it over; FormData is re-encoded by undici (multipart). */
+export type WireBody = string | Uint8Array | Readable | UndiciFormData;
+
+/** One request. */
+export interface WireRequest {
+  readonly path: string;
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: WireBody;
+  /** The caller's signal: its abort rejects with its reason. */
+  readonly signal?: AbortSignal;
+  /** Total time for the exchange, headers and body (API calls). */
+  readonly deadlineMs?: number;
+  /** Longest silence while sending or receiving (part uploads, whose total time grows with size). */
+  readonly idleTimeoutMs: number;
+}
+
+/** One answer, body read in full as text. */
+export interface WireResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+}
+
+/** No answer: `code` is the low-level code (ECONNRESET, UND_ERR_SOCKET, ...); `timedOut` for deadlines. */
+export class WireFailure extends Error {
+  override readonly name = "WireFailure";
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** undici codes that mean "the request was built wrong", not "the network failed": never retried. */
+const PROGRAMMING_ERRORS = new Set([
+  "UND_ERR_INVALID_ARG",
+  "UND_ERR_INVALID_RETURN_VALUE",
+  "UND_ERR_NOT_SUPPORTED",
+  "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH",
+]);
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/**
+ * Sends one request on `pool` and reads the whole answer. Rejects with the caller's abort reason
+ * when `signal` aborts, with a WireFailure when the network fails or the deadline passes, and
+ * rethrows anything else (a bug in how the request was built).
+ */
+export async function send(pool: Pool, req: WireRequest): Promise<WireResponse> {
+  const deadline = req.deadlineMs !== undefined ? AbortSignal.timeout(req.deadlineMs) : undefined;
+  const signals = [req.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  try {
+    const res = await pool.request({
+      path: req.path,
+      method: req.method as "GET",
+      headers: req.headers,
+      body: req.body,
+      signal,
+      headersTimeout: req.idleTimeoutMs,
+      bodyTimeout: req.idleTimeoutMs,
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, text };
+  } catch (err) {
+    if (req.signal?.aborted) throw req.signal.reason;
+    if (deadline?.aborted) throw new WireFailure("UND_ERR_TIMEOUT", `no complete answer within ${req.deadlineMs} ms`, true);
+    const code = typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "UND_ERR";
+    if (PROGRAMMING_ERRORS.has(code) || !(err instanceof Error)) throw err;
+    throw new WireFailure(code, err.message, TIMEOUT_CODES.has(code));
+  }
+}
