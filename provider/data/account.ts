@@ -1,0 +1,73 @@
+/**
+ * Data sources for the account behind the key and its organizations (E2, E3, E6).
+ */
+import type { Organization, User } from "../api";
+import {
+  clientFor, io, matchesName, outputForm, PAGE_SIZE, reading, requireId,
+  type DataSourceOptions, type NameFilter,
+} from "./common";
+
+/** getCurrentUser result: the user behind the API key (E2). */
+export type GetCurrentUserResult = User;
+
+/** Reads the user behind the API key (E2; any valid key). */
+export async function getCurrentUser(_args: Record<string, never> = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
+  const client = clientFor("getCurrentUser", opts);
+  return reading("getCurrentUser", "the user behind the API key", {}, () => client.call("GetCurrentUser", {}, undefined, io(opts)));
+}
+
+/** Output form of getCurrentUser. */
+export const getCurrentUserOutput = outputForm(getCurrentUser);
+
+/** getOrganizations arguments: filters applied after every page is read. */
+export interface GetOrganizationsArgs extends NameFilter {
+  /** Keep only the sub-organizations of this organization. */
+  parentOrganizationId?: number;
+  /** true: only organizations with a parent; false: only top-level ones. */
+  isSubOrganization?: boolean;
+}
+
+/** getOrganizations result. */
+export interface GetOrganizationsResult {
+  /** The caller's organizations and their sub-organizations (E3), after the filters, in the service's order. */
+  organizations: Organization[];
+  /** Their ids, in the same order. */
+  ids: number[];
+}
+
+/** Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters. */
+export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: DataSourceOptions): Promise<GetOrganizationsResult> {
+  const client = clientFor("getOrganizations", opts);
+  const all = await reading("getOrganizations", "the organizations of the API key", {}, () =>
+    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, io(opts)),
+  );
+  const organizations = all.filter(
+    (o) =>
+      matchesName(args, o.name) &&
+      (args.parentOrganizationId === undefined || o.parentOrganizationId === args.parentOrganizationId) &&
+      (args.isSubOrganization === undefined || (o.parentOrganizationId != null) === args.isSubOrganization),
+  );
+  return { organizations, ids: organizations.map((o) => o.id) };
+}
+
+/** Output form of getOrganizations. */
+export const getOrganizationsOutput = outputForm(getOrganizations);
+
+/** getOrganization arguments. */
+export interface GetOrganizationArgs {
+  /** The organization id. */
+  orgId: number;
+}
+
+/** getOrganization result: the organization (E6). */
+export type GetOrganizationResult = Organization;
+
+/** Reads one organization (E6; member of it, or parent org admin). */
+export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
+  const orgId = requireId("getOrganization", "orgId", args?.orgId);
+  const client = clientFor("getOrganization", opts);
+  return reading("getOrganization", `organization ${orgId}`, { orgId }, () => client.call("GetOrganization", { orgId }, undefined, io(opts)));
+}
+
+/** Output form of getOrganization. */
+export const getOrganizationOutput = outputForm(getOrganization);

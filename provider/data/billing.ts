@@ -1,0 +1,552 @@
+/**
+ * Billing data sources: one month of an organization (E7), a parent organization (E8) or a
+ * database (E28), and summaries over several months.
+ *
+ * Year and month: when left out they default to the current month in UTC, computed here and
+ * sent explicitly (the spec's default is "the current year and month"; sending it makes every
+ * result say which month it is, and a summary of several months needs the arithmetic anyway).
+ * Near a month boundary a service in another time zone could mean a different "current" month:
+ * pass year and month to be exact.
+ *
+ * Rules the summaries rely on (spec, "Billing semantics"): the peak size is the basis of the
+ * bill; the final size is the size at month end (or now); a project suspended mid-month is billed
+ * ACTIVE with final state SUSPENDED; a database's combined size is typically its largest
+ * project's.
+ */
+import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../api";
+import {
+  argumentError, clientFor, csvLine, io, mapLimit, matchesName, outputForm, PAGE_SIZE, reading, requireId,
+  type DataSourceOptions, type NameFilter,
+} from "./common";
+import type { ReviewAdminClient } from "../client";
+
+// ------------------------------------------------------------------------------------------------
+// Months
+// ------------------------------------------------------------------------------------------------
+
+/** A calendar month. */
+export interface YearMonth {
+  /** Four-digit year. */
+  year: number;
+  /** 1..12. */
+  month: number;
+}
+
+/** The current month in UTC (what year and month default to). */
+export function currentMonthUtc(now: Date = new Date()): YearMonth {
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
+}
+
+/** Resolves optional year and month to a month: each left-out part is the current UTC one. Throws on out-of-range values. */
+export function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
+  const now = currentMonthUtc();
+  const y = year ?? now.year;
+  const m = month ?? now.month;
+  if (!Number.isInteger(y) || y < 1000 || y > 9999) throw argumentError(dataSource, `'year' must be a four-digit year, got ${JSON.stringify(year)}`);
+  if (!Number.isInteger(m) || m < 1 || m > 12) throw argumentError(dataSource, `'month' must be an integer from 1 to 12, got ${JSON.stringify(month)}`);
+  return { year: y, month: m };
+}
+
+/** The `count` months ending with `last`, oldest first. */
+export function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
+  const out: YearMonth[] = [];
+  for (let i = count - 1; i >= 0; i--) {
+    const index = last.year * 12 + (last.month - 1) - i;
+    out.push({ year: Math.floor(index / 12), month: (index % 12) + 1 });
+  }
+  return out;
+}
+
+function monthLabel(m: YearMonth): string {
+  return `${m.year}-${String(m.month).padStart(2, "0")}`;
+}
+
+// ------------------------------------------------------------------------------------------------
+// One month
+// ------------------------------------------------------------------------------------------------
+
+/** Year and month arguments: each defaults to the current one (UTC). */
+export interface MonthArgs {
+  /** Four-digit year; default the current year (UTC). */
+  year?: number;
+  /** 1..12; default the current month (UTC). */
+  month?: number;
+}
+
+/** getOrganizationBilling arguments; the name filters match database names. */
+export interface GetOrganizationBillingArgs extends MonthArgs, NameFilter {
+  /** The organization. */
+  orgId: number;
+}
+
+/** getOrganizationBilling result. */
+export interface GetOrganizationBillingResult extends YearMonth {
+  /** The organization asked about. */
+  orgId: number;
+  /** One billing record per database the organization owns, with its projects, after the filters. */
+  databases: DatabaseBilling[];
+}
+
+async function readOrganizationBilling(
+  client: ReviewAdminClient,
+  dataSource: string,
+  orgId: number,
+  ym: YearMonth,
+  opts?: DataSourceOptions,
+): Promise<DatabaseBilling[]> {
+  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${orgId}`, { orgId }, () =>
+    client.listAll("GetOrganizationBilling", { orgId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, io(opts)),
+  );
+}
+
+/** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
+export async function getOrganizationBilling(args: GetOrganizationBillingArgs, opts?: DataSourceOptions): Promise<GetOrganizationBillingResult> {
+  const DS = "getOrganizationBilling";
+  const orgId = requireId(DS, "orgId", args?.orgId);
+  const ym = resolveMonth(DS, args.year, args.month);
+  const client = clientFor(DS, opts);
+  const all = await readOrganizationBilling(client, DS, orgId, ym, opts);
+  return { orgId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
+}
+
+/** Output form of getOrganizationBilling. */
+export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
+
+/** getParentOrganizationBilling arguments. */
+export interface GetParentOrganizationBillingArgs extends MonthArgs {
+  /** The parent organization. */
+  orgId: number;
+}
+
+/** getParentOrganizationBilling result: the aggregate (E8) and the month it is for. */
+export interface GetParentOrganizationBillingResult extends YearMonth, ParentBilling {
+  /** The organization asked about. */
+  orgId: number;
+}
+
+/** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin). */
+export async function getParentOrganizationBilling(
+  args: GetParentOrganizationBillingArgs,
+  opts?: DataSourceOptions,
+): Promise<GetParentOrganizationBillingResult> {
+  const DS = "getParentOrganizationBilling";
+  const orgId = requireId(DS, "orgId", args?.orgId);
+  const ym = resolveMonth(DS, args.year, args.month);
+  const client = clientFor(DS, opts);
+  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, { orgId }, () =>
+    client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, io(opts)),
+  );
+  return { ...data, orgId, ...ym };
+}
+
+/** Output form of getParentOrganizationBilling. */
+export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
+
+/** getDatabaseBilling arguments. */
+export interface GetDatabaseBillingArgs extends MonthArgs {
+  /** The database. */
+  databaseId: number;
+}
+
+/** getDatabaseBilling result: the database's billing record with all projects (E28), and the month. */
+export type GetDatabaseBillingResult = DatabaseBilling & YearMonth & { databaseId: number };
+
+/** Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner). */
+export async function getDatabaseBilling(args: GetDatabaseBillingArgs, opts?: DataSourceOptions): Promise<GetDatabaseBillingResult> {
+  const DS = "getDatabaseBilling";
+  const databaseId = requireId(DS, "databaseId", args?.databaseId);
+  const ym = resolveMonth(DS, args.year, args.month);
+  const client = clientFor(DS, opts);
+  const data = await reading(DS, `the ${monthLabel(ym)} billing of database ${databaseId}`, { databaseId }, () =>
+    client.call("GetDatabaseBilling", { databaseId, year: ym.year, month: ym.month }, undefined, io(opts)),
+  );
+  return { ...data, databaseId, ...ym };
+}
+
+/** Output form of getDatabaseBilling. */
+export const getDatabaseBillingOutput = outputForm(getDatabaseBilling);
+
+// ------------------------------------------------------------------------------------------------
+// Summaries
+// ------------------------------------------------------------------------------------------------
+
+/** Billable gigabytes split into standard and early-case-assessment storage. */
+export interface BillableGb {
+  /** Standard storage, billable GB. */
+  standard: number;
+  /** ECA storage, billable GB. */
+  eca: number;
+  /** standard + eca. */
+  total: number;
+}
+
+/** Peak (the basis of the bill) against final (month end, or now) billable GB. */
+export interface PeakFinal {
+  /** Peak size of the month: what is billed. */
+  peak: BillableGb;
+  /** Size at month end, or now for the current month. */
+  final: BillableGb;
+}
+
+/** One project of a database in a summary row. */
+export interface BillingSummaryProject extends PeakFinal {
+  id: number;
+  name: string;
+  displayName: string;
+  eca: boolean;
+  partial: boolean;
+  /** How the month is billed (ACTIVE, SUSPENDED, DELETED). */
+  billingState: string;
+  /** State at month end, or now. */
+  finalState: string;
+  /** Status timestamps as of the end of the month, null when not applicable. */
+  suspended: string | null;
+  deletionRequested: string | null;
+  deleted: string | null;
+}
+
+/** One database in one month. */
+export interface BillingSummaryRow extends YearMonth, PeakFinal {
+  /** The owning organization. */
+  organizationId: number;
+  databaseId: number;
+  databaseName: string;
+  /** The database's combined billing state (any project ACTIVE makes it ACTIVE). */
+  billingState: string;
+  /** The database's combined final state. */
+  finalState: string;
+  /** Its projects, by id. */
+  projects: BillingSummaryProject[];
+}
+
+/** One month over all databases of the summary. */
+export interface BillingMonthTotal extends YearMonth, PeakFinal {
+  /** How many databases have a record that month. */
+  databases: number;
+}
+
+/** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
+export interface GetBillingSummaryArgs extends MonthArgs {
+  /** The organization. */
+  orgId: number;
+  /** How many months to cover, ending with year/month: 1..36, default 1. */
+  months?: number;
+}
+
+/** getBillingSummary result: billable GB by database and month, peak against final, standard against eca. */
+export interface BillingSummary {
+  /** The organization. */
+  orgId: number;
+  /** The months covered, oldest first. */
+  months: YearMonth[];
+  /** One row per database and month, ordered by month then database id. */
+  rows: BillingSummaryRow[];
+  /** Per month, summed over the databases; oldest first. */
+  totals: BillingMonthTotal[];
+  /** Summed over every month covered (peak: the sum of what was billed). */
+  overall: PeakFinal;
+}
+
+/** Rounds to 6 decimals: sums of billable GB without floating-point noise. */
+function round(n: number): number {
+  return Math.round(n * 1e6) / 1e6;
+}
+
+function gb(size: Size): BillableGb {
+  const standard = size.standard.billableGb;
+  const eca = size.eca.billableGb;
+  return { standard, eca, total: round(standard + eca) };
+}
+
+function peakFinal(set: SizeSet): PeakFinal {
+  return { peak: gb(set.peakSize), final: gb(set.finalSize) };
+}
+
+function zeroGb(): BillableGb {
+  return { standard: 0, eca: 0, total: 0 };
+}
+
+function addGb(a: BillableGb, b: BillableGb): BillableGb {
+  return { standard: round(a.standard + b.standard), eca: round(a.eca + b.eca), total: round(a.total + b.total) };
+}
+
+function addPeakFinal(a: PeakFinal, b: PeakFinal): PeakFinal {
+  return { peak: addGb(a.peak, b.peak), final: addGb(a.final, b.final) };
+}
+
+function zeroPeakFinal(): PeakFinal {
+  return { peak: zeroGb(), final: zeroGb() };
+}
+
+function stamp(status: MonthStatus, key: "suspended" | "deletionRequested" | "deleted"): string | null {
+  return status[key] ?? null;
+}
+
+function projectRow(p: ProjectBilling): BillingSummaryProject {
+  return {
+    id: p.id,
+    name: p.name,
+    displayName: p.displayName,
+    eca: p.eca,
+    partial: p.partial,
+    billingState: p.monthStatus.billingState,
+    finalState: p.monthStatus.finalState,
+    suspended: stamp(p.monthStatus, "suspended"),
+    deletionRequested: stamp(p.monthStatus, "deletionRequested"),
+    deleted: stamp(p.monthStatus, "deleted"),
+    ...peakFinal(p.monthBilling),
+  };
+}
+
+function summaryRow(organizationId: number, ym: YearMonth, d: DatabaseBilling): BillingSummaryRow {
+  return {
+    ...ym,
+    organizationId,
+    databaseId: d.id,
+    databaseName: d.name,
+    billingState: d.monthStatus.billingState,
+    finalState: d.monthStatus.finalState,
+    ...peakFinal(d.monthBilling),
+    projects: [...d.projects].sort((a, b) => a.id - b.id).map(projectRow),
+  };
+}
+
+function monthTotals(months: YearMonth[], rows: BillingSummaryRow[]): BillingMonthTotal[] {
+  return months.map((ym) => {
+    const of = rows.filter((r) => r.year === ym.year && r.month === ym.month);
+    return { ...ym, databases: of.length, ...of.reduce<PeakFinal>((acc, r) => addPeakFinal(acc, r), zeroPeakFinal()) };
+  });
+}
+
+function checkMonths(dataSource: string, months: number | undefined): number {
+  const n = months ?? 1;
+  if (!Number.isInteger(n) || n < 1 || n > 36) throw argumentError(dataSource, `'months' must be an integer from 1 to 36, got ${JSON.stringify(months)}`);
+  return n;
+}
+
+function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number {
+  return a.year - b.year || a.month - b.month || a.organizationId - b.organizationId || a.databaseId - b.databaseId;
+}
+
+/**
+ * Summarizes an organization's billing over `months` months (E7 per month, all pages; org admin
+ * or parent org admin): billable GB by database and month, peak against final, standard against
+ * eca, with the billing and final state of every database and project.
+ */
+export async function getBillingSummary(args: GetBillingSummaryArgs, opts?: DataSourceOptions): Promise<BillingSummary> {
+  const DS = "getBillingSummary";
+  const orgId = requireId(DS, "orgId", args?.orgId);
+  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
+  const client = clientFor(DS, opts);
+  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, orgId, ym, opts));
+  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(orgId, ym, d))).sort(byMonthThenDatabase);
+  const totals = monthTotals(months, rows);
+  return { orgId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
+}
+
+/** Output form of getBillingSummary. */
+export const getBillingSummaryOutput = outputForm(getBillingSummary);
+
+/** Active and suspended billable GB (peak and final), as the parent aggregate splits them. */
+export interface ActiveSuspended {
+  active: PeakFinal;
+  suspended: PeakFinal;
+}
+
+/** One organization (the parent or a sub-organization) in one month of a parent summary. */
+export interface ParentSummaryOrganization extends ActiveSuspended {
+  organizationId: number;
+  name: string;
+  /** The id of its parent organization; null for the parent itself when it has none. */
+  parentOrganizationId: number | null;
+  /** Databases with a record that month. */
+  databases: number;
+  /** Sum of the databases' combined sizes (each database's largest project, whatever its state). */
+  combined: PeakFinal;
+}
+
+/** One month of a parent summary. */
+export interface ParentSummaryMonth extends YearMonth {
+  /** The service's aggregate (E8) for the month, in billable GB. */
+  aggregate: ActiveSuspended;
+  /** Per organization (parent first, then sub-organizations by id), computed from E7. */
+  organizations: ParentSummaryOrganization[];
+  /** The organizations' active and suspended figures summed. */
+  sumOfOrganizations: ActiveSuspended;
+  /** aggregate minus sumOfOrganizations, peak billable GB (active + suspended). */
+  difference: number;
+  /** True when the aggregate equals the sum of the organizations, within the rounding of billable GB. */
+  matchesAggregate: boolean;
+}
+
+/** getParentBillingSummary arguments. */
+export interface GetParentBillingSummaryArgs extends MonthArgs {
+  /** The parent organization. */
+  orgId: number;
+  /** How many months to cover, ending with year/month: 1..36, default 1. */
+  months?: number;
+}
+
+/** getParentBillingSummary result: a parent organization across its sub-organizations. */
+export interface ParentBillingSummary {
+  /** The parent organization. */
+  orgId: number;
+  /** Its name. */
+  name: string;
+  /** Every organization below it (sub-organizations, and theirs), by id. */
+  subOrganizationIds: number[];
+  /** The months covered, oldest first. */
+  months: YearMonth[];
+  /** Per month: the service's aggregate against the per-organization figures. */
+  perMonth: ParentSummaryMonth[];
+  /** One row per database and month over the parent and its sub-organizations, ordered by month, organization, database. */
+  rows: BillingSummaryRow[];
+}
+
+function bytesOf(b: SizeBreakdown): number {
+  return b.nativeBytes + b.processedBytes + b.producedBytes;
+}
+
+function sizeBytes(s: Size): number {
+  return bytesOf(s.standard) + bytesOf(s.eca);
+}
+
+/** The largest size of a part (peak or final) among sets, by bytes. */
+function largest(sets: SizeSet[], part: "peakSize" | "finalSize"): BillableGb {
+  let best: Size | undefined;
+  for (const s of sets) if (best === undefined || sizeBytes(s[part]) > sizeBytes(best)) best = s[part];
+  return best === undefined ? zeroGb() : gb(best);
+}
+
+/**
+ * Active and suspended figures of one database: the largest project billed ACTIVE (a project
+ * suspended mid-month is billed ACTIVE) and the largest billed SUSPENDED, per part, like the
+ * database's combined size takes its largest project. Deleted projects count in neither.
+ */
+function databaseActiveSuspended(d: DatabaseBilling): ActiveSuspended & { counted: number } {
+  const by = (state: string) => d.projects.filter((p) => p.monthStatus.billingState === state).map((p) => p.monthBilling);
+  const a = by("ACTIVE");
+  const s = by("SUSPENDED");
+  return {
+    active: { peak: largest(a, "peakSize"), final: largest(a, "finalSize") },
+    suspended: { peak: largest(s, "peakSize"), final: largest(s, "finalSize") },
+    counted: (a.length > 0 ? 1 : 0) + (s.length > 0 ? 1 : 0),
+  };
+}
+
+function addActiveSuspended(a: ActiveSuspended, b: ActiveSuspended): ActiveSuspended {
+  return { active: addPeakFinal(a.active, b.active), suspended: addPeakFinal(a.suspended, b.suspended) };
+}
+
+function zeroActiveSuspended(): ActiveSuspended {
+  return { active: zeroPeakFinal(), suspended: zeroPeakFinal() };
+}
+
+/** Every organization below `parentId` in `all`, at any depth, by id. */
+function descendants(all: Organization[], parentId: number): Organization[] {
+  const found: Organization[] = [];
+  const queue = [parentId];
+  const seen = new Set<number>([parentId]);
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    for (const o of all) {
+      if (o.parentOrganizationId === id && !seen.has(o.id)) {
+        seen.add(o.id);
+        found.push(o);
+        queue.push(o.id);
+      }
+    }
+  }
+  return found.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Summarizes a parent organization's billing over `months` months: per month the service's
+ * aggregate (E8) against the same figures computed per organization from E7 for the parent and
+ * each sub-organization (found through E3), with a check that they add up, plus every
+ * database's row. Needs org admin of the parent (parent org admin of the sub-organizations).
+ */
+export async function getParentBillingSummary(args: GetParentBillingSummaryArgs, opts?: DataSourceOptions): Promise<ParentBillingSummary> {
+  const DS = "getParentBillingSummary";
+  const orgId = requireId(DS, "orgId", args?.orgId);
+  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
+  const client = clientFor(DS, opts);
+
+  const orgs = await reading(DS, "the organizations of the API key", {}, () =>
+    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, io(opts)),
+  );
+  const parent =
+    orgs.find((o) => o.id === orgId) ??
+    (await reading(DS, `organization ${orgId}`, { orgId }, () => client.call("GetOrganization", { orgId }, undefined, io(opts))));
+  const subs = descendants(orgs, orgId);
+  const members = [parent, ...subs];
+
+  const rows: BillingSummaryRow[] = [];
+  const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
+    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, { orgId }, () =>
+      client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, io(opts)),
+    );
+    const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
+    let counted = 0;
+    const organizations = await mapLimit(members, 3, async (org): Promise<ParentSummaryOrganization> => {
+      const records = await readOrganizationBilling(client, DS, org.id, ym, opts);
+      for (const d of records) rows.push(summaryRow(org.id, ym, d));
+      let figures = zeroActiveSuspended();
+      let combined = zeroPeakFinal();
+      for (const d of records) {
+        const f = databaseActiveSuspended(d);
+        counted += f.counted;
+        figures = addActiveSuspended(figures, f);
+        combined = addPeakFinal(combined, peakFinal(d.monthBilling));
+      }
+      return {
+        organizationId: org.id,
+        name: org.name,
+        parentOrganizationId: org.parentOrganizationId ?? null,
+        databases: records.length,
+        combined,
+        ...figures,
+      };
+    });
+    const sumOfOrganizations = organizations.reduce<ActiveSuspended>((acc, o) => addActiveSuspended(acc, o), zeroActiveSuspended());
+    const difference = round(
+      aggregate.active.peak.total + aggregate.suspended.peak.total - sumOfOrganizations.active.peak.total - sumOfOrganizations.suspended.peak.total,
+    );
+    // Each billable GB figure is rounded by the service (to 0.001 in the emulator); allow that per summed figure.
+    const tolerance = 0.001 * (counted + 2) * 2;
+    return { ...ym, aggregate, organizations, sumOfOrganizations, difference, matchesAggregate: Math.abs(difference) <= tolerance };
+  });
+  rows.sort(byMonthThenDatabase);
+  return { orgId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
+}
+
+/** Output form of getParentBillingSummary. */
+export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);
+
+// ------------------------------------------------------------------------------------------------
+// CSV of a summary
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * A billing summary's rows as CSV (RFC 4180, `\n` line ends): one line per database and month,
+ * then one per project, with peak and final billable GB split into standard and eca. Ordered by
+ * month, organization, database, project, so runs diff line by line.
+ */
+export function billingSummaryToCsv(summary: Pick<BillingSummary, "rows">): string {
+  const header = [
+    "month", "organizationId", "databaseId", "databaseName", "projectId", "projectName", "billingState", "finalState",
+    "peakStandardGb", "peakEcaGb", "peakTotalGb", "finalStandardGb", "finalEcaGb", "finalTotalGb",
+  ];
+  const lines = [header.join(",")];
+  const figures = (f: PeakFinal) => [f.peak.standard, f.peak.eca, f.peak.total, f.final.standard, f.final.eca, f.final.total].map(String);
+  for (const r of summary.rows) {
+    const month = monthLabel(r);
+    lines.push(csvLine([month, String(r.organizationId), String(r.databaseId), r.databaseName, "", "", r.billingState, r.finalState, ...figures(r)]));
+    for (const p of r.projects) {
+      lines.push(
+        csvLine([month, String(r.organizationId), String(r.databaseId), r.databaseName, String(p.id), p.name, p.billingState, p.finalState, ...figures(p)]),
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}

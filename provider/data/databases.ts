@@ -1,0 +1,120 @@
+/**
+ * Data sources for databases (E1, E9, E27, E30).
+ */
+import type { Database, DatabaseSize } from "../api";
+import {
+  clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
+  type DataSourceOptions, type NameFilter,
+} from "./common";
+
+/** Filters shared by the database lists, applied after every page is read. */
+export interface DatabaseFilter extends NameFilter {
+  /** Keep only databases with this orgAdminAccess setting. */
+  orgAdminAccess?: boolean;
+}
+
+/** getDatabases arguments: filters applied after every page is read. */
+export interface GetDatabasesArgs extends DatabaseFilter {
+  /** Keep only databases owned by this organization. */
+  organizationId?: number;
+}
+
+/** Result of the database lists. */
+export interface GetDatabasesResult {
+  /** The databases, after the filters, in the service's order. */
+  databases: Database[];
+  /** Their ids, in the same order. */
+  ids: number[];
+}
+
+function filterDatabases(all: Database[], args: GetDatabasesArgs): GetDatabasesResult {
+  const databases = all.filter(
+    (d) =>
+      matchesName(args, d.name) &&
+      matchesFlag(args.orgAdminAccess, d.orgAdminAccess) &&
+      (args.organizationId === undefined || d.owningOrganizationId === args.organizationId),
+  );
+  return { databases, ids: databases.map((d) => d.id) };
+}
+
+/** Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
+export async function getDatabases(args: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
+  const client = clientFor("getDatabases", opts);
+  const all = await reading("getDatabases", "the databases of the API key", {}, () => client.listAll("GetDatabases", { limit: PAGE_SIZE }, io(opts)));
+  return filterDatabases(all, args);
+}
+
+/** Output form of getDatabases. */
+export const getDatabasesOutput = outputForm(getDatabases);
+
+/** getDatabase arguments. */
+export interface GetDatabaseArgs {
+  /** The database id. */
+  databaseId: number;
+}
+
+/** getDatabase result: the database (E27). */
+export type GetDatabaseResult = Database;
+
+/** Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner). */
+export async function getDatabase(args: GetDatabaseArgs, opts?: DataSourceOptions): Promise<GetDatabaseResult> {
+  const databaseId = requireId("getDatabase", "databaseId", args?.databaseId);
+  const client = clientFor("getDatabase", opts);
+  return reading("getDatabase", `database ${databaseId}`, { databaseId }, () => client.call("GetDatabase", { databaseId }, undefined, io(opts)));
+}
+
+/** Output form of getDatabase. */
+export const getDatabaseOutput = outputForm(getDatabase);
+
+/** getOrganizationDatabases arguments. */
+export interface GetOrganizationDatabasesArgs extends DatabaseFilter {
+  /** The owning organization. */
+  orgId: number;
+}
+
+/** getOrganizationDatabases result. */
+export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
+  /** The organization asked about. */
+  orgId: number;
+}
+
+/** Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters. */
+export async function getOrganizationDatabases(
+  args: GetOrganizationDatabasesArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationDatabasesResult> {
+  const orgId = requireId("getOrganizationDatabases", "orgId", args?.orgId);
+  const client = clientFor("getOrganizationDatabases", opts);
+  const all = await reading("getOrganizationDatabases", `the databases of organization ${orgId}`, { orgId }, () =>
+    client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, io(opts)),
+  );
+  return { orgId, ...filterDatabases(all, { ...args, organizationId: undefined }) };
+}
+
+/** Output form of getOrganizationDatabases. */
+export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
+
+/** getDatabaseSize arguments. */
+export interface GetDatabaseSizeArgs {
+  /** The database id. */
+  databaseId: number;
+}
+
+/** getDatabaseSize result: document counts and sizes of native, processed and produced documents (E30; the spec does not state the units). */
+export interface GetDatabaseSizeResult extends DatabaseSize {
+  /** The database asked about. */
+  databaseId: number;
+}
+
+/** Reads a database's document counts and sizes (E30; each document counted once). */
+export async function getDatabaseSize(args: GetDatabaseSizeArgs, opts?: DataSourceOptions): Promise<GetDatabaseSizeResult> {
+  const databaseId = requireId("getDatabaseSize", "databaseId", args?.databaseId);
+  const client = clientFor("getDatabaseSize", opts);
+  const size = await reading("getDatabaseSize", `the size of database ${databaseId}`, { databaseId }, () =>
+    client.call("GetDatabaseSize", { databaseId }, undefined, io(opts)),
+  );
+  return { ...size, databaseId };
+}
+
+/** Output form of getDatabaseSize. */
+export const getDatabaseSizeOutput = outputForm(getDatabaseSize);

@@ -1,0 +1,282 @@
+/**
+ * Data sources for people: organization members (E18, E21), invitations (E14), user
+ * identifiers (E17) and database users (E23, E25).
+ */
+import type { DatabasePermission, DatabaseUser, Invitation, Member, OrganizationPermission, UserIdentifier } from "../api";
+import {
+  argumentError, clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
+  type DataSourceOptions, type NameFilter,
+} from "./common";
+
+function fullName(first: string | null | undefined, last: string | null | undefined): string {
+  return [first, last].filter((s) => typeof s === "string" && s !== "").join(" ");
+}
+
+function sameEmail(a: string | null | undefined, b: string): boolean {
+  return typeof a === "string" && a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+// ------------------------------------------------------------------------------------------------
+// Members
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * Member filters, applied after every page is read. `name` matches the full name ("First Last")
+ * exactly; `nameContains` matches the full name, username or email, case-insensitively.
+ */
+export interface MemberFilter extends NameFilter {
+  /** Keep only members holding this organization permission. */
+  permission?: OrganizationPermission;
+  /** true: only members with no organization permission at all; false: only members with at least one. */
+  noPermissions?: boolean;
+  /** Keep only the member with this email (case-insensitive). */
+  email?: string;
+  /** Keep only members carrying a user identifier with this abbreviation. */
+  userIdentifier?: string;
+}
+
+/** getOrganizationMembers arguments. */
+export interface GetOrganizationMembersArgs extends MemberFilter {
+  /** The organization. */
+  orgId: number;
+}
+
+/** getOrganizationMembers result. */
+export interface GetOrganizationMembersResult {
+  /** The organization asked about. */
+  orgId: number;
+  /** The members (with email, permissions, identifiers, lastActivity), after the filters, in the service's order. */
+  members: Member[];
+  /** Their user ids, in the same order. */
+  ids: number[];
+  /** Their emails, in the same order. */
+  emails: string[];
+}
+
+/** Applies a MemberFilter to a list of members. */
+export function filterMembers(all: Member[], f: MemberFilter): Member[] {
+  return all.filter(
+    (m) =>
+      matchesName({ name: f.name }, fullName(m.firstName, m.lastName)) &&
+      matchesName({ nameContains: f.nameContains }, fullName(m.firstName, m.lastName), m.username, m.email) &&
+      (f.permission === undefined || m.permissions.includes(f.permission)) &&
+      matchesFlag(f.noPermissions, m.permissions.length === 0) &&
+      (f.email === undefined || sameEmail(m.email, f.email)) &&
+      (f.userIdentifier === undefined || m.userIdentifiers.some((i) => i.abbreviation === f.userIdentifier)),
+  );
+}
+
+/** Lists every member of an organization with their permissions (E18, all pages; org admin), then filters. */
+export async function getOrganizationMembers(
+  args: GetOrganizationMembersArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationMembersResult> {
+  const orgId = requireId("getOrganizationMembers", "orgId", args?.orgId);
+  const client = clientFor("getOrganizationMembers", opts);
+  const all = await reading("getOrganizationMembers", `the members of organization ${orgId}`, { orgId }, () =>
+    client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, io(opts)),
+  );
+  const members = filterMembers(all, args);
+  return { orgId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
+}
+
+/** Output form of getOrganizationMembers. */
+export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
+
+/** getOrganizationMember arguments. */
+export interface GetOrganizationMemberArgs {
+  /** The organization. */
+  orgId: number;
+  /** The member's user id. */
+  userId: number;
+}
+
+/** getOrganizationMember result: the member with permissions and identifiers (E21). */
+export type GetOrganizationMemberResult = Member;
+
+/** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
+export async function getOrganizationMember(args: GetOrganizationMemberArgs, opts?: DataSourceOptions): Promise<GetOrganizationMemberResult> {
+  const orgId = requireId("getOrganizationMember", "orgId", args?.orgId);
+  const userId = requireId("getOrganizationMember", "userId", args?.userId);
+  const client = clientFor("getOrganizationMember", opts);
+  return reading("getOrganizationMember", `member ${userId} of organization ${orgId}`, { orgId }, () =>
+    client.call("GetOrganizationUser", { orgId, userId }, undefined, io(opts)),
+  );
+}
+
+/** Output form of getOrganizationMember. */
+export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
+
+// ------------------------------------------------------------------------------------------------
+// Invitations
+// ------------------------------------------------------------------------------------------------
+
+/** Where an invitation stands: `pending` (can still be accepted) or `expired`. */
+export type InvitationStatus = "pending" | "expired";
+
+/** An invitation with its status spelled out. */
+export type InvitationWithStatus = Invitation & { status: InvitationStatus };
+
+/** getOrganizationInvitations arguments. */
+export interface GetOrganizationInvitationsArgs {
+  /** The organization. */
+  orgId: number;
+  /** Keep only pending or only expired invitations; both when left out. */
+  status?: InvitationStatus;
+  /** Keep only the invitation for this email (case-insensitive). */
+  email?: string;
+  /** Keep only invitations granting this organization permission. */
+  permission?: OrganizationPermission;
+}
+
+/** getOrganizationInvitations result. */
+export interface GetOrganizationInvitationsResult {
+  /** The organization asked about. */
+  orgId: number;
+  /** The invitations after the filters, each with `status`, in the service's order. */
+  invitations: InvitationWithStatus[];
+  /** Emails of the pending ones among them. */
+  pendingEmails: string[];
+  /** Emails of the expired ones among them. */
+  expiredEmails: string[];
+}
+
+/** Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters. */
+export async function getOrganizationInvitations(
+  args: GetOrganizationInvitationsArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationInvitationsResult> {
+  const orgId = requireId("getOrganizationInvitations", "orgId", args?.orgId);
+  if (args.status !== undefined && args.status !== "pending" && args.status !== "expired") {
+    throw argumentError("getOrganizationInvitations", `'status' must be "pending" or "expired", got ${JSON.stringify(args.status)}`);
+  }
+  const client = clientFor("getOrganizationInvitations", opts);
+  const data = await reading("getOrganizationInvitations", `the invitations of organization ${orgId}`, { orgId }, () =>
+    client.call("GetOrganizationInvitations", { orgId }, undefined, io(opts)),
+  );
+  const invitations: InvitationWithStatus[] = data.invitations
+    .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as InvitationStatus }))
+    .filter(
+      (i) =>
+        (args.status === undefined || i.status === args.status) &&
+        (args.email === undefined || sameEmail(i.email, args.email)) &&
+        (args.permission === undefined || i.organizationPermissions.includes(args.permission)),
+    );
+  return {
+    orgId,
+    invitations,
+    pendingEmails: invitations.filter((i) => i.status === "pending").map((i) => i.email),
+    expiredEmails: invitations.filter((i) => i.status === "expired").map((i) => i.email),
+  };
+}
+
+/** Output form of getOrganizationInvitations. */
+export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvitations);
+
+// ------------------------------------------------------------------------------------------------
+// User identifiers
+// ------------------------------------------------------------------------------------------------
+
+/** getOrganizationUserIdentifiers arguments. */
+export interface GetOrganizationUserIdentifiersArgs {
+  /** The organization. */
+  orgId: number;
+  /** Keep only the identifier with this abbreviation. */
+  abbreviation?: string;
+}
+
+/** getOrganizationUserIdentifiers result. */
+export interface GetOrganizationUserIdentifiersResult {
+  /** The organization asked about. */
+  orgId: number;
+  /** The identifiers in use (abbreviation and label), after the filter, in the service's order. */
+  userIdentifiers: UserIdentifier[];
+}
+
+/** Lists the user identifiers defined in an organization (E17, all pages; org admin). */
+export async function getOrganizationUserIdentifiers(
+  args: GetOrganizationUserIdentifiersArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationUserIdentifiersResult> {
+  const orgId = requireId("getOrganizationUserIdentifiers", "orgId", args?.orgId);
+  const client = clientFor("getOrganizationUserIdentifiers", opts);
+  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${orgId}`, { orgId }, () =>
+    client.listAll("GetOrganizationUserIdentifiers", { orgId, limit: PAGE_SIZE }, io(opts)),
+  );
+  const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
+  return { orgId, userIdentifiers };
+}
+
+/** Output form of getOrganizationUserIdentifiers. */
+export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);
+
+// ------------------------------------------------------------------------------------------------
+// Database users
+// ------------------------------------------------------------------------------------------------
+
+/** getDatabaseUsers arguments; `name`/`nameContains` match the full name or username. */
+export interface GetDatabaseUsersArgs extends NameFilter {
+  /** The database. */
+  databaseId: number;
+  /** Keep only users holding this database permission. */
+  permission?: DatabasePermission;
+  /** Keep only active (true) or inactive (false) users. */
+  active?: boolean;
+}
+
+/** getDatabaseUsers result. */
+export interface GetDatabaseUsersResult {
+  /** The database asked about. */
+  databaseId: number;
+  /** The users with database permissions, after the filters, in the service's order. */
+  users: DatabaseUser[];
+  /** Their user ids, in the same order. */
+  ids: number[];
+}
+
+/**
+ * Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of
+ * the owner when the database allows org admin access), then filters.
+ */
+export async function getDatabaseUsers(args: GetDatabaseUsersArgs, opts?: DataSourceOptions): Promise<GetDatabaseUsersResult> {
+  const databaseId = requireId("getDatabaseUsers", "databaseId", args?.databaseId);
+  const client = clientFor("getDatabaseUsers", opts);
+  const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, { databaseId }, () =>
+    client.listAll("GetDatabaseUsers", { databaseId, limit: PAGE_SIZE }, io(opts)),
+  );
+  const users = all.filter(
+    (u) =>
+      matchesName({ name: args.name }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
+      matchesName({ nameContains: args.nameContains }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
+      (args.permission === undefined || u.permissions.includes(args.permission)) &&
+      matchesFlag(args.active, u.active),
+  );
+  return { databaseId, users, ids: users.map((u) => u.user.id) };
+}
+
+/** Output form of getDatabaseUsers. */
+export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
+
+/** getDatabaseUser arguments. */
+export interface GetDatabaseUserArgs {
+  /** The database. */
+  databaseId: number;
+  /** The user. */
+  userId: number;
+}
+
+/** getDatabaseUser result: the user's database permissions (E25). */
+export type GetDatabaseUserResult = DatabaseUser;
+
+/** Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error. */
+export async function getDatabaseUser(args: GetDatabaseUserArgs, opts?: DataSourceOptions): Promise<GetDatabaseUserResult> {
+  const databaseId = requireId("getDatabaseUser", "databaseId", args?.databaseId);
+  const userId = requireId("getDatabaseUser", "userId", args?.userId);
+  const client = clientFor("getDatabaseUser", opts);
+  return reading("getDatabaseUser", `user ${userId} of database ${databaseId}`, { databaseId }, () =>
+    client.call("GetDatabaseUser", { databaseId, userId }, undefined, io(opts)),
+  );
+}
+
+/** Output form of getDatabaseUser. */
+export const getDatabaseUserOutput = outputForm(getDatabaseUser);

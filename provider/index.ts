@@ -1,0 +1,12 @@
+/**
+ * pulumi-reviewadmin: access as code for the review platform's administration API.
+ * Resources, data sources, the API model and the HTTP client.
+ */
+export * from "./api";
+export * from "./client";
+export { resolveSettings, currentClient, type Settings } from "./settings";
+export { OrgMember, type OrgMemberArgs, type MemberStatus } from "./resources/orgMember";
+export { OrgMemberPermissions, type OrgMemberPermissionsArgs } from "./resources/orgMemberPermissions";
+export { UserIdentifiers, type UserIdentifiersArgs, type UserIdentifierInput } from "./resources/userIdentifiers";
+export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./resources/databaseUserPermissions";
+export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";

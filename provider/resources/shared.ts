@@ -1,0 +1,147 @@
+/**
+ * Reads shared by every resource in one plugin process (one Pulumi run): an organization's
+ * members and invitations and a database's users are each listed once, in pages of 200, and
+ * kept up to date by the provider's own writes. `configure` (once per run) clears them.
+ */
+import type { ReviewAdminClient } from "../client";
+import type { DatabaseUser, Invitation, Member, User } from "../api";
+import { ApiError } from "../client";
+import { ResourceError, normalizeEmail } from "./base";
+
+interface RunCache {
+  members: Map<number, Promise<Map<number, Member>>>;
+  invitations: Map<number, Promise<Map<string, Invitation>>>;
+  databaseUsers: Map<number, Promise<Map<number, DatabaseUser>>>;
+  currentUser?: Promise<User | undefined>;
+}
+
+// Keyed by client: getClient returns one client per (base URL, key), so two keys never share.
+let caches = new WeakMap<ReviewAdminClient, RunCache>();
+
+function cacheOf(client: ReviewAdminClient): RunCache {
+  let c = caches.get(client);
+  if (!c) caches.set(client, (c = { members: new Map(), invitations: new Map(), databaseUsers: new Map() }));
+  return c;
+}
+
+/** Forgets every shared read; called at configure, i.e. at the start of a run. */
+export function resetRunCaches(): void {
+  caches = new WeakMap();
+}
+
+function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
+  let p = map.get(key);
+  if (!p) {
+    p = load();
+    map.set(key, p);
+    // A failed read is not remembered: the next resource tries again.
+    p.catch(() => map.delete(key));
+  }
+  return p;
+}
+
+/** An organization's members by user id, listed once per run. */
+export function orgMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
+  return memo(cacheOf(client).members, orgId, async () => {
+    const list = await client.listAll("GetOrganizationUsers", { orgId, limit: 200 });
+    return new Map(list.map((m) => [m.id, m]));
+  });
+}
+
+/** The member with this email (case-insensitive), if any. */
+export async function memberByEmail(client: ReviewAdminClient, orgId: number, email: string): Promise<Member | undefined> {
+  const wanted = normalizeEmail(email);
+  for (const m of (await orgMembers(client, orgId)).values()) if (normalizeEmail(m.email) === wanted) return m;
+  return undefined;
+}
+
+/** Records a member the provider just wrote, so later reads in the run see it without a request. */
+export async function rememberMember(client: ReviewAdminClient, orgId: number, member: Member): Promise<void> {
+  const map = cacheOf(client).members.get(orgId);
+  if (map) (await map.catch(() => undefined))?.set(member.id, member);
+}
+
+/** Records a member the provider just removed. */
+export async function forgetMember(client: ReviewAdminClient, orgId: number, userId: number): Promise<void> {
+  const map = cacheOf(client).members.get(orgId);
+  if (map) (await map.catch(() => undefined))?.delete(userId);
+}
+
+/** An organization's pending and expired invitations by lower-cased email, listed once per run. */
+export function orgInvitations(client: ReviewAdminClient, orgId: number): Promise<Map<string, Invitation>> {
+  return memo(cacheOf(client).invitations, orgId, async () => {
+    const data = await client.call("GetOrganizationInvitations", { orgId });
+    return new Map(data.invitations.map((i) => [normalizeEmail(i.email), i]));
+  });
+}
+
+/** Records an invitation the provider just sent or re-sent. */
+export async function rememberInvitation(client: ReviewAdminClient, orgId: number, inv: Invitation): Promise<void> {
+  const map = cacheOf(client).invitations.get(orgId);
+  if (map) (await map.catch(() => undefined))?.set(normalizeEmail(inv.email), inv);
+}
+
+/** Records an invitation the provider just deleted (or that was accepted). */
+export async function forgetInvitation(client: ReviewAdminClient, orgId: number, email: string): Promise<void> {
+  const map = cacheOf(client).invitations.get(orgId);
+  if (map) (await map.catch(() => undefined))?.delete(normalizeEmail(email));
+}
+
+/** A database's users with permissions by user id, listed once per run. */
+export function databaseUsers(client: ReviewAdminClient, databaseId: number): Promise<Map<number, DatabaseUser>> {
+  return memo(cacheOf(client).databaseUsers, databaseId, async () => {
+    const list = await client.listAll("GetDatabaseUsers", { databaseId, limit: 200 });
+    return new Map(list.map((u) => [u.user.id, u]));
+  });
+}
+
+/** Records a database user the provider just wrote (or removed, with `undefined`). */
+export async function rememberDatabaseUser(
+  client: ReviewAdminClient,
+  databaseId: number,
+  userId: number,
+  value: DatabaseUser | undefined,
+): Promise<void> {
+  const map = cacheOf(client).databaseUsers.get(databaseId);
+  const resolved = map ? await map.catch(() => undefined) : undefined;
+  if (!resolved) return;
+  if (value) resolved.set(userId, value);
+  else resolved.delete(userId);
+}
+
+/** The user behind the API key, or undefined for an organization-level key (no user of its own). */
+export function currentUser(client: ReviewAdminClient): Promise<User | undefined> {
+  const c = cacheOf(client);
+  c.currentUser ??= client.call("GetCurrentUser", {}).catch((err) => {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return undefined;
+    c.currentUser = undefined;
+    throw err;
+  });
+  return c.currentUser;
+}
+
+/**
+ * Anti-lockout: refuses to take ORG_ADMIN away from `userId` when that user is the key's own
+ * user, or is the organization's last org admin. Throws an error that names who and why.
+ */
+export async function assertAdminRemovalAllowed(
+  client: ReviewAdminClient,
+  orgId: number,
+  userId: number,
+  what: string,
+): Promise<void> {
+  const [me, members] = await Promise.all([currentUser(client), orgMembers(client, orgId)]);
+  const target = members.get(userId);
+  const label = target ? `${target.email} (user ${userId})` : `user ${userId}`;
+  if (me && me.id === userId) {
+    throw new ResourceError(
+      `${what}: refused: it would take ORG_ADMIN from ${label}, the user of the API key in use, locking this program out of organization ${orgId}. Set allowAdminRemoval: true to do it anyway.`,
+    );
+  }
+  const otherAdmins = [...members.values()].filter((m) => m.id !== userId && m.permissions.includes("ORG_ADMIN"));
+  if (target?.permissions.includes("ORG_ADMIN") && otherAdmins.length === 0) {
+    throw new ResourceError(
+      `${what}: refused: ${label} is the last org admin of organization ${orgId}; removing them would leave nobody able to manage it. Set allowAdminRemoval: true to do it anyway.`,
+    );
+  }
+}
