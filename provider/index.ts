@@ -10,3 +10,5 @@ export { OrgMemberPermissions, type OrgMemberPermissionsArgs } from "./resources
 export { UserIdentifiers, type UserIdentifiersArgs, type UserIdentifierInput } from "./resources/userIdentifiers";
 export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./resources/databaseUserPermissions";
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
+export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
+export * from "./custodians/csv";

@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "./resources/base";
+import { custodianDirectorySyncImpl } from "./resources/custodianDirectorySync";
 import { databaseUserPermissionsImpl } from "./resources/databaseUserPermissions";
 import { invitationImpl } from "./resources/invitation";
 import { orgMemberImpl } from "./resources/orgMember";
@@ -20,6 +21,7 @@ const implementations: Record<string, ResourceImpl> = {
   UserIdentifiers: userIdentifiersImpl,
   DatabaseUserPermissions: databaseUserPermissionsImpl,
   Invitation: invitationImpl,
+  CustodianDirectorySync: custodianDirectorySyncImpl,
 };
 
 /** Takes the stack's `reviewadmin:*` config (secrets already decrypted) and starts a new run's caches. */

@@ -1,0 +1,163 @@
+/**
+ * CustodianDirectorySync: the people of a legal-hold custodian directory, synced from typed
+ * records or a CSV file (E5). Every CSV rule of the spec is checked at plan time, with the row
+ * and the rule in the message. The service has no read and no delete endpoint for a directory:
+ * refresh keeps the last synced state, and delete leaves the directory as it is (with a note).
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { currentClient } from "../settings";
+import {
+  CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
+} from "../custodians/csv";
+import { SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, stripProvider, type ResourceImpl } from "./base";
+import { providerFor } from "./serialized";
+
+/** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */
+export interface CustodianDirectorySyncArgs {
+  /** The legal-hold directory. Changing it replaces. */
+  directoryId: pulumi.Input<number>;
+  /** Typed records (camelCase properties, e.g. email, firstName, department), rendered to CSV deterministically. */
+  people?: pulumi.Input<pulumi.Input<CustodianInput>[]>;
+  /** CSV text. */
+  csv?: pulumi.Input<string>;
+  /** Path of a CSV file, relative to the program's folder. Its content is hashed at plan time, so an edit shows as a change. */
+  csvPath?: pulumi.Input<string>;
+}
+
+const properties = Object.values(CUSTODIAN_COLUMNS) as [string, ...string[]];
+const Person = z.partialRecord(z.enum(properties, { message: `must be one of: ${properties.join(", ")}` }), z.string().nullable());
+
+const Inputs = z
+  .strictObject({
+    directoryId: z.number().int().positive({ message: "must be a positive integer directory id" }),
+    people: z.array(Person).optional(),
+    csv: z.string().optional(),
+    csvPath: z.string().min(1).optional(),
+    // Computed by check from the content, so an edited file shows as a change.
+    contentHash: z.string().optional(),
+  })
+  .refine((v) => [v.people, v.csv, v.csvPath].filter((x) => x !== undefined).length === 1, {
+    message: "give exactly one of people, csv and csvPath",
+    path: ["people"],
+  });
+type Inputs = z.infer<typeof Inputs>;
+
+interface State {
+  directoryId: number;
+  contentHash: string;
+  /** People in the CSV that was sent. */
+  peopleCount: number;
+  /** People the service ignored (a user principal name but no email), as it reported them. */
+  ignored: string[];
+  csvPath?: string;
+  schemaVersion: number;
+}
+
+/** The CSV bytes the inputs stand for. */
+function csvOf(inputs: Inputs): Buffer {
+  if (inputs.people) return Buffer.from(renderCustodianCsv(inputs.people as CustodianInput[]), "utf8");
+  if (inputs.csv !== undefined) return Buffer.from(inputs.csv, "utf8");
+  const size = fs.statSync(inputs.csvPath!).size;
+  if (size > MAX_CSV_BYTES) {
+    throw new CustodianCsvError(0, `the file is ${size} bytes; the service takes at most ${MAX_CSV_BYTES} bytes (190MB)`);
+  }
+  return fs.readFileSync(inputs.csvPath!);
+}
+
+const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+const label = (s: { directoryId: number }) => `CustodianDirectorySync of directory ${s.directoryId}`;
+const hint = { forbidden: "the API key needs org admin or LEGAL_HOLD_ADMIN in the directory's organization", notFound: "is the directory id right?" };
+
+async function sync(inputs: Inputs): Promise<State> {
+  const bytes = csvOf(inputs);
+  const parsed = parseCustodianCsv(bytes);
+  const form = new FormData();
+  form.set("file", new Blob([bytes], { type: "text/csv" }), "custodians.csv");
+  const result = await currentClient().call("PostDirectoryCustodians", { directoryId: inputs.directoryId }, form);
+  return definedOnly({
+    directoryId: inputs.directoryId,
+    contentHash: sha256(bytes),
+    peopleCount: parsed.people.length,
+    ignored: [...result.custodians].sort(),
+    csvPath: inputs.csvPath,
+    schemaVersion: SCHEMA_VERSION,
+  });
+}
+
+/** The plugin implementation. */
+export const custodianDirectorySyncImpl: ResourceImpl = {
+  async check(_olds, news) {
+    const result = checkWith(Inputs, news);
+    if (result.failures?.length || containsUnknown(stripProvider(news))) return result;
+    const inputs = result.inputs as Inputs;
+    try {
+      const bytes = csvOf(inputs);
+      parseCustodianCsv(bytes);
+      return { inputs: { ...result.inputs, contentHash: sha256(bytes) } };
+    } catch (err) {
+      const property = inputs.people ? "people" : inputs.csv !== undefined ? "csv" : "csvPath";
+      const reason = err instanceof Error ? err.message : String(err);
+      return { inputs: news, failures: [{ property, reason: `${property}: ${reason}` }] };
+    }
+  },
+
+  async diff(_id, olds: State, news: Inputs) {
+    const replaces = news.directoryId !== olds.directoryId ? ["directoryId"] : [];
+    // An unknown hash (preview) may or may not change: say so rather than guess.
+    const contentChanged = news.contentHash === UNKNOWN || news.contentHash !== olds.contentHash;
+    return { changes: replaces.length > 0 || contentChanged || news.csvPath !== olds.csvPath, replaces };
+  },
+
+  async create(raw) {
+    const inputs = stripProvider(raw) as Inputs;
+    try {
+      return { id: `directory/${inputs.directoryId}`, outs: await sync(inputs) };
+    } catch (err) {
+      throw describeFailure(`creating ${label(inputs)}`, err, hint);
+    }
+  },
+
+  // No read endpoint: the last synced state is all there is to show.
+  async read(id, props: State) {
+    return { id, props };
+  },
+
+  async update(_id, _olds: State, raw) {
+    const inputs = stripProvider(raw) as Inputs;
+    try {
+      return { outs: await sync(inputs) };
+    } catch (err) {
+      throw describeFailure(`updating ${label(inputs)}`, err, hint);
+    }
+  },
+
+  async delete(_id, props: State) {
+    pulumi.log.warn(
+      `${label(props)}: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced. Remove them in the web application if needed.`,
+    );
+  },
+};
+
+/** The people of a legal-hold custodian directory, synced from records or a CSV file. */
+export class CustodianDirectorySync extends pulumi.dynamic.Resource {
+  declare readonly directoryId: pulumi.Output<number>;
+  /** SHA-256 of the CSV last sent. */
+  declare readonly contentHash: pulumi.Output<string>;
+  declare readonly peopleCount: pulumi.Output<number>;
+  /** People the service ignored (user principal name without email). */
+  declare readonly ignored: pulumi.Output<string[]>;
+
+  constructor(name: string, args: CustodianDirectorySyncArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("CustodianDirectorySync"),
+      name,
+      { contentHash: undefined, peopleCount: undefined, ignored: undefined, schemaVersion: undefined, ...args },
+      opts,
+      "reviewadmin",
+      "CustodianDirectorySync",
+    );
+  }
+}
