@@ -208,21 +208,41 @@ export function requireId(dataSource: string, name: string, value: unknown): num
 // ------------------------------------------------------------------------------------------------
 
 /**
- * Makes the Output form of a data source: `(args, opts) => Output<Result>`, resolving Input
- * arguments (and waiting for `opts.dependsOn`) before calling the Promise form. During a
- * preview, unknown arguments give an unknown result rather than a read.
+ * The Output form of a data source whose Promise form takes `A` and gives `R`: the arguments
+ * may be pulumi Inputs, and may be left out when every argument is optional.
  */
-export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Promise<R>): (args: OutputArgs<A>, opts?: DataSourceOutputOptions) => pulumi.Output<R> {
-  return (args, opts) => {
+export type OutputFn<A, R> = {} extends A
+  ? (args?: OutputArgs<A>, opts?: DataSourceOutputOptions) => pulumi.Output<Plain<R>>
+  : (args: OutputArgs<A>, opts?: DataSourceOutputOptions) => pulumi.Output<Plain<R>>;
+
+/**
+ * `T` without index signatures, deeply. Entities pass unknown fields through (loose objects),
+ * which would make every lifted Output property `unknown`; the Output forms are typed with the
+ * named fields only, so `getOrganizationOutput(...).name` is an `Output<string>`.
+ */
+export type Plain<T> = T extends readonly (infer E)[]
+  ? Plain<E>[]
+  : T extends object
+    ? { [K in keyof T as string extends K ? never : number extends K ? never : K]: Plain<T[K]> }
+    : T;
+
+/**
+ * Makes the Output form of a data source: resolves Input arguments (and waits for
+ * `opts.dependsOn`) before calling the Promise form. During a preview, unknown arguments give an
+ * unknown result rather than a read. A failed read fails the Output like a failed invoke.
+ */
+export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Promise<R>): OutputFn<A, R> {
+  const form = (args?: OutputArgs<A>, opts?: DataSourceOutputOptions): pulumi.Output<Plain<R>> => {
     const deps = opts?.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn];
     const waits: pulumi.Output<unknown>[] = deps.map((r) =>
       pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn,
     );
     const { dependsOn: _ignored, ...rest } = opts ?? {};
-    const resolvedArgs = pulumi.output(args as pulumi.Input<object>) as pulumi.Output<unknown>;
+    const resolvedArgs = pulumi.output((args ?? {}) as pulumi.Input<object>) as pulumi.Output<unknown>;
     const ready = waits.length === 0 ? resolvedArgs : pulumi.all([resolvedArgs, ...waits]).apply((all) => all[0]);
-    return ready.apply((resolved) => fn(resolved as A, rest)) as unknown as pulumi.Output<R>;
+    return ready.apply((resolved) => fn(resolved as A, rest)) as unknown as pulumi.Output<Plain<R>>;
   };
+  return form as OutputFn<A, R>;
 }
 
 // ------------------------------------------------------------------------------------------------

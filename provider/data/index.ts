@@ -5,7 +5,17 @@
  * REVIEWADMIN_API_KEY / REVIEWADMIN_BASE_URL environment variables. They work in a Pulumi
  * program and in a plain Node script.
  */
-export * from "./common";
+export {
+  DataSourceError,
+  requiredRole,
+  settingsFromPulumiConfig,
+  type DataSourceOptions,
+  type DataSourceOutputOptions,
+  type NameFilter,
+  type OutputArgs,
+  type OutputFn,
+  type Plain,
+} from "./common";
 export * from "./account";
 export * from "./databases";
 export * from "./projects";

@@ -112,17 +112,17 @@ export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 // ------------------------------------------------------------------------------------------------
 
 /** Where an invitation stands: `pending` (can still be accepted) or `expired`. */
-export type InvitationStatus = "pending" | "expired";
+export type ListedInvitationStatus = "pending" | "expired";
 
 /** An invitation with its status spelled out. */
-export type InvitationWithStatus = Invitation & { status: InvitationStatus };
+export type InvitationWithStatus = Invitation & { status: ListedInvitationStatus };
 
 /** getOrganizationInvitations arguments. */
 export interface GetOrganizationInvitationsArgs {
   /** The organization. */
   orgId: number;
   /** Keep only pending or only expired invitations; both when left out. */
-  status?: InvitationStatus;
+  status?: ListedInvitationStatus;
   /** Keep only the invitation for this email (case-insensitive). */
   email?: string;
   /** Keep only invitations granting this organization permission. */
@@ -155,7 +155,7 @@ export async function getOrganizationInvitations(
     client.call("GetOrganizationInvitations", { orgId }, undefined, io(opts)),
   );
   const invitations: InvitationWithStatus[] = data.invitations
-    .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as InvitationStatus }))
+    .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
     .filter(
       (i) =>
         (args.status === undefined || i.status === args.status) &&
