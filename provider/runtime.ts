@@ -8,6 +8,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "./resources/base";
 import { custodianDirectorySyncImpl } from "./resources/custodianDirectorySync";
 import { databaseUserPermissionsImpl } from "./resources/databaseUserPermissions";
+import { databaseUsersImpl } from "./resources/databaseUsers";
+import { organizationMembersImpl } from "./resources/organizationMembers";
 import { invitationImpl } from "./resources/invitation";
 import { orgMemberImpl } from "./resources/orgMember";
 import { orgMemberPermissionsImpl } from "./resources/orgMemberPermissions";
@@ -22,6 +24,8 @@ const implementations: Record<string, ResourceImpl> = {
   DatabaseUserPermissions: databaseUserPermissionsImpl,
   Invitation: invitationImpl,
   CustodianDirectorySync: custodianDirectorySyncImpl,
+  OrganizationMembers: organizationMembersImpl,
+  DatabaseUsers: databaseUsersImpl,
 };
 
 /** Takes the stack's `reviewadmin:*` config (secrets already decrypted) and starts a new run's caches. */
