@@ -28,7 +28,7 @@ export interface HandlerContext {
   params: Record<string, any>;
   /** JSON body parsed by the route's body schema (undefined for GET and multipart). */
   body: any;
-  /** Raw request body bytes (multipart routes only). */
+  /** Raw request body bytes (multipart routes only; up to 200 MB). */
   rawBody?: Buffer;
   req: IncomingMessage;
   /** The authenticated caller. */

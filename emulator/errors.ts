@@ -1,0 +1,128 @@
+/**
+ * Named errors of the emulator and the ONE function that turns them into HTTP answers.
+ *
+ * The store and the handlers throw these classes and never pick a status code themselves
+ * (the fake-gcs-server habit): `toErrorResponse` below is the only place that knows that a
+ * NotFound is a 404 and what the body looks like.
+ */
+import { ParameterError, type OperationId } from "../provider/api";
+
+/** Base class of every error the emulator throws on purpose. */
+export class EmulatorError extends Error {
+  override name = "EmulatorError";
+}
+
+/** The object with the given id does not exist (404). */
+export class NotFound extends EmulatorError {
+  override name = "NotFound";
+  constructor(
+    /** What was looked for: "organization", "database user", ... */
+    readonly what: string,
+    /** The id or email that was looked for. */
+    readonly id: string | number,
+  ) {
+    super(`${what} ${id} not found`);
+  }
+}
+
+/** The caller is authenticated but lacks the role the endpoint's Access column asks for (403). */
+export class Forbidden extends EmulatorError {
+  override name = "Forbidden";
+}
+
+/** A parameter or body field broke a rule (400); the title names the parameter and the rule. */
+export class BadRequest extends EmulatorError {
+  override name = "BadRequest";
+  constructor(
+    /** The parameter's name, e.g. `limit` or `body.users.0.email`. */
+    readonly parameter: string,
+    /** The rule it broke, e.g. `must be an integer from 1 to 200`. */
+    readonly rule: string,
+  ) {
+    super(`invalid parameter '${parameter}': ${rule}`);
+  }
+}
+
+/** Missing or invalid API key (401; the contract's choice, the spec does not say). */
+export class Unauthorized extends EmulatorError {
+  override name = "Unauthorized";
+}
+
+/** An operation-specific cap on API-created objects is hit (422); the message names the limit. */
+export class Unprocessable extends EmulatorError {
+  override name = "Unprocessable";
+}
+
+/** Too many requests (429); `retryAfterSeconds` becomes the Retry-After header. */
+export class RateLimited extends EmulatorError {
+  override name = "RateLimited";
+  constructor(
+    message: string,
+    /** Whole seconds until a retry can succeed. */
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The path exists, but not with this method (405). */
+export class MethodNotAllowed extends EmulatorError {
+  override name = "MethodNotAllowed";
+}
+
+/** A server-side failure the fault injector asked for (500 or 503). */
+export class InjectedFault extends EmulatorError {
+  override name = "InjectedFault";
+  constructor(readonly status: 500 | 503) {
+    super(status === 503 ? "Service unavailable (injected fault: scheduled maintenance)" : "Internal server error (injected fault)");
+  }
+}
+
+/** The body of an error answer: `{title, status}`, or `{message, status}` for some 404s. */
+export type ErrorBody = { title: string; status: number } | { message: string; status: number };
+
+/** An error turned into what goes on the wire. */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+/**
+ * Operations whose not-found answers carry `{message, status}` rather than `{title, status}`:
+ * the spec's error samples for E13, E20 and E24 show that shape.
+ */
+const MESSAGE_STYLE_NOT_FOUND: ReadonlySet<string> = new Set<OperationId>([
+  "DeleteOrganizationInvitation",
+  "DeleteOrganizationUser",
+  "DeleteDatabaseUser",
+]);
+
+/** Maps any thrown value to status, body and headers. The only place statuses are chosen. */
+export function toErrorResponse(err: unknown, operationId?: string): ErrorResponse {
+  const answer = (status: number, title: string, headers: Record<string, string> = {}): ErrorResponse => ({
+    status,
+    body: { title, status },
+    headers,
+  });
+  if (err instanceof ParameterError) return answer(400, `invalid parameter '${err.parameter}': ${err.rule}`);
+  if (err instanceof BadRequest) return answer(400, err.message);
+  if (err instanceof Unauthorized) return answer(401, err.message);
+  if (err instanceof Forbidden) return answer(403, err.message);
+  if (err instanceof NotFound) {
+    if (operationId && MESSAGE_STYLE_NOT_FOUND.has(operationId)) {
+      return { status: 404, body: { message: err.message, status: 404 }, headers: {} };
+    }
+    return answer(404, err.message);
+  }
+  if (err instanceof MethodNotAllowed) return answer(405, err.message);
+  if (err instanceof Unprocessable) return answer(422, err.message);
+  if (err instanceof RateLimited) return answer(429, err.message, { "retry-after": String(err.retryAfterSeconds) });
+  if (err instanceof InjectedFault) {
+    // A maintenance window says when to come back; a crash does not.
+    return answer(err.status, err.message, err.status === 503 ? { "retry-after": "1" } : {});
+  }
+  // A bug in the emulator: answer like a server would, and leave a trace for whoever runs it.
+  console.error("emulator: unexpected error", err);
+  return answer(500, `Internal server error: ${err instanceof Error ? err.message : String(err)}`);
+}

@@ -1,0 +1,30 @@
+/** E2 GetCurrentUser, E3 GetOrganizations, E6 GetOrganization: who the key is and what it belongs to. */
+import { canReadOrganization, demand } from "../access";
+import type { HandlerGroup } from "../handler";
+import { page } from "../paging";
+import type { Caller, OrganizationRecord, Store } from "../store";
+import { currentUserView, organizationView } from "../views";
+
+/** Organizations the caller belongs to (an organization key: its own), plus their sub-organizations. */
+function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord[] {
+  const own = caller.kind === "organization" ? [caller.organizationId] : store.organizationsOf(caller.userId);
+  const ids = new Set(own);
+  for (const id of own) for (const sub of store.subOrganizations(id)) ids.add(sub.id);
+  return [...ids].map((id) => store.organization(id));
+}
+
+/** Handlers of the account endpoints. */
+export const accountHandlers: HandlerGroup = {
+  /** E2: any valid key; an organization key answers with its own synthetic user. */
+  GetCurrentUser: ({ store, caller }) => ({ data: currentUserView(store, store.user(caller.userId)) }),
+
+  /** E3: always every organization the caller is a member of, and their sub-organizations. */
+  GetOrganizations: (ctx) => page(ctx, organizationsOfCaller(ctx.store, ctx.caller).map(organizationView)),
+
+  /** E6: member of the organization, or parent org admin. */
+  GetOrganization: ({ store, caller, params }) => {
+    const org = store.organization(params.orgId);
+    demand(canReadOrganization(store, caller, org.id), `reading organization ${org.id} needs membership or parent org admin`);
+    return { data: organizationView(org) };
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * E5 PostDirectoryCustodians: sync a legal-hold custodian directory from a CSV sent as the
+ * multipart form field `file`. The CSV rules are provider/custodians/csv.ts, the same code the
+ * provider runs at plan time; a broken rule is a 400 whose title names the row and the rule.
+ *
+ * Sync (spec): a person matched by email (case-insensitively) has all values overwritten, so a
+ * property absent from the CSV is empty afterwards; a new email adds a person. The spec does not
+ * say that people missing from the CSV are removed, so they stay.
+ */
+import { CustodianCsvError, parseCustodianCsv } from "../../provider/custodians/csv";
+import { canSyncCustodians, demand } from "../access";
+import { BadRequest } from "../errors";
+import type { HandlerGroup } from "../handler";
+import { emailKey } from "../store";
+
+/** Reads the `file` field of a multipart/form-data body as bytes. */
+async function formFile(rawBody: Buffer, contentType: string | undefined): Promise<Uint8Array> {
+  if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) {
+    throw new BadRequest("body", "must be multipart/form-data with the CSV in a field named file");
+  }
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(rawBody), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    throw new BadRequest("body", "is not a well-formed multipart/form-data body");
+  }
+  const file = form.get("file");
+  if (file === null) throw new BadRequest("file", "is required: send the CSV as the form field named file");
+  return typeof file === "string" ? Buffer.from(file, "utf8") : new Uint8Array(await file.arrayBuffer());
+}
+
+/** Handlers of the custodian directory endpoint. */
+export const custodianHandlers: HandlerGroup = {
+  /** E5: org admin or legal hold org admin of the directory's owning organization. */
+  PostDirectoryCustodians: async ({ store, caller, params, rawBody, req }) => {
+    const directory = store.directory(params.directoryId);
+    demand(
+      canSyncCustodians(store, caller, directory.organizationId),
+      `syncing directory ${directory.id} needs org admin or legal hold admin of organization ${directory.organizationId}`,
+    );
+    const bytes = await formFile(rawBody ?? Buffer.alloc(0), req.headers["content-type"]);
+    let parsed;
+    try {
+      parsed = parseCustodianCsv(bytes);
+    } catch (err) {
+      if (err instanceof CustodianCsvError) throw new BadRequest("file", err.message);
+      throw err;
+    }
+
+    const byEmail = new Map(directory.custodians.map((c, i) => [emailKey(c.email), i]));
+    for (const person of parsed.people) {
+      const at = byEmail.get(emailKey(person.email));
+      if (at === undefined) {
+        byEmail.set(emailKey(person.email), directory.custodians.length);
+        directory.custodians.push(person);
+      } else {
+        directory.custodians[at] = person;
+      }
+    }
+    store.appendEvent(
+      directory.organizationId,
+      "CUSTODIANS_SYNCED",
+      caller.userId,
+      `${parsed.people.length} custodians were synced into directory ${directory.name}`,
+      { directoryId: directory.id, synced: parsed.people.length, ignored: parsed.ignored.length },
+    );
+    store.changed();
+    return { data: { custodians: parsed.ignored } };
+  },
+};

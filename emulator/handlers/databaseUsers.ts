@@ -1,0 +1,49 @@
+/**
+ * E23 GetDatabaseUsers, E24 DeleteDatabaseUser, E25 GetDatabaseUser, E26 PutDatabaseUser.
+ * Access: DB_ADMIN on the database, or org admin of its owner when the database allows org
+ * admin access (access.ts canManageDatabaseUsers). Order of checks: database (404), access
+ * (403), user (404).
+ */
+import { canManageDatabaseUsers, demand } from "../access";
+import type { HandlerContext, HandlerGroup } from "../handler";
+import { page } from "../paging";
+import { databaseUserView } from "../views";
+
+function managedDatabase({ store, caller, params }: HandlerContext): number {
+  const db = store.database(params.databaseId);
+  demand(
+    canManageDatabaseUsers(store, caller, db),
+    `managing users of database ${db.id} needs DB_ADMIN on it, or org admin of its owner while orgAdminAccess is on`,
+  );
+  return db.id;
+}
+
+/** Handlers of the database user endpoints. */
+export const databaseUserHandlers: HandlerGroup = {
+  /** E23: users holding permissions on the database, in user id order. */
+  GetDatabaseUsers: (ctx) => {
+    const dbId = managedDatabase(ctx);
+    const result = page(ctx, ctx.store.databaseUsersOf(dbId), { key: (du) => du.userId });
+    return { ...result, data: result.data.map((du) => databaseUserView(ctx.store, du)) };
+  },
+
+  /** E24: removes the user's permissions on the database; 204 (the success body is not shown). */
+  DeleteDatabaseUser: (ctx) => {
+    const dbId = managedDatabase(ctx);
+    ctx.store.removeDatabaseUser(dbId, ctx.params.userId);
+    return { status: 204 };
+  },
+
+  /** E25: one user's permissions on the database. */
+  GetDatabaseUser: (ctx) => {
+    const dbId = managedDatabase(ctx);
+    return { data: databaseUserView(ctx.store, ctx.store.databaseUser(dbId, ctx.params.userId)) };
+  },
+
+  /** E26: overwrites the user's permissions on the database (any platform user; 404 for an unknown one). */
+  PutDatabaseUser: (ctx) => {
+    const dbId = managedDatabase(ctx);
+    const record = ctx.store.setDatabaseUser(dbId, ctx.params.userId, ctx.body.databasePermissions);
+    return { data: databaseUserView(ctx.store, record) };
+  },
+};

@@ -1,0 +1,59 @@
+/**
+ * E10 GetOrganizationEvents, E11 GetOrganizationEventsAfter, E12 GetRecentOrganizationEvents:
+ * the organization's own activity log (organization-level events only; a parent's log does not
+ * include its sub-organizations' events).
+ *
+ * Redaction: "with a parent organization key, data and description of each event are null".
+ * Read as: when the caller reaches the organization only as parent org admin (an organization
+ * key of the parent, or an org admin of the parent), not as its own org admin.
+ */
+import { buildPath, routes } from "../../provider/api";
+import { canAdministerOrganization, demand, isOrgAdmin } from "../access";
+import { eventView } from "../events";
+import type { HandlerContext, HandlerGroup } from "../handler";
+
+/** Default page size of the activity endpoints (spec: 1..10000, default 1000). */
+export const DEFAULT_EVENT_LIMIT = 1000;
+
+/** Checks access and tells whether the events must be redacted. */
+function access(ctx: HandlerContext): { orgId: number; redact: boolean; limit: number } {
+  const { store, caller, params } = ctx;
+  const org = store.organization(params.orgId);
+  demand(canAdministerOrganization(store, caller, org.id), `the activity log of organization ${org.id} needs org admin or parent org admin`);
+  return { orgId: org.id, redact: !isOrgAdmin(store, caller, org.id), limit: params.limit ?? DEFAULT_EVENT_LIMIT };
+}
+
+/** Handlers of the activity-log endpoints. */
+export const eventHandlers: HandlerGroup = {
+  /**
+   * E10: begin <= timestamp < end, by (timestamp, id). A page never splits events sharing a
+   * timestamp (it may exceed limit); links.next begins at the last timestamp + 1.
+   */
+  GetOrganizationEvents: (ctx) => {
+    const { orgId, redact, limit } = access(ctx);
+    const { begin, end } = ctx.params;
+    const page = ctx.store.eventLog().range([orgId], begin, end, limit);
+    let next: string | null = null;
+    if (page.nextBegin !== null) {
+      next = ctx.baseUrl + buildPath(routes.GetOrganizationEvents, { orgId, begin: page.nextBegin, end, limit });
+    }
+    return { data: page.events.map((e) => eventView(e, redact)), next };
+  },
+
+  /** E11: events with an id above eventId, by id; links.next continues after the page's last id. */
+  GetOrganizationEventsAfter: (ctx) => {
+    const { orgId, redact, limit } = access(ctx);
+    const page = ctx.store.eventLog().after([orgId], ctx.params.eventId, limit);
+    let next: string | null = null;
+    if (page.nextAfter !== null) {
+      next = ctx.baseUrl + buildPath(routes.GetOrganizationEventsAfter, { orgId, eventId: page.nextAfter, limit });
+    }
+    return { data: page.events.map((e) => eventView(e, redact)), next };
+  },
+
+  /** E12: the most recent events, oldest first, as data.events. */
+  GetRecentOrganizationEvents: (ctx) => {
+    const { orgId, redact, limit } = access(ctx);
+    return { data: { events: ctx.store.eventLog().recent([orgId], limit).map((e) => eventView(e, redact)) } };
+  },
+};

@@ -1,0 +1,43 @@
+/** E9 GetOrganizationDatabases, E16 GetOrganizationProjects, E17 GetOrganizationUserIdentifiers. */
+import { canAdministerOrganization, canManageMembers, demand } from "../access";
+import type { HandlerGroup } from "../handler";
+import { page } from "../paging";
+import { databaseView, projectView } from "../views";
+
+/** Handlers of the organization-wide lists. */
+export const organizationHandlers: HandlerGroup = {
+  /** E9: org admin or parent org admin; every database of the organization (summary, so orgAdminAccess does not hide any). */
+  GetOrganizationDatabases: (ctx) => {
+    const { store, caller, params } = ctx;
+    const org = store.organization(params.orgId);
+    demand(canAdministerOrganization(store, caller, org.id), `listing databases of organization ${org.id} needs org admin or parent org admin`);
+    return page(ctx, store.databasesOf(org.id).map(databaseView));
+  },
+
+  /** E16: org admin or parent org admin; every project of the organization's databases. */
+  GetOrganizationProjects: (ctx) => {
+    const { store, caller, params } = ctx;
+    const org = store.organization(params.orgId);
+    demand(canAdministerOrganization(store, caller, org.id), `listing projects of organization ${org.id} needs org admin or parent org admin`);
+    const projects = store.databasesOf(org.id).flatMap((db) => store.projectsOf(db.id));
+    return page(ctx, projects.map((p) => projectView(store, p)));
+  },
+
+  /**
+   * E17: org admin; the distinct identifiers the organization's members carry, by abbreviation
+   * then label. Identifiers have no id, so `after` here is the position of the last item returned.
+   */
+  GetOrganizationUserIdentifiers: (ctx) => {
+    const { store, caller, params } = ctx;
+    const org = store.organization(params.orgId);
+    demand(canManageMembers(store, caller, org.id), `listing user identifiers of organization ${org.id} needs org admin`);
+    const distinct = new Map<string, { abbreviation: string; label: string }>();
+    for (const m of store.membersOf(org.id)) {
+      for (const i of m.userIdentifiers) distinct.set(JSON.stringify([i.abbreviation, i.label]), { abbreviation: i.abbreviation, label: i.label });
+    }
+    const sorted = [...distinct.values()].sort((a, b) => a.abbreviation.localeCompare(b.abbreviation) || a.label.localeCompare(b.label));
+    const positioned = sorted.map((item, index) => ({ item, position: index + 1 }));
+    const result = page(ctx, positioned, { key: (p) => p.position });
+    return { ...result, data: result.data.map((p) => p.item) };
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * Native uploads: up1 PostDatabaseDataset, up2 PostDatasetFile, up3 PostSourceFilePart,
+ * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../uploads.ts, which also serves
+ * the part PUT on the pre-authenticated URL that up3 hands out (server.ts calls handlePartUpload).
+ *
+ * Access (access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
+ * on the database, or org admin of its owner where the database allows org admin access
+ * (putting documents in is document access, which orgAdminAccess false withholds).
+ */
+import { canUpload, demand } from "../access";
+import type { HandlerContext, HandlerGroup } from "../handler";
+import { uploadsOf } from "../uploads";
+
+/** Looks up the database and checks the caller may upload into it. */
+function uploadAccess(ctx: HandlerContext): number {
+  const { store, caller, params } = ctx;
+  const db = store.database(params.databaseId);
+  demand(canUpload(store, caller, db), `uploading into database ${db.id} needs DB_UPLOAD or DB_ADMIN on it`);
+  return db.id;
+}
+
+/** Handlers of the upload endpoints. */
+export const uploadHandlers: HandlerGroup = {
+  /** up1: a dataset; 422 naming the limit when the database has its cap of datasets. */
+  PostDatabaseDataset: (ctx) => {
+    const databaseId = uploadAccess(ctx);
+    return { data: uploadsOf(ctx.store).createDataset(databaseId, ctx.body) };
+  },
+
+  /** up2: a source file, UPLOADING; with directLink the download starts at once. */
+  PostDatasetFile: (ctx) => {
+    const databaseId = uploadAccess(ctx);
+    return { data: uploadsOf(ctx.store).createSourceFile(databaseId, ctx.params.datasetId, ctx.body) };
+  },
+
+  /** up3: a pre-authenticated URL on this emulator for one part. */
+  PostSourceFilePart: (ctx) => {
+    const databaseId = uploadAccess(ctx);
+    const { sourceFileId, partNumber } = ctx.params;
+    return { data: uploadsOf(ctx.store).partUrl(databaseId, sourceFileId, partNumber, ctx.baseUrl) };
+  },
+
+  /** up4: the parts received so far, to resume an upload. */
+  GetSourceFileParts: (ctx) => {
+    const databaseId = uploadAccess(ctx);
+    return { data: uploadsOf(ctx.store).listParts(databaseId, ctx.params.sourceFileId) };
+  },
+
+  /** up5: assemble the parts (ETags in part order, optional SHA1) and start processing. */
+  PostSourceFile: async (ctx) => {
+    const databaseId = uploadAccess(ctx);
+    return { data: await uploadsOf(ctx.store).complete(databaseId, ctx.params.sourceFileId, ctx.body) };
+  },
+};
+

@@ -1,0 +1,145 @@
+/**
+ * Starts the emulator: a faithful local copy of the admin API on loopback, with a seeded world
+ * and a control API under /_emulator/. Every test, example, demo and benchmark starts it here:
+ *
+ *   const emu = await startEmulator();
+ *   await fetch(`${emu.url}/v1/users/me`, { headers: { authorization: `Bearer ${emu.keys.orgAdmin}` } });
+ *   await emu.close();
+ */
+import * as fs from "node:fs";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import type { ControlRuntime } from "./control";
+import { seedWorld, type ScaleOptions, applyScale } from "./seed";
+import { createServer } from "./server";
+import { Store, type ClockOption, type WorldSnapshot } from "./store";
+import { Traffic } from "./traffic";
+import { uploadsOf } from "./uploads";
+
+export { SEEDED, type ScaleOptions } from "./seed";
+export { Store, KEY_SHAPE, type Caller, type ClockOption, type WorldSnapshot } from "./store";
+export type { Traffic } from "./traffic";
+
+/** Requests per second per account, as the spec says. */
+export const DEFAULT_RATE_LIMIT = 25;
+/** Failed authentications per second per client address: the spec only says "stricter", so a fifth. */
+export const DEFAULT_AUTH_FAILURE_LIMIT = 5;
+
+/** Options of startEmulator. */
+export interface EmulatorOptions {
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Address to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Requests per second per account (default 25); 0 or Infinity turns the limit off. */
+  rateLimit?: number;
+  /** Failed authentications per second per client address (default 5); 0 or Infinity: off. */
+  authFailureLimit?: number;
+  /** Seed of the world (default 1), or "empty" for a world with nothing in it. Ignored when the state file exists. */
+  seed?: number | "empty";
+  /** Synthetic members and databases to add to the seeded world (benchmarks). */
+  scale?: ScaleOptions;
+  /** JSON file the world is loaded from (when it exists) and saved to after every change and at close. */
+  stateFile?: string;
+  /** The emulator's clock: a start instant (then real speed) or a function returning unix ms. */
+  clock?: ClockOption;
+}
+
+/** A running emulator. */
+export interface RunningEmulator {
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash); API paths start with /v1. */
+  readonly url: string;
+  /** Ready keys for each role of the seeded world (orgAdmin, orgKey, parentOrgAdmin, ...); current after a reset. */
+  readonly keys: Record<string, string>;
+  /** The world, for in-process tests that set things up directly. */
+  readonly store: Store;
+  /** Rate limits, faults and the request log. */
+  readonly traffic: Traffic;
+  /** Replaces the world with a fresh seeded (or empty) one; returns the new named keys. */
+  reset(seed?: number | "empty", scale?: ScaleOptions): Record<string, string>;
+  /** Stops listening, closes connections and saves the state file. */
+  close(): Promise<void>;
+}
+
+/** Writes the world to `file` atomically (a crash mid-write leaves the old file). */
+function saveWorld(store: Store, file: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.writeFileSync(tmp, JSON.stringify(store.toJSON()));
+  fs.renameSync(tmp, file);
+}
+
+/** Starts an emulator on loopback; resolves once it listens. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const store = new Store({ clock: options.clock, seed: typeof options.seed === "number" ? options.seed : 1 });
+  const traffic = new Traffic(
+    options.rateLimit === 0 ? Infinity : (options.rateLimit ?? DEFAULT_RATE_LIMIT),
+    options.authFailureLimit === 0 ? Infinity : (options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT),
+  );
+
+  const reset = (seed: number | "empty" = 1, scale: ScaleOptions = {}): Record<string, string> => {
+    if (seed === "empty") {
+      store.clear();
+      applyScale(store, scale);
+      return store.namedKeys;
+    }
+    return seedWorld(store, seed, scale);
+  };
+
+  const stateFile = options.stateFile;
+  if (stateFile && fs.existsSync(stateFile)) {
+    store.load(JSON.parse(fs.readFileSync(stateFile, "utf8")) as WorldSnapshot);
+  } else {
+    reset(options.seed, options.scale);
+  }
+
+  // Saving is debounced: a burst of changes (a seed, a bulk add) is written once.
+  let saveTimer: NodeJS.Timeout | undefined;
+  const persist = () => {
+    if (!stateFile || saveTimer) return;
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined;
+      saveWorld(store, stateFile);
+    }, 50);
+  };
+  store.onChange(persist);
+  if (stateFile) saveWorld(store, stateFile);
+
+  let baseUrl = "";
+  const runtime: ControlRuntime = { store, traffic, baseUrl: () => baseUrl, reseed: reset, persist };
+  const server = createServer(runtime);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    get keys() {
+      return store.namedKeys;
+    },
+    store,
+    traffic,
+    reset,
+    close() {
+      closed ??= (async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        if (store.extensions.uploads !== undefined) await uploadsOf(store).close();
+        clearTimeout(saveTimer);
+        saveTimer = undefined;
+        if (stateFile) saveWorld(store, stateFile);
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * The seeded world: small, fixed and deterministic, with one ready key per role, so every test,
+ * example and demo starts from the same organizations and people.
+ *
+ *   101 Northwind Holdings (parent)            key parentOrgAdmin (organization key)
+ *   ├─ 102 Northwind Legal (sub)               key orgKey (organization key)
+ *   └─ 103 Northwind Compliance (sub)
+ *   104 Contoso LLP (unrelated)
+ *
+ * People (key name → user, memberships):
+ *   orgAdmin        1001 Ada Lovelace       102 ORG_ADMIN
+ *   parentAdminUser 1002 Grace Hopper       101 ORG_ADMIN, 102 member
+ *   member          1003 Alan Turing        102 member; user of project 3001
+ *   databaseAdmin   1004 Barbara Liskov     102 member; DB_ADMIN + DB_UPLOAD on 2002; user of 3004
+ *   legalHoldAdmin  1005 Frances Allen      102 LEGAL_HOLD_ADMIN
+ *   subOrgAdmin     1006 Edsger Dijkstra    103 ORG_ADMIN
+ *   multiOrgMember  1007 Margaret Hamilton  102 CLOUD_MANAGEMENT_ADMIN, 103 member; DB_UPLOAD on 2001
+ *   otherOrgAdmin   1008 Donald Knuth       104 ORG_ADMIN; DB_ADMIN on 2004
+ *   noAccess        1009 Radia Perlman      104 member (nothing at Northwind)
+ *   (no key)        1010 Ken Thompson       102 AI_ADMIN; user of 3002
+ *   unaffiliated    1011 Linus Torvalds     no organization (E19 with his email adds, not invites)
+ *
+ * Databases (owner, orgAdminAccess): 2001 Northwind v. Contoso (102, on): projects 3001 complete,
+ * 3002 partial, 3003 eca. 2002 Internal Investigation (102, OFF): 3004 complete, 3005 suspended.
+ * 2003 Compliance Audit (103): 3006. 2004 Contoso Matter (104): 3007. 2005 Board Review (101): 3008.
+ *
+ * Invitations: 102 has one pending (new.hire@northwind.example) and one expired
+ * (late.joiner@northwind.example); 103 has one pending. Directories: 5001 (102), 5002 (104).
+ * Billing history and a year of activity events come from billing.ts and events.ts.
+ */
+import type { OrganizationPermission } from "../provider/api";
+import { seedBillingHistory } from "./billing";
+import { seedEvents } from "./events";
+import type { Store } from "./store";
+
+/** Extra synthetic data for benchmarks (added to the main organization, 102, unless told). */
+export interface ScaleOptions {
+  /** Organization that receives the synthetic data (default 102, Northwind Legal). */
+  organizationId?: number;
+  /** Extra members. */
+  members?: number;
+  /** Extra databases, each with one project. */
+  databases?: number;
+  /** New members holding DB_UPLOAD on each extra database. */
+  usersPerDatabase?: number;
+}
+
+/** Ids of the seeded world, for tests and examples that need to name things. */
+export const SEEDED = {
+  parentOrg: 101,
+  org: 102,
+  subOrg: 103,
+  otherOrg: 104,
+  users: {
+    orgAdmin: 1001, parentAdminUser: 1002, member: 1003, databaseAdmin: 1004, legalHoldAdmin: 1005,
+    subOrgAdmin: 1006, multiOrgMember: 1007, otherOrgAdmin: 1008, noAccess: 1009, aiAdmin: 1010, unaffiliated: 1011,
+  },
+  databases: { open: 2001, restricted: 2002, subOrg: 2003, otherOrg: 2004, parentOrg: 2005 },
+  projects: { complete: 3001, partial: 3002, eca: 3003, restricted: 3004, suspended: 3005, subOrg: 3006, otherOrg: 3007, parentOrg: 3008 },
+  directories: { org: 5001, otherOrg: 5002 },
+  invitations: { pending: "new.hire@northwind.example", expired: "late.joiner@northwind.example", subOrgPending: "auditor@external.example" },
+} as const;
+
+const DAY = 86_400_000;
+
+/**
+ * Fills an empty store with the seeded world and returns the named keys (also kept as
+ * `store.namedKeys`). `seed` drives the keys, sizes, billing history and events; the shape of
+ * the world is always the same.
+ */
+export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Record<string, string> {
+  store.clear(seed);
+  const now = store.clock.now();
+
+  const holdings = store.createOrganization({ name: "Northwind Holdings" });
+  const legal = store.createOrganization({ name: "Northwind Legal", parentOrganizationId: holdings.id });
+  const compliance = store.createOrganization({ name: "Northwind Compliance", parentOrganizationId: holdings.id });
+  const contoso = store.createOrganization({ name: "Contoso LLP" });
+
+  const person = (firstName: string, lastName: string, email: string, title: string) => {
+    const u = store.createUser({ email, firstName, lastName, title, username: email });
+    u.lastActivity = new Date(now - 3 * DAY).toISOString();
+    u.lastLoggedOut = new Date(now - 2 * DAY).toISOString();
+    return u;
+  };
+  const ada = person("Ada", "Lovelace", "ada@northwind.example", "Litigation Support Manager");
+  const grace = person("Grace", "Hopper", "grace@northwind.example", "Director of Legal Operations");
+  const alan = person("Alan", "Turing", "alan@northwind.example", "Reviewer");
+  const barbara = person("Barbara", "Liskov", "barbara@northwind.example", "Investigations Lead");
+  const frances = person("Frances", "Allen", "frances@northwind.example", "Legal Hold Coordinator");
+  const edsger = person("Edsger", "Dijkstra", "edsger@northwind.example", "Compliance Manager");
+  const margaret = person("Margaret", "Hamilton", "margaret@northwind.example", "eDiscovery Engineer");
+  const donald = person("Donald", "Knuth", "donald@contoso.example", "Partner");
+  const radia = person("Radia", "Perlman", "radia@contoso.example", "Associate");
+  const ken = person("Ken", "Thompson", "ken@northwind.example", "Analytics Lead");
+  person("Linus", "Torvalds", "linus@example.com", "Consultant");
+
+  // Seeding is history, not activity: memberships are made without events (seedEvents writes a year of them).
+  const join = (orgId: number, userId: number, permissions: OrganizationPermission[] = [], identifiers: { abbreviation: string; label: string }[] = []) => {
+    store.seedMembership(orgId, userId, permissions, identifiers);
+  };
+  join(legal.id, ada.id, ["ORG_ADMIN"], [{ abbreviation: "AL", label: "Ada Lovelace" }]);
+  join(holdings.id, grace.id, ["ORG_ADMIN"]);
+  join(legal.id, grace.id);
+  join(legal.id, alan.id, [], [{ abbreviation: "AT", label: "Alan Turing" }]);
+  join(legal.id, barbara.id);
+  join(legal.id, frances.id, ["LEGAL_HOLD_ADMIN"]);
+  join(compliance.id, edsger.id, ["ORG_ADMIN"]);
+  join(legal.id, margaret.id, ["CLOUD_MANAGEMENT_ADMIN"], [{ abbreviation: "MH", label: "Margaret Hamilton" }]);
+  join(compliance.id, margaret.id, [], [{ abbreviation: "MH", label: "Margaret Hamilton" }]);
+  join(contoso.id, donald.id, ["ORG_ADMIN"]);
+  join(contoso.id, radia.id);
+  join(legal.id, ken.id, ["AI_ADMIN"], [{ abbreviation: "KT", label: "Ken Thompson" }]);
+
+  const created = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString();
+  const nvc = store.createDatabase({ owningOrganizationId: legal.id, name: "Northwind v. Contoso", created: created(300) });
+  const internal = store.createDatabase({ owningOrganizationId: legal.id, name: "Internal Investigation", orgAdminAccess: false, created: created(200) });
+  const audit = store.createDatabase({ owningOrganizationId: compliance.id, name: "Compliance Audit", created: created(150) });
+  const contosoDb = store.createDatabase({ owningOrganizationId: contoso.id, name: "Contoso Matter", created: created(120) });
+  const board = store.createDatabase({ owningOrganizationId: holdings.id, name: "Board Review", created: created(90) });
+
+  store.createProject({ databaseId: nvc.id, name: "nvc-review", displayName: "NvC Review", created: created(300), userIds: [alan.id] });
+  store.createProject({ databaseId: nvc.id, name: "nvc-privilege", displayName: "NvC Privilege Review", partial: true, created: created(250), userIds: [ken.id] });
+  store.createProject({ databaseId: nvc.id, name: "nvc-eca", displayName: "NvC Early Case Assessment", eca: true, created: created(280) });
+  store.createProject({ databaseId: internal.id, name: "ii-review", displayName: "Investigation Review", created: created(200), userIds: [barbara.id] });
+  store.createProject({ databaseId: internal.id, name: "ii-archive", displayName: "Investigation Archive", suspended: true, created: created(190) });
+  store.createProject({ databaseId: audit.id, name: "audit-review", displayName: "Audit Review", created: created(150) });
+  store.createProject({ databaseId: contosoDb.id, name: "contoso-review", displayName: "Contoso Review", created: created(120), userIds: [radia.id] });
+  store.createProject({ databaseId: board.id, name: "board-review", displayName: "Board Review", created: created(90) });
+  for (const p of store.projects.values()) p.lastLogin = new Date(now - 1 * DAY).toISOString();
+
+  store.setDatabaseUser(internal.id, barbara.id, ["DB_ADMIN", "DB_UPLOAD"]);
+  store.setDatabaseUser(nvc.id, margaret.id, ["DB_UPLOAD"]);
+  store.setDatabaseUser(contosoDb.id, donald.id, ["DB_ADMIN"]);
+
+  // Invitations, made as their inviters did, some time ago (events are part of the seeded year).
+  const invite = (orgId: number, email: string, firstName: string, lastName: string, sentDaysAgo: number, by: number, permissions: OrganizationPermission[] = []) => {
+    const inv = store.createInvitation(orgId, { email, firstName, lastName, permissions }, by, { event: false });
+    inv.sent = new Date(now - sentDaysAgo * DAY).toISOString();
+    inv.expiration = new Date(now - sentDaysAgo * DAY + 14 * DAY).toISOString();
+  };
+  invite(legal.id, SEEDED.invitations.pending, "New", "Hire", 2, ada.id);
+  invite(legal.id, SEEDED.invitations.expired, "Late", "Joiner", 20, ada.id, ["LEGAL_HOLD_ADMIN"]);
+  invite(compliance.id, SEEDED.invitations.subOrgPending, "Ext", "Auditor", 1, edsger.id);
+
+  store.createDirectory({ organizationId: legal.id, name: "Northwind Legal custodians" });
+  store.createDirectory({ organizationId: contoso.id, name: "Contoso custodians" });
+
+  store.billing = seedBillingHistory(
+    seed,
+    [...store.projects.values()].map((p) => ({ id: p.id, created: p.created, eca: p.eca, suspended: p.suspended })),
+    now,
+  );
+  const orgsForEvents = [legal, holdings, compliance, contoso].map((o) => ({ id: o.id, userIds: store.membersOf(o.id).map((m) => m.userId) }));
+  seedEvents(store.eventLog(), seed, orgsForEvents, now);
+
+  applyScale(store, scale);
+
+  const keys: Record<string, string> = {
+    orgAdmin: store.mintUserKey(ada.id, "orgAdmin").key,
+    orgKey: store.mintOrganizationKey(legal.id, "orgKey").key,
+    parentOrgAdmin: store.mintOrganizationKey(holdings.id, "parentOrgAdmin").key,
+    parentAdminUser: store.mintUserKey(grace.id, "parentAdminUser").key,
+    subOrgAdmin: store.mintUserKey(edsger.id, "subOrgAdmin").key,
+    member: store.mintUserKey(alan.id, "member").key,
+    databaseAdmin: store.mintUserKey(barbara.id, "databaseAdmin").key,
+    legalHoldAdmin: store.mintUserKey(frances.id, "legalHoldAdmin").key,
+    multiOrgMember: store.mintUserKey(margaret.id, "multiOrgMember").key,
+    otherOrgAdmin: store.mintUserKey(donald.id, "otherOrgAdmin").key,
+    noAccess: store.mintUserKey(radia.id, "noAccess").key,
+    unaffiliated: store.mintUserKey(SEEDED.users.unaffiliated, "unaffiliated").key,
+  };
+  store.namedKeys = keys;
+  store.changed();
+  return keys;
+}
+
+/** Adds the synthetic members and databases a benchmark asked for. */
+export function applyScale(store: Store, scale: ScaleOptions): void {
+  const orgId = scale.organizationId ?? SEEDED.org;
+  if (scale.members) store.addSyntheticMembers(orgId, scale.members);
+  if (scale.databases) store.addSyntheticDatabases(orgId, scale.databases, scale.usersPerDatabase ?? 0);
+}

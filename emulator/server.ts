@@ -1,0 +1,235 @@
+/**
+ * The HTTP adapter: one node:http request handler that routes with the shared route table,
+ * authenticates, rate-limits, injects faults, validates parameters and bodies, calls the handler
+ * and writes the envelope or the one error shape. Handlers never touch the socket.
+ *
+ * Order of checks for /v1 requests: key (401, or 429 once the failed-authentication limit is
+ * hit), rate limit of the caller's account (429), route (404 unknown path, 405 known path with
+ * another method), injected fault, parameters and body (400), then the handler (403/404/...).
+ */
+import * as http from "node:http";
+import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../provider/api";
+import { handleControl, type ControlRuntime } from "./control";
+import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
+import type { HandlerContext, HandlerResult } from "./handler";
+import { handlers } from "./handlers";
+import type { Caller } from "./store";
+import { handlePartUpload, PART_UPLOAD_PREFIX } from "./uploads";
+
+/** The name part uploads carry in the request log and in fault `operations`. */
+export const PART_UPLOAD_OPERATION = "PutSourceFilePart";
+
+/** Largest body taken by multipart routes (E5: CSV up to 190 MB, plus the form's framing). */
+const MAX_MULTIPART_BYTES = 200_000_000;
+/** Largest JSON body. */
+const MAX_JSON_BYTES = 10_000_000;
+
+/** Thrown when a body is larger than allowed (answered 400 naming `body`). */
+class BodyTooLarge extends BadRequest {}
+
+/** Reads the whole request body, refusing more than `max` bytes. */
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        reject(new BodyTooLarge("body", `must be at most ${max} bytes`));
+        req.removeAllListeners("data");
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
+
+/** Writes a JSON answer (or an empty one when `body` is undefined). */
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  if (body === undefined) {
+    res.writeHead(status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** The body of a successful answer, in the route's envelope (spec, "Response envelope"). */
+export function envelope(route: RouteDef, result: HandlerResult): unknown {
+  if (route.envelope === "list") return { data: result.data ?? [], links: { next: result.next ?? null } };
+  if (result.data === undefined) return undefined; // envelope "none": 204, no body
+  return { data: result.data };
+}
+
+/** The API key of `Authorization: Bearer <key>`, or undefined. */
+function bearerKey(req: http.IncomingMessage): string | undefined {
+  const header = req.headers.authorization;
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m?.[1];
+}
+
+/**
+ * The base URL a client used to reach us (for links.next and part URLs): its Host header when
+ * that is a plain host[:port], else the address we listen on.
+ */
+function baseUrlOf(req: http.IncomingMessage, fallback: string): string {
+  const host = req.headers.host;
+  return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : fallback;
+}
+
+/** The request URL; a target that is not a path (e.g. `*`) is read as `/`. */
+function requestUrl(req: http.IncomingMessage, baseUrl: string): URL {
+  try {
+    return new URL(req.url?.startsWith("/") ? req.url : "/", baseUrl);
+  } catch {
+    return new URL("/", baseUrl);
+  }
+}
+
+/** Resolves after `ms` milliseconds (0: at once). */
+function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+/** Creates the emulator's HTTP server over a runtime (store, traffic, control). */
+export function createServer(runtime: ControlRuntime): http.Server {
+  const server = http.createServer((req, res) => {
+    void handle(runtime, req, res);
+  });
+  // Never time out a slow upload: a part may take minutes on a throttled test link.
+  server.requestTimeout = 0;
+  return server;
+}
+
+/** Handles one request from start to finish; never throws. */
+async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const started = performance.now();
+  const method = req.method ?? "GET";
+  const baseUrl = baseUrlOf(req, runtime.baseUrl());
+  const url = requestUrl(req, baseUrl);
+  const { store, traffic } = runtime;
+  let operation: string | null = null;
+  let caller: Caller | undefined;
+  let status = 500;
+
+  // Closes the connection without an answer (logged with status 0).
+  const drop = () => {
+    status = 0;
+    req.socket.destroy();
+  };
+  const finish = (s: number, body: unknown, headers: Record<string, string> = {}) => {
+    status = s;
+    send(res, s, body, headers);
+  };
+
+  try {
+    // Control API: no key, no limits, not logged (tests read the log through it).
+    if (url.pathname === "/_emulator" || url.pathname.startsWith("/_emulator/")) {
+      const body = await readBody(req, MAX_JSON_BYTES);
+      const result = await handleControl(runtime, method, url, body);
+      send(res, result.status ?? 200, result.data === undefined ? undefined : { data: result.data }, result.headers);
+      if (method !== "GET") runtime.persist();
+      return;
+    }
+
+    // Part uploads go to pre-authenticated URLs (the URL is the credential); uploads.ts answers them whole.
+    if (url.pathname.startsWith(PART_UPLOAD_PREFIX)) {
+      operation = PART_UPLOAD_OPERATION;
+      const fault = traffic.faults.next(operation);
+      await delay(traffic.faults.latencyFor(operation));
+      if (fault?.drop === "before") return drop();
+      if (fault?.status) throw faultError(fault.status, fault.retryAfter);
+      await handlePartUpload(req, res, store);
+      status = res.statusCode;
+      runtime.persist();
+      return;
+    }
+
+    if (!url.pathname.startsWith("/v1/") && url.pathname !== "/v1") throw new NotFound("path", url.pathname);
+
+    // Authentication, with its stricter limit on failures per client address.
+    const key = bearerKey(req);
+    caller = key ? store.resolveKey(key) : undefined;
+    if (!caller) {
+      const wait = traffic.authFailureLimiter.take(`ip:${req.socket.remoteAddress ?? "?"}`);
+      if (wait > 0) throw new RateLimited("Too many failed authentication attempts", wait);
+      throw new Unauthorized(key ? "Unauthorized: invalid API key" : "Unauthorized: missing API key (send Authorization: Bearer <key>)");
+    }
+    const wait = traffic.rateLimiter.take(caller.account);
+    if (wait > 0) {
+      throw new RateLimited(`Rate limit exceeded: ${traffic.rateLimiter.perSecond} requests per second per account`, wait);
+    }
+
+    const matched = matchRoute(method, url.pathname);
+    if (!matched) {
+      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
+      throw new NotFound("path", url.pathname);
+    }
+    const { route, pathParams } = matched;
+    operation = route.operationId;
+
+    const fault = traffic.faults.next(route.operationId);
+    await delay(traffic.faults.latencyFor(route.operationId));
+    if (fault?.drop === "before") return drop();
+    if (fault?.status) throw faultError(fault.status, fault.retryAfter);
+
+    const query = Object.fromEntries(url.searchParams);
+    const params = parseOrThrow(route.params, { ...query, ...pathParams }, route.operationId);
+    const raw = await readBody(req, route.body === "multipart" ? MAX_MULTIPART_BYTES : MAX_JSON_BYTES);
+    let body: unknown;
+    if (route.body && route.body !== "multipart") {
+      let json: unknown;
+      try {
+        json = raw.length === 0 ? undefined : JSON.parse(raw.toString("utf8"));
+      } catch {
+        throw new BadRequest("body", "must be valid JSON");
+      }
+      body = parseOrThrow(route.body, json, route.operationId, "body");
+    }
+
+    const handler = handlers[route.operationId as keyof typeof handlers];
+    if (!handler) throw new Error(`no handler for ${route.operationId}`);
+    const ctx: HandlerContext = {
+      route,
+      params,
+      body,
+      rawBody: route.body === "multipart" ? raw : undefined,
+      req,
+      caller,
+      store,
+      baseUrl,
+      url,
+    };
+    const result = await handler(ctx);
+    if (fault?.drop === "after") return drop();
+    const out = envelope(route, result);
+    finish(result.status ?? (out === undefined ? 204 : 200), out, result.headers);
+    if (method !== "GET") runtime.persist();
+  } catch (err) {
+    const answer = toErrorResponse(err, operation ?? undefined);
+    // A body we stopped reading must not be parsed as the next request on this connection.
+    const headers = err instanceof BodyTooLarge ? { ...answer.headers, connection: "close" } : answer.headers;
+    finish(answer.status, answer.body, headers);
+  } finally {
+    if (!url.pathname.startsWith("/_emulator")) {
+      traffic.log.record({
+        method,
+        path: url.pathname + url.search,
+        operation,
+        status,
+        account: caller?.account ?? null,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  }
+}
+
+function faultError(status: 429 | 500 | 503, retryAfter = 1): Error {
+  return status === 429 ? new RateLimited("Rate limit exceeded (injected fault)", retryAfter) : new InjectedFault(status);
+}

@@ -1,0 +1,203 @@
+/** Billing computed from stored history: the spec's examples and the conventions of billing.ts. */
+import { describe, expect, it } from "vitest";
+import {
+  billableGb,
+  databaseBilling,
+  emptyHistory,
+  midPreviousMonth,
+  monthOf,
+  parentAggregate,
+  projectMonth,
+  recordSize,
+  recordStatus,
+  seedBillingHistory,
+  type BillingProject,
+  type Bytes,
+  type ProjectHistory,
+} from "../emulator/billing.js";
+
+const at = (iso: string) => Date.parse(iso);
+const std = (nativeBytes: number, processedBytes = 0, producedBytes = 0) => ({
+  standard: { nativeBytes, processedBytes, producedBytes } as Bytes,
+  eca: { nativeBytes: 0, processedBytes: 0, producedBytes: 0 } as Bytes,
+});
+
+/** A history with the given (iso, native bytes) samples. */
+function history(samples: [string, number][], changes: [string, "suspended" | "reactivated" | "deletionRequested" | "deleted"][] = []): ProjectHistory {
+  const h = emptyHistory();
+  for (const [t, n] of samples) recordSize(h, at(t), std(n));
+  for (const [t, kind] of changes) recordStatus(h, at(t), kind);
+  return h;
+}
+
+function project(id: number, h: ProjectHistory, created = "2024-01-01T00:00:00.000Z"): BillingProject {
+  return { id, name: `p${id}`, displayName: `Project ${id}`, eca: false, partial: false, created, history: h };
+}
+
+const NOW = at("2024-06-20T12:00:00Z");
+
+describe("projectMonth", () => {
+  const h = history([
+    ["2024-01-01T00:00:00Z", 10e9],
+    ["2024-03-10T00:00:00Z", 30e9],
+    ["2024-03-20T00:00:00Z", 20e9],
+    ["2024-06-10T00:00:00Z", 25e9],
+  ]);
+
+  it("takes the peak as the maximum observed in the month and the final as the size at month end", () => {
+    const { monthBilling } = projectMonth(h, 2024, 3, NOW);
+    expect(monthBilling.peakSize.standard.nativeBytes).toBe(30e9);
+    expect(monthBilling.finalSize.standard.nativeBytes).toBe(20e9);
+    expect(monthBilling.peakSize.standard.billableGb).toBe(30);
+  });
+
+  it("counts the size carried in at the month's start", () => {
+    const { monthBilling } = projectMonth(h, 2024, 4, NOW);
+    expect(monthBilling.peakSize.standard.nativeBytes).toBe(20e9);
+    expect(monthBilling.finalSize.standard.nativeBytes).toBe(20e9);
+  });
+
+  it("uses the current size as the final size of a month that has not ended", () => {
+    const { monthBilling } = projectMonth(h, 2024, 6, at("2024-06-05T00:00:00Z"));
+    expect(monthBilling.finalSize.standard.nativeBytes).toBe(20e9);
+    expect(projectMonth(h, 2024, 6, NOW).monthBilling.finalSize.standard.nativeBytes).toBe(25e9);
+  });
+
+  it("computes billableGb as decimal gigabytes of native+processed+produced, 3 decimals", () => {
+    expect(billableGb({ nativeBytes: 1_000_000_000, processedBytes: 234_567_890, producedBytes: 1 })).toBe(1.235);
+  });
+
+  it("bills a project suspended mid-month as ACTIVE with final state SUSPENDED (spec example)", () => {
+    const s = history([["2024-01-01T00:00:00Z", 5e9]], [["2024-05-15T12:00:00Z", "suspended"]]);
+    const may = projectMonth(s, 2024, 5, NOW).monthStatus;
+    expect(may).toEqual({ billingState: "ACTIVE", finalState: "SUSPENDED", suspended: "2024-05-15T12:00:00.000Z" });
+    // Suspended before the month began: billed SUSPENDED.
+    expect(projectMonth(s, 2024, 6, NOW).monthStatus).toMatchObject({ billingState: "SUSPENDED", finalState: "SUSPENDED" });
+    // Before the suspension: active, and no timestamp as of the end of April.
+    expect(projectMonth(s, 2024, 4, NOW).monthStatus).toEqual({ billingState: "ACTIVE", finalState: "ACTIVE" });
+  });
+
+  it("dates deletion requests and deletions, and a deleted project hosts nothing", () => {
+    const d = history(
+      [["2024-01-01T00:00:00Z", 5e9]],
+      [["2024-03-01T00:00:00Z", "suspended"], ["2024-03-05T00:00:00Z", "deletionRequested"], ["2024-04-10T00:00:00Z", "deleted"]],
+    );
+    const april = projectMonth(d, 2024, 4, NOW);
+    expect(april.monthStatus).toEqual({
+      billingState: "SUSPENDED",
+      finalState: "DELETED",
+      suspended: "2024-03-01T00:00:00.000Z",
+      deletionRequested: "2024-03-05T00:00:00.000Z",
+      deleted: "2024-04-10T00:00:00.000Z",
+    });
+    expect(april.monthBilling.peakSize.standard.nativeBytes).toBe(5e9);
+    expect(april.monthBilling.finalSize.standard.nativeBytes).toBe(0);
+    expect(projectMonth(d, 2024, 5, NOW).monthStatus.billingState).toBe("DELETED");
+  });
+
+  it("bills a month with a reactivation as ACTIVE and clears the suspension timestamp", () => {
+    const r = history([["2024-01-01T00:00:00Z", 1e9]], [["2024-02-10T00:00:00Z", "suspended"], ["2024-04-20T00:00:00Z", "reactivated"]]);
+    expect(projectMonth(r, 2024, 3, NOW).monthStatus.billingState).toBe("SUSPENDED");
+    expect(projectMonth(r, 2024, 4, NOW).monthStatus).toEqual({ billingState: "ACTIVE", finalState: "ACTIVE" });
+  });
+});
+
+describe("databaseBilling", () => {
+  const small = history([["2024-01-01T00:00:00Z", 2e9]]);
+  const big = history([
+    ["2024-01-01T00:00:00Z", 8e9],
+    ["2024-05-20T00:00:00Z", 1e9], // shrinks: the largest *final* size is then another project's
+  ]);
+  const db = { id: 2001, name: "Matter", created: "2024-01-01T00:00:00.000Z" };
+
+  it("combines sizes as the size of the largest project, per part (spec)", () => {
+    const bill = databaseBilling(db, [project(1, small), project(2, big)], 2024, 5, NOW);
+    expect(bill.projects.map((p) => p.id)).toEqual([1, 2]);
+    expect(bill.monthBilling.peakSize.standard.nativeBytes).toBe(8e9);
+    expect(bill.monthBilling.finalSize.standard.nativeBytes).toBe(2e9);
+    expect(bill).toMatchObject({ id: 2001, name: "Matter", created: db.created });
+  });
+
+  it("merges statuses: any active -> ACTIVE, all suspended -> SUSPENDED, all deleted -> DELETED (spec)", () => {
+    const susp = (t: string) => history([["2024-01-01T00:00:00Z", 1e9]], [[t, "suspended"]]);
+    const del = (t: string) => history([["2024-01-01T00:00:00Z", 1e9]], [[t, "deleted"]]);
+    const mixed = databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, small)], 2024, 5, NOW);
+    expect(mixed.monthStatus).toEqual({ billingState: "ACTIVE", finalState: "ACTIVE" });
+    const allSuspended = databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-05-10T00:00:00Z"))], 2024, 5, NOW);
+    expect(allSuspended.monthStatus).toEqual({
+      billingState: "ACTIVE", // project 2 was active until mid-May
+      finalState: "SUSPENDED",
+      suspended: "2024-05-10T00:00:00.000Z", // when the last project was suspended
+    });
+    expect(databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-03-01T00:00:00Z"))], 2024, 5, NOW).monthStatus.billingState).toBe("SUSPENDED");
+    const allDeleted = databaseBilling(db, [project(1, del("2024-02-01T00:00:00Z")), project(2, del("2024-03-01T00:00:00Z"))], 2024, 5, NOW);
+    expect(allDeleted.monthStatus).toEqual({ billingState: "DELETED", finalState: "DELETED", deleted: "2024-03-01T00:00:00.000Z" });
+  });
+
+  it("lists only projects created before the month's end", () => {
+    const bill = databaseBilling(db, [project(1, small), project(2, big, "2024-06-01T00:00:00.000Z")], 2024, 5, NOW);
+    expect(bill.projects.map((p) => p.id)).toEqual([1]);
+  });
+});
+
+describe("parentAggregate", () => {
+  it("sums over the databases of a parent and its sub-organizations, a mid-month suspension counting as active (spec)", () => {
+    const db = (id: number) => ({ id, name: `db${id}`, created: "2024-01-01T00:00:00.000Z" });
+    const parentDb = databaseBilling(db(1), [project(1, history([["2024-01-01T00:00:00Z", 4e9]]))], 2024, 5, NOW);
+    const subDb = databaseBilling(
+      db(2),
+      [
+        project(2, history([["2024-01-01T00:00:00Z", 3e9]], [["2024-05-15T00:00:00Z", "suspended"]])), // mid-month: active
+        project(3, history([["2024-01-01T00:00:00Z", 1e9]], [["2024-04-01T00:00:00Z", "suspended"]])), // all month: suspended
+        project(4, history([["2024-01-01T00:00:00Z", 9e9]], [["2024-03-01T00:00:00Z", "deleted"]])), // deleted: neither
+      ],
+      2024,
+      5,
+      NOW,
+    );
+    const agg = parentAggregate([parentDb, subDb]);
+    expect(agg.active.peakSize.standard.nativeBytes).toBe(7e9);
+    expect(agg.active.peakSize.standard.billableGb).toBe(7);
+    expect(agg.suspended.finalSize.standard.nativeBytes).toBe(1e9);
+    expect(agg.suspended.peakSize.eca.billableGb).toBe(0);
+  });
+});
+
+describe("seedBillingHistory", () => {
+  const now = at("2024-06-20T12:00:00Z");
+  const projects = [
+    { id: 3001, created: "2023-01-01T00:00:00.000Z", eca: false },
+    { id: 3002, created: "2024-03-15T00:00:00.000Z", eca: true },
+    { id: 3003, created: "2023-06-01T00:00:00.000Z", eca: false, suspended: true },
+  ];
+
+  it("is deterministic for a seed and covers up to a year ending now", () => {
+    const a = seedBillingHistory(7, projects, now);
+    expect(seedBillingHistory(7, projects, now)).toEqual(a);
+    expect(seedBillingHistory(8, projects, now)).not.toEqual(a);
+    const samples = a["3001"].samples;
+    expect(samples[0].at).toBe(now - 365 * 86_400_000);
+    expect(samples[samples.length - 1].at).toBeLessThanOrEqual(now);
+    expect(a["3002"].samples[0].at).toBe(at("2024-03-15T00:00:00Z"));
+    expect(a["3002"].samples[5].standard.nativeBytes).toBe(0);
+    expect(a["3002"].samples[5].eca.nativeBytes).toBeGreaterThan(0);
+  });
+
+  it("suspends a flagged project mid previous month: that month ACTIVE/SUSPENDED, this month SUSPENDED", () => {
+    const h = seedBillingHistory(7, projects, now)["3003"];
+    expect(h.changes).toEqual([{ at: midPreviousMonth(now), kind: "suspended" }]);
+    const { year, month } = monthOf(midPreviousMonth(now));
+    expect(projectMonth(h, year, month, now).monthStatus).toMatchObject({ billingState: "ACTIVE", finalState: "SUSPENDED" });
+    expect(projectMonth(h, 2024, 6, now).monthStatus).toMatchObject({ billingState: "SUSPENDED", finalState: "SUSPENDED" });
+    // Bills are computed from the history: the peak is the largest sample of the month.
+    const may = h.samples.filter((s) => s.at >= at("2024-05-01T00:00:00Z") && s.at < at("2024-06-01T00:00:00Z"));
+    const peak = Math.max(...may.map((s) => s.standard.nativeBytes + s.standard.processedBytes + s.standard.producedBytes));
+    const bill = projectMonth(h, 2024, 5, now).monthBilling.peakSize.standard;
+    expect(bill.nativeBytes + bill.processedBytes + bill.producedBytes).toBeGreaterThanOrEqual(peak);
+  });
+
+  it("survives a JSON round trip", () => {
+    const a = seedBillingHistory(7, projects, now);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+  });
+});
