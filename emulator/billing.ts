@@ -143,10 +143,6 @@ function toSize(standard: Bytes, eca: Bytes): Size {
   return { standard: breakdown(standard), eca: breakdown(eca) };
 }
 
-function bytesOf(b: SizeBreakdown): Bytes {
-  return { nativeBytes: b.nativeBytes, processedBytes: b.processedBytes, producedBytes: b.producedBytes };
-}
-
 function sizeBytes(s: Size): number {
   return total(s.standard) + total(s.eca);
 }

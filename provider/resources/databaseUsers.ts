@@ -10,8 +10,8 @@ import { z } from "zod";
 import { DatabasePermission, uniqueArray, type DatabaseUser } from "../api";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
-import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, isStatus, sortedSet, stripProvider, type ResourceImpl } from "./base";
-import { mapLimit, rosterMode, type RosterMode } from "./roster";
+import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, isStatus, sortedSet, type ResourceImpl } from "./base";
+import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
 import { providerFor } from "./serialized";
 import { currentUser, databaseUsers, rememberDatabaseUser } from "./shared";
 
@@ -167,38 +167,17 @@ export const databaseUsersImpl: ResourceImpl = {
     return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { id: `database/${inputs.databaseId}`, outs: await reconcile(inputs, `creating ${label(inputs)}`) };
-    } catch (err) {
-      throw describeFailure(`creating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  async read(id, props: State) {
-    try {
+  ...rosterCrud<Inputs, State>({
+    label,
+    hint,
+    idOf: (inputs) => `database/${inputs.databaseId}`,
+    reconcile,
+    async readLive(props) {
       const state = stateOf(props, props.managedUserIds ?? [], await databaseUsers(currentClient(), props.databaseId));
-      return { id, props: state, inputs: inputsOf(state) };
-    } catch (err) {
-      if (isStatus(err, 404)) return {};
-      throw describeFailure(`reading ${label(props)}`, err, hint);
-    }
-  },
-
-  async update(_id, _olds: State, raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { outs: await reconcile(inputs, `updating ${label(inputs)}`) };
-    } catch (err) {
-      throw describeFailure(`updating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  // Deleting the roster stops managing the database; it removes nobody's permissions.
-  async delete(_id, props: State) {
-    pulumi.log.info(`${label(props)}: no longer managed; database permissions stay as they are.`);
-  },
+      return { state, inputs: inputsOf(state) };
+    },
+    releaseNote: "no longer managed; database permissions stay as they are.",
+  }),
 };
 
 /** Every user's permissions on one database, authoritative or additive. */

@@ -16,13 +16,13 @@ import { OrganizationPermission, uniqueArray, type Invitation, type Member } fro
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import {
-  ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, isStatus, normalizeEmail, sortedSet, stripProvider, type ResourceImpl,
+  ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, normalizeEmail, sortedSet, type ResourceImpl,
 } from "./base";
 import { deleteInvitation, invite, reconcileInvitation, removeMember } from "./people";
 import { providerFor } from "./serialized";
 import { assertAdminRemovalAllowed, orgInvitations, orgMembers, rememberMember } from "./shared";
 import { IdentifierList, normalizeIdentifiers } from "./userIdentifiers";
-import { mapLimit, rosterMode, type RosterMode } from "./roster";
+import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
 
 /** One person of the roster. Fields left out are not managed for that person. */
 export interface RosterMemberInput {
@@ -287,40 +287,17 @@ export const organizationMembersImpl: ResourceImpl = {
     return { changes, replaces: [] };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { id: `organization/${inputs.organizationId}`, outs: await reconcile(inputs, `creating ${label(inputs)}`) };
-    } catch (err) {
-      throw describeFailure(`creating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  async read(id, props: State) {
-    try {
-      const roster = await liveRoster(currentClient(), props.organizationId);
-      const state = stateOf(props, props.managed ?? {}, roster);
-      return { id, props: state, inputs: inputsOf(state) };
-    } catch (err) {
-      if (isStatus(err, 404)) return {};
-      throw describeFailure(`reading ${label(props)}`, err, hint);
-    }
-  },
-
-  async update(_id, _olds: State, raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { outs: await reconcile(inputs, `updating ${label(inputs)}`) };
-    } catch (err) {
-      throw describeFailure(`updating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  // Deleting a roster stops managing the organization; it removes nobody. Removing everyone
-  // would be one typo away from locking every user out.
-  async delete(_id, props: State) {
-    pulumi.log.info(`${label(props)}: no longer managed; its members stay as they are.`);
-  },
+  ...rosterCrud<Inputs, State>({
+    label,
+    hint,
+    idOf: (inputs) => `organization/${inputs.organizationId}`,
+    reconcile,
+    async readLive(props) {
+      const state = stateOf(props, props.managed ?? {}, await liveRoster(currentClient(), props.organizationId));
+      return { state, inputs: inputsOf(state) };
+    },
+    releaseNote: "no longer managed; its members stay as they are.",
+  }),
 };
 
 /** The whole membership of one organization, authoritative or additive. */
