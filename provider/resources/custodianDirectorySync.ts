@@ -87,12 +87,42 @@ async function sync(inputs: Inputs): Promise<State> {
   });
 }
 
+/**
+ * The first broken rule among typed records, naming the record (`people.<i>` and its email) and
+ * the property. Each record is checked on its own, then emails across records: a whole-list parse
+ * would name a row of the CSV rendered from the records, sorted by email, which the program never
+ * sees (people[1] could be reported as "row 2"), so it could not tell which record is wrong.
+ */
+function peopleFailure(people: CustodianInput[]): pulumi.dynamic.CheckFailure | undefined {
+  const who = (p: CustodianInput) => p.email ?? p.userPrincipalName ?? "no email or user principal name";
+  const firstOfEmail = new Map<string, number>();
+  for (const [i, person] of people.entries()) {
+    try {
+      parseCustodianCsv(renderCustodianCsv([person]));
+    } catch (err) {
+      if (!(err instanceof CustodianCsvError)) throw err;
+      const column = err.column ? `, ${CUSTODIAN_COLUMNS[err.column as keyof typeof CUSTODIAN_COLUMNS] ?? err.column}` : "";
+      return { property: `people.${i}`, reason: `people.${i} (${who(person)})${column}: ${err.rule}` };
+    }
+    const email = person.email?.trim().toLowerCase();
+    if (!email) continue;
+    const first = firstOfEmail.get(email);
+    if (first !== undefined) {
+      return { property: `people.${i}`, reason: `people.${i} (${person.email}): the same email as people.${first} (people are matched by email)` };
+    }
+    firstOfEmail.set(email, i);
+  }
+  return undefined;
+}
+
 /** The plugin implementation. */
 export const custodianDirectorySyncImpl: ResourceImpl = {
   async check(_olds, news) {
     const result = checkWith(Inputs, news);
     if (result.failures?.length || containsUnknown(stripProvider(news))) return result;
     const inputs = result.inputs as Inputs;
+    const badPerson = inputs.people ? peopleFailure(inputs.people as CustodianInput[]) : undefined;
+    if (badPerson) return { inputs: news, failures: [badPerson] };
     try {
       const bytes = csvOf(inputs);
       parseCustodianCsv(bytes);

@@ -41,7 +41,9 @@ interface State extends Inputs {
 const label = (s: { databaseId: number; userId: number }) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`;
 const hint = {
   forbidden: "the API key needs DB_ADMIN on this database, or org admin of its owner with orgAdminAccess on",
-  notFound: "is the database id right?",
+  // E26 answers 404 for an unknown user as well as for an unknown database: the hint names both,
+  // where it used to ask only about the database ("user 999999 not found (is the database id right?)").
+  notFound: "are the database id and the user id right? the user must be a platform user",
 };
 
 function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): State {

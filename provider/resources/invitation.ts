@@ -62,7 +62,9 @@ function stateOf(inputs: Inputs, live: NonNullable<Live>, adopted: boolean): Sta
   if ("member" in live) return definedOnly({ ...base, status: "accepted", expiration: null, userId: live.member.id });
   return definedOnly({
     ...base,
-    permissions: inputs.permissions ?? sortedSet(live.invitation.organizationPermissions),
+    // The live permissions, not the inputs': a refresh must show an invitation re-sent behind the
+    // program's back with other permissions (it used to keep the stored ones, so drift never showed).
+    permissions: sortedSet(live.invitation.organizationPermissions),
     status: live.invitation.expired ? "expired" : "pending",
     expiration: live.invitation.expiration,
     userId: null,

@@ -8,7 +8,7 @@ import type { Member } from "../api";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import {
-  ResourceError, SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, stripProvider, type ResourceImpl,
+  ResourceError, SCHEMA_VERSION, checkWith, containsUnknown, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, stripProvider, type ResourceImpl,
 } from "./base";
 import { assertAdminRemovalAllowed, memberByEmail, orgMembers, rememberMember } from "./shared";
 
@@ -109,8 +109,14 @@ export function memberFieldImpl<V>(spec: MemberFieldSpec<V>): ResourceImpl {
         replaceOn: ["organizationId", ...(news.userId !== undefined ? ["userId"] : ["email"])],
         update: [spec.field, "allowAdminRemoval"],
       });
-      // Anti-lockout at preview, only when the change takes ORG_ADMIN away.
-      if (result.changes && !result.replaces?.length && !news.allowAdminRemoval && spec.removesAdmin?.(olds[spec.field] as V, news[spec.field])) {
+      // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known
+      // yet (a preview unknown) is not judged here: it is the string UNKNOWN, which "lacks"
+      // ORG_ADMIN, so it used to be refused although the real value may keep it. `write`
+      // checks again at update with the real value.
+      if (
+        result.changes && !result.replaces?.length && !news.allowAdminRemoval && !containsUnknown(news[spec.field]) &&
+        spec.removesAdmin?.(olds[spec.field] as V, news[spec.field])
+      ) {
         await assertAdminRemovalAllowed(currentClient(), olds.organizationId, olds.userId, `updating ${label(olds)}`);
       }
       return result;

@@ -9,11 +9,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { OrganizationPermission, uniqueArray, type Invitation, type Member } from "../api";
+import { OrganizationPermission, uniqueArray, type Member } from "../api";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import {
-  ResourceError, SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider,
+  SCHEMA_VERSION, checkWith, containsUnknown, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider,
   type ResourceImpl,
 } from "./base";
 import { providerFor } from "./serialized";
@@ -164,7 +164,13 @@ export const orgMemberImpl: ResourceImpl = {
     const resend = isExpired(olds) && news.resendWhenExpired !== false;
     const changes = result.changes || resend;
     // Anti-lockout at preview: only when the change takes ORG_ADMIN away, so a plain preview sends nothing.
-    if (!result.replaces?.length && olds.status === "active" && olds.userId && news.permissions && !news.allowAdminRemoval) {
+    // Permissions not known yet (the preview placeholder, for the list or an item) are not judged:
+    // the placeholder string "lacks" ORG_ADMIN, so they used to be refused; applyToMember checks
+    // again with the real value at up.
+    if (
+      !result.replaces?.length && olds.status === "active" && olds.userId && Array.isArray(news.permissions) && !containsUnknown(news.permissions) &&
+      !news.allowAdminRemoval
+    ) {
       if (olds.permissions?.includes("ORG_ADMIN") && !news.permissions.includes("ORG_ADMIN")) {
         await assertAdminRemovalAllowed(currentClient(), olds.organizationId, olds.userId, `updating ${label(olds)}`);
       }

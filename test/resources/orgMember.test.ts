@@ -211,6 +211,8 @@ describe("OrgMember anti-lockout", () => {
       await expect(d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: [] })).rejects.toThrow(
         /refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/,
       );
+      // Permissions not known yet at preview are judged at up, not refused now.
+      expect((await d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: UNKNOWN })).op).toBe("update");
       await expect(d.destroy()).rejects.toThrow(/refused/);
     });
     expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
