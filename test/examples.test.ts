@@ -1,0 +1,69 @@
+/**
+ * The examples as programs (issue 6): each one through the bundled harness (harness/program.ts:
+ * the program under setMocks, every dynamic resource sent to the real dynamic-provider plugin)
+ * against a fresh seeded emulator: up, a second up with no changes, drift injected through the
+ * emulator found by refresh and repaired by up, destroy leaving the emulator as it was apart from
+ * what the resources document as left in place. The same scenarios run through the real CLI in
+ * test/automation.test.ts. Also: the examples' Pulumi.yaml files, and `npm run demo`'s main.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { main, SUCCESS_LINE, USAGE } from "../demo";
+import { harnessStack, hasPulumiCli } from "../demo/stacks";
+import { exampleScenarios, repoRoot } from "./support/exampleScenarios";
+
+const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];
+
+describe("example projects", () => {
+  /** The top-level `key: value` lines of a Pulumi.yaml (enough for these flat files). */
+  const yamlKeys = (file: string) =>
+    Object.fromEntries([...fs.readFileSync(file, "utf8").matchAll(/^([a-z]+):[ \t]*(.*)$/gm)].map((m) => [m[1], m[2].trim()]));
+
+  it.each(EXAMPLES)("%s has a Pulumi.yaml (name, nodejs runtime, description) whose main is its index.ts", (example) => {
+    const dir = path.join(repoRoot, "examples", example);
+    const keys = yamlKeys(path.join(dir, "Pulumi.yaml"));
+    expect(keys.name).toBe(example);
+    expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^runtime:\s*\n\s+name: nodejs$/m);
+    expect(keys.description).toBeTruthy();
+    // A folder as main would run package.json's entry point (the provider), not the program.
+    expect(keys.main).toBe("index.ts");
+    expect(fs.existsSync(path.join(dir, "index.ts"))).toBe(true);
+    // Compiled by the build as well.
+    expect(fs.existsSync(path.join(repoRoot, "dist/examples", example, "index.js"))).toBe(true);
+  });
+
+  it("the repository's Pulumi.yaml runs the access-baseline program", () => {
+    const keys = yamlKeys(path.join(repoRoot, "Pulumi.yaml"));
+    expect(keys.main).toBe("examples/access-baseline/index.ts");
+    expect(keys.name).toBe("access-baseline");
+  });
+});
+
+exampleScenarios({ name: "harness", skip: false, makeStack: harnessStack });
+
+describe("npm run demo", () => {
+  it("--help prints the usage; an unknown option is refused", async () => {
+    let out = "";
+    expect(await main(["--help"], (t) => (out += t))).toBe(0);
+    expect(out).toBe(USAGE);
+    out = "";
+    expect(await main(["--bogus"], (t) => (out += t))).toBe(2);
+    expect(out).toContain("Unknown option --bogus");
+  });
+
+  it("applies the baseline, finds the drift made in the web application and repairs it", async () => {
+    let out = "";
+    const code = await main([], (t) => (out += t));
+    const lines = out.trimEnd().split("\n");
+    expect(code, out).toBe(0);
+    expect(lines.at(-1)).toBe(SUCCESS_LINE);
+    expect(SUCCESS_LINE).toContain("drift found and repaired");
+    if (!hasPulumiCli()) {
+      expect(out).toContain("Pulumi CLI not found: running the program through the bundled plugin harness (the real dynamic-provider plugin over gRPC)");
+    }
+    expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
+    expect(out).toContain("Drift found in 2 of 5 resources: members, ken-db2001.");
+    expect(out).toContain("~ member alan@northwind.example: permissions ORG_ADMIN -> (none)");
+  });
+});
