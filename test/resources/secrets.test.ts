@@ -11,7 +11,10 @@ import { providerText, repoRoot, startProviderWorld, type ProviderWorld } from "
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
-const KINDS = ["OrgMember", "OrgMemberPermissions", "UserIdentifiers", "DatabaseUserPermissions", "Invitation", "CustodianDirectorySync"];
+const KINDS = [
+  "OrgMember", "OrgMemberPermissions", "UserIdentifiers", "DatabaseUserPermissions", "Invitation", "CustodianDirectorySync",
+  "OrganizationMembers", "DatabaseUsers",
+];
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
 let world: ProviderWorld;
 
@@ -40,6 +43,18 @@ const allSecrets = () => Object.values(world.emu.keys).flatMap(secretParts);
 function expectNoSecret(text: string, what: string, secrets = allSecrets()): void {
   for (const s of secrets) expect(text.includes(s), `${what} contains ${s === world.key ? "the API key" : `a part of a key (${s.slice(0, 3)}…)`}`).toBe(false);
 }
+
+describe("the serialized provider", () => {
+  // Stored in every resource's state: it must stay a small shim that loads the installed code.
+  it("is a few kilobytes and captures no code of the package", async () => {
+    for (const kind of KINDS) {
+      const text = await providerText(kind);
+      expect(text.length, `__provider of ${kind} is ${text.length} characters`).toBeLessThan(6000);
+      expect(text).toContain('require("pulumi-reviewadmin/runtime")');
+      expect(text).not.toMatch(/undici|zod|PostOrganizationUsers/);
+    }
+  });
+});
 
 describe("the API key never reaches state", () => {
   it("is not in the serialized provider of any resource kind", async () => {
