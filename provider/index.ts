@@ -12,6 +12,9 @@ export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./res
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export * from "./custodians/csv";
+export { Dataset, type DatasetArgs } from "./resources/dataset";
+export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
+export * from "./upload";
 export { OrganizationMembers, type OrganizationMembersArgs, type RosterMemberInput } from "./resources/organizationMembers";
 export { DatabaseUsers, type DatabaseUsersArgs } from "./resources/databaseUsers";
 export type { RosterMode } from "./resources/roster";

@@ -7,12 +7,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "./resources/base";
 import { custodianDirectorySyncImpl } from "./resources/custodianDirectorySync";
+import { datasetImpl } from "./resources/dataset";
 import { databaseUserPermissionsImpl } from "./resources/databaseUserPermissions";
 import { databaseUsersImpl } from "./resources/databaseUsers";
 import { organizationMembersImpl } from "./resources/organizationMembers";
 import { invitationImpl } from "./resources/invitation";
 import { orgMemberImpl } from "./resources/orgMember";
 import { orgMemberPermissionsImpl } from "./resources/orgMemberPermissions";
+import { sourceFileImpl } from "./resources/sourceFile";
 import { userIdentifiersImpl } from "./resources/userIdentifiers";
 import { resetRunCaches } from "./resources/shared";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
@@ -26,6 +28,8 @@ const implementations: Record<string, ResourceImpl> = {
   CustodianDirectorySync: custodianDirectorySyncImpl,
   OrganizationMembers: organizationMembersImpl,
   DatabaseUsers: databaseUsersImpl,
+  Dataset: datasetImpl,
+  SourceFile: sourceFileImpl,
 };
 
 /** Takes the stack's `reviewadmin:*` config (secrets already decrypted) and starts a new run's caches. */

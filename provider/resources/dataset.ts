@@ -1,0 +1,192 @@
+/**
+ * Dataset: a native-upload dataset (up1, PostDatabaseDataset), the processing configuration its
+ * source files share. The service has no endpoint to read, change or delete a dataset, so:
+ * refresh keeps the state as created; any change of a setting REPLACES (a new dataset is created,
+ * and it counts against the database's dataset cap); delete leaves the dataset on the service
+ * and says so.
+ *
+ * Settings the spec names but whose request field names it does not show are passed through
+ * under the camelCase names below (deNIST, pdfCreation, emailInlineImages, ocrLanguage,
+ * defaultPdfPageSize, chatSegmentation, emailHyperlinkedImages, chatAttachmentFetching,
+ * presentationSpeakerNotes, partialProjectIds, defaultCustodian). Their option names are not shown
+ * either (only NONE for deduplication), so they are free strings; what is known is checked at plan
+ * time: the timezone is a real IANA name, the OCR language is 'auto' or a 3-letter ISO 639-3 code.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { CreateDatasetRequest } from "../api";
+import { currentClient } from "../settings";
+import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, sortedSet, stripProvider, type ResourceImpl } from "./base";
+import { providerFor } from "./serialized";
+
+/** Inputs of a Dataset. Every change replaces the dataset (the service cannot change one). */
+export interface DatasetArgs {
+  /** The database the dataset belongs to. */
+  databaseId: pulumi.Input<number>;
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** Exact-duplicate handling, e.g. "NONE" (the spec shows no other option name). */
+  deduplication?: pulumi.Input<string>;
+  /** IANA time zone name, e.g. "Europe/Paris", assumed for dates without a zone. Checked at plan time. */
+  timezone?: pulumi.Input<string>;
+  /** Remove known software files (public reference hash list). Passed through as `deNIST`. */
+  deNIST?: pulumi.Input<boolean>;
+  /** Which document types get PDFs (three options, names not shown). Passed through as `pdfCreation`. */
+  pdfCreation?: pulumi.Input<string>;
+  /** How and when images are inlined into email bodies (three options). Passed through as `emailInlineImages`. */
+  emailInlineImages?: pulumi.Input<string>;
+  /** OCR language: "auto" (the service's default) or an ISO 639-3 code such as "deu". Passed through as `ocrLanguage`. */
+  ocrLanguage?: pulumi.Input<string>;
+  /** Default PDF page size (two options). Passed through as `defaultPdfPageSize`. */
+  defaultPdfPageSize?: pulumi.Input<string>;
+  /** How chat conversations are split into chat documents. Passed through as `chatSegmentation`. */
+  chatSegmentation?: pulumi.Input<string>;
+  /** Fetch and show hyperlinked images in email bodies. Passed through as `emailHyperlinkedImages`. */
+  emailHyperlinkedImages?: pulumi.Input<boolean>;
+  /** Fetch attachments of chat-export messages. Passed through as `chatAttachmentFetching`. */
+  chatAttachmentFetching?: pulumi.Input<boolean>;
+  /** Presentation speaker notes in PDF and text files (three options). Passed through as `presentationSpeakerNotes`. */
+  presentationSpeakerNotes?: pulumi.Input<string>;
+  /** Ids of the partial projects the uploads are included in. Passed through as `partialProjectIds`. */
+  partialProjectIds?: pulumi.Input<pulumi.Input<number>[]>;
+  /** Custodian applied to every file of the dataset. Passed through as `defaultCustodian`. */
+  defaultCustodian?: pulumi.Input<string>;
+}
+
+const option = z.string().min(1, { message: "must not be empty" });
+
+/** True for a name the runtime's time zone database knows, spelled as IANA spells it. */
+function timezoneProblem(tz: string): string | undefined {
+  let resolved: string;
+  try {
+    resolved = new Intl.DateTimeFormat("en-US", { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    return `'${tz}' is not an IANA time zone name (for example Europe/Paris or America/New_York)`;
+  }
+  if (/^[+-]/.test(tz)) return `must be an IANA time zone name, not a UTC offset (got ${tz})`;
+  // Every IANA name's segments start with a capital (Etc/UTC, America/Port-au-Prince, EST5EDT).
+  if (!/^[A-Z][^/]*(\/[A-Z][^/]*)*$/.test(tz)) return `must be spelled as in the IANA database (did you mean ${resolved}?)`;
+  return undefined;
+}
+
+const Inputs = z.strictObject({
+  databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
+  name: z.string().min(1, { message: "must not be empty" }),
+  description: z.string().optional(),
+  deduplication: option.optional(),
+  timezone: z
+    .string()
+    .superRefine((tz, ctx) => {
+      const problem = timezoneProblem(tz);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  deNIST: z.boolean().optional(),
+  pdfCreation: option.optional(),
+  emailInlineImages: option.optional(),
+  ocrLanguage: z
+    .string()
+    .regex(/^(auto|[a-z]{3})$/, { message: "must be 'auto' or an ISO 639-3 code of three lower-case letters (e.g. deu, jpn)" })
+    .optional(),
+  defaultPdfPageSize: option.optional(),
+  chatSegmentation: option.optional(),
+  emailHyperlinkedImages: z.boolean().optional(),
+  chatAttachmentFetching: z.boolean().optional(),
+  presentationSpeakerNotes: option.optional(),
+  partialProjectIds: z
+    .array(z.number().int().positive({ message: "must be a positive integer project id" }))
+    .transform((ids) => sortedSet(ids)!)
+    .optional(),
+  defaultCustodian: option.optional(),
+});
+type Inputs = z.infer<typeof Inputs>;
+
+/** Every setting; all of them replace when they change. */
+const SETTINGS = Object.keys(Inputs.shape) as (keyof Inputs)[];
+
+interface State extends Inputs {
+  /** The dataset's id, as a number (the resource id is the same, as a string). */
+  datasetId: number;
+  schemaVersion: number;
+}
+
+const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' in database ${s.databaseId}`;
+const hint = {
+  forbidden: "the API key needs DB_UPLOAD or DB_ADMIN on the database, or org admin of its owner with orgAdminAccess on",
+  notFound: "is the database id right?",
+};
+
+/** The up1 body: the four fields the spec shows, and the other settings passed through. */
+function requestOf(inputs: Inputs): CreateDatasetRequest {
+  const { databaseId: _db, ...settings } = inputs;
+  return definedOnly(settings) as CreateDatasetRequest;
+}
+
+/** The plugin implementation. */
+export const datasetImpl: ResourceImpl = {
+  async check(_olds, news) {
+    return checkWith(Inputs, news);
+  },
+
+  async diff(_id, olds: State, news: Inputs) {
+    // No update endpoint: every change replaces. A setting removed from the program is a change too.
+    // A preview unknown differs from any stored value, so it shows as a (possible) replacement.
+    const changed = SETTINGS.filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null));
+    return changed.length === 0 ? { changes: false } : { changes: true, replaces: changed };
+  },
+
+  async create(raw) {
+    const inputs = stripProvider(raw) as Inputs;
+    try {
+      const created = await currentClient().call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs));
+      // The inputs as given (not the name as echoed), so the next diff compares like with like.
+      const outs: State = definedOnly({ ...inputs, datasetId: created.id, schemaVersion: SCHEMA_VERSION });
+      return { id: String(created.id), outs };
+    } catch (err) {
+      throw describeFailure(`creating ${label(inputs)}`, err, hint);
+    }
+  },
+
+  // No read endpoint: the settings as created are all there is to show.
+  async read(id, props: State) {
+    return { id, props };
+  },
+
+  // Never reached (every change replaces); kept because without it the plugin would drop the outputs.
+  async update(_id, olds: State) {
+    return { outs: olds };
+  },
+
+  async delete(_id, props: State) {
+    pulumi.log.warn(
+      `${label(props)} (dataset ${props.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
+        `Remove it in the web application if needed.`,
+    );
+  },
+};
+
+/**
+ * A native-upload dataset: the processing settings its source files share. The service can
+ * neither change nor delete a dataset: a change of any setting creates a new dataset (which
+ * counts against the database's dataset cap), and destroying leaves the dataset in place.
+ */
+export class Dataset extends pulumi.dynamic.Resource {
+  /** The dataset's id as a number, for SourceFile.datasetId. */
+  declare readonly datasetId: pulumi.Output<number>;
+  declare readonly databaseId: pulumi.Output<number>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly deduplication: pulumi.Output<string | undefined>;
+  declare readonly timezone: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("Dataset"),
+      name,
+      { datasetId: undefined, schemaVersion: undefined, description: undefined, deduplication: undefined, timezone: undefined, ...args },
+      opts,
+      "reviewadmin",
+      "Dataset",
+    );
+  }
+}

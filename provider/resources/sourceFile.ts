@@ -1,0 +1,410 @@
+/**
+ * SourceFile: one file uploaded into a dataset (up2 to up5), from a local path in parts, or from
+ * a direct link the service fetches itself. The upload is uploadFile (../upload/engine.ts).
+ *
+ * Plan time (check): exactly one of path and directLink; the file exists and is a regular file,
+ * is at most 5TB, and its part size gives at most 10,000 parts of 5MB..5GB; the link is https
+ * (plain http only to loopback). The file's SHA1 is computed at check and kept in the checked
+ * inputs, so an edited file shows as a change and REPLACES the resource (the service cannot
+ * change an uploaded file). A moved file with the same content is only an update of the recorded
+ * path. The SHA1 is reused from the last check while the file's size, times and inode are
+ * unchanged (any write changes its change time), so a preview does not read a large file again.
+ *
+ * A create that fails after the source file exists (a part that keeps failing, the network, a
+ * SHA1 refused at completion) throws an error carrying `id` and `properties`: the plugin reports
+ * it as a partial create (ErrorResourceInitFailed), so the engine keeps the half-created resource
+ * with its source file id and `complete: false`. The next `pulumi up` sees the incomplete state
+ * in diff and resumes in update: it lists the parts the service has (up4) and sends only the
+ * missing ones. (A plugin process killed outright records nothing; the program's next run then
+ * creates a new source file.)
+ *
+ * Secrets: `passwords` (and `directLink`, which may carry a pre-signed query) are made secret
+ * inputs by the class and listed in additionalSecretOutputs, so they are encrypted in state
+ * (inputs and outputs) even when given as plain strings. They stay in the outputs because diff
+ * compares against them (a change replaces).
+ *
+ * No read or delete endpoint: refresh keeps the state as uploaded (its `state` is what the
+ * service answered then), and delete leaves the file in the dataset, with a note.
+ */
+import * as fs from "node:fs";
+import * as nodePath from "node:path";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ParameterError } from "../api/params";
+import { ApiError } from "../client";
+import { currentClient } from "../settings";
+import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
+import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
+import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, definedOnly, stripProvider, type ResourceImpl } from "./base";
+import { providerFor } from "./serialized";
+
+/** Inputs of a SourceFile: exactly one of path and directLink. */
+export interface SourceFileArgs {
+  databaseId: pulumi.Input<number>;
+  /** The dataset (Dataset.datasetId). */
+  datasetId: pulumi.Input<number>;
+  /** A local file, relative to the program's folder or absolute. Its SHA1 is computed at plan time: a content change replaces. */
+  path?: pulumi.Input<string>;
+  /** A URL the service fetches itself: https, no user:password, a host that supports HTTP Range requests. Kept secret in state. */
+  directLink?: pulumi.Input<string>;
+  /** Name of the source file; default the path's base name (or the link's last path segment). */
+  filename?: pulumi.Input<string>;
+  /** Passwords tried on every encrypted file of the whole dataset. Kept secret in state. */
+  passwords?: pulumi.Input<pulumi.Input<string>[]>;
+  /** File-level custodian (overrides the dataset's default custodian). */
+  custodian?: pulumi.Input<string>;
+  /** Child path within the file (e.g. a folder ending in "/") → custodian name. */
+  childCustodians?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Bytes per part; default the spec's recommendation (the larger of 50,000,000 and 1 + size/10,000). */
+  partSize?: pulumi.Input<number>;
+  /** Parts in flight at once (default 4); memory is about concurrency × partSize. */
+  concurrency?: pulumi.Input<number>;
+}
+
+const Inputs = z
+  .strictObject({
+    databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
+    datasetId: z.number().int().positive({ message: "must be a positive integer dataset id" }),
+    path: z.string().min(1, { message: "must not be empty" }).optional(),
+    directLink: z.string().min(1, { message: "must not be empty" }).optional(),
+    filename: z.string().min(1, { message: "must not be empty" }).optional(),
+    passwords: z.array(z.string()).optional(),
+    custodian: z.string().min(1, { message: "must not be empty" }).optional(),
+    childCustodians: z.record(z.string(), z.string()).optional(),
+    partSize: z.number().int({ message: "must be an integer number of bytes" }).positive({ message: "must be a positive number of bytes" }).optional(),
+    concurrency: z.number().int().min(1, { message: "must be from 1 to 64" }).max(64, { message: "must be from 1 to 64" }).optional(),
+  })
+  .refine((v) => (v.path === undefined) !== (v.directLink === undefined), {
+    message: "give exactly one of path (a local file) and directLink (a URL the service fetches)",
+    path: ["path"],
+  })
+  .refine((v) => !(v.directLink !== undefined && v.partSize !== undefined), {
+    message: "applies to uploads from a path only; a direct link has no parts",
+    path: ["partSize"],
+  });
+type Inputs = z.infer<typeof Inputs>;
+
+/** Checked inputs: the user's, plus what check computes from the file. */
+interface Checked extends Inputs {
+  filename: string;
+  /** SHA1 of the file at plan time (path uploads). */
+  sha1?: string;
+  size?: number;
+  /** Size, times and inode at plan time: lets the next check reuse the SHA1. */
+  fileStamp?: string;
+}
+
+interface State {
+  databaseId: number;
+  datasetId: number;
+  path?: string;
+  directLink?: string;
+  filename: string;
+  passwords?: string[];
+  custodian?: string;
+  childCustodians?: Record<string, string>;
+  sourceFileId: number;
+  /** As the service answered at upload time (PROCESSING once complete; UPLOADING for a direct link being fetched, or an unfinished upload). */
+  state: string;
+  size: number | null;
+  sha1: string | null;
+  partCount: number;
+  /** Parts the service holds; only while the upload is incomplete. */
+  partsDone?: number;
+  /** True once the upload was completed (or the direct link handed over). */
+  complete: boolean;
+  schemaVersion: number;
+}
+
+/** Fields that replace the source file when they change: the service cannot change an uploaded file. */
+const REPLACE_ON = ["databaseId", "datasetId", "directLink", "sha1", "filename", "passwords", "custodian", "childCustodians"] as const;
+
+const label = (s: { filename?: string; datasetId: number; path?: string }) =>
+  `SourceFile '${s.filename ?? (s.path ? nodePath.basename(s.path) : "?")}' in dataset ${s.datasetId}`;
+const hint = {
+  forbidden: "the API key needs DB_UPLOAD or DB_ADMIN on the database, or org admin of its owner with orgAdminAccess on",
+  notFound: "are the database and dataset ids right?",
+};
+
+/** One line saying why something failed: the service's answer, or the error's message. */
+function why(err: unknown): string {
+  if (err instanceof ApiError) {
+    const said = err.title ?? err.serviceMessage ?? "";
+    let line = `the service answered ${err.status}${said ? ` ${said}` : ""}`;
+    if (err.status === 403) line += ` (${hint.forbidden})`;
+    if (err.status === 404) line += ` (${hint.notFound})`;
+    if (err.status === 422) line += " (a limit of the service was reached; limits are raised per organization on request)";
+    return line;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The user's error for a failed create or update; an interrupted upload says what was kept. */
+function failure(action: string, err: unknown): ResourceError {
+  if (err instanceof UploadError) {
+    return new ResourceError(
+      `${action}: the upload stopped with ${err.partsDone} of ${err.partCount} parts on the service (source file ${err.sourceFileId}): ` +
+        `${why(err.cause)}. The parts sent are kept: the next update resumes source file ${err.sourceFileId} and sends only the missing parts.`,
+      { cause: err },
+    );
+  }
+  return new ResourceError(`${action}: ${why(err)}`, { cause: err });
+}
+
+/** Logs progress at every 10% of a multi-part upload (pulumi.log.info reaches the CLI's output). */
+function progressLogger(what: string): (p: UploadProgress) => void {
+  let logged = 0;
+  return (p) => {
+    if (p.partCount < 2 || p.totalBytes === 0) return;
+    const decile = Math.floor((p.bytesSent / p.totalBytes) * 10);
+    if (decile <= logged) return;
+    logged = decile;
+    pulumi.log.info(
+      `${what}: ${decile * 10}% uploaded (${formatBytes(p.bytesSent)} of ${formatBytes(p.totalBytes)} bytes, ${p.partsDone} of ${p.partCount} parts)`,
+    );
+  };
+}
+
+function stateOf(inputs: Checked, result: UploadResult): State {
+  return definedOnly({
+    databaseId: inputs.databaseId,
+    datasetId: inputs.datasetId,
+    path: inputs.path,
+    directLink: inputs.directLink,
+    filename: inputs.filename,
+    passwords: inputs.passwords,
+    custodian: inputs.custodian,
+    childCustodians: inputs.childCustodians,
+    sourceFileId: result.sourceFileId,
+    state: result.state,
+    size: result.size,
+    sha1: result.sha1,
+    partCount: result.partCount,
+    complete: true,
+    schemaVersion: SCHEMA_VERSION,
+  });
+}
+
+/** What the engine keeps of a create that stopped half-way: enough to resume. */
+function partialState(inputs: Checked, err: UploadError): State {
+  return definedOnly({
+    databaseId: inputs.databaseId,
+    datasetId: inputs.datasetId,
+    path: inputs.path,
+    filename: inputs.filename,
+    passwords: inputs.passwords,
+    custodian: inputs.custodian,
+    childCustodians: inputs.childCustodians,
+    sourceFileId: err.sourceFileId,
+    state: "UPLOADING",
+    size: inputs.size ?? null,
+    sha1: inputs.sha1 ?? null,
+    partCount: err.partCount,
+    partsDone: err.partsDone,
+    complete: false,
+    schemaVersion: SCHEMA_VERSION,
+  });
+}
+
+/** Uploads (or resumes) the inputs' file; refuses a file that changed size since the plan. */
+async function upload(inputs: Checked, resumeId?: number): Promise<UploadResult> {
+  if (inputs.path !== undefined && inputs.size !== undefined) {
+    const size = fs.statSync(nodePath.resolve(inputs.path)).size;
+    if (size !== inputs.size) {
+      throw new Error(`${inputs.path} is now ${formatBytes(size)} bytes, not the ${formatBytes(inputs.size)} planned: it changed since the plan; run the update again`);
+    }
+  }
+  return uploadFile({
+    client: currentClient(),
+    databaseId: inputs.databaseId,
+    datasetId: inputs.datasetId,
+    path: inputs.path,
+    directLink: inputs.directLink,
+    filename: inputs.filename,
+    passwords: inputs.passwords,
+    custodian: inputs.custodian,
+    childCustodians: inputs.childCustodians,
+    partSize: inputs.partSize,
+    concurrency: inputs.concurrency,
+    expectedSha1: inputs.sha1,
+    resume: resumeId !== undefined ? { sourceFileId: resumeId } : undefined,
+    onProgress: progressLogger(label(inputs)),
+    logger: (line) => pulumi.log.debug(line),
+  });
+}
+
+/** Plan-time checks of the file or the link; returns failures, or what check adds to the inputs. */
+async function checkSource(inputs: Inputs, olds: Partial<Checked>): Promise<{ failures: pulumi.dynamic.CheckFailure[]; computed: Partial<Checked> }> {
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  const computed: Partial<Checked> = {};
+
+  if (inputs.path !== undefined && inputs.path !== UNKNOWN) {
+    const file = nodePath.resolve(inputs.path);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      fail("path", code === "ENOENT" ? `no file at ${file} (a relative path is read from the program's folder)` : `cannot be read: ${(err as Error).message}`);
+    }
+    if (st && !st.isFile()) fail("path", `${file} is not a regular file`);
+    if (st?.isFile()) {
+      const partSize = inputs.partSize === (UNKNOWN as unknown) ? undefined : inputs.partSize;
+      try {
+        // Size and part count first: a file that cannot be sent is refused without being read.
+        planParts(st.size, partSize);
+        const stamp = fileStamp(file);
+        const reuse = olds.path === inputs.path && olds.fileStamp === stamp && typeof olds.sha1 === "string";
+        computed.sha1 = reuse ? olds.sha1 : await sha1OfFile(file);
+        computed.size = st.size;
+        computed.fileStamp = stamp;
+      } catch (err) {
+        if (err instanceof ParameterError) fail(err.parameter, err.rule);
+        else fail("path", `cannot be read: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  if (inputs.directLink !== undefined && inputs.directLink !== UNKNOWN) {
+    try {
+      checkDirectLink(inputs.directLink);
+    } catch (err) {
+      if (err instanceof ParameterError) fail(err.parameter, err.rule);
+      else throw err;
+    }
+  }
+
+  const sourceKnown = (inputs.path ?? inputs.directLink) !== UNKNOWN;
+  if (inputs.filename === undefined && sourceKnown) {
+    const name = defaultFilename(inputs);
+    if (name) computed.filename = name;
+    else if (inputs.directLink !== undefined) fail("filename", `is required: the link ${describeLink(inputs.directLink)} has no file name in its path`);
+  }
+  return { failures, computed };
+}
+
+/** The plugin implementation. */
+export const sourceFileImpl: ResourceImpl = {
+  async check(olds, news) {
+    const result = checkWith(Inputs, news);
+    if (result.failures?.length) return result;
+    const { failures, computed } = await checkSource(result.inputs as Inputs, stripProvider(olds ?? {}) as Partial<Checked>);
+    if (failures.length) return { inputs: news, failures };
+    return { inputs: { ...result.inputs, ...computed } };
+  },
+
+  async diff(_id, olds: State, news: Checked) {
+    const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+    const replaces: string[] = REPLACE_ON.filter((f) => !same(olds[f], news[f]));
+    // An unknown path (preview) may hold other content: say it may replace rather than guess.
+    if (news.path === UNKNOWN) replaces.push("path");
+    if (replaces.length > 0) return { changes: true, replaces };
+    // An unfinished upload (a create that stopped half-way) is finished by update.
+    if (!olds.complete) return { changes: true };
+    // Same content at another path: only the recorded path changes. partSize and concurrency
+    // only shape an upload, so once it is complete they are not compared.
+    return { changes: !same(olds.path, news.path) };
+  },
+
+  async create(raw) {
+    const inputs = stripProvider(raw) as Checked;
+    const action = `creating ${label(inputs)}`;
+    try {
+      const result = await upload(inputs);
+      return { id: String(result.sourceFileId), outs: stateOf(inputs, result) };
+    } catch (err) {
+      const error = failure(action, err);
+      if (err instanceof UploadError) {
+        // A partial create: the plugin sends id and properties to the engine, which keeps the
+        // half-created resource (complete: false) so the next update resumes it.
+        throw Object.assign(error, {
+          id: String(err.sourceFileId),
+          properties: { ...partialState(inputs, err), __provider: raw.__provider },
+          reasons: [error.message],
+        });
+      }
+      throw error;
+    }
+  },
+
+  // No read endpoint: the state as uploaded is all there is to show.
+  async read(id, props: State) {
+    return { id, props };
+  },
+
+  async update(id, olds: State, raw) {
+    const news = stripProvider(raw) as Checked;
+    if (olds.complete) {
+      // Same content (diff replaces otherwise): record the new path.
+      return { outs: definedOnly({ ...olds, path: news.path }) };
+    }
+    const sourceFileId = olds.sourceFileId ?? Number(id);
+    try {
+      const result = await upload(news, sourceFileId);
+      return { outs: stateOf(news, result) };
+    } catch (err) {
+      const cause = err instanceof UploadError ? err.cause : err;
+      if (cause instanceof ApiError && cause.status === 404 && cause.operationId === "GetSourceFileParts") {
+        throw new ResourceError(
+          `resuming ${label(news)}: source file ${sourceFileId} is no longer on the service (404), so it cannot be resumed; ` +
+            `replace the resource (pulumi up --replace <urn>) to upload into a new source file`,
+          { cause: err },
+        );
+      }
+      throw failure(`resuming ${label(news)} (source file ${sourceFileId})`, err);
+    }
+  },
+
+  async delete(_id, props: State) {
+    const what = `${label(props)} (source file ${props.sourceFileId})`;
+    pulumi.log.warn(
+      props.complete === false
+        ? `${what}: the upload was never completed; the service has no endpoint to delete a source file, so the parts sent stay until the service discards them.`
+        : `${what}: the service has no endpoint to delete a source file; its documents stay in the database. Remove them in the web application if needed.`,
+    );
+  },
+};
+
+/**
+ * One file uploaded into a dataset: from a local path (in parts, resumable) or from a direct
+ * link the service fetches. A change of content or of any setting replaces it (the service
+ * cannot change an uploaded file); destroying leaves the file on the service.
+ */
+export class SourceFile extends pulumi.dynamic.Resource {
+  /** The source file's id as a number (the resource id is the same, as a string). */
+  declare readonly sourceFileId: pulumi.Output<number>;
+  /** As the service answered at upload time: PROCESSING once complete, UPLOADING for a direct link it is fetching. */
+  declare readonly state: pulumi.Output<string>;
+  /** Bytes; null for a direct link. */
+  declare readonly size: pulumi.Output<number | null>;
+  /** SHA1 of the file (hex), checked by the service at completion; null for a direct link. */
+  declare readonly sha1: pulumi.Output<string | null>;
+  /** Parts the file was sent in; 0 for a direct link. */
+  declare readonly partCount: pulumi.Output<number>;
+  /** False while a create that stopped half-way waits for the next update to resume it. */
+  declare readonly complete: pulumi.Output<boolean>;
+  declare readonly filename: pulumi.Output<string>;
+  /** Secret. */
+  declare readonly passwords: pulumi.Output<string[] | undefined>;
+
+  constructor(name: string, args: SourceFileArgs, opts?: pulumi.CustomResourceOptions) {
+    // Encrypted in state even when given as plain strings (a pre-signed link's query is a
+    // credential): the inputs are made secret, as Pulumi's generated SDKs do for secret
+    // properties, and the outputs are listed in additionalSecretOutputs.
+    const secrets: Partial<SourceFileArgs> = {};
+    if (args.passwords !== undefined) secrets.passwords = pulumi.secret(args.passwords);
+    if (args.directLink !== undefined) secrets.directLink = pulumi.secret(args.directLink);
+    super(
+      providerFor("SourceFile"),
+      name,
+      {
+        sourceFileId: undefined, state: undefined, size: undefined, sha1: undefined, partCount: undefined, complete: undefined,
+        filename: undefined, schemaVersion: undefined, ...args, ...secrets,
+      },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }),
+      "reviewadmin",
+      "SourceFile",
+    );
+  }
+}
