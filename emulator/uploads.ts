@@ -31,6 +31,8 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
 import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../provider/api";
@@ -323,20 +325,22 @@ export class UploadStore {
     const file = path.join(folder, `part-${target.partNumber}-${randomBytes(6).toString("hex")}`);
     const md5 = createHash("md5");
     let size = 0;
-    const out = await fs.promises.open(file, "w");
-    try {
-      for await (const chunk of body) {
+    const maxPartSize = this.opts.maxPartSize;
+    // A write stream buffers while the disk catches up, instead of one awaited write per chunk.
+    const count = new Transform({
+      transform(chunk: Buffer, _enc, done) {
         size += chunk.byteLength;
-        if (size > this.opts.maxPartSize) throw new BadRequest("part", `must be at most ${this.opts.maxPartSize} bytes (5GB)`);
+        if (size > maxPartSize) return done(new BadRequest("part", `must be at most ${maxPartSize} bytes (5GB)`));
         md5.update(chunk);
-        await out.write(chunk);
-      }
+        done(null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, count, fs.createWriteStream(file, { highWaterMark: 4 * 1024 * 1024 }));
     } catch (err) {
-      await out.close();
       await removeQuietly(file);
       throw err;
     }
-    await out.close();
     if (f.state !== "UPLOADING") {
       await removeQuietly(file);
       this.requireUploading(f, "parts");
