@@ -255,7 +255,7 @@ export function uploadMarkdown(r: UploadBenchResult): string {
   const row = (name: string, f: UploadFigures) =>
     `| ${name} | ${(f.wallMs / 1000).toFixed(2)} s | ${f.mbPerSecond.toFixed(1)} | ${mib(f.maxRssBytes)} | ${mib(f.uploadRssBytes)} |`;
   return [
-    `### Upload: ${(r.fileBytes / GiB).toFixed(0)} GiB, ${r.partCount} parts of ${r.partSize.toLocaleString("en-US")} bytes, ${r.concurrency} in flight`,
+    `### Upload: ${r.fileBytes >= GiB ? `${(r.fileBytes / GiB).toFixed(1)} GiB` : `${(r.fileBytes / MiB).toFixed(0)} MiB`}, ${r.partCount} parts of ${r.partSize.toLocaleString("en-US")} bytes, ${r.concurrency} in flight`,
     "",
     "| variant | wall | MB/s | peak RSS | upload's own |",
     "|---|---:|---:|---:|---:|",

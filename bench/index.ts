@@ -1,0 +1,128 @@
+/**
+ * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8) and the upload benchmark
+ * (bench/upload.ts, issue 7). Writes every figure as JSON (default bench/results/latest.json)
+ * and the tables as Markdown beside it (same name, `.md`), for the README.
+ *
+ *   node dist/bench/index.js [--quick] [--only scale|upload] [--out <file>] [--sequential] [--strict] [--help]
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { FULL_WORLD, QUICK_WORLD, benchScale, scaleMarkdown, scaleText, type ScaleResult } from "./scale";
+import { benchUpload, uploadMarkdown, uploadText, type UploadBenchResult } from "./upload";
+
+/** The quick upload: a small file, one round (the full one is 1 GiB, best of 2). */
+const QUICK_UPLOAD = { fileBytes: 64 * 1024 * 1024, rounds: 1 };
+
+const USAGE = `Usage: npm run bench -- [options]   (or: node dist/bench/index.js [options])
+
+Runs the benchmarks against the emulator, at the service's rate limit (25 requests/s).
+
+Options:
+  --quick              a fast check: scale with ${QUICK_WORLD.members} members, ${QUICK_WORLD.databases} databases x ${QUICK_WORLD.usersPerDatabase} users;
+                       upload of a ${QUICK_UPLOAD.fileBytes / 1024 / 1024} MiB file, ${QUICK_UPLOAD.rounds} round
+  --only scale|upload  run one benchmark only
+  --out <file>         JSON results file (default bench/results/latest.json); the Markdown
+                       tables go beside it with the extension .md
+  --sequential         scale: run the naive baseline after the programs instead of beside
+                       them in a worker thread (it is rate-bound either way; this takes longer)
+  --strict             exit with code 1 when a goal is not met (default: report it, exit 0)
+  --help               this text
+
+The full scale benchmark (${FULL_WORLD.members} members, ${FULL_WORLD.databases} databases x ${FULL_WORLD.usersPerDatabase} users) takes about 8 minutes on 2 CPUs
+(15 with --sequential): the naive baseline alone sends one request per resource at 25/s in
+each phase. The upload benchmark (1 GiB, best of 2 rounds) about a minute.
+`;
+
+interface Args {
+  quick: boolean;
+  sequential: boolean;
+  strict: boolean;
+  only?: "scale" | "upload";
+  out: string;
+}
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+function parseArgs(argv: string[]): Args | "help" {
+  const args: Args = { quick: false, sequential: false, strict: false, out: path.join(repoRoot, "bench", "results", "latest.json") };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (name: string) => {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (v === undefined || v === "") throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    if (a === "--help" || a === "-h") return "help";
+    else if (a === "--quick") args.quick = true;
+    else if (a === "--sequential") args.sequential = true;
+    else if (a === "--strict") args.strict = true;
+    else if (a === "--only" || a.startsWith("--only=")) {
+      const v = value("--only");
+      if (v !== "scale" && v !== "upload") throw new UsageError(`--only takes scale or upload, not '${v}'`);
+      args.only = v;
+    } else if (a === "--out" || a.startsWith("--out=")) args.out = path.resolve(value("--out"));
+    else throw new UsageError(`unknown option '${a}'`);
+  }
+  return args;
+}
+
+class UsageError extends Error {}
+
+async function main(): Promise<number> {
+  let args: Args | "help";
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`bench: ${e.message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args === "help") {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const started = new Date();
+  const results: { startedAt: string; finishedAt?: string; quick: boolean; machine: Record<string, unknown>; scale?: ScaleResult; upload?: UploadBenchResult } = {
+    startedAt: started.toISOString(),
+    quick: args.quick,
+    machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
+  };
+  const md: string[] = [`## Benchmarks${args.quick ? " (quick)" : ""}`, "", `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`, ""];
+  let goalsMet = true;
+
+  if (args.only !== "upload") {
+    const scale = await benchScale({ world: args.quick ? QUICK_WORLD : FULL_WORLD, log, naive: args.sequential ? "sequential" : "concurrent" });
+    results.scale = scale;
+    process.stdout.write(`${scaleText(scale)}\n`);
+    md.push(scaleMarkdown(scale), "");
+    goalsMet &&= scale.allGoalsMet;
+  }
+
+  if (args.only !== "scale") {
+    const upload = await benchUpload({ ...(args.quick ? QUICK_UPLOAD : {}), log });
+    results.upload = upload;
+    process.stdout.write(`\n${uploadText(upload)}\n`);
+    md.push(uploadMarkdown(upload), "");
+    goalsMet &&= upload.sha1Verified && upload.memory.withinBound;
+  }
+
+  results.finishedAt = new Date().toISOString();
+  fs.mkdirSync(path.dirname(args.out), { recursive: true });
+  fs.writeFileSync(args.out, `${JSON.stringify(results, null, 2)}\n`);
+  const mdFile = args.out.replace(/\.json$/i, "") + ".md";
+  fs.writeFileSync(mdFile, `${md.join("\n").trimEnd()}\n`);
+  log(`results: ${path.relative(process.cwd(), args.out)}, ${path.relative(process.cwd(), mdFile)}`);
+  if (!goalsMet) log("bench: some goals are not met (see Goals above)");
+  return goalsMet || !args.strict ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
