@@ -16,7 +16,7 @@ import {
   SCHEMA_VERSION, checkWith, containsUnknown, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider,
   type ResourceImpl,
 } from "./base";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 import { IdentifierList, normalizeIdentifiers } from "./userIdentifiers";
 import { deleteInvitation, findLive, invite, reconcileInvitation, removeMember, type Live } from "./people";
 import { assertAdminRemovalAllowed, rememberMember } from "./shared";
@@ -149,6 +149,21 @@ async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: 
   return updated;
 }
 
+/**
+ * Brings the person in line with the inputs: invites or adds someone absent, reconciles a
+ * pending invitation, and applies the managed fields to a member (once).
+ */
+async function converge(client: ReviewAdminClient, inputs: Inputs, userId: number | null | undefined, action: string) {
+  const found = await findLive(client, inputs.organizationId, inputs.email, userId);
+  let live: NonNullable<Live> = !found
+    ? await invite(client, inputs, action)
+    : "member" in found
+      ? found
+      : await reconcileInvitation(client, inputs, found.invitation, action);
+  if ("member" in live) live = { member: await applyToMember(client, inputs, live.member, action) };
+  return { found, live };
+}
+
 /** The OrgMember implementation run by the plugin. */
 export const orgMemberImpl: ResourceImpl = {
   async check(_olds, news) {
@@ -183,16 +198,7 @@ export const orgMemberImpl: ResourceImpl = {
     const action = `creating ${label(inputs)}`;
     const client = currentClient();
     try {
-      const found = await findLive(client, inputs.organizationId, inputs.email);
-      let live: NonNullable<Live>;
-      if (found && "member" in found) {
-        live = { member: await applyToMember(client, inputs, found.member, action) };
-      } else if (found) {
-        live = await reconcileInvitation(client, inputs, found.invitation, action);
-      } else {
-        live = await invite(client, inputs, action);
-        if ("member" in live) live = { member: await applyToMember(client, inputs, live.member, action) };
-      }
+      const { found, live } = await converge(client, inputs, undefined, action);
       const state = stateFrom(inputs, live, !!found);
       return { id: `${inputs.organizationId}/${inputs.email}`, outs: state };
     } catch (err) {
@@ -218,12 +224,7 @@ export const orgMemberImpl: ResourceImpl = {
     const action = `updating ${label(inputs)}`;
     const client = currentClient();
     try {
-      const found = await findLive(client, inputs.organizationId, inputs.email, olds.userId);
-      let live: NonNullable<Live>;
-      if (!found) live = await invite(client, inputs, action);
-      else if ("member" in found) live = { member: await applyToMember(client, inputs, found.member, action) };
-      else live = await reconcileInvitation(client, inputs, found.invitation, action);
-      if ("member" in live) live = { member: await applyToMember(client, inputs, live.member, action) };
+      const { live } = await converge(client, inputs, olds.userId, action);
       return { outs: stateFrom(inputs, live, olds.adopted) };
     } catch (err) {
       throw describeFailure(action, err, { forbidden: forbiddenHint });
@@ -249,7 +250,7 @@ export const orgMemberImpl: ResourceImpl = {
 };
 
 /** A person's membership of an organization, managed by email. See the README for semantics. */
-export class OrgMember extends pulumi.dynamic.Resource {
+export class OrgMember extends ReviewAdminResource {
   declare readonly organizationId: pulumi.Output<number>;
   declare readonly email: pulumi.Output<string>;
   declare readonly firstName: pulumi.Output<string | undefined>;
@@ -270,13 +271,6 @@ export class OrgMember extends pulumi.dynamic.Resource {
   declare readonly allowAdminRemoval: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: OrgMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("OrgMember"),
-      name,
-      { status: undefined, userId: undefined, invitationExpiration: undefined, adopted: undefined, managed: undefined, schemaVersion: undefined, permissions: undefined, userIdentifiers: undefined, firstName: undefined, lastName: undefined, resendWhenExpired: undefined, allowAdminRemoval: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "OrgMember",
-    );
+    super("OrgMember", name, args, ["status", "userId", "invitationExpiration", "adopted", "managed", "schemaVersion", "permissions", "userIdentifiers", "firstName", "lastName", "resendWhenExpired", "allowAdminRemoval"], opts);
   }
 }
