@@ -13,7 +13,7 @@ import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
 } from "../custodians/csv";
 import { SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, stripProvider, type ResourceImpl } from "./base";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */
 export interface CustodianDirectorySyncArgs {
@@ -172,7 +172,7 @@ export const custodianDirectorySyncImpl: ResourceImpl = {
 };
 
 /** The people of a legal-hold custodian directory, synced from records or a CSV file. */
-export class CustodianDirectorySync extends pulumi.dynamic.Resource {
+export class CustodianDirectorySync extends ReviewAdminResource {
   declare readonly directoryId: pulumi.Output<number>;
   /** SHA-256 of the CSV last sent. */
   declare readonly contentHash: pulumi.Output<string>;
@@ -181,13 +181,6 @@ export class CustodianDirectorySync extends pulumi.dynamic.Resource {
   declare readonly ignored: pulumi.Output<string[]>;
 
   constructor(name: string, args: CustodianDirectorySyncArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("CustodianDirectorySync"),
-      name,
-      { contentHash: undefined, peopleCount: undefined, ignored: undefined, schemaVersion: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "CustodianDirectorySync",
-    );
+    super("CustodianDirectorySync", name, args, ["contentHash", "peopleCount", "ignored", "schemaVersion"], opts);
   }
 }

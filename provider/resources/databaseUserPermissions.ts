@@ -8,7 +8,7 @@ import { z } from "zod";
 import { DatabasePermission, uniqueArray, type DatabaseUser } from "../api";
 import { currentClient } from "../settings";
 import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, sortedSet, stripProvider, type ResourceImpl } from "./base";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 import { databaseUsers, rememberDatabaseUser } from "./shared";
 
 /** Inputs of a DatabaseUserPermissions. */
@@ -124,7 +124,7 @@ export const databaseUserPermissionsImpl: ResourceImpl = {
 };
 
 /** One user's permissions on one database. */
-export class DatabaseUserPermissions extends pulumi.dynamic.Resource {
+export class DatabaseUserPermissions extends ReviewAdminResource {
   declare readonly databaseId: pulumi.Output<number>;
   declare readonly userId: pulumi.Output<number>;
   declare readonly permissions: pulumi.Output<DatabasePermission[]>;
@@ -134,13 +134,6 @@ export class DatabaseUserPermissions extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: DatabaseUserPermissionsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("DatabaseUserPermissions"),
-      name,
-      { active: undefined, username: undefined, adopted: undefined, schemaVersion: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "DatabaseUserPermissions",
-    );
+    super("DatabaseUserPermissions", name, args, ["active", "username", "adopted", "schemaVersion"], opts);
   }
 }

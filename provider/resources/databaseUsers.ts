@@ -12,7 +12,7 @@ import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, isStatus, sortedSet, type ResourceImpl } from "./base";
 import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 import { currentUser, databaseUsers, rememberDatabaseUser } from "./shared";
 
 /** Inputs of a DatabaseUsers roster. */
@@ -181,20 +181,13 @@ export const databaseUsersImpl: ResourceImpl = {
 };
 
 /** Every user's permissions on one database, authoritative or additive. */
-export class DatabaseUsers extends pulumi.dynamic.Resource {
+export class DatabaseUsers extends ReviewAdminResource {
   declare readonly databaseId: pulumi.Output<number>;
   declare readonly mode: pulumi.Output<RosterMode>;
   declare readonly users: pulumi.Output<Record<string, LiveUser>>;
   declare readonly unmanaged: pulumi.Output<({ userId: number } & LiveUser)[]>;
 
   constructor(name: string, args: DatabaseUsersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("DatabaseUsers"),
-      name,
-      { unmanaged: undefined, managedUserIds: undefined, schemaVersion: undefined, protectedUserIds: undefined, allowAdminRemoval: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "DatabaseUsers",
-    );
+    super("DatabaseUsers", name, args, ["unmanaged", "managedUserIds", "schemaVersion", "protectedUserIds", "allowAdminRemoval"], opts);
   }
 }

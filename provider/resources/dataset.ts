@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { CreateDatasetRequest } from "../api";
 import { currentClient } from "../settings";
 import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, sortedSet, stripProvider, type ResourceImpl } from "./base";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** Inputs of a Dataset. Every change replaces the dataset (the service cannot change one). */
 export interface DatasetArgs {
@@ -170,7 +170,7 @@ export const datasetImpl: ResourceImpl = {
  * neither change nor delete a dataset: a change of any setting creates a new dataset (which
  * counts against the database's dataset cap), and destroying leaves the dataset in place.
  */
-export class Dataset extends pulumi.dynamic.Resource {
+export class Dataset extends ReviewAdminResource {
   /** The dataset's id as a number, for SourceFile.datasetId. */
   declare readonly datasetId: pulumi.Output<number>;
   declare readonly databaseId: pulumi.Output<number>;
@@ -180,13 +180,6 @@ export class Dataset extends pulumi.dynamic.Resource {
   declare readonly timezone: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("Dataset"),
-      name,
-      { datasetId: undefined, schemaVersion: undefined, description: undefined, deduplication: undefined, timezone: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "Dataset",
-    );
+    super("Dataset", name, args, ["datasetId", "schemaVersion", "description", "deduplication", "timezone"], opts);
   }
 }

@@ -13,7 +13,7 @@ import {
   SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider, type ResourceImpl,
 } from "./base";
 import { deleteInvitation, findLive, invite, reconcileInvitation, resend, type Live } from "./people";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** Where an invitation stands. */
 export type InvitationStatus = "pending" | "expired" | "accepted";
@@ -161,7 +161,7 @@ export const invitationImpl: ResourceImpl = {
 };
 
 /** A pending invitation to an organization, managed on its own. */
-export class Invitation extends pulumi.dynamic.Resource {
+export class Invitation extends ReviewAdminResource {
   declare readonly organizationId: pulumi.Output<number>;
   declare readonly email: pulumi.Output<string>;
   declare readonly permissions: pulumi.Output<Permission[] | undefined>;
@@ -175,13 +175,6 @@ export class Invitation extends pulumi.dynamic.Resource {
   declare readonly adopted: pulumi.Output<boolean>;
 
   constructor(name: string, args: InvitationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("Invitation"),
-      name,
-      { status: undefined, expiration: undefined, userId: undefined, adopted: undefined, schemaVersion: undefined, permissions: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "Invitation",
-    );
+    super("Invitation", name, args, ["status", "expiration", "userId", "adopted", "schemaVersion", "permissions"], opts);
   }
 }

@@ -7,7 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { OrganizationPermission, uniqueArray } from "../api";
 import { sortedSet } from "./base";
 import { memberFieldImpl } from "./memberField";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** Inputs of an OrgMemberPermissions. Give exactly one of userId and email. */
 export interface OrgMemberPermissionsArgs {
@@ -36,7 +36,7 @@ export const orgMemberPermissionsImpl = memberFieldImpl<OrganizationPermission[]
 });
 
 /** The organization permissions of one existing member. */
-export class OrgMemberPermissions extends pulumi.dynamic.Resource {
+export class OrgMemberPermissions extends ReviewAdminResource {
   declare readonly organizationId: pulumi.Output<number>;
   /** The member's user id (resolved from the email when named by email). */
   declare readonly userId: pulumi.Output<number>;
@@ -46,13 +46,6 @@ export class OrgMemberPermissions extends pulumi.dynamic.Resource {
   declare readonly allowAdminRemoval: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: OrgMemberPermissionsArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("OrgMemberPermissions"),
-      name,
-      { userId: undefined, email: undefined, allowAdminRemoval: undefined, namedBy: undefined, schemaVersion: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "OrgMemberPermissions",
-    );
+    super("OrgMemberPermissions", name, args, ["userId", "email", "allowAdminRemoval", "namedBy", "schemaVersion"], opts);
   }
 }

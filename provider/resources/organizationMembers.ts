@@ -19,7 +19,7 @@ import {
   ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, normalizeEmail, sortedSet, type ResourceImpl,
 } from "./base";
 import { deleteInvitation, invite, reconcileInvitation, removeMember } from "./people";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 import { assertAdminRemovalAllowed, orgInvitations, orgMembers, rememberMember } from "./shared";
 import { IdentifierList, normalizeIdentifiers } from "./userIdentifiers";
 import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
@@ -301,7 +301,7 @@ export const organizationMembersImpl: ResourceImpl = {
 };
 
 /** The whole membership of one organization, authoritative or additive. */
-export class OrganizationMembers extends pulumi.dynamic.Resource {
+export class OrganizationMembers extends ReviewAdminResource {
   declare readonly organizationId: pulumi.Output<number>;
   declare readonly mode: pulumi.Output<RosterMode>;
   /** Live state of the people in the map (authoritative: everyone in the organization). */
@@ -310,13 +310,6 @@ export class OrganizationMembers extends pulumi.dynamic.Resource {
   declare readonly unmanaged: pulumi.Output<({ email: string } & LivePerson)[]>;
 
   constructor(name: string, args: OrganizationMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("OrganizationMembers"),
-      name,
-      { unmanaged: undefined, managed: undefined, schemaVersion: undefined, protectedEmails: undefined, allowAdminRemoval: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "OrganizationMembers",
-    );
+    super("OrganizationMembers", name, args, ["unmanaged", "managed", "schemaVersion", "protectedEmails", "allowAdminRemoval"], opts);
   }
 }

@@ -36,7 +36,7 @@ import { currentClient } from "../settings";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
 import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, definedOnly, stripProvider, type ResourceImpl } from "./base";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** Inputs of a SourceFile: exactly one of path and directLink. */
 export interface SourceFileArgs {
@@ -371,7 +371,7 @@ export const sourceFileImpl: ResourceImpl = {
  * link the service fetches. A change of content or of any setting replaces it (the service
  * cannot change an uploaded file); destroying leaves the file on the service.
  */
-export class SourceFile extends pulumi.dynamic.Resource {
+export class SourceFile extends ReviewAdminResource {
   /** The source file's id as a number (the resource id is the same, as a string). */
   declare readonly sourceFileId: pulumi.Output<number>;
   /** As the service answered at upload time: PROCESSING once complete, UPLOADING for a direct link it is fetching. */
@@ -395,16 +395,6 @@ export class SourceFile extends pulumi.dynamic.Resource {
     const secrets: Partial<SourceFileArgs> = {};
     if (args.passwords !== undefined) secrets.passwords = pulumi.secret(args.passwords);
     if (args.directLink !== undefined) secrets.directLink = pulumi.secret(args.directLink);
-    super(
-      providerFor("SourceFile"),
-      name,
-      {
-        sourceFileId: undefined, state: undefined, size: undefined, sha1: undefined, partCount: undefined, complete: undefined,
-        filename: undefined, schemaVersion: undefined, ...args, ...secrets,
-      },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }),
-      "reviewadmin",
-      "SourceFile",
-    );
+    super("SourceFile", name, { ...args, ...secrets }, ["sourceFileId", "state", "size", "sha1", "partCount", "complete", "filename", "schemaVersion"], pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }));
   }
 }

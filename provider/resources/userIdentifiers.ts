@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { UserIdentifier } from "../api";
 import { memberFieldImpl } from "./memberField";
-import { providerFor } from "./serialized";
+import { ReviewAdminResource } from "./resource";
 
 /** A user identifier as a program writes it. */
 export interface UserIdentifierInput {
@@ -49,20 +49,13 @@ export const userIdentifiersImpl = memberFieldImpl<Identifier[]>({
 });
 
 /** The user identifiers of one existing member. */
-export class UserIdentifiers extends pulumi.dynamic.Resource {
+export class UserIdentifiers extends ReviewAdminResource {
   declare readonly organizationId: pulumi.Output<number>;
   declare readonly userId: pulumi.Output<number>;
   declare readonly email: pulumi.Output<string>;
   declare readonly identifiers: pulumi.Output<Identifier[]>;
 
   constructor(name: string, args: UserIdentifiersArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("UserIdentifiers"),
-      name,
-      { userId: undefined, email: undefined, namedBy: undefined, schemaVersion: undefined, ...args },
-      opts,
-      "reviewadmin",
-      "UserIdentifiers",
-    );
+    super("UserIdentifiers", name, args, ["userId", "email", "namedBy", "schemaVersion"], opts);
   }
 }
