@@ -30,7 +30,7 @@ import { performance } from "node:perf_hooks";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
 import { ProgramStack, RunError, type RunResult } from "../harness/program";
-import { routes } from "../provider/api/routes";
+import { routes } from "../contract/routes";
 import { ReviewAdminClient } from "../provider/client";
 import { DatabaseUserPermissions, DatabaseUsers, OrganizationMembers, OrgMember } from "../provider";
 

@@ -14,7 +14,7 @@
  * Every answer is `{data: ...}`; errors use the API's error shape. `GET /_emulator` lists the routes.
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../provider/api";
+import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handler";
 import { SEEDED, type ScaleOptions } from "./seed";

@@ -5,7 +5,7 @@
  * (the fake-gcs-server habit): `toErrorResponse` below is the only place that knows that a
  * NotFound is a 404 and what the body looks like.
  */
-import { ParameterError, type OperationId } from "../provider/api";
+import { ParameterError, type OperationId } from "../contract";
 
 /** Base class of every error the emulator throws on purpose. */
 export class EmulatorError extends Error {

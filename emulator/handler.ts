@@ -4,7 +4,7 @@
  * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
  */
 import type { IncomingMessage } from "node:http";
-import type { OperationId, RouteDef } from "../provider/api";
+import type { OperationId, RouteDef } from "../contract";
 
 /** What a handler returns; the adapter wraps `data` in the route's envelope. */
 export interface HandlerResult {

@@ -8,7 +8,7 @@
  * another method), injected fault, parameters and body (400), then the handler (403/404/...).
  */
 import * as http from "node:http";
-import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../provider/api";
+import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import type { HandlerContext, HandlerResult } from "./handler";

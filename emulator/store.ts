@@ -11,8 +11,8 @@
  * The whole state is plain data (`toJSON`/`load`), so `--state file.json` can keep a demo
  * world across restarts.
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../provider/api";
-import type { Custodian } from "../provider/custodians/csv";
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../contract";
+import type { Custodian } from "../contract/custodianCsv";
 import type { BillingHistories } from "./billing";
 import { NotFound } from "./errors";
 import { EventLog } from "./events";

@@ -2,7 +2,7 @@
  * Stored records turned into the API's JSON shapes (spec, "Resources and their fields"). Each
  * shape is built in one function so E18, E19, E21 and E22 cannot drift apart.
  */
-import type { Database, DatabaseUser, Invitation, Member, Organization, Project, User } from "../provider/api";
+import type { Database, DatabaseUser, Invitation, Member, Organization, Project, User } from "../contract";
 import type { DatabaseRecord, DatabaseUserRecord, InvitationRecord, MembershipRecord, OrganizationRecord, ProjectRecord, Store, UserRecord } from "./store";
 
 /** Organization; `parentOrganizationId` only on sub-organizations ("set for sub-organizations"). */

@@ -2,7 +2,7 @@
  * pulumi-reviewadmin: access as code for the review platform's administration API.
  * Resources, data sources, the API model and the HTTP client.
  */
-export * from "./api";
+export * from "../contract";
 export * from "./client";
 export { resolveSettings, currentClient, type Settings } from "./settings";
 export { OrgMember, type OrgMemberArgs, type MemberStatus } from "./resources/orgMember";
@@ -11,7 +11,7 @@ export { UserIdentifiers, type UserIdentifiersArgs, type UserIdentifierInput } f
 export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./resources/databaseUserPermissions";
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
-export * from "./custodians/csv";
+export * from "../contract/custodianCsv";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
 export * from "./upload";

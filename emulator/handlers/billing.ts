@@ -6,7 +6,7 @@
  * Billing is summary information (spec, concept 7), so org admins keep it when a database has
  * orgAdminAccess false (access.ts: canReadDatabase ignores that flag).
  */
-import type { DatabaseBilling } from "../../provider/api";
+import type { DatabaseBilling } from "../../contract";
 import { canAdministerOrganization, canReadDatabase, demand } from "../access";
 import {
   databaseBilling,

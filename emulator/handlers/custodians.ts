@@ -1,13 +1,13 @@
 /**
  * E5 PostDirectoryCustodians: sync a legal-hold custodian directory from a CSV sent as the
- * multipart form field `file`. The CSV rules are provider/custodians/csv.ts, the same code the
+ * multipart form field `file`. The CSV rules are contract/custodianCsv.ts, the same code the
  * provider runs at plan time; a broken rule is a 400 whose title names the row and the rule.
  *
  * Sync (spec): a person matched by email (case-insensitively) has all values overwritten, so a
  * property absent from the CSV is empty afterwards; a new email adds a person. The spec does not
  * say that people missing from the CSV are removed, so they stay.
  */
-import { CustodianCsvError, parseCustodianCsv } from "../../provider/custodians/csv";
+import { CustodianCsvError, parseCustodianCsv } from "../../contract/custodianCsv";
 import { canSyncCustodians, demand } from "../access";
 import { BadRequest } from "../errors";
 import type { HandlerGroup } from "../handler";

@@ -7,7 +7,7 @@
  * Read as: when the caller reaches the organization only as parent org admin (an organization
  * key of the parent, or an org admin of the parent), not as its own org admin.
  */
-import { buildPath, routes } from "../../provider/api";
+import { buildPath, routes } from "../../contract";
 import { canAdministerOrganization, demand, isOrgAdmin } from "../access";
 import { eventView } from "../events";
 import type { HandlerContext, HandlerGroup } from "../handler";

@@ -3,7 +3,7 @@
  * To find the handler of an operation, look for its id (GetOrganizationUsers, ...) in the file
  * named after its resource.
  */
-import type { OperationId } from "../../provider/api";
+import type { OperationId } from "../../contract";
 import type { Handler, HandlerGroup } from "../handler";
 import { accountHandlers } from "./account";
 import { billingHandlers } from "./billing";

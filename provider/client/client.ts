@@ -10,9 +10,10 @@
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
 import { FormData as UndiciFormData, type Pool } from "undici";
-import { parseOrThrow, ParameterError } from "../api/params";
-import { buildPath, routes, type BodyOf, type DataOf, type OperationId, type ParamsOf, type RouteDef } from "../api/routes";
-import { ErrorBody, EventList } from "../api/schemas";
+import { parseOrThrow, ParameterError } from "../../contract/params";
+import { routes, type BodyOf, type DataOf, type OperationId, type ParamsOf, type RouteDef } from "../../contract/routes";
+import { buildPath } from "../../contract/routing";
+import { ErrorBody } from "../../contract/schemas";
 import {
   ApiError,
   ClientClosedError,
@@ -225,7 +226,7 @@ export class ReviewAdminClient {
    */
   async *paginate<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): AsyncIterable<PageItemOf<K>> {
     const route = this.#route(op);
-    if (route.envelope !== "list" && route.data !== EventList) {
+    if (route.pages === "none") {
       throw new TypeError(`${op} is not a paged operation`);
     }
     let path: string | null = this.#pathFor(route, params);

@@ -6,22 +6,19 @@
  *
  * No error here ever holds the API key or the Authorization header: errors are built from the
  * operation id, method, path and the server's answer only, and server text is scrubbed of the
- * key before it gets here (see redact.ts).
+ * key before it gets here (see security.ts).
  */
 import { STATUS_CODES } from "node:http";
 
-export { ParameterError } from "../api/params";
+import { oneLine } from "../util";
+
+export { ParameterError } from "../../contract/params";
 
 /** Appended to a message when the client tried more than once. */
 function attemptsSuffix(attempts: number): string {
   return attempts > 1 ? ` (after ${attempts} attempts)` : "";
 }
 
-/** Collapses server-supplied text to one short line, so every message stays on one line. */
-export function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
-}
 
 /** Where a failed request went: enough to find it in a server log, never the host or the key. */
 export interface RequestContext {

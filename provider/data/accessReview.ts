@@ -7,7 +7,7 @@
  * (such as last activity) is included unless asked for, so the output of two runs diffs to the
  * real changes in access.
  */
-import type { DatabasePermission, OrganizationPermission } from "../api";
+import type { DatabasePermission, OrganizationPermission } from "../../contract";
 import { ApiError } from "../client";
 import {
   clientFor, compareText, csvLine, io, mapLimit, outputForm, PAGE_SIZE, readFailure, reading, requireId,

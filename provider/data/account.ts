@@ -1,7 +1,7 @@
 /**
  * Data sources for the account behind the key and its organizations (E2, E3, E6).
  */
-import type { Organization, User } from "../api";
+import type { Organization, User } from "../../contract";
 import {
   clientFor, io, matchesName, outputForm, PAGE_SIZE, reading, requireId,
   type DataSourceOptions, type NameFilter,

@@ -13,7 +13,7 @@
  * ACTIVE with final state SUSPENDED; a database's combined size is typically its largest
  * project's.
  */
-import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../api";
+import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
 import {
   argumentError, clientFor, csvLine, io, mapLimit, matchesName, outputForm, PAGE_SIZE, reading, requireId,
   type DataSourceOptions, type NameFilter,

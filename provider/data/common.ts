@@ -8,8 +8,8 @@
  * script alike. Nothing here touches Pulumi's runtime unless a Pulumi program is running.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { OperationId } from "../api";
-import { ParameterError } from "../api";
+import type { OperationId } from "../../contract";
+import { ParameterError } from "../../contract";
 import { ApiError, type ReviewAdminClient } from "../client";
 import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, type Settings } from "../settings";
 

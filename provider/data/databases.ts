@@ -1,7 +1,7 @@
 /**
  * Data sources for databases (E1, E9, E27, E30).
  */
-import type { Database, DatabaseSize } from "../api";
+import type { Database, DatabaseSize } from "../../contract";
 import {
   clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
   type DataSourceOptions, type NameFilter,

@@ -8,7 +8,7 @@
  * are de-duplicated by id in any case, so a service that repeats the boundary group on the next
  * page loses and repeats nothing either, and range results are kept to begin <= timestamp < end.
  */
-import type { ActivityEvent } from "../api";
+import type { ActivityEvent } from "../../contract";
 import { argumentError, clientFor, io, outputForm, reading, requireId, type DataSourceOptions } from "./common";
 
 /** A point in time: unix milliseconds, a Date, or an ISO 8601 string. */

@@ -2,7 +2,7 @@
  * Data sources for people: organization members (E18, E21), invitations (E14), user
  * identifiers (E17) and database users (E23, E25).
  */
-import type { DatabasePermission, DatabaseUser, Invitation, Member, OrganizationPermission, UserIdentifier } from "../api";
+import type { DatabasePermission, DatabaseUser, Invitation, Member, OrganizationPermission, UserIdentifier } from "../../contract";
 import {
   argumentError, clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
   type DataSourceOptions, type NameFilter,

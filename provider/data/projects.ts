@@ -1,7 +1,7 @@
 /**
  * Data sources for projects (E4, E16, E29).
  */
-import type { Project } from "../api";
+import type { Project } from "../../contract";
 import {
   clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
   type DataSourceOptions, type NameFilter,

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { currentClient } from "../settings";
 import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
-} from "../custodians/csv";
+} from "../../contract/custodianCsv";
 import { SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, stripProvider, type ResourceImpl } from "./base";
 import { ReviewAdminResource } from "./resource";
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DatabasePermission, uniqueArray, type DatabaseUser } from "../api";
+import { DatabasePermission, uniqueArray, type DatabaseUser } from "../../contract";
 import { currentClient } from "../settings";
 import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, sortedSet, stripProvider, type ResourceImpl } from "./base";
 import { ReviewAdminResource } from "./resource";

@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DatabasePermission, uniqueArray, type DatabaseUser } from "../api";
+import { DatabasePermission, uniqueArray, type DatabaseUser } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, isStatus, sortedSet, type ResourceImpl } from "./base";

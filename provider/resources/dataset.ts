@@ -14,7 +14,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { CreateDatasetRequest } from "../api";
+import type { CreateDatasetRequest } from "../../contract";
 import { currentClient } from "../settings";
 import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, sortedSet, stripProvider, type ResourceImpl } from "./base";
 import { ReviewAdminResource } from "./resource";

@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { OrganizationPermission, uniqueArray, type OrganizationPermission as Permission } from "../api";
+import { OrganizationPermission, uniqueArray, type OrganizationPermission as Permission } from "../../contract";
 import { currentClient } from "../settings";
 import {
   SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider, type ResourceImpl,

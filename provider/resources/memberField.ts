@@ -4,7 +4,7 @@
  * is named by `userId` or `email`; create never adds anyone. Delete empties the field.
  */
 import { z } from "zod";
-import type { Member } from "../api";
+import type { Member } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import {

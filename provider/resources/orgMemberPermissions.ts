@@ -4,7 +4,7 @@
  * the anti-lockout guard); the membership itself stays.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { OrganizationPermission, uniqueArray } from "../api";
+import { OrganizationPermission, uniqueArray } from "../../contract";
 import { sortedSet } from "./base";
 import { memberFieldImpl } from "./memberField";
 import { ReviewAdminResource } from "./resource";

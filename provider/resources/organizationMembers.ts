@@ -12,7 +12,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { OrganizationPermission, uniqueArray, type Invitation, type Member } from "../api";
+import { OrganizationPermission, uniqueArray, type Invitation, type Member } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { currentClient } from "../settings";
 import {

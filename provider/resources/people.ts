@@ -3,7 +3,7 @@
  * (member or invitation), invite or add them (batched E19), bring an invitation in line, and
  * remove them. All reads go through the run's shared lists (shared.ts).
  */
-import type { Invitation, Member, OrganizationPermission } from "../api";
+import type { Invitation, Member, OrganizationPermission } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { ResourceError, isStatus, normalizeEmail, sortedSet } from "./base";
 import { addUser } from "./addUsersBatch";

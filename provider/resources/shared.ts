@@ -4,7 +4,7 @@
  * kept up to date by the provider's own writes. `configure` (once per run) clears them.
  */
 import type { ReviewAdminClient } from "../client";
-import type { DatabaseUser, Invitation, Member, User } from "../api";
+import type { DatabaseUser, Invitation, Member, User } from "../../contract";
 import { ApiError } from "../client";
 import { ResourceError, normalizeEmail } from "./base";
 

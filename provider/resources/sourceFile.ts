@@ -30,7 +30,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ParameterError } from "../api/params";
+import { ParameterError } from "../../contract/params";
 import { ApiError } from "../client";
 import { currentClient } from "../settings";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";

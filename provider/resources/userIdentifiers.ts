@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { UserIdentifier } from "../api";
+import { UserIdentifier } from "../../contract";
 import { memberFieldImpl } from "./memberField";
 import { ReviewAdminResource } from "./resource";
 

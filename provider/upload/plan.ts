@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ParameterError } from "../api/params";
+import { ParameterError } from "../../contract/params";
 import { isLoopbackHost } from "../client/security";
 
 /** The limits the client enforces (see the file comment for the reading of MB/GB/TB). */

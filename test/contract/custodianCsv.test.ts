@@ -6,7 +6,7 @@ import {
   MAX_CSV_BYTES,
   parseCustodianCsv,
   renderCustodianCsv,
-} from "../provider/custodians/csv.js";
+} from "../../contract/custodianCsv";
 
 function csvError(text: string, opts?: { maxBytes?: number }): CustodianCsvError {
   try {

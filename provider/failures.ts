@@ -1,0 +1,83 @@
+/**
+ * The one way a failure reaches the user: a single line saying what was being done, to what,
+ * what the service answered, and what to check. Resources and data sources both word their
+ * errors here. The facts behind the hints live in the route table (contract/routes.ts): who may
+ * call a route (`access`) and which ids its path names.
+ */
+import { ParameterError, pathParamsOf, routes, type OperationId, type RouteDef } from "../contract";
+import { accessText } from "../contract/routing";
+import { ApiError } from "./client";
+import { oneLine } from "./util";
+
+/** An error already worded for the user (it names the action); explainFailure passes it through unchanged. */
+export class ResourceError extends Error {
+  override readonly name = "ResourceError";
+}
+
+/** The path parameters of a route worded as nouns: `orgId` 102 is "organization 102". */
+const NOUNS: Record<string, string> = {
+  orgId: "organization",
+  databaseId: "database",
+  userId: "user",
+  directoryId: "directory",
+  datasetId: "dataset",
+  sourceFileId: "source file",
+  eventId: "event",
+  partNumber: "part",
+};
+
+function routeOf(operationId: string): RouteDef | undefined {
+  return (routes as Record<string, RouteDef>)[operationId];
+}
+
+/** What to check after a failure of the service, from the status and the route's facts. */
+export function hintFor(err: ApiError): string | undefined {
+  const route = routeOf(err.operationId);
+  const ids = route ? (pathParamsOf(route, err.path) ?? {}) : {};
+  switch (err.status) {
+    case 401:
+      return "the API key is missing or invalid: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key belongs to this region's baseUrl";
+    case 403: {
+      if (!route) return "the API key in use lacks the permission";
+      const num = (k: string) => (ids[k] !== undefined ? Number(ids[k]) : undefined);
+      const needs = accessText(route, { orgId: num("orgId"), databaseId: num("databaseId"), directoryId: num("directoryId") });
+      return `this needs ${needs}, which the API key in use lacks`;
+    }
+    case 404: {
+      const named = Object.entries(ids).map(([k, v]) => `${NOUNS[k] ?? k} ${v}`);
+      return named.length ? `check that ${named.join(" and ")} exist${named.length === 1 ? "s" : ""}` : undefined;
+    }
+    case 422:
+      return "a limit of the service was reached; limits are raised per organization on request";
+    case 429:
+      return "rate limited even after retries: lower reviewadmin:requestsPerSecond";
+    default:
+      return err.status >= 500 ? "a problem on the service's side; try again later" : undefined;
+  }
+}
+
+/** One line for why something failed, without the action: the service's answer and a hint, or the error's message. */
+export function describeCause(err: unknown): string {
+  if (err instanceof ApiError) {
+    const said = oneLine(err.title ?? err.serviceMessage ?? "");
+    const hint = hintFor(err);
+    return `the service answered ${err.status}${said ? ` ${said}` : ""}${hint ? ` (${hint})` : ""}`;
+  }
+  if (err instanceof ParameterError) return `invalid argument '${err.parameter}': ${err.rule}`;
+  return oneLine(err instanceof Error ? err.message : String(err), 400);
+}
+
+/**
+ * The user's error for a failure while doing `action` ("creating OrgMember a@b.c in organization
+ * 102", "getOrganizationMembers: reading the members of organization 102"):
+ * `<action>: <describeCause(err)>`, with `err` as its cause. A ResourceError passes unchanged.
+ */
+export function explainFailure(action: string, err: unknown): Error {
+  if (err instanceof ResourceError) return err;
+  return new ResourceError(`${action}: ${describeCause(err)}`, { cause: err });
+}
+
+/** True for an ApiError with the given status (of the given operation, when named). */
+export function isStatus(err: unknown, status: number, operationId?: OperationId): boolean {
+  return err instanceof ApiError && err.status === status && (operationId === undefined || err.operationId === operationId);
+}
