@@ -1,21 +1,87 @@
 /**
- * pulumi-reviewadmin: access as code for the review platform's administration API.
- * Resources, data sources, the API model and the HTTP client.
+ * pulumi-reviewadmin: access as code for the review platform's administration API. This is the
+ * whole public surface: every name exported here is a promise kept across minor versions (see
+ * CHANGELOG.md); anything else in the package is internal.
  */
-export * from "../contract";
-export * from "./client";
-export { resolveSettings, currentClient, type Settings } from "./settings";
+
+// Resources
 export { OrgMember, type OrgMemberArgs, type MemberStatus } from "./resources/orgMember";
 export { OrgMemberPermissions, type OrgMemberPermissionsArgs } from "./resources/orgMemberPermissions";
 export { UserIdentifiers, type UserIdentifiersArgs, type UserIdentifierInput } from "./resources/userIdentifiers";
 export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./resources/databaseUserPermissions";
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
+export { OrganizationMembers, type OrganizationMembersArgs, type RosterMemberInput, type LivePerson } from "./resources/organizationMembers";
+export { DatabaseUsers, type DatabaseUsersArgs, type LiveUser } from "./resources/databaseUsers";
+export type { RosterMode } from "./resources/support/roster";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
-export * from "../contract/custodianCsv";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
-export * from "./upload";
-export { OrganizationMembers, type OrganizationMembersArgs, type RosterMemberInput } from "./resources/organizationMembers";
-export { DatabaseUsers, type DatabaseUsersArgs } from "./resources/databaseUsers";
-export type { RosterMode } from "./resources/roster";
+
+// Data sources
 export * from "./data";
+
+// Native upload for scripts
+export * from "./upload";
+
+// The custodian CSV format
+export {
+  CUSTODIAN_COLUMNS,
+  CustodianCsvError,
+  MAX_CSV_BYTES,
+  parseCustodianCsv,
+  renderCustodianCsv,
+  type Custodian,
+  type CustodianInput,
+  type ParsedCustodians,
+} from "../contract/custodianCsv";
+
+// The API's entities and operations, as types (for client.call and data-source results)
+export type {
+  ActivityEvent,
+  Database,
+  DatabaseBilling,
+  DatabasePermission,
+  DatabaseSize,
+  DatabaseUser,
+  Invitation as InvitationEntity,
+  Member,
+  MonthStatus,
+  Organization,
+  OrganizationPermission,
+  ParentBilling,
+  Project,
+  ProjectBilling,
+  Size,
+  SizeBreakdown,
+  SizeSet,
+  User,
+  UserIdentifier,
+  OperationId,
+  ParamsOf,
+  BodyOf,
+  DataOf,
+} from "../contract";
+export { ParameterError } from "../contract";
+
+// The HTTP client and its errors
+export {
+  ReviewAdminClient,
+  getClient,
+  ApiError,
+  ClientClosedError,
+  ClientConfigError,
+  InsecureUrlError,
+  NetworkError,
+  ResponseValidationError,
+  ReviewAdminError,
+  TimeoutError,
+  type ClientOptions,
+  type ClientStats,
+  type CallOptions,
+  type PageItemOf,
+  type RequestContext,
+} from "./client";
+
+// Settings and failures
+export { resolveSettings, currentClient, type Settings } from "./settings";
+export { ResourceError } from "./failures";

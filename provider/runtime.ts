@@ -1,36 +1,30 @@
 /**
- * The code the dynamic-provider plugin runs. The serialized provider (resources/serialized.ts)
- * requires this module by package name and forwards each call to the implementation of its kind.
- * Loaded once per plugin process, so its caches and the client's token bucket are shared by every
- * resource of the run.
+ * The code the dynamic-provider plugin runs. The serialized provider shim
+ * (resources/support/resourceClass.ts) requires this module by package name and forwards each
+ * call to the implementation of its kind. Loaded once per plugin process, so its caches and the
+ * client's pacer are shared by every resource of the run.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceImpl } from "./resources/base";
-import { custodianDirectorySyncImpl } from "./resources/custodianDirectorySync";
-import { datasetImpl } from "./resources/dataset";
-import { databaseUserPermissionsImpl } from "./resources/databaseUserPermissions";
-import { databaseUsersImpl } from "./resources/databaseUsers";
-import { organizationMembersImpl } from "./resources/organizationMembers";
-import { invitationImpl } from "./resources/invitation";
-import { orgMemberImpl } from "./resources/orgMember";
-import { orgMemberPermissionsImpl } from "./resources/orgMemberPermissions";
-import { sourceFileImpl } from "./resources/sourceFile";
-import { userIdentifiersImpl } from "./resources/userIdentifiers";
-import { resetRunCaches } from "./resources/shared";
+import { custodianDirectorySync } from "./resources/custodianDirectorySync";
+import { databaseUserPermissions } from "./resources/databaseUserPermissions";
+import { databaseUsers } from "./resources/databaseUsers";
+import { dataset } from "./resources/dataset";
+import { invitation } from "./resources/invitation";
+import { orgMember } from "./resources/orgMember";
+import { orgMemberPermissions } from "./resources/orgMemberPermissions";
+import { organizationMembers } from "./resources/organizationMembers";
+import { sourceFile } from "./resources/sourceFile";
+import type { ResourceImpl } from "./resources/support/lifecycle";
+import { resetRunCaches } from "./resources/support/runCache";
+import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 
-const implementations: Record<string, ResourceImpl> = {
-  OrgMember: orgMemberImpl,
-  OrgMemberPermissions: orgMemberPermissionsImpl,
-  UserIdentifiers: userIdentifiersImpl,
-  DatabaseUserPermissions: databaseUserPermissionsImpl,
-  Invitation: invitationImpl,
-  CustodianDirectorySync: custodianDirectorySyncImpl,
-  OrganizationMembers: organizationMembersImpl,
-  DatabaseUsers: databaseUsersImpl,
-  Dataset: datasetImpl,
-  SourceFile: sourceFileImpl,
-};
+const implementations: Record<string, ResourceImpl> = Object.fromEntries(
+  [
+    orgMember, orgMemberPermissions, userIdentifiers, databaseUserPermissions, invitation, custodianDirectorySync, organizationMembers,
+    databaseUsers, dataset, sourceFile,
+  ].map((impl) => [impl.definition.kind, impl]),
+);
 
 /** Takes the stack's `reviewadmin:*` config (secrets already decrypted) and starts a new run's caches. */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
@@ -39,10 +33,16 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
 }
 
 /** The implementation of one resource kind; throws for a kind this version does not know. */
-export function provider(kind: string): ResourceImpl {
+export function implementationOf(kind: string): ResourceImpl {
   const impl = implementations[kind];
   if (!impl) {
     throw new Error(`pulumi-reviewadmin: this version has no resource kind '${kind}' (state written by a newer version?)`);
   }
   return impl;
 }
+
+/**
+ * The same as implementationOf, under the name the shims serialized by 0.1.x call: `delete` and
+ * `refresh` of a resource run the shim stored in its state, so this name must stay.
+ */
+export const provider = implementationOf;

@@ -1,19 +1,19 @@
 /**
  * CustodianDirectorySync: the people of a legal-hold custodian directory, synced from typed
- * records or a CSV file (E5). Every CSV rule of the spec is checked at plan time, with the row
- * and the rule in the message. The service has no read and no delete endpoint for a directory:
- * refresh keeps the last synced state, and delete leaves the directory as it is (with a note).
+ * records or a CSV file (E5).
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { currentClient } from "../settings";
 import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
-} from "../../contract/custodianCsv";
-import { SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, describeFailure, stripProvider, type ResourceImpl } from "./base";
-import { ReviewAdminResource } from "./resource";
+} from "../../contract";
+import type { ReviewAdminClient } from "../client";
+import { definedOnly } from "../util";
+import { idOf } from "./support/inputs";
+import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */
 export interface CustodianDirectorySyncArgs {
@@ -32,7 +32,7 @@ const Person = z.partialRecord(z.enum(properties, { message: `must be one of: ${
 
 const Inputs = z
   .strictObject({
-    directoryId: z.number().int().positive({ message: "must be a positive integer directory id" }),
+    directoryId: idOf("directory"),
     people: z.array(Person).optional(),
     csv: z.string().optional(),
     csvPath: z.string().min(1).optional(),
@@ -44,16 +44,18 @@ const Inputs = z
     path: ["people"],
   });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<CustodianDirectorySyncArgs, Omit<z.input<typeof Inputs>, "contentHash">>(true);
 
-interface State {
+/** What a CustodianDirectorySync stores: what was last sent, and what the service ignored. */
+export interface CustodianDirectorySyncState {
   directoryId: number;
+  /** SHA-256 of the CSV last sent. */
   contentHash: string;
   /** People in the CSV that was sent. */
   peopleCount: number;
   /** People the service ignored (a user principal name but no email), as it reported them. */
   ignored: string[];
   csvPath?: string;
-  schemaVersion: number;
 }
 
 /** The CSV bytes the inputs stand for. */
@@ -69,21 +71,19 @@ function csvOf(inputs: Inputs): Buffer {
 
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const label = (s: { directoryId: number }) => `CustodianDirectorySync of directory ${s.directoryId}`;
-const hint = { forbidden: "the API key needs org admin or LEGAL_HOLD_ADMIN in the directory's organization", notFound: "is the directory id right?" };
 
-async function sync(inputs: Inputs): Promise<State> {
+async function sync(client: ReviewAdminClient, inputs: Inputs): Promise<CustodianDirectorySyncState> {
   const bytes = csvOf(inputs);
   const parsed = parseCustodianCsv(bytes);
   const form = new FormData();
   form.set("file", new Blob([bytes], { type: "text/csv" }), "custodians.csv");
-  const result = await currentClient().call("PostDirectoryCustodians", { directoryId: inputs.directoryId }, form);
+  const result = await client.call("PostDirectoryCustodians", { directoryId: inputs.directoryId }, form);
   return definedOnly({
     directoryId: inputs.directoryId,
     contentHash: sha256(bytes),
     peopleCount: parsed.people.length,
     ignored: [...result.custodians].sort(),
     csvPath: inputs.csvPath,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
@@ -93,7 +93,7 @@ async function sync(inputs: Inputs): Promise<State> {
  * would name a row of the CSV rendered from the records, sorted by email, which the program never
  * sees (people[1] could be reported as "row 2"), so it could not tell which record is wrong.
  */
-function peopleFailure(people: CustodianInput[]): pulumi.dynamic.CheckFailure | undefined {
+function peopleFailure(people: CustodianInput[]): CheckFailure | undefined {
   const who = (p: CustodianInput) => p.email ?? p.userPrincipalName ?? "no email or user principal name";
   const firstOfEmail = new Map<string, number>();
   for (const [i, person] of people.entries()) {
@@ -115,72 +115,58 @@ function peopleFailure(people: CustodianInput[]): pulumi.dynamic.CheckFailure | 
   return undefined;
 }
 
-/** The plugin implementation. */
-export const custodianDirectorySyncImpl: ResourceImpl = {
-  async check(_olds, news) {
-    const result = checkWith(Inputs, news);
-    if (result.failures?.length || containsUnknown(stripProvider(news))) return result;
-    const inputs = result.inputs as Inputs;
+/** The CustodianDirectorySync implementation run by the plugin. */
+export const custodianDirectorySync = defineResource<Inputs, CustodianDirectorySyncState>({
+  kind: "CustodianDirectorySync",
+  inputs: Inputs,
+  outputs: ["directoryId", "contentHash", "peopleCount", "ignored", "csvPath"],
+  label,
+  idOf: (s) => `directory/${s.directoryId}`,
+
+  async check(inputs) {
+    if (containsUnknown(inputs)) return { inputs };
     const badPerson = inputs.people ? peopleFailure(inputs.people as CustodianInput[]) : undefined;
-    if (badPerson) return { inputs: news, failures: [badPerson] };
+    if (badPerson) return { failures: [badPerson] };
     try {
       const bytes = csvOf(inputs);
       parseCustodianCsv(bytes);
-      return { inputs: { ...result.inputs, contentHash: sha256(bytes) } };
+      return { inputs: { ...inputs, contentHash: sha256(bytes) } };
     } catch (err) {
       const property = inputs.people ? "people" : inputs.csv !== undefined ? "csv" : "csvPath";
       const reason = err instanceof Error ? err.message : String(err);
-      return { inputs: news, failures: [{ property, reason: `${property}: ${reason}` }] };
+      return { failures: [{ property, reason: `${property}: ${reason}` }] };
     }
   },
 
-  async diff(_id, olds: State, news: Inputs) {
+  diff(olds, news) {
     const replaces = news.directoryId !== olds.directoryId ? ["directoryId"] : [];
     // An unknown hash (preview) may or may not change: say so rather than guess.
     const contentChanged = news.contentHash === UNKNOWN || news.contentHash !== olds.contentHash;
     return { changes: replaces.length > 0 || contentChanged || news.csvPath !== olds.csvPath, replaces };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { id: `directory/${inputs.directoryId}`, outs: await sync(inputs) };
-    } catch (err) {
-      throw describeFailure(`creating ${label(inputs)}`, err, hint);
-    }
-  },
-
+  create: (inputs, { client }) => sync(client, inputs),
   // No read endpoint: the last synced state is all there is to show.
-  async read(id, props: State) {
-    return { id, props };
-  },
+  update: (_olds, news, { client }) => sync(client, news),
 
-  async update(_id, _olds: State, raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { outs: await sync(inputs) };
-    } catch (err) {
-      throw describeFailure(`updating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  async delete(_id, props: State) {
+  async delete(state) {
     pulumi.log.warn(
-      `${label(props)}: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced. Remove them in the web application if needed.`,
+      `${label(state)}: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced. Remove them in the web application if needed.`,
     );
   },
-};
+});
 
-/** The people of a legal-hold custodian directory, synced from records or a CSV file. */
+/**
+ * The people of a legal-hold custodian directory (E5), synced from typed records, CSV text, or a
+ * CSV file in the repo (exactly one of `people`, `csv`, `csvPath`). Every CSV rule of the service
+ * is checked at plan time, naming the row and the rule; the content's SHA-256 is computed at plan
+ * time, so an edited CSV shows as a change. The service has no read and no delete endpoint for a
+ * directory: refresh keeps the last synced state, and delete leaves the directory as it is (with
+ * a warning).
+ */
+export interface CustodianDirectorySync extends Outputs<CustodianDirectorySyncState> {}
 export class CustodianDirectorySync extends ReviewAdminResource {
-  declare readonly directoryId: pulumi.Output<number>;
-  /** SHA-256 of the CSV last sent. */
-  declare readonly contentHash: pulumi.Output<string>;
-  declare readonly peopleCount: pulumi.Output<number>;
-  /** People the service ignored (user principal name without email). */
-  declare readonly ignored: pulumi.Output<string[]>;
-
   constructor(name: string, args: CustodianDirectorySyncArgs, opts?: pulumi.CustomResourceOptions) {
-    super("CustodianDirectorySync", name, args, ["contentHash", "peopleCount", "ignored", "schemaVersion"], opts);
+    super(custodianDirectorySync.definition, name, args, opts);
   }
 }

@@ -1,15 +1,17 @@
 /**
- * DatabaseUserPermissions: one user's permissions on one database (E23 to E26). Setting
- * overwrites (E26 is an upsert), so a change of database or user replaces delete-first, and a
- * user who already holds permissions is adopted. Delete removes the user's database permissions.
+ * DatabaseUserPermissions: one user's permissions on one database (E23 to E26).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DatabasePermission, uniqueArray, type DatabaseUser } from "../../contract";
-import { currentClient } from "../settings";
-import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, diffFields, isStatus, sortedSet, stripProvider, type ResourceImpl } from "./base";
-import { ReviewAdminResource } from "./resource";
-import { databaseUsers, rememberDatabaseUser } from "./shared";
+import type { DatabasePermission, DatabaseUser } from "../../contract";
+import type { ReviewAdminClient } from "../client";
+import { isStatus } from "../failures";
+import { definedOnly } from "../util";
+import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
+import { argsMatch, defineResource } from "./support/lifecycle";
+import { sortedSet } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
+import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -22,44 +24,39 @@ export interface DatabaseUserPermissionsArgs {
 }
 
 const Inputs = z.strictObject({
-  databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
-  userId: z.number().int().positive({ message: "must be a positive integer user id" }),
-  permissions: uniqueArray(DatabasePermission)
-    .min(1, { message: "must hold at least one permission; to take all of them away, delete the resource" })
-    .transform((a) => sortedSet(a)!),
+  databaseId: DatabaseId,
+  userId: UserId,
+  permissions: DatabasePermissions.refine((a) => a.length > 0, {
+    message: "must hold at least one permission; to take all of them away, delete the resource",
+  }),
 });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<DatabaseUserPermissionsArgs, z.input<typeof Inputs>>(true);
 
-interface State extends Inputs {
+/** What a DatabaseUserPermissions stores. */
+export interface DatabaseUserPermissionsState extends Inputs {
   /** Whether the user's account is active, as the service reports it. */
   active: boolean;
   username: string | null;
+  /** True when the user already held permissions on the database when the resource was created. */
   adopted: boolean;
-  schemaVersion: number;
 }
 
 const label = (s: { databaseId: number; userId: number }) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`;
-const hint = {
-  forbidden: "the API key needs DB_ADMIN on this database, or org admin of its owner with orgAdminAccess on",
-  // E26 answers 404 for an unknown user as well as for an unknown database: the hint names both,
-  // where it used to ask only about the database ("user 999999 not found (is the database id right?)").
-  notFound: "are the database id and the user id right? the user must be a platform user",
-};
 
-function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): State {
+function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): DatabaseUserPermissionsState {
   return definedOnly({
     databaseId: inputs.databaseId,
     userId: inputs.userId,
-    permissions: sortedSet(live.permissions)!,
+    permissions: sortedSet(live.permissions),
     active: live.active,
     username: live.user.username ?? null,
     adopted,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
-async function put(inputs: Inputs): Promise<DatabaseUser> {
-  const client = currentClient();
+/** Sets the user's permissions (E26 overwrites). */
+async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> {
   const live = await client.call(
     "PutDatabaseUser",
     { databaseId: inputs.databaseId, userId: inputs.userId },
@@ -69,71 +66,48 @@ async function put(inputs: Inputs): Promise<DatabaseUser> {
   return live;
 }
 
-/** The plugin implementation. */
-export const databaseUserPermissionsImpl: ResourceImpl = {
-  async check(_olds, news) {
-    return checkWith(Inputs, news);
+/** The DatabaseUserPermissions implementation run by the plugin. */
+export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermissionsState>({
+  kind: "DatabaseUserPermissions",
+  inputs: Inputs,
+  outputs: ["databaseId", "userId", "permissions", "active", "username", "adopted"],
+  label,
+  idOf: (s) => `${s.databaseId}/${s.userId}`,
+  // Delete-first: E26 is an upsert, so create-then-delete could remove the grant it just made.
+  diff: { replaceOn: ["databaseId", "userId"], update: ["permissions"], deleteBeforeReplace: true },
+
+  async create(inputs, { client }) {
+    const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
+    return stateOf(inputs, await setPermissions(client, inputs), !!existing && existing.permissions.length > 0);
   },
 
-  async diff(_id, olds: State, news: Inputs) {
-    // Delete-first: E26 is an upsert, so create-then-delete could remove the grant it just made.
-    return diffFields(olds, news, { replaceOn: ["databaseId", "userId"], update: ["permissions"], deleteBeforeReplace: true });
+  async read(state, { client }) {
+    const live = (await listedDatabaseUsers(client, state.databaseId)).get(state.userId);
+    if (!live || live.permissions.length === 0) return undefined;
+    const fresh = stateOf(state, live, state.adopted);
+    return { state: fresh, inputs: { databaseId: fresh.databaseId, userId: fresh.userId, permissions: fresh.permissions } };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      const existing = (await databaseUsers(currentClient(), inputs.databaseId)).get(inputs.userId);
-      const live = await put(inputs);
-      return { id: `${inputs.databaseId}/${inputs.userId}`, outs: stateOf(inputs, live, !!existing && existing.permissions.length > 0) };
-    } catch (err) {
-      throw describeFailure(`creating ${label(inputs)}`, err, hint);
-    }
+  async update(olds, news, { client }) {
+    return stateOf(news, await setPermissions(client, news), olds.adopted);
   },
 
-  async read(id, props: State) {
-    try {
-      const live = (await databaseUsers(currentClient(), props.databaseId)).get(props.userId);
-      if (!live || live.permissions.length === 0) return {};
-      const state = stateOf(props, live, props.adopted);
-      return { id, props: state, inputs: { databaseId: state.databaseId, userId: state.userId, permissions: state.permissions } };
-    } catch (err) {
-      if (isStatus(err, 404)) return {}; // the database itself is gone
-      throw describeFailure(`reading ${label(props)}`, err, hint);
-    }
+  async delete(state, { client }) {
+    await client.call("DeleteDatabaseUser", { databaseId: state.databaseId, userId: state.userId }).catch((err) => {
+      if (!isStatus(err, 404)) throw err;
+    });
+    await rememberDatabaseUser(client, state.databaseId, state.userId, undefined);
   },
+});
 
-  async update(_id, olds: State, raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      return { outs: stateOf(inputs, await put(inputs), olds.adopted) };
-    } catch (err) {
-      throw describeFailure(`updating ${label(inputs)}`, err, hint);
-    }
-  },
-
-  async delete(_id, props: State) {
-    const client = currentClient();
-    try {
-      await client.call("DeleteDatabaseUser", { databaseId: props.databaseId, userId: props.userId });
-    } catch (err) {
-      if (!isStatus(err, 404)) throw describeFailure(`deleting ${label(props)}`, err, hint);
-    }
-    await rememberDatabaseUser(client, props.databaseId, props.userId, undefined);
-  },
-};
-
-/** One user's permissions on one database. */
+/**
+ * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a change of
+ * database or user replaces delete-first, and a user who already holds permissions is adopted
+ * (`adopted: true`). Delete removes the user's database permissions (E24).
+ */
+export interface DatabaseUserPermissions extends Outputs<DatabaseUserPermissionsState> {}
 export class DatabaseUserPermissions extends ReviewAdminResource {
-  declare readonly databaseId: pulumi.Output<number>;
-  declare readonly userId: pulumi.Output<number>;
-  declare readonly permissions: pulumi.Output<DatabasePermission[]>;
-  declare readonly active: pulumi.Output<boolean>;
-  declare readonly username: pulumi.Output<string | null>;
-  /** True when the user already held permissions on the database when the resource was created. */
-  declare readonly adopted: pulumi.Output<boolean>;
-
   constructor(name: string, args: DatabaseUserPermissionsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("DatabaseUserPermissions", name, args, ["active", "username", "adopted", "schemaVersion"], opts);
+    super(databaseUserPermissions.definition, name, args, opts);
   }
 }

@@ -1,19 +1,20 @@
 /**
- * DatabaseUsers: every user's permissions on one database, as a map from user id to permissions.
- * `mode: "authoritative"` sets and removes (E26, E24) so the database equals the map;
- * `mode: "additive"` never removes. `unmanaged` lists users with permissions not in the map.
- * One paged list (E23) per run; refresh writes the live set back into the stored inputs so the
- * next `pulumi preview --diff` shows each user added, changed or removed.
+ * DatabaseUsers: every user's permissions on one database, as a map from user id to permissions
+ * (E23, E24, E26).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { DatabasePermission, uniqueArray, type DatabaseUser } from "../../contract";
+import type { DatabasePermission, DatabaseUser } from "../../contract";
 import type { ReviewAdminClient } from "../client";
-import { currentClient } from "../settings";
-import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, isStatus, sortedSet, type ResourceImpl } from "./base";
-import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
-import { ReviewAdminResource } from "./resource";
-import { currentUser, databaseUsers, rememberDatabaseUser } from "./shared";
+import { isStatus } from "../failures";
+import { definedOnly, mapLimit } from "../util";
+import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
+import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
+import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
+import { sortedSet } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
+import { rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUsers roster. */
 export interface DatabaseUsersArgs {
@@ -28,28 +29,31 @@ export interface DatabaseUsersArgs {
   allowAdminRemoval?: pulumi.Input<boolean>;
 }
 
-const Permissions = uniqueArray(DatabasePermission)
-  .min(1, { message: "must hold at least one permission (leave the user out of the map to remove them)" })
-  .transform((a) => sortedSet(a)!);
+const Permissions = DatabasePermissions.refine((a) => a.length > 0, {
+  message: "must hold at least one permission (leave the user out of the map to remove them)",
+});
 
 const Inputs = z.strictObject({
-  databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
+  databaseId: DatabaseId,
   mode: rosterMode,
   users: z
     .record(z.string().regex(/^[1-9]\d*$/, { message: "keys must be user ids (positive integers written as strings)" }), Permissions)
     .transform((m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b)))),
-  protectedUserIds: z.array(z.number().int().positive()).transform((a) => sortedSet(a)!).optional(),
+  protectedUserIds: z.array(UserId).transform((a) => sortedSet(a)).optional(),
   allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<DatabaseUsersArgs, z.input<typeof Inputs>>(true);
 
-interface LiveUser {
+/** A user's permissions on the database, as the roster sees them live. */
+export interface LiveUser {
   permissions: DatabasePermission[];
   active: boolean;
   username: string | null;
 }
 
-interface State {
+/** What a DatabaseUsers roster stores. */
+export interface DatabaseUsersState {
   databaseId: number;
   mode: RosterMode;
   /** Live permissions of the users in the map (authoritative: every user with permissions). */
@@ -60,15 +64,14 @@ interface State {
   managedUserIds: number[];
   protectedUserIds?: number[];
   allowAdminRemoval?: boolean;
-  schemaVersion: number;
 }
 
-const liveUser = (u: DatabaseUser): LiveUser => ({ permissions: sortedSet(u.permissions)!, active: u.active, username: u.user.username ?? null });
+const liveUser = (u: DatabaseUser): LiveUser => ({ permissions: sortedSet(u.permissions), active: u.active, username: u.user.username ?? null });
 
-function stateOf(inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval">, managed: number[], live: Map<number, DatabaseUser>): State {
+function stateOf(inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval">, managed: number[], live: Map<number, DatabaseUser>): DatabaseUsersState {
   const managedSet = new Set(managed);
   const users: Record<string, LiveUser> = {};
-  const unmanaged: State["unmanaged"] = [];
+  const unmanaged: DatabaseUsersState["unmanaged"] = [];
   for (const [id, u] of [...live].sort(([a], [b]) => a - b)) {
     if (u.permissions.length === 0) continue;
     if (managedSet.has(id) || inputs.mode === "authoritative") users[String(id)] = liveUser(u);
@@ -82,7 +85,6 @@ function stateOf(inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds"
     managedUserIds: [...managed].sort((a, b) => a - b),
     protectedUserIds: inputs.protectedUserIds,
     allowAdminRemoval: inputs.allowAdminRemoval,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
@@ -99,28 +101,17 @@ function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
 }
 
 const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.databaseId}`;
-const hint = {
-  forbidden: "the API key needs DB_ADMIN on this database, or org admin of its owner with orgAdminAccess on",
-  notFound: "is the database id right?",
-};
 
 /** Refuses to take DB_ADMIN from the key's own user, unless allowed. */
 async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LiveUser>, plan: Plan, action: string): Promise<void> {
   if (inputs.allowAdminRemoval) return;
-  const losing = [...plan.remove, ...plan.set.filter((id) => !inputs.users[id].includes("DB_ADMIN"))].filter((id) => live[id]?.permissions.includes("DB_ADMIN"));
-  if (losing.length === 0) return;
-  const me = await currentUser(client);
-  if (me && losing.includes(String(me.id))) {
-    throw new ResourceError(
-      `${action}: refused: it would take DB_ADMIN on database ${inputs.databaseId} from user ${me.id} (${me.email ?? me.username ?? "?"}), the user of the API key in use. Set allowAdminRemoval: true to do it anyway.`,
-    );
-  }
+  const losing = [...plan.remove, ...plan.set.filter((id) => !inputs.users[id]!.includes("DB_ADMIN"))].filter((id) => live[id]?.permissions.includes("DB_ADMIN"));
+  await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
-async function reconcile(inputs: Inputs, action: string): Promise<State> {
-  const client = currentClient();
+async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string): Promise<DatabaseUsersState> {
   const dbId = inputs.databaseId;
-  const everyone = stateOf({ ...inputs, mode: "authoritative" }, [], await databaseUsers(client, dbId)).users;
+  const everyone = stateOf({ ...inputs, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
   const plan = planOf(inputs, everyone);
   await guardLockout(client, inputs, everyone, plan, action);
   await mapLimit(plan.set, 8, async (id) => {
@@ -135,10 +126,10 @@ async function reconcile(inputs: Inputs, action: string): Promise<State> {
     });
     await rememberDatabaseUser(client, dbId, userId, undefined);
   });
-  return stateOf(inputs, Object.keys(inputs.users).map(Number), await databaseUsers(client, dbId));
+  return stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(client, dbId));
 }
 
-function inputsOf(state: State): Inputs {
+function inputsOf(state: DatabaseUsersState): Inputs {
   return definedOnly({
     databaseId: state.databaseId,
     mode: state.mode,
@@ -148,46 +139,50 @@ function inputsOf(state: State): Inputs {
   });
 }
 
-/** The plugin implementation. */
-export const databaseUsersImpl: ResourceImpl = {
-  async check(_olds, news) {
-    return checkWith(Inputs, news);
-  },
+/** The DatabaseUsers implementation run by the plugin. */
+export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
+  kind: "DatabaseUsers",
+  inputs: Inputs,
+  outputs: ["databaseId", "mode", "users", "unmanaged", "managedUserIds", "protectedUserIds", "allowAdminRemoval"],
+  label,
+  idOf: (s) => `database/${s.databaseId}`,
 
-  async diff(_id, olds: State, news: Inputs) {
+  async diff(olds, news, { client, action }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
-    if (containsUnknown(news)) return { changes: true, replaces: news.databaseId === olds.databaseId || news.databaseId === (UNKNOWN as any) ? [] : ["databaseId"] };
+    if (containsUnknown(news)) {
+      const same = news.databaseId === olds.databaseId || (news.databaseId as unknown) === UNKNOWN;
+      return { changes: true, replaces: same ? [] : ["databaseId"] };
+    }
     if (news.databaseId !== olds.databaseId) return { changes: true, replaces: ["databaseId"], deleteBeforeReplace: true };
     const plan = planOf(news, olds.users);
     const settingsChanged =
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedUserIds ?? null) !== JSON.stringify(olds.protectedUserIds ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
-    if (plan.set.length || plan.remove.length) await guardLockout(currentClient(), news, olds.users, plan, `updating ${label(news)}`);
+    if (plan.set.length || plan.remove.length) await guardLockout(client, news, olds.users, plan, action);
     return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
-  ...rosterCrud<Inputs, State>({
-    label,
-    hint,
-    idOf: (inputs) => `database/${inputs.databaseId}`,
-    reconcile,
-    async readLive(props) {
-      const state = stateOf(props, props.managedUserIds ?? [], await databaseUsers(currentClient(), props.databaseId));
-      return { state, inputs: inputsOf(state) };
-    },
-    releaseNote: "no longer managed; database permissions stay as they are.",
-  }),
-};
+  reconcile: (inputs, { client, action }) => reconcile(inputs, client, action),
+  async readLive(state, { client }) {
+    const fresh = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
+    return { state: fresh, inputs: inputsOf(fresh) };
+  },
+  releaseNote: "no longer managed; database permissions stay as they are.",
+});
 
-/** Every user's permissions on one database, authoritative or additive. */
+/**
+ * Every user's permissions on one database, as a map from user id to permissions.
+ * `mode: "authoritative"` sets and removes (E26, E24) so the database equals the map, except
+ * `protectedUserIds`; `mode: "additive"` never removes. `unmanaged` lists users with permissions
+ * not in the map. One paged list (E23) per run; refresh writes the live set back into the stored
+ * inputs so the next `pulumi preview --diff` shows each user added, changed or removed. Taking
+ * DB_ADMIN from the key's own user is refused unless `allowAdminRemoval`. Deleting the roster
+ * stops managing; it removes nobody.
+ */
+export interface DatabaseUsers extends Outputs<Omit<DatabaseUsersState, "managedUserIds">> {}
 export class DatabaseUsers extends ReviewAdminResource {
-  declare readonly databaseId: pulumi.Output<number>;
-  declare readonly mode: pulumi.Output<RosterMode>;
-  declare readonly users: pulumi.Output<Record<string, LiveUser>>;
-  declare readonly unmanaged: pulumi.Output<({ userId: number } & LiveUser)[]>;
-
   constructor(name: string, args: DatabaseUsersArgs, opts?: pulumi.CustomResourceOptions) {
-    super("DatabaseUsers", name, args, ["unmanaged", "managedUserIds", "schemaVersion", "protectedUserIds", "allowAdminRemoval"], opts);
+    super(databaseUsers.definition, name, args, opts);
   }
 }

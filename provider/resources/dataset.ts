@@ -1,9 +1,5 @@
 /**
- * Dataset: a native-upload dataset (up1, PostDatabaseDataset), the processing configuration its
- * source files share. The service has no endpoint to read, change or delete a dataset, so:
- * refresh keeps the state as created; any change of a setting REPLACES (a new dataset is created,
- * and it counts against the database's dataset cap); delete leaves the dataset on the service
- * and says so.
+ * Dataset: a native-upload dataset (up1, PostDatabaseDataset).
  *
  * Settings the spec names but whose request field names it does not show are passed through
  * under the camelCase names below (deNIST, pdfCreation, emailInlineImages, ocrLanguage,
@@ -15,9 +11,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract";
-import { currentClient } from "../settings";
-import { SCHEMA_VERSION, checkWith, definedOnly, describeFailure, sortedSet, stripProvider, type ResourceImpl } from "./base";
-import { ReviewAdminResource } from "./resource";
+import { definedOnly } from "../util";
+import { DatabaseId } from "./support/inputs";
+import { argsMatch, defineResource } from "./support/lifecycle";
+import { sortedSet } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a Dataset. Every change replaces the dataset (the service cannot change one). */
 export interface DatasetArgs {
@@ -70,7 +68,7 @@ function timezoneProblem(tz: string): string | undefined {
 }
 
 const Inputs = z.strictObject({
-  databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
+  databaseId: DatabaseId,
   name: z.string().min(1, { message: "must not be empty" }),
   description: z.string().optional(),
   deduplication: option.optional(),
@@ -95,26 +93,23 @@ const Inputs = z.strictObject({
   presentationSpeakerNotes: option.optional(),
   partialProjectIds: z
     .array(z.number().int().positive({ message: "must be a positive integer project id" }))
-    .transform((ids) => sortedSet(ids)!)
+    .transform((ids) => sortedSet(ids))
     .optional(),
   defaultCustodian: option.optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<DatasetArgs, z.input<typeof Inputs>>(true);
 
 /** Every setting; all of them replace when they change. */
 const SETTINGS = Object.keys(Inputs.shape) as (keyof Inputs)[];
 
-interface State extends Inputs {
-  /** The dataset's id, as a number (the resource id is the same, as a string). */
+/** What a Dataset stores: its settings as created, and its id. */
+export interface DatasetState extends Inputs {
+  /** The dataset's id as a number, for SourceFile.datasetId (the resource id is the same, as a string). */
   datasetId: number;
-  schemaVersion: number;
 }
 
 const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' in database ${s.databaseId}`;
-const hint = {
-  forbidden: "the API key needs DB_UPLOAD or DB_ADMIN on the database, or org admin of its owner with orgAdminAccess on",
-  notFound: "is the database id right?",
-};
 
 /** The up1 body: the four fields the spec shows, and the other settings passed through. */
 function requestOf(inputs: Inputs): CreateDatasetRequest {
@@ -122,64 +117,46 @@ function requestOf(inputs: Inputs): CreateDatasetRequest {
   return definedOnly(settings) as CreateDatasetRequest;
 }
 
-/** The plugin implementation. */
-export const datasetImpl: ResourceImpl = {
-  async check(_olds, news) {
-    return checkWith(Inputs, news);
-  },
+/** The Dataset implementation run by the plugin. */
+export const dataset = defineResource<Inputs, DatasetState>({
+  kind: "Dataset",
+  inputs: Inputs,
+  outputs: [...SETTINGS, "datasetId"],
+  label,
+  idOf: (s) => String(s.datasetId),
 
-  async diff(_id, olds: State, news: Inputs) {
+  diff(olds, news) {
     // No update endpoint: every change replaces. A setting removed from the program is a change too.
     // A preview unknown differs from any stored value, so it shows as a (possible) replacement.
     const changed = SETTINGS.filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null));
     return changed.length === 0 ? { changes: false } : { changes: true, replaces: changed };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    try {
-      const created = await currentClient().call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs));
-      // The inputs as given (not the name as echoed), so the next diff compares like with like.
-      const outs: State = definedOnly({ ...inputs, datasetId: created.id, schemaVersion: SCHEMA_VERSION });
-      return { id: String(created.id), outs };
-    } catch (err) {
-      throw describeFailure(`creating ${label(inputs)}`, err, hint);
-    }
+  async create(inputs, { client }) {
+    const created = await client.call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs));
+    // The inputs as given (not the name as echoed), so the next diff compares like with like.
+    return definedOnly({ ...inputs, datasetId: created.id });
   },
 
-  // No read endpoint: the settings as created are all there is to show.
-  async read(id, props: State) {
-    return { id, props };
-  },
+  // No read and no update: the service has neither, and every change replaces.
 
-  // Never reached (every change replaces); kept because without it the plugin would drop the outputs.
-  async update(_id, olds: State) {
-    return { outs: olds };
-  },
-
-  async delete(_id, props: State) {
+  async delete(state) {
     pulumi.log.warn(
-      `${label(props)} (dataset ${props.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
+      `${label(state)} (dataset ${state.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
         `Remove it in the web application if needed.`,
     );
   },
-};
+});
 
 /**
- * A native-upload dataset: the processing settings its source files share. The service can
- * neither change nor delete a dataset: a change of any setting creates a new dataset (which
- * counts against the database's dataset cap), and destroying leaves the dataset in place.
+ * A native-upload dataset (up1): the processing settings its source files share. The service
+ * can neither read, change nor delete a dataset: refresh keeps the settings as created, a change
+ * of any setting creates a new dataset (which counts against the database's dataset cap), and
+ * destroying leaves the dataset in place with a warning.
  */
+export interface Dataset extends Outputs<DatasetState> {}
 export class Dataset extends ReviewAdminResource {
-  /** The dataset's id as a number, for SourceFile.datasetId. */
-  declare readonly datasetId: pulumi.Output<number>;
-  declare readonly databaseId: pulumi.Output<number>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly deduplication: pulumi.Output<string | undefined>;
-  declare readonly timezone: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: DatasetArgs, opts?: pulumi.CustomResourceOptions) {
-    super("Dataset", name, args, ["datasetId", "schemaVersion", "description", "deduplication", "timezone"], opts);
+    super(dataset.definition, name, args, opts);
   }
 }

@@ -1,25 +1,18 @@
 /**
- * OrgMember: one person's membership of an organization, by email.
- *
- * Create goes through E19 (batched): an existing platform user becomes a member, anyone else is
- * invited. A person who is already a member, or already invited, is adopted instead. `status`
- * says which state the person is in: `active`, `invited` or `expired`. A pending invitation
- * counts as present; an expired one shows as a change and is re-sent (E15) on the next up.
- * `permissions` and `userIdentifiers` are managed only when given.
+ * OrgMember: one person's membership of an organization, by email (E18 to E22, invitations
+ * through E19/E15/E13).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { OrganizationPermission, uniqueArray, type Member } from "../../contract";
+import type { Member, OrganizationPermission } from "../../contract";
 import type { ReviewAdminClient } from "../client";
-import { currentClient } from "../settings";
-import {
-  SCHEMA_VERSION, checkWith, containsUnknown, definedOnly, describeFailure, diffFields, isStatus, normalizeEmail, sortedSet, stripProvider,
-  type ResourceImpl,
-} from "./base";
-import { ReviewAdminResource } from "./resource";
-import { IdentifierList, normalizeIdentifiers } from "./userIdentifiers";
-import { deleteInvitation, findLive, invite, reconcileInvitation, removeMember, type Live } from "./people";
-import { assertAdminRemovalAllowed, rememberMember } from "./shared";
+import { definedOnly } from "../util";
+import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
+import { assertAdminRemovalAllowed } from "./support/lockout";
+import { deleteInvitation, ensurePresent, findPerson, patchMember, removeMember, type Presence } from "./support/membership";
+import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Where a person stands in an organization. */
 export type MemberStatus = "active" | "invited" | "expired";
@@ -45,36 +38,48 @@ export interface OrgMemberArgs {
 }
 
 const Inputs = z.strictObject({
-  organizationId: z.number().int().positive({ message: "must be a positive integer organization id" }),
-  email: z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" })),
+  organizationId: OrganizationId,
+  email: Email,
   firstName: z.string().optional(),
   lastName: z.string().optional(),
-  permissions: uniqueArray(OrganizationPermission).transform((a) => sortedSet(a)!).optional(),
+  permissions: OrganizationPermissions.optional(),
   userIdentifiers: IdentifierList.optional(),
   resendWhenExpired: z.boolean().optional(),
   allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<OrgMemberArgs, z.input<typeof Inputs>>(true);
 
-/** What an OrgMember stores: its inputs, the live state, and which fields it manages. */
-interface State extends Inputs {
+/** What an OrgMember stores: its inputs, where the person stands, and the live managed fields. */
+export interface OrgMemberState {
+  organizationId: number;
+  /** Lower-cased. */
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  resendWhenExpired?: boolean;
+  allowAdminRemoval?: boolean;
+  /** `active`, `invited` or `expired`. */
   status: MemberStatus;
+  /** The platform user id; null until the invitation is accepted. */
   userId: number | null;
+  /** When the pending invitation expires; null for members. */
   invitationExpiration: string | null;
+  /** True when create found the person already a member or invited and took them over. */
   adopted: boolean;
-  /** Live permissions (of the member, or of the invitation). */
+  /** Live organization permissions (of the member, or of the pending invitation). */
   permissions: OrganizationPermission[];
-  /** Live identifiers (empty until the person is a member). */
-  userIdentifiers: { abbreviation: string; label: string }[];
+  /** Live user identifiers (empty while invited). */
+  userIdentifiers: Identifier[];
+  /** Which optional fields the program manages (given in the inputs). */
   managed: ("permissions" | "userIdentifiers")[];
-  schemaVersion: number;
 }
 
-function stateFrom(inputs: Inputs, live: NonNullable<Live>, adopted: boolean): State {
-  const managed: State["managed"] = [];
+function stateOf(inputs: Inputs, now: Presence, adopted: boolean): OrgMemberState {
+  const managed: OrgMemberState["managed"] = [];
   if (inputs.permissions !== undefined) managed.push("permissions");
   if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
-  const base = {
+  const kept = {
     organizationId: inputs.organizationId,
     email: normalizeEmail(inputs.email),
     firstName: inputs.firstName,
@@ -83,30 +88,29 @@ function stateFrom(inputs: Inputs, live: NonNullable<Live>, adopted: boolean): S
     allowAdminRemoval: inputs.allowAdminRemoval,
     adopted,
     managed,
-    schemaVersion: SCHEMA_VERSION,
   };
-  if ("member" in live) {
+  if ("member" in now) {
     return definedOnly({
-      ...base,
+      ...kept,
       status: "active",
-      userId: live.member.id,
+      userId: now.member.id,
       invitationExpiration: null,
-      permissions: sortedSet(live.member.permissions)!,
-      userIdentifiers: normalizeIdentifiers(live.member.userIdentifiers),
+      permissions: sortedSet(now.member.permissions),
+      userIdentifiers: normalizeIdentifiers(now.member.userIdentifiers),
     });
   }
   return definedOnly({
-    ...base,
-    status: live.invitation.expired ? "expired" : "invited",
+    ...kept,
+    status: now.invitation.expired ? "expired" : "invited",
     userId: null,
-    invitationExpiration: live.invitation.expiration,
-    permissions: sortedSet(live.invitation.organizationPermissions)!,
+    invitationExpiration: now.invitation.expiration,
+    permissions: sortedSet(now.invitation.organizationPermissions),
     userIdentifiers: [],
   });
 }
 
 /** The inputs a state stands for: managed fields only, so a refresh rewrites them to what is live. */
-function inputsOf(state: State): Inputs {
+function inputsOf(state: OrgMemberState): Inputs {
   const managed = new Set(state.managed ?? []);
   return definedOnly({
     organizationId: state.organizationId,
@@ -120,21 +124,15 @@ function inputsOf(state: State): Inputs {
   });
 }
 
-function isExpired(state: State): boolean {
+function isExpired(state: OrgMemberState): boolean {
   if (state.status === "expired") return true;
   return state.status === "invited" && !!state.invitationExpiration && Date.parse(state.invitationExpiration) <= Date.now();
 }
 
-function label(s: { email: string; organizationId: number }) {
-  return `OrgMember ${s.email} in organization ${s.organizationId}`;
-}
-
-const forbiddenHint = "the API key needs org admin on this organization";
-
-/** Brings a live member in line with the managed fields; returns the member as it is afterwards. */
+/** Brings a member's managed fields in line with the inputs (E22, only what differs). */
 async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: Member, action: string): Promise<Member> {
-  const body: { organizationPermissions?: OrganizationPermission[]; userIdentifiers?: { abbreviation: string; label: string }[] } = {};
-  if (inputs.permissions && JSON.stringify(sortedSet(member.permissions)) !== JSON.stringify(inputs.permissions)) {
+  const body: Parameters<typeof patchMember>[3] = {};
+  if (inputs.permissions && !sameSet(member.permissions, inputs.permissions)) {
     if (member.permissions.includes("ORG_ADMIN") && !inputs.permissions.includes("ORG_ADMIN") && !inputs.allowAdminRemoval) {
       await assertAdminRemovalAllowed(client, inputs.organizationId, member.id, action);
     }
@@ -143,134 +141,88 @@ async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: 
   if (inputs.userIdentifiers && JSON.stringify(normalizeIdentifiers(member.userIdentifiers)) !== JSON.stringify(inputs.userIdentifiers)) {
     body.userIdentifiers = inputs.userIdentifiers;
   }
-  if (Object.keys(body).length === 0) return member;
-  const updated = await client.call("PatchOrganizationUser", { orgId: inputs.organizationId, userId: member.id }, body);
-  await rememberMember(client, inputs.organizationId, updated);
-  return updated;
+  return patchMember(client, inputs.organizationId, member, body);
 }
 
-/**
- * Brings the person in line with the inputs: invites or adds someone absent, reconciles a
- * pending invitation, and applies the managed fields to a member (once).
- */
-async function converge(client: ReviewAdminClient, inputs: Inputs, userId: number | null | undefined, action: string) {
-  const found = await findLive(client, inputs.organizationId, inputs.email, userId);
-  let live: NonNullable<Live> = !found
-    ? await invite(client, inputs, action)
-    : "member" in found
-      ? found
-      : await reconcileInvitation(client, inputs, found.invitation, action);
-  if ("member" in live) live = { member: await applyToMember(client, inputs, live.member, action) };
-  return { found, live };
+/** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
+async function converge(client: ReviewAdminClient, inputs: Inputs, userId: number | null, action: string) {
+  const { found, now } = await ensurePresent(client, inputs, userId, action);
+  const applied: Presence = "member" in now ? { member: await applyToMember(client, inputs, now.member, action) } : now;
+  return { found, now: applied };
 }
+
+const label = (s: { email: string; organizationId: number }) => `OrgMember ${s.email} in organization ${s.organizationId}`;
 
 /** The OrgMember implementation run by the plugin. */
-export const orgMemberImpl: ResourceImpl = {
-  async check(_olds, news) {
-    return checkWith(Inputs, news);
-  },
+export const orgMember = defineResource<Inputs, OrgMemberState>({
+  kind: "OrgMember",
+  inputs: Inputs,
+  outputs: ["organizationId", "email", "firstName", "lastName", "resendWhenExpired", "allowAdminRemoval", "status", "userId", "invitationExpiration", "adopted", "permissions", "userIdentifiers", "managed"],
+  label,
+  idOf: (s) => `${s.organizationId}/${s.email}`,
 
-  async diff(_id, olds: State, news: Inputs) {
+  async diff(olds, news, { client, action }) {
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
       update: ["permissions", "userIdentifiers", "resendWhenExpired", "allowAdminRemoval"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
     const resend = isExpired(olds) && news.resendWhenExpired !== false;
-    const changes = result.changes || resend;
-    // Anti-lockout at preview: only when the change takes ORG_ADMIN away, so a plain preview sends nothing.
-    // Permissions not known yet (the preview placeholder, for the list or an item) are not judged:
-    // the placeholder string "lacks" ORG_ADMIN, so they used to be refused; applyToMember checks
-    // again with the real value at up.
+    // Anti-lockout at preview, only when the change takes ORG_ADMIN away, so a plain preview
+    // sends nothing. Permissions not known yet are judged at up (applyToMember), with the real value.
     if (
-      !result.replaces?.length && olds.status === "active" && olds.userId && Array.isArray(news.permissions) && !containsUnknown(news.permissions) &&
-      !news.allowAdminRemoval
+      !result.replaces?.length && olds.status === "active" && olds.userId && Array.isArray(news.permissions) &&
+      !containsUnknown(news.permissions) && !news.allowAdminRemoval &&
+      olds.permissions?.includes("ORG_ADMIN") && !news.permissions.includes("ORG_ADMIN")
     ) {
-      if (olds.permissions?.includes("ORG_ADMIN") && !news.permissions.includes("ORG_ADMIN")) {
-        await assertAdminRemovalAllowed(currentClient(), olds.organizationId, olds.userId, `updating ${label(olds)}`);
-      }
+      await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
     }
-    return { ...result, changes };
+    return { ...result, changes: result.changes || resend };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    const action = `creating ${label(inputs)}`;
-    const client = currentClient();
-    try {
-      const { found, live } = await converge(client, inputs, undefined, action);
-      const state = stateFrom(inputs, live, !!found);
-      return { id: `${inputs.organizationId}/${inputs.email}`, outs: state };
-    } catch (err) {
-      throw describeFailure(action, err, { forbidden: forbiddenHint, notFound: "is the organization id right?" });
-    }
+  async create(inputs, { client, action }) {
+    const { found, now } = await converge(client, inputs, null, action);
+    return stateOf(inputs, now, !!found);
   },
 
-  async read(id, props: State) {
-    const client = currentClient();
-    try {
-      const live = await findLive(client, props.organizationId, props.email, props.userId);
-      if (!live) return {};
-      const state = stateFrom(inputsOf(props), live, props.adopted);
-      return { id, props: state, inputs: inputsOf(state) };
-    } catch (err) {
-      if (isStatus(err, 404)) return {};
-      throw describeFailure(`reading ${label(props)}`, err, { forbidden: forbiddenHint });
-    }
+  async read(state, { client }) {
+    const now = await findPerson(client, state.organizationId, state.email, state.userId);
+    if (!now) return undefined;
+    const fresh = stateOf(inputsOf(state), now, state.adopted);
+    return { state: fresh, inputs: inputsOf(fresh) };
   },
 
-  async update(_id, olds: State, raw) {
-    const inputs = stripProvider(raw) as Inputs;
-    const action = `updating ${label(inputs)}`;
-    const client = currentClient();
-    try {
-      const { live } = await converge(client, inputs, olds.userId, action);
-      return { outs: stateFrom(inputs, live, olds.adopted) };
-    } catch (err) {
-      throw describeFailure(action, err, { forbidden: forbiddenHint });
-    }
+  async update(olds, news, { client, action }) {
+    const { now } = await converge(client, news, olds.userId, action);
+    return stateOf(news, now, olds.adopted);
   },
 
-  async delete(_id, props: State) {
-    const action = `deleting ${label(props)}`;
-    const client = currentClient();
-    try {
-      const live = await findLive(client, props.organizationId, props.email, props.userId);
-      if (!live) return;
-      if ("member" in live) {
-        if (!props.allowAdminRemoval) await assertAdminRemovalAllowed(client, props.organizationId, live.member.id, action);
-        await removeMember(client, props.organizationId, live.member.id);
-      } else {
-        await deleteInvitation(client, props.organizationId, live.invitation.email);
-      }
-    } catch (err) {
-      throw describeFailure(action, err, { forbidden: forbiddenHint });
-    }
+  async delete(state, { client, action }) {
+    const now = await findPerson(client, state.organizationId, state.email, state.userId);
+    if (!now) return;
+    if ("invitation" in now) return deleteInvitation(client, state.organizationId, now.invitation.email);
+    if (!state.allowAdminRemoval) await assertAdminRemovalAllowed(client, state.organizationId, now.member.id, action);
+    await removeMember(client, state.organizationId, now.member.id);
   },
-};
+});
 
-/** A person's membership of an organization, managed by email. See the README for semantics. */
+/**
+ * A person's membership of an organization, by email.
+ *
+ * - Create goes through E19 (batched with concurrent creates): an existing platform user becomes
+ *   a member, anyone else is invited. A person already a member, or already invited, is adopted
+ *   (`adopted: true`): only the fields the program manages are changed.
+ * - `permissions` and `userIdentifiers` are managed only when given. Identifiers are applied once
+ *   the person is a member.
+ * - `status` is `active`, `invited` or `expired`. A pending invitation counts as present; an
+ *   expired one shows as a change and is re-sent (E15) on the next up unless `resendWhenExpired`
+ *   is false. A permission change on a pending invitation re-invites (the API cannot edit one).
+ * - Delete removes the member (E20) or the pending invitation (E13); anti-lockout refuses to
+ *   remove the key's own user or the last org admin unless `allowAdminRemoval` is true.
+ */
+export interface OrgMember extends Outputs<Omit<OrgMemberState, "managed">> {}
 export class OrgMember extends ReviewAdminResource {
-  declare readonly organizationId: pulumi.Output<number>;
-  declare readonly email: pulumi.Output<string>;
-  declare readonly firstName: pulumi.Output<string | undefined>;
-  declare readonly lastName: pulumi.Output<string | undefined>;
-  /** Live organization permissions (of the member, or of the pending invitation). */
-  declare readonly permissions: pulumi.Output<OrganizationPermission[]>;
-  /** Live user identifiers (empty while invited). */
-  declare readonly userIdentifiers: pulumi.Output<{ abbreviation: string; label: string }[]>;
-  /** `active`, `invited` or `expired`. */
-  declare readonly status: pulumi.Output<MemberStatus>;
-  /** The platform user id; null until the invitation is accepted. */
-  declare readonly userId: pulumi.Output<number | null>;
-  /** When the pending invitation expires; null for members. */
-  declare readonly invitationExpiration: pulumi.Output<string | null>;
-  /** True when create found the person already a member or invited and took them over. */
-  declare readonly adopted: pulumi.Output<boolean>;
-  declare readonly resendWhenExpired: pulumi.Output<boolean | undefined>;
-  declare readonly allowAdminRemoval: pulumi.Output<boolean | undefined>;
-
   constructor(name: string, args: OrgMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super("OrgMember", name, args, ["status", "userId", "invitationExpiration", "adopted", "managed", "schemaVersion", "permissions", "userIdentifiers", "firstName", "lastName", "resendWhenExpired", "allowAdminRemoval"], opts);
+    super(orgMember.definition, name, args, opts);
   }
 }

@@ -1,13 +1,13 @@
 /**
- * OrgMemberPermissions: the organization permissions of one existing member (E21/E22), for repos
- * where membership is managed elsewhere. Delete removes all of the member's permissions (with
- * the anti-lockout guard); the membership itself stays.
+ * OrgMemberPermissions: the organization permissions of one existing member (E21/E22).
  */
-import * as pulumi from "@pulumi/pulumi";
-import { OrganizationPermission, uniqueArray } from "../../contract";
-import { sortedSet } from "./base";
-import { memberFieldImpl } from "./memberField";
-import { ReviewAdminResource } from "./resource";
+import type * as pulumi from "@pulumi/pulumi";
+import type { OrganizationPermission } from "../../contract";
+import { OrganizationPermissions } from "./support/inputs";
+import { argsMatch } from "./support/lifecycle";
+import { memberFieldResource, type MemberFieldInputs, type MemberFieldState } from "./support/memberFieldResource";
+import { sortedSet } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of an OrgMemberPermissions. Give exactly one of userId and email. */
 export interface OrgMemberPermissionsArgs {
@@ -24,28 +24,26 @@ export interface OrgMemberPermissionsArgs {
 
 const hasAdmin = (v: OrganizationPermission[] | undefined) => !!v?.includes("ORG_ADMIN");
 
-/** The plugin implementation. */
-export const orgMemberPermissionsImpl = memberFieldImpl<OrganizationPermission[]>({
+/** The OrgMemberPermissions implementation run by the plugin. */
+export const orgMemberPermissions = memberFieldResource({
   kind: "OrgMemberPermissions",
   field: "permissions",
   bodyField: "organizationPermissions",
-  schema: uniqueArray(OrganizationPermission).transform((a) => sortedSet(a)!),
-  read: (m) => sortedSet(m.permissions)!,
+  schema: OrganizationPermissions,
+  read: (m) => sortedSet(m.permissions),
   empty: [],
   removesAdmin: (from, to) => hasAdmin(from) && !hasAdmin(to),
 });
+argsMatch<OrgMemberPermissionsArgs, MemberFieldInputs<"permissions", OrganizationPermission[]>>(true);
 
-/** The organization permissions of one existing member. */
+/**
+ * The organization permissions of one existing member, for repos where membership is managed
+ * elsewhere. Create never adds anyone. Delete removes all of the member's permissions (with the
+ * anti-lockout guard); the membership itself stays.
+ */
+export interface OrgMemberPermissions extends Outputs<Omit<MemberFieldState<"permissions", OrganizationPermission[]>, "namedBy">> {}
 export class OrgMemberPermissions extends ReviewAdminResource {
-  declare readonly organizationId: pulumi.Output<number>;
-  /** The member's user id (resolved from the email when named by email). */
-  declare readonly userId: pulumi.Output<number>;
-  /** The member's email, lower-cased. */
-  declare readonly email: pulumi.Output<string>;
-  declare readonly permissions: pulumi.Output<OrganizationPermission[]>;
-  declare readonly allowAdminRemoval: pulumi.Output<boolean | undefined>;
-
   constructor(name: string, args: OrgMemberPermissionsArgs, opts?: pulumi.CustomResourceOptions) {
-    super("OrgMemberPermissions", name, args, ["userId", "email", "allowAdminRemoval", "namedBy", "schemaVersion"], opts);
+    super(orgMemberPermissions.definition, name, args, opts);
   }
 }

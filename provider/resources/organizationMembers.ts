@@ -1,28 +1,20 @@
 /**
  * OrganizationMembers: the whole membership of one organization as a map keyed by lower-cased
- * email. `mode: "authoritative"` adds, updates and removes (pending invitations included) so the
- * organization equals the map; `mode: "additive"` never removes. Either way `unmanaged` lists who
- * is in the organization but not in the map, for access reviews.
- *
- * Costs: one paged members list and one invitations list per run, adds batched into one E19 call
- * per permission set (per 100 people), one E22 per changed member, one E20/E13 per removal.
- *
- * For `pulumi preview --diff` to read as an access review, refresh writes the live roster into
- * the stored inputs: removals then show as `-` entries of `members`, adds as `+`, changes as `~`.
+ * email (E18 to E22, invitations through E19/E15/E13).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { OrganizationPermission, uniqueArray, type Invitation, type Member } from "../../contract";
+import type { OrganizationPermission } from "../../contract";
 import type { ReviewAdminClient } from "../client";
-import { currentClient } from "../settings";
-import {
-  ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, containsUnknown, definedOnly, normalizeEmail, sortedSet, type ResourceImpl,
-} from "./base";
-import { deleteInvitation, invite, reconcileInvitation, removeMember } from "./people";
-import { ReviewAdminResource } from "./resource";
-import { assertAdminRemovalAllowed, orgInvitations, orgMembers, rememberMember } from "./shared";
-import { IdentifierList, normalizeIdentifiers } from "./userIdentifiers";
-import { mapLimit, rosterCrud, rosterMode, type RosterMode } from "./roster";
+import { definedOnly, mapLimit } from "../util";
+import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
+import { assertRosterKeepsAdmins } from "./support/lockout";
+import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
+import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
+import { rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { listedInvitations, listedMembers } from "./support/runCache";
 
 /** One person of the roster. Fields left out are not managed for that person. */
 export interface RosterMemberInput {
@@ -49,20 +41,18 @@ export interface OrganizationMembersArgs {
 const Person = z.strictObject({
   firstName: z.string().optional(),
   lastName: z.string().optional(),
-  permissions: uniqueArray(OrganizationPermission).transform((a) => sortedSet(a)!).optional(),
+  permissions: OrganizationPermissions.optional(),
   userIdentifiers: IdentifierList.optional(),
 });
 type Person = z.infer<typeof Person>;
 
-const emailKey = z.string().trim().toLowerCase().pipe(z.email({ message: "must be an email address" }));
-
 const Inputs = z.strictObject({
-  organizationId: z.number().int().positive({ message: "must be a positive integer organization id" }),
+  organizationId: OrganizationId,
   mode: rosterMode,
   members: z.record(z.string(), Person).transform((m, ctx) => {
     const out: Record<string, Person> = {};
     for (const [raw, person] of Object.entries(m)) {
-      const parsed = emailKey.safeParse(raw);
+      const parsed = Email.safeParse(raw);
       if (!parsed.success) {
         ctx.addIssue({ code: "custom", message: `'${raw}' must be an email address`, path: [raw] });
         continue;
@@ -72,48 +62,51 @@ const Inputs = z.strictObject({
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
   }),
-  protectedEmails: z.array(emailKey).transform((a) => sortedSet(a)!).optional(),
+  protectedEmails: z.array(Email).transform((a) => sortedSet(a)).optional(),
   allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<OrganizationMembersArgs, z.input<typeof Inputs>>(true);
 
 /** A person as the roster sees them live. */
-interface LivePerson {
+export interface LivePerson {
   status: "active" | "invited" | "expired";
   userId: number | null;
   firstName: string | null;
   lastName: string | null;
   permissions: OrganizationPermission[];
-  userIdentifiers: { abbreviation: string; label: string }[];
+  userIdentifiers: Identifier[];
 }
 
 type ManagedField = "firstName" | "lastName" | "permissions" | "userIdentifiers";
 
-interface State {
+/** What an OrganizationMembers roster stores. */
+export interface OrganizationMembersState {
   organizationId: number;
   mode: RosterMode;
   /** Live state of the people in the map (authoritative: everyone in the organization). */
   members: Record<string, LivePerson>;
-  /** People in the organization (members and invitations) who are not in the map. */
+  /** Who is in the organization (members and invitations) but not in the map. */
   unmanaged: ({ email: string } & LivePerson)[];
   /** Which fields the program manages for each person in the map. */
   managed: Record<string, ManagedField[]>;
   protectedEmails?: string[];
   allowAdminRemoval?: boolean;
-  schemaVersion: number;
 }
 
-function livePerson(x: { member: Member } | { invitation: Invitation }): LivePerson {
+function livePerson(x: Presence): LivePerson {
   if ("member" in x) {
-    return { status: "active", userId: x.member.id, firstName: x.member.firstName ?? null, lastName: x.member.lastName ?? null, permissions: sortedSet(x.member.permissions)!, userIdentifiers: normalizeIdentifiers(x.member.userIdentifiers) };
+    const m = x.member;
+    return { status: "active", userId: m.id, firstName: m.firstName ?? null, lastName: m.lastName ?? null, permissions: sortedSet(m.permissions), userIdentifiers: normalizeIdentifiers(m.userIdentifiers) };
   }
-  return { status: x.invitation.expired ? "expired" : "invited", userId: null, firstName: x.invitation.firstName ?? null, lastName: x.invitation.lastName ?? null, permissions: sortedSet(x.invitation.organizationPermissions)!, userIdentifiers: [] };
+  const i = x.invitation;
+  return { status: i.expired ? "expired" : "invited", userId: null, firstName: i.firstName ?? null, lastName: i.lastName ?? null, permissions: sortedSet(i.organizationPermissions), userIdentifiers: [] };
 }
 
-/** Everyone in the organization by lower-cased email: members first, then invitations. */
-async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map<string, { member: Member } | { invitation: Invitation }>> {
-  const [members, invitations] = await Promise.all([orgMembers(client, orgId), orgInvitations(client, orgId)]);
-  const out = new Map<string, { member: Member } | { invitation: Invitation }>();
+/** Everyone in the organization by lower-cased email: a member wins over an invitation of the same email. */
+async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map<string, Presence>> {
+  const [members, invitations] = await Promise.all([listedMembers(client, orgId), listedInvitations(client, orgId)]);
+  const out = new Map<string, Presence>();
   for (const inv of invitations.values()) out.set(normalizeEmail(inv.email), { invitation: inv });
   for (const m of members.values()) out.set(normalizeEmail(m.email), { member: m });
   return out;
@@ -122,10 +115,10 @@ async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map
 function stateOf(
   inputs: Pick<Inputs, "organizationId" | "mode" | "protectedEmails" | "allowAdminRemoval">,
   managed: Record<string, ManagedField[]>,
-  live: Map<string, { member: Member } | { invitation: Invitation }>,
-): State {
+  live: Map<string, Presence>,
+): OrganizationMembersState {
   const members: Record<string, LivePerson> = {};
-  const unmanaged: State["unmanaged"] = [];
+  const unmanaged: OrganizationMembersState["unmanaged"] = [];
   for (const [email, x] of [...live].sort(([a], [b]) => a.localeCompare(b))) {
     if (managed[email] || inputs.mode === "authoritative") members[email] = livePerson(x);
     if (!managed[email]) unmanaged.push({ email, ...livePerson(x) });
@@ -138,7 +131,6 @@ function stateOf(
     managed,
     protectedEmails: inputs.protectedEmails,
     allowAdminRemoval: inputs.allowAdminRemoval,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
@@ -158,7 +150,7 @@ function differs(want: Person, have: LivePerson): boolean {
 function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan {
   const protectedSet = new Set(inputs.protectedEmails ?? []);
   const add = Object.keys(inputs.members).filter((e) => !live[e]);
-  const change = Object.keys(inputs.members).filter((e) => live[e] && differs(inputs.members[e], live[e]));
+  const change = Object.keys(inputs.members).filter((e) => live[e] && differs(inputs.members[e]!, live[e]));
   const remove = inputs.mode === "authoritative" ? Object.keys(live).filter((e) => !inputs.members[e] && !protectedSet.has(e)) : [];
   return { add, change, remove };
 }
@@ -169,30 +161,14 @@ function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan {
  */
 async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LivePerson>, plan: Plan, action: string): Promise<void> {
   if (inputs.allowAdminRemoval) return;
-  const losing = [
-    ...plan.remove.filter((e) => live[e].status === "active"),
-    ...plan.change.filter((e) => live[e].permissions.includes("ORG_ADMIN") && inputs.members[e].permissions && !inputs.members[e].permissions!.includes("ORG_ADMIN")),
-  ];
-  if (losing.length === 0) return;
+  const takesAdmin = (e: string) => live[e]!.permissions.includes("ORG_ADMIN") && !!inputs.members[e]?.permissions && !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
+  const losing = [...plan.remove.filter((e) => live[e]!.status === "active"), ...plan.change.filter(takesAdmin)];
   const admins = Object.entries(live).filter(([, p]) => p.status === "active" && p.permissions.includes("ORG_ADMIN")).map(([e]) => e);
-  const adminsAfter = admins.filter((e) => !losing.includes(e));
-  if (admins.length > 0 && adminsAfter.length === 0) {
-    throw new ResourceError(
-      `${action}: refused: it would leave organization ${inputs.organizationId} with no org admin (removing ${admins.join(", ")}). Keep one in the map, add one to protectedEmails, or set allowAdminRemoval: true.`,
-    );
-  }
-  for (const email of losing) {
-    const userId = live[email].userId;
-    if (userId) await assertAdminRemovalAllowed(client, inputs.organizationId, userId, action);
-  }
+  await assertRosterKeepsAdmins(client, inputs.organizationId, admins, losing.map((email) => ({ email, userId: live[email]!.userId })), action);
 }
 
-const label = (s: { organizationId: number }) => `OrganizationMembers of organization ${s.organizationId}`;
-const hint = { forbidden: "the API key needs org admin on this organization", notFound: "is the organization id right?" };
-
 /** Makes the organization match the roster: adds first, then changes, removals last. */
-async function reconcile(inputs: Inputs, action: string): Promise<State> {
-  const client = currentClient();
+async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string): Promise<OrganizationMembersState> {
   const orgId = inputs.organizationId;
   const roster = await liveRoster(client, orgId);
   const live = stateOf({ ...inputs, mode: "authoritative" }, {}, roster).members;
@@ -202,19 +178,20 @@ async function reconcile(inputs: Inputs, action: string): Promise<State> {
   // Adds run concurrently so the batcher sends one E19 per permission set.
   await Promise.all(
     plan.add.map(async (email) => {
-      const want = inputs.members[email];
+      const want = inputs.members[email]!;
       const got = await invite(client, { organizationId: orgId, email, ...want }, action);
-      if ("member" in got && want.userIdentifiers) await patch(client, orgId, got.member, { userIdentifiers: want.userIdentifiers });
+      if ("member" in got && want.userIdentifiers) await patchMember(client, orgId, got.member, { userIdentifiers: want.userIdentifiers });
     }),
   );
   await mapLimit(plan.change, 8, async (email) => {
-    const want = inputs.members[email];
+    const want = inputs.members[email]!;
     const x = roster.get(email)!;
     if ("invitation" in x) return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
-    const body: Record<string, unknown> = {};
-    if (want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(live[email].permissions)) body.organizationPermissions = want.permissions;
-    if (want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(live[email].userIdentifiers)) body.userIdentifiers = want.userIdentifiers;
-    await patch(client, orgId, x.member, body);
+    const have = live[email]!;
+    await patchMember(client, orgId, x.member, {
+      organizationPermissions: want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
+      userIdentifiers: want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers) ? want.userIdentifiers : undefined,
+    });
   });
   await mapLimit(plan.remove, 8, async (email) => {
     const x = roster.get(email)!;
@@ -229,18 +206,12 @@ function managedOf(inputs: Inputs): Record<string, ManagedField[]> {
   return Object.fromEntries(Object.entries(inputs.members).map(([email, p]) => [email, fields.filter((f) => p[f] !== undefined)]));
 }
 
-async function patch(client: ReviewAdminClient, orgId: number, member: Member, body: Record<string, unknown>): Promise<void> {
-  if (Object.keys(body).length === 0) return;
-  const updated = await client.call("PatchOrganizationUser", { orgId, userId: member.id }, body);
-  await rememberMember(client, orgId, updated);
-}
-
 /**
  * The inputs a live state stands for, written back by refresh so the next preview shows drift:
  * managed fields come back as they are live, and in authoritative mode people outside the map
  * appear too, so the preview shows them being removed.
  */
-function inputsOf(state: State): Inputs {
+function inputsOf(state: OrganizationMembersState): Inputs {
   const members: Record<string, Person> = {};
   for (const [email, p] of Object.entries(state.members)) {
     const fields = state.managed[email] ?? ["permissions"];
@@ -260,15 +231,22 @@ function inputsOf(state: State): Inputs {
   });
 }
 
-/** The plugin implementation. */
-export const organizationMembersImpl: ResourceImpl = {
-  async check(_olds, news) {
-    return checkWith(Inputs, news);
-  },
+const label = (s: { organizationId: number }) => `OrganizationMembers of organization ${s.organizationId}`;
 
-  async diff(_id, olds: State, news: Inputs) {
+/** The OrganizationMembers implementation run by the plugin. */
+export const organizationMembers = rosterResource<Inputs, OrganizationMembersState>({
+  kind: "OrganizationMembers",
+  inputs: Inputs,
+  outputs: ["organizationId", "mode", "members", "unmanaged", "managed", "protectedEmails", "allowAdminRemoval"],
+  label,
+  idOf: (s) => `organization/${s.organizationId}`,
+
+  async diff(olds, news, { client, action }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
-    if (containsUnknown(news)) return { changes: true, replaces: news.organizationId === olds.organizationId || news.organizationId === (UNKNOWN as any) ? [] : ["organizationId"] };
+    if (containsUnknown(news)) {
+      const same = news.organizationId === olds.organizationId || (news.organizationId as unknown) === UNKNOWN;
+      return { changes: true, replaces: same ? [] : ["organizationId"] };
+    }
     if (news.organizationId !== olds.organizationId) return { changes: true, replaces: ["organizationId"], deleteBeforeReplace: false };
     // Everyone live (managed or not), so switching to authoritative shows who would go.
     const everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...olds.members };
@@ -279,37 +257,34 @@ export const organizationMembersImpl: ResourceImpl = {
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedEmails ?? null) !== JSON.stringify(olds.protectedEmails ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
-    const changes = plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged;
     // Anti-lockout at preview, only when the plan takes someone's membership or ORG_ADMIN away.
-    if (plan.remove.length || plan.change.length) {
-      await guardLockout(currentClient(), news, everyone, plan, `updating ${label(news)}`);
-    }
-    return { changes, replaces: [] };
+    if (plan.remove.length || plan.change.length) await guardLockout(client, news, everyone, plan, action);
+    return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
-  ...rosterCrud<Inputs, State>({
-    label,
-    hint,
-    idOf: (inputs) => `organization/${inputs.organizationId}`,
-    reconcile,
-    async readLive(props) {
-      const state = stateOf(props, props.managed ?? {}, await liveRoster(currentClient(), props.organizationId));
-      return { state, inputs: inputsOf(state) };
-    },
-    releaseNote: "no longer managed; its members stay as they are.",
-  }),
-};
+  reconcile: (inputs, { client, action }) => reconcile(inputs, client, action),
+  async readLive(state, { client }) {
+    const fresh = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
+    return { state: fresh, inputs: inputsOf(fresh) };
+  },
+  releaseNote: "no longer managed; its members stay as they are.",
+});
 
-/** The whole membership of one organization, authoritative or additive. */
+/**
+ * The whole membership of one organization, as a map keyed by email.
+ *
+ * - `mode: "authoritative"` adds, updates and removes (pending invitations included) so the
+ *   organization equals the map, except `protectedEmails`; `mode: "additive"` never removes.
+ * - `unmanaged` lists who is in the organization but not in the map, for access reviews.
+ * - Refresh writes the live roster into the stored inputs, so `pulumi preview --diff` shows each
+ *   person added (`+`), changed (`~`) or removed (`-`) under `members`.
+ * - Costs per run: one paged members list and one invitations list, adds batched into one E19
+ *   per permission set (per 100 people), one E22 per changed member, one E20/E13 per removal.
+ * - Deleting the roster stops managing; it removes nobody.
+ */
+export interface OrganizationMembers extends Outputs<Omit<OrganizationMembersState, "managed">> {}
 export class OrganizationMembers extends ReviewAdminResource {
-  declare readonly organizationId: pulumi.Output<number>;
-  declare readonly mode: pulumi.Output<RosterMode>;
-  /** Live state of the people in the map (authoritative: everyone in the organization). */
-  declare readonly members: pulumi.Output<Record<string, LivePerson>>;
-  /** Who is in the organization (members and invitations) but not in the map. */
-  declare readonly unmanaged: pulumi.Output<({ email: string } & LivePerson)[]>;
-
   constructor(name: string, args: OrganizationMembersArgs, opts?: pulumi.CustomResourceOptions) {
-    super("OrganizationMembers", name, args, ["unmanaged", "managed", "schemaVersion", "protectedEmails", "allowAdminRemoval"], opts);
+    super(organizationMembers.definition, name, args, opts);
   }
 }

@@ -11,8 +11,7 @@
  * unchanged (any write changes its change time), so a preview does not read a large file again.
  *
  * A create that fails after the source file exists (a part that keeps failing, the network, a
- * SHA1 refused at completion) throws an error carrying `id` and `properties`: the plugin reports
- * it as a partial create (ErrorResourceInitFailed), so the engine keeps the half-created resource
+ * SHA1 refused at completion) is an IncompleteCreate: the engine keeps the half-created resource
  * with its source file id and `complete: false`. The next `pulumi up` sees the incomplete state
  * in diff and resumes in update: it lists the parts the service has (up4) and sends only the
  * missing ones. (A plugin process killed outright records nothing; the program's next run then
@@ -30,13 +29,15 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ParameterError } from "../../contract/params";
-import { ApiError } from "../client";
-import { currentClient } from "../settings";
+import { ParameterError } from "../../contract";
+import type { ReviewAdminClient } from "../client";
+import { describeCause, isStatus, ResourceError } from "../failures";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
-import { ResourceError, SCHEMA_VERSION, UNKNOWN, checkWith, definedOnly, stripProvider, type ResourceImpl } from "./base";
-import { ReviewAdminResource } from "./resource";
+import { definedOnly } from "../util";
+import { DatabaseId, idOf } from "./support/inputs";
+import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a SourceFile: exactly one of path and directLink. */
 export interface SourceFileArgs {
@@ -63,8 +64,8 @@ export interface SourceFileArgs {
 
 const Inputs = z
   .strictObject({
-    databaseId: z.number().int().positive({ message: "must be a positive integer database id" }),
-    datasetId: z.number().int().positive({ message: "must be a positive integer dataset id" }),
+    databaseId: DatabaseId,
+    datasetId: idOf("dataset"),
     path: z.string().min(1, { message: "must not be empty" }).optional(),
     directLink: z.string().min(1, { message: "must not be empty" }).optional(),
     filename: z.string().min(1, { message: "must not be empty" }).optional(),
@@ -83,9 +84,10 @@ const Inputs = z
     path: ["partSize"],
   });
 type Inputs = z.infer<typeof Inputs>;
+argsMatch<SourceFileArgs, z.input<typeof Inputs>>(true);
 
-/** Checked inputs: the user's, plus what check computes from the file. */
-interface Checked extends Inputs {
+/** CheckedInputs inputs: the user's, plus what check computes from the file. */
+interface CheckedInputs extends Inputs {
   filename: string;
   /** SHA1 of the file at plan time (path uploads). */
   sha1?: string;
@@ -94,7 +96,8 @@ interface Checked extends Inputs {
   fileStamp?: string;
 }
 
-interface State {
+/** What a SourceFile stores. */
+export interface SourceFileState {
   databaseId: number;
   datasetId: number;
   path?: string;
@@ -111,9 +114,8 @@ interface State {
   partCount: number;
   /** Parts the service holds; only while the upload is incomplete. */
   partsDone?: number;
-  /** True once the upload was completed (or the direct link handed over). */
+  /** True once the upload was completed (or the direct link handed over); false while a create that stopped half-way waits for the next update to resume it. */
   complete: boolean;
-  schemaVersion: number;
 }
 
 /** Fields that replace the source file when they change: the service cannot change an uploaded file. */
@@ -121,34 +123,13 @@ const REPLACE_ON = ["databaseId", "datasetId", "directLink", "sha1", "filename",
 
 const label = (s: { filename?: string; datasetId: number; path?: string }) =>
   `SourceFile '${s.filename ?? (s.path ? nodePath.basename(s.path) : "?")}' in dataset ${s.datasetId}`;
-const hint = {
-  forbidden: "the API key needs DB_UPLOAD or DB_ADMIN on the database, or org admin of its owner with orgAdminAccess on",
-  notFound: "are the database and dataset ids right?",
-};
 
-/** One line saying why something failed: the service's answer, or the error's message. */
-function why(err: unknown): string {
-  if (err instanceof ApiError) {
-    const said = err.title ?? err.serviceMessage ?? "";
-    let line = `the service answered ${err.status}${said ? ` ${said}` : ""}`;
-    if (err.status === 403) line += ` (${hint.forbidden})`;
-    if (err.status === 404) line += ` (${hint.notFound})`;
-    if (err.status === 422) line += " (a limit of the service was reached; limits are raised per organization on request)";
-    return line;
-  }
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** The user's error for a failed create or update; an interrupted upload says what was kept. */
-function failure(action: string, err: unknown): ResourceError {
-  if (err instanceof UploadError) {
-    return new ResourceError(
-      `${action}: the upload stopped with ${err.partsDone} of ${err.partCount} parts on the service (source file ${err.sourceFileId}): ` +
-        `${why(err.cause)}. The parts sent are kept: the next update resumes source file ${err.sourceFileId} and sends only the missing parts.`,
-      { cause: err },
-    );
-  }
-  return new ResourceError(`${action}: ${why(err)}`, { cause: err });
+/** The user's message for an upload that stopped half-way: what was kept, and that the next update resumes it. */
+function stoppedMessage(action: string, err: UploadError): string {
+  return (
+    `${action}: the upload stopped with ${err.partsDone} of ${err.partCount} parts on the service (source file ${err.sourceFileId}): ` +
+    `${describeCause(err.cause)}. The parts sent are kept: the next update resumes source file ${err.sourceFileId} and sends only the missing parts.`
+  );
 }
 
 /** Logs progress at every 10% of a multi-part upload (pulumi.log.info reaches the CLI's output). */
@@ -165,7 +146,7 @@ function progressLogger(what: string): (p: UploadProgress) => void {
   };
 }
 
-function stateOf(inputs: Checked, result: UploadResult): State {
+function stateOf(inputs: CheckedInputs, result: UploadResult): SourceFileState {
   return definedOnly({
     databaseId: inputs.databaseId,
     datasetId: inputs.datasetId,
@@ -181,12 +162,11 @@ function stateOf(inputs: Checked, result: UploadResult): State {
     sha1: result.sha1,
     partCount: result.partCount,
     complete: true,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
 /** What the engine keeps of a create that stopped half-way: enough to resume. */
-function partialState(inputs: Checked, err: UploadError): State {
+function partialState(inputs: CheckedInputs, err: UploadError): SourceFileState {
   return definedOnly({
     databaseId: inputs.databaseId,
     datasetId: inputs.datasetId,
@@ -202,12 +182,11 @@ function partialState(inputs: Checked, err: UploadError): State {
     partCount: err.partCount,
     partsDone: err.partsDone,
     complete: false,
-    schemaVersion: SCHEMA_VERSION,
   });
 }
 
 /** Uploads (or resumes) the inputs' file; refuses a file that changed size since the plan. */
-async function upload(inputs: Checked, resumeId?: number): Promise<UploadResult> {
+async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId?: number): Promise<UploadResult> {
   if (inputs.path !== undefined && inputs.size !== undefined) {
     const size = fs.statSync(nodePath.resolve(inputs.path)).size;
     if (size !== inputs.size) {
@@ -215,7 +194,7 @@ async function upload(inputs: Checked, resumeId?: number): Promise<UploadResult>
     }
   }
   return uploadFile({
-    client: currentClient(),
+    client,
     databaseId: inputs.databaseId,
     datasetId: inputs.datasetId,
     path: inputs.path,
@@ -234,10 +213,10 @@ async function upload(inputs: Checked, resumeId?: number): Promise<UploadResult>
 }
 
 /** Plan-time checks of the file or the link; returns failures, or what check adds to the inputs. */
-async function checkSource(inputs: Inputs, olds: Partial<Checked>): Promise<{ failures: pulumi.dynamic.CheckFailure[]; computed: Partial<Checked> }> {
-  const failures: pulumi.dynamic.CheckFailure[] = [];
+async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promise<{ failures: CheckFailure[]; computed: Partial<CheckedInputs> }> {
+  const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
-  const computed: Partial<Checked> = {};
+  const computed: Partial<CheckedInputs> = {};
 
   if (inputs.path !== undefined && inputs.path !== UNKNOWN) {
     const file = nodePath.resolve(inputs.path);
@@ -284,17 +263,20 @@ async function checkSource(inputs: Inputs, olds: Partial<Checked>): Promise<{ fa
   return { failures, computed };
 }
 
-/** The plugin implementation. */
-export const sourceFileImpl: ResourceImpl = {
-  async check(olds, news) {
-    const result = checkWith(Inputs, news);
-    if (result.failures?.length) return result;
-    const { failures, computed } = await checkSource(result.inputs as Inputs, stripProvider(olds ?? {}) as Partial<Checked>);
-    if (failures.length) return { inputs: news, failures };
-    return { inputs: { ...result.inputs, ...computed } };
+/** The SourceFile implementation run by the plugin. */
+export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
+  kind: "SourceFile",
+  inputs: Inputs as z.ZodType<CheckedInputs>,
+  outputs: ["databaseId", "datasetId", "path", "directLink", "filename", "passwords", "custodian", "childCustodians", "sourceFileId", "state", "size", "sha1", "partCount", "partsDone", "complete"],
+  label,
+  idOf: (s) => String(s.sourceFileId),
+
+  async check(inputs, olds) {
+    const { failures, computed } = await checkSource(inputs, olds);
+    return failures.length ? { failures } : { inputs: { ...inputs, ...computed } };
   },
 
-  async diff(_id, olds: State, news: Checked) {
+  diff(olds, news) {
     const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
     const replaces: string[] = REPLACE_ON.filter((f) => !same(olds[f], news[f]));
     // An unknown path (preview) may hold other content: say it may replace rather than guess.
@@ -307,87 +289,54 @@ export const sourceFileImpl: ResourceImpl = {
     return { changes: !same(olds.path, news.path) };
   },
 
-  async create(raw) {
-    const inputs = stripProvider(raw) as Checked;
-    const action = `creating ${label(inputs)}`;
+  async create(inputs, { client, action }) {
     try {
-      const result = await upload(inputs);
-      return { id: String(result.sourceFileId), outs: stateOf(inputs, result) };
+      return stateOf(inputs, await upload(client, inputs));
     } catch (err) {
-      const error = failure(action, err);
-      if (err instanceof UploadError) {
-        // A partial create: the plugin sends id and properties to the engine, which keeps the
-        // half-created resource (complete: false) so the next update resumes it.
-        throw Object.assign(error, {
-          id: String(err.sourceFileId),
-          properties: { ...partialState(inputs, err), __provider: raw.__provider },
-          reasons: [error.message],
-        });
-      }
-      throw error;
+      if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
+      throw err;
     }
   },
 
   // No read endpoint: the state as uploaded is all there is to show.
-  async read(id, props: State) {
-    return { id, props };
-  },
 
-  async update(id, olds: State, raw) {
-    const news = stripProvider(raw) as Checked;
-    if (olds.complete) {
-      // Same content (diff replaces otherwise): record the new path.
-      return { outs: definedOnly({ ...olds, path: news.path }) };
-    }
-    const sourceFileId = olds.sourceFileId ?? Number(id);
+  async update(olds, news, { client }) {
+    // Same content (diff replaces otherwise): record the new path.
+    if (olds.complete) return definedOnly({ ...olds, path: news.path });
+    const sourceFileId = olds.sourceFileId;
+    const action = `resuming ${label(news)} (source file ${sourceFileId})`;
     try {
-      const result = await upload(news, sourceFileId);
-      return { outs: stateOf(news, result) };
+      return stateOf(news, await upload(client, news, sourceFileId));
     } catch (err) {
       const cause = err instanceof UploadError ? err.cause : err;
-      if (cause instanceof ApiError && cause.status === 404 && cause.operationId === "GetSourceFileParts") {
+      if (isStatus(cause, 404, "GetSourceFileParts")) {
         throw new ResourceError(
           `resuming ${label(news)}: source file ${sourceFileId} is no longer on the service (404), so it cannot be resumed; ` +
             `replace the resource (pulumi up --replace <urn>) to upload into a new source file`,
           { cause: err },
         );
       }
-      throw failure(`resuming ${label(news)} (source file ${sourceFileId})`, err);
+      throw new ResourceError(err instanceof UploadError ? stoppedMessage(action, err) : `${action}: ${describeCause(err)}`, { cause: err });
     }
   },
 
-  async delete(_id, props: State) {
-    const what = `${label(props)} (source file ${props.sourceFileId})`;
+  async delete(state) {
+    const what = `${label(state)} (source file ${state.sourceFileId})`;
     pulumi.log.warn(
-      props.complete === false
+      state.complete === false
         ? `${what}: the upload was never completed; the service has no endpoint to delete a source file, so the parts sent stay until the service discards them.`
         : `${what}: the service has no endpoint to delete a source file; its documents stay in the database. Remove them in the web application if needed.`,
     );
   },
-};
+});
 
 /**
  * One file uploaded into a dataset: from a local path (in parts, resumable) or from a direct
  * link the service fetches. A change of content or of any setting replaces it (the service
  * cannot change an uploaded file); destroying leaves the file on the service.
  */
+export interface SourceFile extends Outputs<SourceFileState> {}
 export class SourceFile extends ReviewAdminResource {
-  /** The source file's id as a number (the resource id is the same, as a string). */
-  declare readonly sourceFileId: pulumi.Output<number>;
-  /** As the service answered at upload time: PROCESSING once complete, UPLOADING for a direct link it is fetching. */
-  declare readonly state: pulumi.Output<string>;
-  /** Bytes; null for a direct link. */
-  declare readonly size: pulumi.Output<number | null>;
-  /** SHA1 of the file (hex), checked by the service at completion; null for a direct link. */
-  declare readonly sha1: pulumi.Output<string | null>;
-  /** Parts the file was sent in; 0 for a direct link. */
-  declare readonly partCount: pulumi.Output<number>;
-  /** False while a create that stopped half-way waits for the next update to resume it. */
-  declare readonly complete: pulumi.Output<boolean>;
-  declare readonly filename: pulumi.Output<string>;
-  /** Secret. */
-  declare readonly passwords: pulumi.Output<string[] | undefined>;
-
   constructor(name: string, args: SourceFileArgs, opts?: pulumi.CustomResourceOptions) {
     // Encrypted in state even when given as plain strings (a pre-signed link's query is a
     // credential): the inputs are made secret, as Pulumi's generated SDKs do for secret
@@ -395,6 +344,6 @@ export class SourceFile extends ReviewAdminResource {
     const secrets: Partial<SourceFileArgs> = {};
     if (args.passwords !== undefined) secrets.passwords = pulumi.secret(args.passwords);
     if (args.directLink !== undefined) secrets.directLink = pulumi.secret(args.directLink);
-    super("SourceFile", name, { ...args, ...secrets }, ["sourceFileId", "state", "size", "sha1", "partCount", "complete", "filename", "schemaVersion"], pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }));
+    super(sourceFile.definition, name, { ...args, ...secrets }, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }));
   }
 }

@@ -1,12 +1,12 @@
 /**
- * UserIdentifiers: the user identifiers of one existing member (E22). Delete clears them; the
- * membership stays.
+ * UserIdentifiers: the user identifiers of one existing member (E22).
  */
-import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { UserIdentifier } from "../../contract";
-import { memberFieldImpl } from "./memberField";
-import { ReviewAdminResource } from "./resource";
+import type * as pulumi from "@pulumi/pulumi";
+import { IdentifierList } from "./support/inputs";
+import { argsMatch } from "./support/lifecycle";
+import { memberFieldResource, type MemberFieldInputs, type MemberFieldState } from "./support/memberFieldResource";
+import { normalizeIdentifiers, type Identifier } from "./support/normalize";
+import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** A user identifier as a program writes it. */
 export interface UserIdentifierInput {
@@ -23,39 +23,25 @@ export interface UserIdentifiersArgs {
   email?: pulumi.Input<string>;
   /** The whole set of the member's identifiers; abbreviations must be distinct. */
   identifiers: pulumi.Input<pulumi.Input<UserIdentifierInput>[]>;
+  /** Accepted for symmetry with OrgMemberPermissions; identifiers never lock anyone out. */
+  allowAdminRemoval?: pulumi.Input<boolean>;
 }
 
-type Identifier = { abbreviation: string; label: string };
-
-/** Identifiers sorted by abbreviation with only the two known fields, so order never shows as a change. */
-export function normalizeIdentifiers(ids: readonly Identifier[]): Identifier[] {
-  return ids.map((i) => ({ abbreviation: i.abbreviation, label: i.label })).sort((a, b) => a.abbreviation.localeCompare(b.abbreviation));
-}
-
-/** A list of identifiers as inputs: distinct abbreviations, normalized. */
-export const IdentifierList = z
-  .array(UserIdentifier.pick({ abbreviation: true, label: true }).strict())
-  .refine((a) => new Set(a.map((i) => i.abbreviation)).size === a.length, { message: "must not repeat an abbreviation" })
-  .transform(normalizeIdentifiers);
-
-/** The plugin implementation. */
-export const userIdentifiersImpl = memberFieldImpl<Identifier[]>({
+/** The UserIdentifiers implementation run by the plugin. */
+export const userIdentifiers = memberFieldResource({
   kind: "UserIdentifiers",
   field: "identifiers",
   bodyField: "userIdentifiers",
   schema: IdentifierList,
   read: (m) => normalizeIdentifiers(m.userIdentifiers),
-  empty: [],
+  empty: [] as Identifier[],
 });
+argsMatch<UserIdentifiersArgs, MemberFieldInputs<"identifiers", Identifier[]>>(true);
 
-/** The user identifiers of one existing member. */
+/** The user identifiers of one existing member. Create never adds anyone; delete clears them, and the membership stays. */
+export interface UserIdentifiers extends Outputs<Omit<MemberFieldState<"identifiers", Identifier[]>, "namedBy" | "allowAdminRemoval">> {}
 export class UserIdentifiers extends ReviewAdminResource {
-  declare readonly organizationId: pulumi.Output<number>;
-  declare readonly userId: pulumi.Output<number>;
-  declare readonly email: pulumi.Output<string>;
-  declare readonly identifiers: pulumi.Output<Identifier[]>;
-
   constructor(name: string, args: UserIdentifiersArgs, opts?: pulumi.CustomResourceOptions) {
-    super("UserIdentifiers", name, args, ["userId", "email", "namedBy", "schemaVersion"], opts);
+    super(userIdentifiers.definition, name, args, opts);
   }
 }

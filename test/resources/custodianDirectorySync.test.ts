@@ -224,7 +224,7 @@ describe("CustodianDirectorySync", () => {
       async (run) => {
         const err = await (await res(run, "denied")).up({ directoryId: DIR, csv: "email\na@b.example\n" }).then(() => new Error("expected a failure"), (e: Error) => e);
         expect(err.message).toMatch(
-          /^creating CustodianDirectorySync of directory 5001: the service answered 403 .*\(the API key needs org admin or LEGAL_HOLD_ADMIN in the directory's organization\)$/,
+          /^creating CustodianDirectorySync of directory 5001: the service answered 403 .*\(this needs org admin or LEGAL_HOLD_ADMIN in the organization owning directory 5001, which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },
@@ -232,7 +232,7 @@ describe("CustodianDirectorySync", () => {
     );
     await world.run(async (run) => {
       const err = await (await res(run, "nowhere")).up({ directoryId: 999999, csv: "email\na@b.example\n" }).then(() => new Error("expected a failure"), (e: Error) => e);
-      expect(err.message).toMatch(/^creating CustodianDirectorySync of directory 999999: the service answered 404 .*\(is the directory id right\?\)$/);
+      expect(err.message).toMatch(/^creating CustodianDirectorySync of directory 999999: the service answered 404 .*\(check that directory 999999 exists\)$/);
       expect(err.message).not.toContain("\n");
     });
     expect(custodian(DIR, "a@b.example")).toBeUndefined();

@@ -165,7 +165,7 @@ describe("DatabaseUserPermissions", () => {
       async (run) => {
         const err = await (await res(run, "denied")).up(alanInputs).then(() => new Error("expected a failure"), (e: Error) => e);
         expect(err.message).toMatch(
-          /^creating DatabaseUserPermissions of user 1003 on database 2001: the service answered 403 .*\(the API key needs DB_ADMIN on this database, or org admin of its owner with orgAdminAccess on\)$/,
+          /^creating DatabaseUserPermissions of user 1003 on database 2001: the service answered 403 .*\(this needs DB_ADMIN on database 2001, or org admin of its owning organization when the database allows org admin access \(orgAdminAccess\), which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },
@@ -174,7 +174,7 @@ describe("DatabaseUserPermissions", () => {
     await world.run(async (run) => {
       // The org admin key loses user management on a database whose orgAdminAccess is off.
       const off = await (await res(run, "restricted")).up({ databaseId: SEEDED.databases.restricted, userId: U.member, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
-      expect(off.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 2002: the service answered 403 .*orgAdminAccess on\)$/);
+      expect(off.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 2002: the service answered 403 .*\(orgAdminAccess\), which the API key in use lacks\)$/);
 
       const noDb = await (await res(run, "nowhere")).up({ databaseId: 999999, userId: U.member, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
       expect(noDb.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 999999: the service answered 404 .*database 999999.*\(/);
@@ -182,7 +182,7 @@ describe("DatabaseUserPermissions", () => {
 
       const noUser = await (await res(run, "nobody")).up({ databaseId: DB, userId: 999999, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
       expect(noUser.message).toMatch(/^creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404 .*user 999999/);
-      expect(noUser.message).toMatch(/user id/); // the hint names both ids, not only the database
+      expect(noUser.message).toMatch(/check that database 2001 and user 999999 exist/); // the hint names both ids, not only the database
     });
     expect(permsOf(SEEDED.databases.restricted, U.member)).toBeUndefined();
   });

@@ -160,7 +160,7 @@ describe("Invitation", () => {
       async (run) => {
         const err = await (await res(run, "denied")).up({ organizationId: ORG, email: "someone@example.com" }).then(() => new Error("expected a failure"), (e: Error) => e);
         expect(err.message).toMatch(
-          /^creating Invitation of someone@example.com to organization 102: the service answered 403 .*\(the API key needs org admin on this organization\)$/,
+          /^creating Invitation of someone@example.com to organization 102: the service answered 403 .*\(this needs org admin of organization 102, which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },

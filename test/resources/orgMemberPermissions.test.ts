@@ -175,7 +175,7 @@ describe("OrgMemberPermissions", () => {
         const d = await res(run, "denied");
         const err = await d.up({ organizationId: ORG, userId: U.member, permissions: ["AI_ADMIN"] }).then(() => new Error("expected a failure"), (e: Error) => e);
         expect(err.message).toMatch(
-          /^creating OrgMemberPermissions of user 1003 in organization 102: the service answered 403 .*\(the API key needs org admin on this organization\)$/,
+          /^creating OrgMemberPermissions of user 1003 in organization 102: the service answered 403 .*\(this needs org admin of organization 102, which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
         expect(d.state).toBeUndefined();

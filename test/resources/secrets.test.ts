@@ -67,7 +67,7 @@ describe("the API key never reaches state", () => {
   });
 
   it("is read at configure into the process, not into the provider: serializing after configure gives the same text", async () => {
-    const { providerFor } = requireDist("./dist/provider/resources/serialized.js");
+    const { providerFor } = requireDist("./dist/provider/resources/support/resourceClass.js");
     const { setConfiguredSettings } = requireDist("./dist/provider/settings.js");
     const config: Record<string, string> = { "reviewadmin:apiKey": world.key, "reviewadmin:baseUrl": world.emu.url };
     try {

@@ -166,7 +166,7 @@ describe("UserIdentifiers", () => {
       async (run) => {
         const err = await (await res(run, "denied")).up({ organizationId: ORG, userId: U.member, identifiers: [AT] }).then(() => new Error("expected a failure"), (e: Error) => e);
         expect(err.message).toMatch(
-          /^creating UserIdentifiers of user 1003 in organization 102: the service answered 403 .*\(the API key needs org admin on this organization\)$/,
+          /^creating UserIdentifiers of user 1003 in organization 102: the service answered 403 .*\(this needs org admin of organization 102, which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },

@@ -26,7 +26,7 @@ const serialized = new Map<string, Promise<string>>();
 export function providerText(kind: string): Promise<string> {
   let p = serialized.get(kind);
   if (!p) {
-    const { providerFor } = requireDist("./dist/provider/resources/serialized.js");
+    const { providerFor } = requireDist("./dist/provider/resources/support/resourceClass.js");
     serialized.set(kind, (p = serializeProvider(providerFor(kind))));
   }
   return p;

@@ -4,9 +4,9 @@
  * its own outcome back. The engine creates resources in parallel, so a program declaring N
  * members sends about N/BATCH_SIZE requests instead of N.
  */
-import type { AddUser, Invitation, Member, OrganizationPermission } from "../../contract";
-import type { ReviewAdminClient } from "../client";
-import { normalizeEmail } from "./base";
+import type { AddUser, Invitation, Member, OrganizationPermission } from "../../../contract";
+import type { ReviewAdminClient } from "../../client";
+import { normalizeEmail } from "./normalize";
 
 /** Most people sent in one E19 call. */
 export const BATCH_SIZE = 100;

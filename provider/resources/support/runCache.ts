@@ -3,10 +3,10 @@
  * members and invitations and a database's users are each listed once, in pages of 200, and
  * kept up to date by the provider's own writes. `configure` (once per run) clears them.
  */
-import type { ReviewAdminClient } from "../client";
-import type { DatabaseUser, Invitation, Member, User } from "../../contract";
-import { ApiError } from "../client";
-import { ResourceError, normalizeEmail } from "./base";
+import type { DatabaseUser, Invitation, Member, User } from "../../../contract";
+import type { ReviewAdminClient } from "../../client";
+import { isStatus } from "../../failures";
+import { normalizeEmail } from "./normalize";
 
 interface RunCache {
   members: Map<number, Promise<Map<number, Member>>>;
@@ -41,7 +41,7 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Pr
 }
 
 /** An organization's members by user id, listed once per run. */
-export function orgMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
+export function listedMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
   return memo(cacheOf(client).members, orgId, async () => {
     const list = await client.listAll("GetOrganizationUsers", { orgId, limit: 200 });
     return new Map(list.map((m) => [m.id, m]));
@@ -51,7 +51,7 @@ export function orgMembers(client: ReviewAdminClient, orgId: number): Promise<Ma
 /** The member with this email (case-insensitive), if any. */
 export async function memberByEmail(client: ReviewAdminClient, orgId: number, email: string): Promise<Member | undefined> {
   const wanted = normalizeEmail(email);
-  for (const m of (await orgMembers(client, orgId)).values()) if (normalizeEmail(m.email) === wanted) return m;
+  for (const m of (await listedMembers(client, orgId)).values()) if (normalizeEmail(m.email) === wanted) return m;
   return undefined;
 }
 
@@ -68,7 +68,7 @@ export async function forgetMember(client: ReviewAdminClient, orgId: number, use
 }
 
 /** An organization's pending and expired invitations by lower-cased email, listed once per run. */
-export function orgInvitations(client: ReviewAdminClient, orgId: number): Promise<Map<string, Invitation>> {
+export function listedInvitations(client: ReviewAdminClient, orgId: number): Promise<Map<string, Invitation>> {
   return memo(cacheOf(client).invitations, orgId, async () => {
     const data = await client.call("GetOrganizationInvitations", { orgId });
     return new Map(data.invitations.map((i) => [normalizeEmail(i.email), i]));
@@ -88,7 +88,7 @@ export async function forgetInvitation(client: ReviewAdminClient, orgId: number,
 }
 
 /** A database's users with permissions by user id, listed once per run. */
-export function databaseUsers(client: ReviewAdminClient, databaseId: number): Promise<Map<number, DatabaseUser>> {
+export function listedDatabaseUsers(client: ReviewAdminClient, databaseId: number): Promise<Map<number, DatabaseUser>> {
   return memo(cacheOf(client).databaseUsers, databaseId, async () => {
     const list = await client.listAll("GetDatabaseUsers", { databaseId, limit: 200 });
     return new Map(list.map((u) => [u.user.id, u]));
@@ -113,35 +113,9 @@ export async function rememberDatabaseUser(
 export function currentUser(client: ReviewAdminClient): Promise<User | undefined> {
   const c = cacheOf(client);
   c.currentUser ??= client.call("GetCurrentUser", {}).catch((err) => {
-    if (err instanceof ApiError && (err.status === 404 || err.status === 403)) return undefined;
+    if (isStatus(err, 404) || isStatus(err, 403)) return undefined;
     c.currentUser = undefined;
     throw err;
   });
   return c.currentUser;
-}
-
-/**
- * Anti-lockout: refuses to take ORG_ADMIN away from `userId` when that user is the key's own
- * user, or is the organization's last org admin. Throws an error that names who and why.
- */
-export async function assertAdminRemovalAllowed(
-  client: ReviewAdminClient,
-  orgId: number,
-  userId: number,
-  what: string,
-): Promise<void> {
-  const [me, members] = await Promise.all([currentUser(client), orgMembers(client, orgId)]);
-  const target = members.get(userId);
-  const label = target ? `${target.email} (user ${userId})` : `user ${userId}`;
-  if (me && me.id === userId) {
-    throw new ResourceError(
-      `${what}: refused: it would take ORG_ADMIN from ${label}, the user of the API key in use, locking this program out of organization ${orgId}. Set allowAdminRemoval: true to do it anyway.`,
-    );
-  }
-  const otherAdmins = [...members.values()].filter((m) => m.id !== userId && m.permissions.includes("ORG_ADMIN"));
-  if (target?.permissions.includes("ORG_ADMIN") && otherAdmins.length === 0) {
-    throw new ResourceError(
-      `${what}: refused: ${label} is the last org admin of organization ${orgId}; removing them would leave nobody able to manage it. Set allowAdminRemoval: true to do it anyway.`,
-    );
-  }
 }

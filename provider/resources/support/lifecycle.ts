@@ -1,0 +1,271 @@
+/**
+ * The one shape of every resource. A resource file declares what is its own (inputs schema,
+ * label, diff rule, and create/read/update/delete against the API) with `defineResource`; this
+ * module turns that into the dynamic-provider methods the plugin calls, and owns what they all
+ * share: `__provider` stripping, input checking that tolerates preview unknowns, the wording of
+ * failures, "404 on read means gone", "404 on delete means done", the state schema version and
+ * outputs free of `undefined`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { unknownValue } from "@pulumi/pulumi/runtime";
+import deepEqual from "fast-deep-equal";
+import type { z } from "zod";
+import type { ReviewAdminClient } from "../../client";
+import { explainFailure, isStatus, ResourceError } from "../../failures";
+import { currentClient } from "../../settings";
+import { definedOnly } from "../../util";
+
+/** The engine's placeholder for a value not known during preview, whatever the field's type. */
+export const UNKNOWN: string = unknownValue;
+
+/** Version of the state this code writes; every version reads the states older ones wrote (see CHANGELOG.md). */
+export const SCHEMA_VERSION = 1;
+
+/** The dynamic-provider methods the plugin calls with wire values (the serialized shim forwards to these). */
+export interface ResourceImpl {
+  check(olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: unknown): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: unknown): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: unknown): Promise<void>;
+}
+
+/** What a resource's own code gets for one operation: the client, and the action to name in its errors. */
+export interface Operation {
+  /** The process-wide client for the configured key (created on first use). */
+  readonly client: ReviewAdminClient;
+  /** E.g. "creating OrgMember ada@x.example in organization 102"; errors worded by the resource start with it. */
+  readonly action: string;
+}
+
+/** A plan-time finding beyond the schema. */
+export type CheckFailure = pulumi.dynamic.CheckFailure;
+
+/**
+ * A declarative diff: fields compared after `normalize`; `replaceOn` fields replace, `update`
+ * fields update in place. A field absent from the new inputs is not managed and never a change.
+ */
+export interface DiffRule {
+  replaceOn: readonly string[];
+  update: readonly string[];
+  normalize?: (field: string, value: unknown) => unknown;
+  /** Replace by deleting first (default: create the new one first). */
+  deleteBeforeReplace?: boolean;
+}
+
+/** Everything that is a resource's own. `I`: checked inputs; `S`: the state it stores (outputs). */
+export interface ResourceDefinition<I, S> {
+  /** The type name: `pulumi-nodejs:dynamic/reviewadmin:<kind>`. */
+  kind: string;
+  /** Schema of the inputs; it normalizes them (lower-cased emails, sorted sets) and names the field of every problem. */
+  inputs: z.ZodType<I>;
+  /** Every output name, seeded on the class so Pulumi creates an output property for each. */
+  outputs: readonly (keyof S & string)[];
+  /** Names the object in messages: "OrgMember ada@x.example in organization 102". */
+  label(s: I | S): string;
+  /** The resource id for a state. */
+  idOf(state: S): string;
+  /**
+   * Plan-time checks after the schema (a file, a CSV); may return inputs with computed fields.
+   * Runs during previews too: inputs may then hold UNKNOWN, to be judged at `up`.
+   */
+  check?(inputs: I, olds: Partial<I>): Promise<{ failures: CheckFailure[] } | { inputs: I }>;
+  /** A DiffRule, or a function for what a rule cannot say (it may read the API, e.g. for anti-lockout at preview). */
+  diff: DiffRule | ((olds: S, news: I, op: Operation) => Promise<pulumi.dynamic.DiffResult> | pulumi.dynamic.DiffResult);
+  /** Brings the platform in line with the inputs (adopting what exists) and returns the state. */
+  create(inputs: I, op: Operation): Promise<S>;
+  /**
+   * Reads the live object: its state, and the inputs it stands for (so the next preview shows
+   * drift); undefined when it is gone. Left out when the API has no read: refresh keeps the state.
+   */
+  read?(state: S, op: Operation): Promise<{ state: S; inputs?: I } | undefined>;
+  /** Applies changed inputs; left out when every change replaces. */
+  update?(olds: S, news: I, op: Operation): Promise<S>;
+  /** Removes the object, or says why it stays (an API without delete). A 404 counts as done. */
+  delete(state: S, op: Operation): Promise<void>;
+  /** Reads a state written by any older version of this package (default: as stored). */
+  upgrade?(stored: Record<string, unknown>): S;
+}
+
+/**
+ * A create that failed after the object came to exist (an upload stopped half-way): the engine
+ * keeps the resource with this state, and the next `up` finishes it in update. The message is
+ * already worded for the user.
+ */
+export class IncompleteCreate<S> extends ResourceError {
+  constructor(
+    message: string,
+    readonly state: S,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+/** True for the preview placeholder, anywhere in a value. */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** Removes `__provider` (the serialized provider the engine adds) before a value reaches the API or a schema. */
+export function stripProvider(props: unknown): Record<string, unknown> {
+  const { __provider: _provider, ...rest } = (props ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+function underUnknown(value: unknown, path: readonly PropertyKey[]): boolean {
+  let cur: unknown = value;
+  if (cur === UNKNOWN) return true;
+  for (const key of path) {
+    if (cur === null || typeof cur !== "object") return false;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+    if (cur === UNKNOWN) return true;
+  }
+  return false;
+}
+
+/**
+ * Validates and normalizes inputs with a schema. Issues under a preview unknown are dropped (the
+ * value is checked again at `up`); each other issue becomes a failure naming the field and the
+ * rule. `__provider` is kept so the engine stores it.
+ */
+export function checkInputs<I>(schema: z.ZodType<I>, news: unknown): { inputs: I; failures?: undefined } | { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+  const raw = stripProvider(news);
+  const provider = (news as Record<string, unknown> | undefined)?.__provider;
+  const result = schema.safeParse(raw);
+  if (result.success) return { inputs: { ...(result.data as object), __provider: provider } as I };
+  const failures: CheckFailure[] = [];
+  for (const issue of result.error.issues) {
+    if (underUnknown(raw, issue.path)) continue;
+    const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
+    failures.push({ property, reason: `${property}: ${issue.message}` });
+  }
+  // With only unknown-related issues, keep the raw inputs: they are checked again at `up`.
+  return { inputs: news as Record<string, unknown>, failures };
+}
+
+/** Applies a DiffRule (see there). */
+export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.dynamic.DiffResult {
+  const o = olds as Record<string, unknown>;
+  const n = news as Record<string, unknown>;
+  const norm = rule.normalize ?? ((_f: string, v: unknown) => v);
+  const changed = (f: string) => n[f] !== undefined && !deepEqual(norm(f, o[f]), norm(f, n[f]));
+  const replaces = rule.replaceOn.filter((f) => n[f] !== undefined && o[f] !== undefined && changed(f));
+  const updates = rule.update.filter(changed);
+  return {
+    changes: replaces.length + updates.length > 0,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0 ? (rule.deleteBeforeReplace ?? false) : undefined,
+  };
+}
+
+function operation(action: string): Operation {
+  let client: ReviewAdminClient | undefined;
+  return {
+    action,
+    get client() {
+      return (client ??= currentClient());
+    },
+  };
+}
+
+/** Turns a resource's definition into the methods the plugin calls (see the file comment). */
+export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImpl & { readonly definition: ResourceDefinition<I, S> } {
+  const stateOf = (props: unknown): S => {
+    const stored = stripProvider(props);
+    return def.upgrade ? def.upgrade(stored) : (stored as S);
+  };
+  const inputsOf = (props: unknown): I => stripProvider(props) as I;
+  const outputsOf = (state: S) => definedOnly({ ...(state as object), schemaVersion: SCHEMA_VERSION });
+
+  /** Runs one operation, wording any failure as "<action>: <cause>". */
+  async function run<T>(action: string, fn: (op: Operation) => Promise<T>): Promise<T> {
+    try {
+      return await fn(operation(action));
+    } catch (err) {
+      throw explainFailure(action, err);
+    }
+  }
+
+  return {
+    definition: def,
+
+    async check(olds, news) {
+      const checked = checkInputs(def.inputs, news);
+      // Only failures under preview unknowns left: the resource's own check still runs on what is known.
+      if (checked.failures?.length || !def.check) return checked;
+      const more = await def.check(inputsOf(checked.inputs), inputsOf(olds) as Partial<I>);
+      if ("failures" in more) return more.failures.length ? { inputs: news as Record<string, unknown>, failures: more.failures } : checked;
+      return { inputs: { ...(more.inputs as object), __provider: (news as Record<string, unknown>).__provider } };
+    },
+
+    async diff(_id, olds, news) {
+      const state = stateOf(olds);
+      const inputs = inputsOf(news);
+      const rule = def.diff;
+      if (typeof rule !== "function") return diffFields(state as object, inputs as object, rule);
+      return run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op));
+    },
+
+    async create(raw) {
+      const inputs = inputsOf(raw);
+      try {
+        const state = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
+        return { id: def.idOf(state), outs: outputsOf(state) };
+      } catch (err) {
+        if (!(err instanceof IncompleteCreate)) throw err;
+        // The plugin reports an error carrying id and properties as a partial create
+        // (ErrorResourceInitFailed): the engine keeps the half-created resource in state.
+        const state = err.state as S;
+        const properties = { ...outputsOf(state), __provider: (raw as Record<string, unknown>).__provider };
+        throw Object.assign(err, { id: def.idOf(state), properties, reasons: [err.message] });
+      }
+    },
+
+    async read(id, props) {
+      const stored = stateOf(props);
+      if (!def.read) return { id, props: outputsOf(stored) };
+      const read = def.read;
+      try {
+        const found = await read(stored, operation(`reading ${def.label(stored)}`));
+        if (!found) return {};
+        return { id, props: outputsOf(found.state), ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}) };
+      } catch (err) {
+        if (isStatus(err, 404)) return {}; // the organization or database itself is gone
+        throw explainFailure(`reading ${def.label(stored)}`, err);
+      }
+    },
+
+    async update(_id, olds, news) {
+      const state = stateOf(olds);
+      const inputs = inputsOf(news);
+      if (!def.update) return { outs: outputsOf(state) };
+      const update = def.update;
+      return { outs: outputsOf(await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op))) };
+    },
+
+    async delete(_id, props) {
+      const state = stateOf(props);
+      const action = `deleting ${def.label(state)}`;
+      try {
+        await def.delete(state, operation(action));
+      } catch (err) {
+        if (isStatus(err, 404)) return; // already gone: deleted is what was asked
+        throw explainFailure(action, err);
+      }
+    },
+  };
+}
+
+/**
+ * Compile-time check that a class's Args interface and its inputs schema name the same fields:
+ * `argsMatch<OrgMemberArgs, z.input<typeof Inputs>>(true)` fails to compile when one has a field
+ * the other lacks.
+ */
+export function argsMatch<A, I>(
+  _ok: [Exclude<keyof A, keyof I>, Exclude<keyof I, keyof A>] extends [never, never] ? true : { onlyInArgs: Exclude<keyof A, keyof I>; onlyInSchema: Exclude<keyof I, keyof A> },
+): void {}

@@ -1,0 +1,162 @@
+/**
+ * One field (E22) of one existing member, for repos where membership itself is managed elsewhere
+ * (SSO, say): the shape shared by OrgMemberPermissions and UserIdentifiers. The member is named by
+ * `userId` or `email`; create never adds anyone. Delete empties the field; the membership stays.
+ */
+import { z } from "zod";
+import type { Member } from "../../../contract";
+import type { ReviewAdminClient } from "../../client";
+import { ResourceError } from "../../failures";
+import { definedOnly } from "../../util";
+import { Email, OrganizationId, UserId } from "./inputs";
+import { containsUnknown, defineResource, diffFields } from "./lifecycle";
+import { assertAdminRemovalAllowed } from "./lockout";
+import { patchMember } from "./membership";
+import { normalizeEmail } from "./normalize";
+import { memberByEmail, listedMembers } from "./runCache";
+
+/** Which E22 field a resource manages, and how to read it. */
+export interface MemberFieldSpec<F extends string, V> {
+  kind: string;
+  /** Input and output name of the value. */
+  field: F;
+  /** E22 body name. */
+  bodyField: "organizationPermissions" | "userIdentifiers";
+  /** Schema of the input value (normalizing: sorted, unique). */
+  schema: z.ZodType<V>;
+  /** The live value, normalized the same way. */
+  read: (m: Member) => V;
+  /** The value written at delete. */
+  empty: V;
+  /** True when going from `from` to `to` takes ORG_ADMIN away. */
+  removesAdmin?: (from: V, to: V) => boolean;
+}
+
+/** The member a resource names: the organization, and the user id or the email. */
+interface MemberRef {
+  organizationId: number;
+  userId?: number;
+  email?: string;
+  allowAdminRemoval?: boolean;
+}
+
+/** The inputs of a member-field resource: the member and the value. */
+export type MemberFieldInputs<F extends string, V> = MemberRef & { [K in F]: V };
+
+/** What a member-field resource stores. */
+export type MemberFieldState<F extends string, V> = {
+  organizationId: number;
+  /** The member's user id (resolved from the email when named by email). */
+  userId: number;
+  /** The member's email, lower-cased. */
+  email: string;
+  allowAdminRemoval?: boolean;
+  /** Which identity the program used, so refresh gives back the same inputs. */
+  namedBy: "userId" | "email";
+} & { [K in F]: V };
+
+/** Builds the implementation of one member field (see the file comment). */
+export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F, V>) {
+  type I = MemberFieldInputs<F, V>;
+  type S = MemberFieldState<F, V>;
+  const Inputs = z
+    .strictObject({
+      organizationId: OrganizationId,
+      userId: UserId.optional(),
+      email: Email.optional(),
+      [spec.field]: spec.schema,
+      allowAdminRemoval: z.boolean().optional(),
+    })
+    .refine((v) => (v.userId === undefined) !== (v.email === undefined), {
+      message: "give exactly one of userId and email to name the member",
+      path: ["userId"],
+    }) as unknown as z.ZodType<I>;
+
+  const label = (s: MemberRef) =>
+    `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
+
+  async function findMember(client: ReviewAdminClient, s: { organizationId: number; userId?: number | null; email?: string }) {
+    if (s.userId) {
+      const byId = (await listedMembers(client, s.organizationId)).get(s.userId);
+      if (byId) return byId;
+    }
+    return s.email ? memberByEmail(client, s.organizationId, s.email) : undefined;
+  }
+
+  function stateOf(inputs: MemberRef, member: Member): S {
+    return definedOnly({
+      organizationId: inputs.organizationId,
+      userId: member.id,
+      email: normalizeEmail(member.email),
+      [spec.field]: spec.read(member),
+      allowAdminRemoval: inputs.allowAdminRemoval,
+      namedBy: inputs.userId !== undefined ? "userId" : "email",
+    }) as S;
+  }
+
+  async function write(client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string): Promise<Member> {
+    const live = spec.read(member);
+    if (JSON.stringify(live) === JSON.stringify(value)) return member;
+    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval) {
+      await assertAdminRemovalAllowed(client, inputs.organizationId, member.id, action);
+    }
+    return patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
+  }
+
+  function notMember(s: MemberRef): Error {
+    return new ResourceError(
+      `${label(s)}: ${s.email ?? `user ${s.userId}`} is not a member of organization ${s.organizationId}; ${spec.kind} manages existing members only (use OrgMember to add people)`,
+    );
+  }
+
+  return defineResource<I, S>({
+    kind: spec.kind,
+    inputs: Inputs,
+    outputs: ["organizationId", "userId", "email", spec.field, "allowAdminRemoval", "namedBy"],
+    label,
+    idOf: (s) => `${s.organizationId}/${s.userId}`,
+
+    async diff(olds, news, { client, action }) {
+      const result = diffFields(olds, news, {
+        replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
+        update: [spec.field, "allowAdminRemoval"],
+      });
+      // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
+      // is judged at up, with the real value (write checks again).
+      if (
+        result.changes && !result.replaces?.length && !news.allowAdminRemoval && !containsUnknown(news[spec.field]) &&
+        spec.removesAdmin?.(olds[spec.field], news[spec.field])
+      ) {
+        await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+      }
+      return result;
+    },
+
+    async create(inputs, { client, action }) {
+      const member = await findMember(client, inputs);
+      if (!member) throw notMember(inputs);
+      return stateOf(inputs, await write(client, inputs, member, inputs[spec.field], action));
+    },
+
+    async read(state, { client }) {
+      const member = await findMember(client, state);
+      if (!member) return undefined;
+      const namedBy = state.namedBy === "email" ? { email: state.email } : { userId: state.userId };
+      const kept = definedOnly({ organizationId: state.organizationId, ...namedBy, allowAdminRemoval: state.allowAdminRemoval });
+      const fresh = stateOf(kept, member);
+      return { state: fresh, inputs: { ...kept, [spec.field]: fresh[spec.field] } as I };
+    },
+
+    async update(olds, news, { client, action }) {
+      const member = await findMember(client, { ...news, userId: news.userId ?? olds.userId });
+      if (!member) throw notMember(news);
+      return stateOf(news, await write(client, news, member, news[spec.field], action));
+    },
+
+    async delete(state, { client, action }) {
+      const member = await findMember(client, state);
+      if (!member) return; // no longer a member: nothing left to empty
+      await write(client, state, member, spec.empty, action);
+    },
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * The shape the two rosters (OrganizationMembers, DatabaseUsers) share, on top of
+ * defineResource: create and update both reconcile the live set with the map, read re-lists it
+ * and writes the live roster back into the inputs (so `pulumi preview --diff` reads as an access
+ * review), and delete lets go without removing anyone (removing everyone would be one typo away
+ * from a lockout).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { defineResource, type Operation, type ResourceDefinition } from "./lifecycle";
+
+/** "authoritative": the live set is made to equal the map; "additive": entries are only added or updated. */
+export type RosterMode = "authoritative" | "additive";
+
+/** The mode input, required: removing people is never a default. */
+export const rosterMode = z.enum(["authoritative", "additive"], { message: 'must be "authoritative" or "additive"' });
+
+/** What a roster kind supplies. */
+export interface RosterDefinition<I, S> extends Pick<ResourceDefinition<I, S>, "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade"> {
+  /** Makes the live set match the inputs; returns the state afterwards. */
+  reconcile(inputs: I, op: Operation): Promise<S>;
+  /** Reads the live set: the new state, and the inputs it stands for. */
+  readLive(state: S, op: Operation): Promise<{ state: S; inputs: I }>;
+  /** What delete logs. */
+  releaseNote: string;
+}
+
+/** Builds a roster's implementation (see the file comment). */
+export function rosterResource<I, S>(def: RosterDefinition<I, S>) {
+  const { reconcile, readLive, releaseNote, ...rest } = def;
+  return defineResource<I, S>({
+    ...rest,
+    create: (inputs, op) => reconcile(inputs, op),
+    update: (_olds, news, op) => reconcile(news, op),
+    read: (state, op) => readLive(state, op),
+    async delete(state) {
+      pulumi.log.info(`${def.label(state)}: ${releaseNote}`);
+    },
+  });
+}
