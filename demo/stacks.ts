@@ -16,7 +16,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
-import { PROVIDER_KEY, ProgramStack, type StepOp } from "../harness/program";
+import { ProgramStack } from "../harness/program";
+import type { StepOp } from "../harness/steps";
+import { PROVIDER_KEY } from "../harness/wire";
 
 /** What a program run needs. */
 export interface StackArgs {

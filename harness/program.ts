@@ -62,21 +62,17 @@ import { pathToFileURL } from "node:url";
 import * as pulumi from "@pulumi/pulumi";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { MockMonitor, type MockCallArgs, type MockResourceArgs, type Mocks } from "@pulumi/pulumi/runtime/mocks";
-import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { PluginError, startPlugin, type DiffResult, type LogLine, type Plugin, type PluginOptions } from "./pluginDriver";
+import { checkStep, createStep, type StepOp } from "./steps";
 import {
-  PluginError,
-  PROVIDER_KEY,
-  SECRET_SIG,
-  SPECIAL_SIG_KEY,
-  startPlugin,
-  UNKNOWN,
-  type CheckFailure,
-  type DiffResult,
-  type LogLine,
-  type Plugin,
-  type PluginOptions,
+  changedKeys,
+  fromStruct,
+  isObject,
+  toProviderInputs,
+  toStruct,
+  toWireOutputs,
   type Props,
-} from "./plugin.js";
+} from "./wire";
 
 // Internal SDK modules (no "exports" map in @pulumi/pulumi, so deep requires are allowed).
 const sdkRequire = createRequire(__filename);
@@ -84,9 +80,6 @@ const sdkState = sdkRequire("@pulumi/pulumi/runtime/state") as {
   withLocalStorage<T>(cb: () => Promise<T>): Promise<T>;
   getStore(): { settings: { monitor: unknown } };
 };
-
-/** Signature of a resource reference on the wire (sdk runtime/rpc `specialResourceSig`). */
-const RESOURCE_SIG = "5cf8f73096256a8f31e491e813e4eb8e";
 
 /** Type tokens of dynamic resources: `pulumi-nodejs:dynamic:<T>` or `pulumi-nodejs:dynamic/<module>:<T>`. */
 export function isDynamicType(type: string): boolean {
@@ -137,18 +130,6 @@ export interface StateEntry {
   secretKeys: string[];
 }
 
-export type StepOp =
-  | "create"
-  | "update"
-  | "replace"
-  | "same"
-  | "delete"
-  | "read"
-  | "import"
-  | "refresh-changed"
-  | "refresh-gone"
-  | "refresh-same";
-
 /** One step the run took (or would take, in preview). */
 export interface Step {
   urn: string;
@@ -191,89 +172,6 @@ export class RunError extends Error {
 
 // ---------------------------------------------------------------------------------------------
 // Value helpers
-
-function isObject(v: unknown): v is Props {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** Drops undefined keys, undefined array items become null (what a Struct can hold). */
-function clean(value: any): any {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return value.map(clean);
-  if (isObject(value)) {
-    const out: Props = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = clean(v);
-    return out;
-  }
-  return value;
-}
-
-function sortKeys(v: any): any {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
-  return v;
-}
-
-function deepEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(clean(a))) === JSON.stringify(sortKeys(clean(b)));
-}
-
-/** Top-level keys whose values differ. */
-function changedKeys(a: Props, b: Props): string[] {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => !deepEqual(a[k], b[k])).sort();
-}
-
-/**
- * Wire value (from a RegisterResourceRequest) to what the engine sends a provider that takes
- * neither secrets nor resource references: secrets unwrapped, references replaced by id or urn.
- * Returns whether a secret was found.
- */
-function toProviderValue(v: any): { value: any; secret: boolean } {
-  if (Array.isArray(v)) {
-    let secret = false;
-    const value = v.map((e) => {
-      const r = toProviderValue(e);
-      secret ||= r.secret;
-      return r.value;
-    });
-    return { value, secret };
-  }
-  if (isObject(v)) {
-    const sig = v[SPECIAL_SIG_KEY];
-    if (sig === SECRET_SIG) return { value: toProviderValue(v.value).value, secret: true };
-    if (sig === RESOURCE_SIG) return { value: v.id !== undefined && v.id !== "" ? v.id : v.urn, secret: false };
-    let secret = false;
-    const value: Props = {};
-    for (const [k, e] of Object.entries(v)) {
-      const r = toProviderValue(e);
-      secret ||= r.secret;
-      value[k] = r.value;
-    }
-    return { value, secret };
-  }
-  return { value: v, secret: false };
-}
-
-function toProviderInputs(wire: Props): { inputs: Props; secretKeys: string[] } {
-  const inputs: Props = {};
-  const secretKeys: string[] = [];
-  for (const [k, v] of Object.entries(wire)) {
-    const r = toProviderValue(v);
-    inputs[k] = r.value;
-    if (r.secret) secretKeys.push(k);
-  }
-  return { inputs, secretKeys };
-}
-
-/** Plain outputs to wire format, secret keys wrapped. */
-function toWire(outputs: Props, secretKeys: string[]): Props {
-  const out: Props = {};
-  for (const [k, v] of Object.entries(clean(outputs) as Props)) {
-    out[k] = secretKeys.includes(k) ? { [SPECIAL_SIG_KEY]: SECRET_SIG, value: v } : v;
-  }
-  return out;
-}
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -347,16 +245,6 @@ interface Registration {
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
   dependencies: string[];
-}
-
-class CheckFailedError extends Error {
-  constructor(
-    urn: string,
-    readonly failures: CheckFailure[],
-  ) {
-    super(`${urn}: check failed: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    this.name = "CheckFailedError";
-  }
 }
 
 /** Lazily started plugin for one run (possibly taken from the stack's pre-started spare). */
@@ -460,9 +348,7 @@ class Deployment {
   }
 
   private async check(p: Plugin, urn: string, olds: Props, news: Props): Promise<Props> {
-    const res = await p.check(urn, olds, news);
-    if (res.failures.length > 0) throw new CheckFailedError(urn, res.failures);
-    return res.inputs;
+    return (await checkStep(p, urn, olds, news)).inputs;
   }
 
   /** Handles one dynamic registration; returns the id and wire outputs for the SDK, or undefined when skipped/failed. */
@@ -489,7 +375,7 @@ class Deployment {
         this.steps.push({ urn: r.urn, type: r.type, name: r.name, op, ...extra });
       const done = (id: string, inputs: Props, outputs: Props) => {
         if (!this.preview) this.newState.set(r.urn, { ...base, id, inputs, outputs });
-        return { id, outputs: toWire(outputs, secretKeys) };
+        return { id, outputs: toWireOutputs(outputs, secretKeys) };
       };
 
       const news = { ...goal };
@@ -513,7 +399,7 @@ class Deployment {
         const checked = await this.check(p, r.urn, {}, news);
         if (this.preview) {
           step("create");
-          return { id: "", outputs: toWire(checked, secretKeys) };
+          return { id: "", outputs: toWireOutputs(checked, secretKeys) };
         }
         const created = await this.create(p, r.urn, checked, base);
         step("create", { id: created.id });
@@ -536,7 +422,7 @@ class Deployment {
       }
       if (!replace) {
         step("update", { id: old.id, diff, changedKeys: keys });
-        if (this.preview) return { id: old.id, outputs: toWire({ ...old.outputs, ...checked }, secretKeys) };
+        if (this.preview) return { id: old.id, outputs: toWireOutputs({ ...old.outputs, ...checked }, secretKeys) };
         let updated;
         try {
           updated = await p.update(old.id, r.urn, old.outputs, checked, old.inputs);
@@ -555,7 +441,7 @@ class Deployment {
       const rechecked = await this.check(p, r.urn, {}, news);
       if (this.preview) {
         step("replace", { id: old.id, diff, changedKeys: keys });
-        return { id: "", outputs: toWire(rechecked, secretKeys) };
+        return { id: "", outputs: toWireOutputs(rechecked, secretKeys) };
       }
       const deleteFirst = diff.deleteBeforeReplace || r.deleteBeforeReplace;
       if (deleteFirst) {
@@ -575,17 +461,8 @@ class Deployment {
   }
 
   /** Create; a partial failure (error with id) is recorded in state, as the engine does. */
-  private async create(p: Plugin, urn: string, inputs: Props, base: Omit<StateEntry, "id" | "inputs" | "outputs">) {
-    try {
-      const created = await p.create(urn, inputs);
-      if (!created.id) throw new Error(`${urn}: provider did not return an ID from Create`);
-      return created;
-    } catch (e) {
-      if (e instanceof PluginError && e.initFailure?.id) {
-        this.newState.set(urn, { ...base, id: e.initFailure.id, inputs, outputs: e.initFailure.properties });
-      }
-      throw e;
-    }
+  private create(p: Plugin, urn: string, inputs: Props, base: Omit<StateEntry, "id" | "inputs" | "outputs">) {
+    return createStep(p, urn, inputs, (id, outputs) => this.newState.set(urn, { ...base, id, inputs, outputs }));
   }
 
   /** `Resource.get`-style read of a dynamic resource (not managed: not stored in state). */
@@ -658,10 +535,6 @@ const defaultMocks: Mocks = {
   call: (args: MockCallArgs) => args.inputs,
 };
 
-function newStruct(obj: Props): structproto.Struct {
-  return structproto.Struct.fromJavaScript(clean(obj));
-}
-
 /**
  * The SDK's MockMonitor, with engine URNs and dynamic resources sent to the plugin. (Built on an
  * `any` base: the d.ts declares `newUrn` private.)
@@ -694,7 +567,7 @@ class HarnessMonitor extends MockMonitorBase {
         type,
         name,
         parent: parent || undefined,
-        wire: (req.getObject()?.toJavaScript() as Props) ?? {},
+        wire: fromStruct(req.getObject()),
         importId: req.getImportid() || undefined,
         deleteBeforeReplace: req.getDeletebeforereplace(),
         protect: req.getProtect() ?? false,
@@ -708,12 +581,12 @@ class HarnessMonitor extends MockMonitorBase {
       res.setUrn(urn);
       if (result) {
         res.setId(result.id);
-        res.setObject(newStruct(result.outputs));
+        res.setObject(toStruct(result.outputs));
         this.resources.set(urn, { urn, id: result.id || null, state: result.outputs });
       } else {
         // Failed or skipped: all outputs unknown (never a rejection, see header).
         res.setId("");
-        res.setObject(newStruct({}));
+        res.setObject(toStruct({}));
         res.setUnknown(true);
       }
       callback(null, res);
@@ -728,11 +601,11 @@ class HarnessMonitor extends MockMonitorBase {
     try {
       const name: string = req.getName();
       const urn = this.newUrn(req.getParent(), type, name);
-      const outs = await this.deployment.read(urn, type, name, req.getId(), (req.getProperties()?.toJavaScript() as Props) ?? {});
+      const outs = await this.deployment.read(urn, type, name, req.getId(), fromStruct(req.getProperties()));
       this.resources.set(urn, { urn, id: req.getId(), state: outs ?? {} });
       const res = new resproto.ReadResourceResponse();
       res.setUrn(urn);
-      res.setProperties(newStruct(outs ?? {}));
+      res.setProperties(toStruct(outs ?? {}));
       callback(null, res);
     } catch (e) {
       callback(e, undefined);
@@ -1021,4 +894,3 @@ export class ProgramStack {
   }
 }
 
-export { UNKNOWN, PROVIDER_KEY };
