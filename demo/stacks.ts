@@ -16,7 +16,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
-import { ProgramStack } from "../harness/program";
+import { ProgramStack } from "../harness/program/stack";
 import type { StepOp } from "../harness/steps";
 import { PROVIDER_KEY } from "../harness/wire";
 

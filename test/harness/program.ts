@@ -1,3 +1,3 @@
 /** Re-export: the harness lives in harness/ (compiled, so the demo and the benchmark use it too). */
-export * from "../../harness/program";
+export * from "../../harness/program/stack";
 export { PROVIDER_KEY, UNKNOWN } from "../../harness/wire";
