@@ -14,7 +14,7 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as plugproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
-import { fromStruct, secretValue, toStruct, type Props } from "./wire";
+import { fromStruct, GRPC_CHANNEL_OPTIONS, secretValue, toStruct, type Props } from "./wire";
 
 /** Options of {@link startPlugin}. */
 export interface PluginOptions {
@@ -158,7 +158,7 @@ export class Plugin {
       void proc.kill();
       throw e;
     }
-    const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), GRPC_CHANNEL_OPTIONS);
     try {
       const info = await unary<plugproto.PluginInfo>(client, "getPluginInfo", new emptyproto.Empty(), timeoutMs, () => proc.exitNote());
       const plugin = new Plugin(proc, client, timeoutMs, project, stack, info.getVersion());

@@ -1,7 +1,7 @@
 /**
  * Values as they travel between a program, the engine and the plugin: the engine's markers (taken
- * from the SDK, never re-typed), Struct conversion, secrets, resource references, value comparison.
- * Shared by the plugin driver and the program runner; see docs/harness.md.
+ * from the SDK, never re-typed), Struct conversion, secrets, resource references, value comparison
+ * and the gRPC message limit. Shared by the plugin driver and the program runner; see docs/harness.md.
  */
 import { specialResourceSig, specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -14,6 +14,20 @@ export const UNKNOWN = unknownValue;
 
 /** The property under which the serialized provider travels in inputs and outputs. */
 export const PROVIDER_KEY = "__provider";
+
+/**
+ * The engine's gRPC message limit, 400 MiB (rpcutil's maxRPCMessageSize in the Go SDK, and
+ * `grpcChannelOptions` in the Node SDK's runtime/settings.js, which the plugin's server uses).
+ * grpc-js defaults to 4 MiB, too small for a large roster (issue 14); pinned against the SDK by
+ * test/harness/largeMessages.test.ts.
+ */
+export const ENGINE_MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
+
+/** Channel options for every gRPC client or server the harness creates: the engine's message limit both ways. */
+export const GRPC_CHANNEL_OPTIONS = {
+  "grpc.max_receive_message_length": ENGINE_MAX_MESSAGE_BYTES,
+  "grpc.max_send_message_length": ENGINE_MAX_MESSAGE_BYTES,
+} as const;
 
 /** True for a plain object (not null, not an array). */
 export function isObject(v: unknown): v is Props {
