@@ -46,7 +46,7 @@ export interface CheckFailure {
   reason: string;
 }
 
-/** Result of {@link Plugin.check}. */
+/** What Check returned: the checked inputs (`__provider` included) and the provider's failures. */
 export interface CheckResult {
   inputs: Props;
   failures: CheckFailure[];
@@ -70,7 +70,7 @@ export interface DiffResult {
   detailedDiff: Record<string, PropertyDiff>;
 }
 
-/** Result of {@link Plugin.create}. */
+/** What Create returned: the new id and the outputs (`__provider` included). */
 export interface CreateResult {
   id: string;
   outs: Props;
@@ -84,7 +84,7 @@ export interface ReadResult {
   inputs: Props | undefined;
 }
 
-/** Result of {@link Plugin.update}. */
+/** What Update returned: the outputs after the update (`__provider` included). */
 export interface UpdateResult {
   outs: Props;
 }
@@ -144,7 +144,7 @@ export class Plugin {
     readonly version: string,
   ) {}
 
-  /** See {@link startPlugin}. */
+  /** Spawns the plugin, connects, sends GetPluginInfo and Configure; kills the process if any of that fails. */
   static async start(opts: PluginOptions): Promise<Plugin> {
     const project = opts.project ?? "test-project";
     const stack = opts.stack ?? "test";

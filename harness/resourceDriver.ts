@@ -18,7 +18,7 @@ export interface ResourceState {
 /** The steps {@link ResourceDriver.up} and {@link ResourceDriver.preview} can take. */
 export type UpOp = Extract<StepOp, "create" | "update" | "replace" | "same">;
 
-/** Result of {@link ResourceDriver.up}. */
+/** The step {@link ResourceDriver.up} took, with the resulting id, outputs and checked inputs. */
 export interface UpResult {
   op: UpOp;
   id: string;

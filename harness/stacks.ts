@@ -4,9 +4,9 @@
  * - `cliStack`: the real Pulumi CLI through the Automation API (LocalWorkspace), with a local file
  *   backend in a temporary folder (PULUMI_BACKEND_URL=file://..., a passphrase, no login). Needs
  *   `pulumi` on PATH.
- * - `harnessStack`: the bundled harness (`ProgramStack`, harness/program/stack.ts): the program under
- *   `pulumi.runtime.setMocks`, every dynamic resource sent to the REAL dynamic-provider plugin
- *   over gRPC, a fresh plugin per run, the state kept between runs.
+ * - `harnessStack`: the bundled harness (`ProgramStack`, harness/program/stack.ts): the program
+ *   under `pulumi.runtime.setMocks`, every dynamic resource sent to the REAL dynamic-provider
+ *   plugin over gRPC, a fresh plugin per run, the state kept between runs.
  *
  * Both report the same thing: one step per resource with its outputs before and after, so the
  * demo and the tests print and check drift the same way whichever engine ran.
@@ -50,7 +50,7 @@ export interface StackStep {
   after?: Record<string, unknown>;
 }
 
-/** The result of one run. */
+/** One run's steps, stack outputs and messages, in the same shape whichever engine ran it. */
 export interface StackRun {
   kind: "up" | "refresh" | "destroy";
   steps: StackStep[];

@@ -24,7 +24,7 @@ export interface ProgramStackOptions extends PluginOptions {
   prestart?: boolean;
 }
 
-/** Per-run options. */
+/** Options of one run, on top of the stack's own. */
 export interface RunOptions {
   /** Config for this run only, merged over the stack config. */
   config?: Record<string, string>;
@@ -34,7 +34,7 @@ export interface RunOptions {
   expectNoChanges?: boolean;
 }
 
-/** Result of one run. */
+/** What a run did: its steps, the stack exports, what the plugin printed, and the errors. */
 export interface RunResult {
   kind: "up" | "preview" | "refresh" | "destroy";
   /** Stack exports (up/preview); {} for refresh/destroy. */
