@@ -29,7 +29,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
-import { ProgramStack, RunError, type RunResult } from "../harness/program";
+import { ProgramStack, RunError, type RunResult } from "../harness/program/stack";
 import { routes } from "../contract/routes";
 import { ReviewAdminClient } from "../provider/client";
 import { DatabaseUserPermissions, DatabaseUsers, OrganizationMembers, OrgMember } from "../provider";

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "./platform";
-import { cliStack, fieldChanges, harnessStack, hasPulumiCli, type DemoRun, type DemoStack, type DemoStep } from "./stacks";
+import { cliStack, fieldChanges, harnessStack, hasPulumiCli, type StackRun as DemoRun, type Stack as DemoStack, type StackStep as DemoStep } from "../harness/stacks";
 
 /** The --help text. */
 export const USAGE = `Usage: npm run demo [-- --harness]

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { main, SUCCESS_LINE } from "../demo";
-import { cliStack, hasPulumiCli } from "../demo/stacks";
+import { cliStack, hasPulumiCli } from "../harness/stacks";
 import { exampleScenarios } from "./support/exampleScenarios";
 
 // Skipped unless the CLI answers `pulumi version`: the Pulumi CLI is not installed on this

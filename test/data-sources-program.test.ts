@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getClient } from "../provider/client";
 import * as data from "../provider/data";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
-import { ProgramStack } from "./harness/program.js";
+import { ProgramStack } from "../harness/program/stack";
 import { ScriptedServer } from "./support/scriptedServer";
 
 const repoRoot = path.resolve(__dirname, "..");

@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
-import { harnessStack, hasPulumiCli } from "../demo/stacks";
+import { harnessStack, hasPulumiCli } from "../harness/stacks";
 import { exampleScenarios, repoRoot } from "./support/exampleScenarios";
 
 const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];

@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { UNKNOWN } from "../harness/plugin";
+import { UNKNOWN } from "../../harness/wire";
 import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
 
 const KIND = "CustodianDirectorySync";

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { UNKNOWN } from "../harness/plugin";
+import { UNKNOWN } from "../../harness/wire";
 import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
 
 const KIND = "DatabaseUserPermissions";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { UNKNOWN } from "../harness/plugin";
+import { UNKNOWN } from "../../harness/wire";
 import { startProviderWorld, type ProviderWorld } from "../support/providerWorld";
 
 const ORG = SEEDED.org;

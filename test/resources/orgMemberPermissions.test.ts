@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { CheckFailedError, UNKNOWN } from "../harness/plugin";
+import { CheckFailedError } from "../../harness/steps";
+import { UNKNOWN } from "../../harness/wire";
 import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
 
 const KIND = "OrgMemberPermissions";

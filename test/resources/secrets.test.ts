@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { serializeProvider } from "../harness/plugin";
+import { serializeProvider } from "../../harness/pluginDriver";
 import { providerText, repoRoot, startProviderWorld, type ProviderWorld } from "../support/providerWorld";
 import { createRequire } from "node:module";
 import * as path from "node:path";

@@ -15,8 +15,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { configureUploads, uploadsOf } from "../../emulator/uploads";
-import { PluginError, UNKNOWN } from "../harness/plugin";
-import { ProgramStack } from "../harness/program";
+import { PluginError } from "../../harness/pluginDriver";
+import { UNKNOWN } from "../../harness/wire";
+import { ProgramStack } from "../../harness/program/stack";
 import { dist, repoRoot, startProviderWorld, type ProviderWorld } from "../support/providerWorld";
 
 const DB = SEEDED.databases.open;

@@ -8,7 +8,8 @@
 import * as path from "node:path";
 import { createRequire } from "node:module";
 import { startEmulator, type RunningEmulator, type EmulatorOptions } from "../../emulator";
-import { ResourceDriver, serializeProvider, startPlugin, type Plugin, type ResourceState } from "../harness/plugin";
+import { serializeProvider, startPlugin, type Plugin } from "../../harness/pluginDriver";
+import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 const requireDist = createRequire(path.join(repoRoot, "package.json"));

@@ -4,9 +4,9 @@
  * - `cliStack`: the real Pulumi CLI through the Automation API (LocalWorkspace), with a local file
  *   backend in a temporary folder (PULUMI_BACKEND_URL=file://..., a passphrase, no login). Needs
  *   `pulumi` on PATH.
- * - `harnessStack`: the bundled harness (harness/program.ts): the program under
- *   `pulumi.runtime.setMocks`, every dynamic resource sent to the REAL dynamic-provider plugin
- *   over gRPC, a fresh plugin per run, the state kept between runs.
+ * - `harnessStack`: the bundled harness (`ProgramStack`, harness/program/stack.ts): the program
+ *   under `pulumi.runtime.setMocks`, every dynamic resource sent to the REAL dynamic-provider
+ *   plugin over gRPC, a fresh plugin per run, the state kept between runs.
  *
  * Both report the same thing: one step per resource with its outputs before and after, so the
  * demo and the tests print and check drift the same way whichever engine ran.
@@ -16,7 +16,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
-import { PROVIDER_KEY, ProgramStack, type StepOp } from "../harness/program";
+import { ProgramStack } from "./program/stack";
+import type { StepOp } from "./steps";
+import { isObject, PROVIDER_KEY, sortKeys } from "./wire";
 
 /** What a program run needs. */
 export interface StackArgs {
@@ -38,7 +40,7 @@ export interface StackArgs {
 }
 
 /** One resource's step: what happened to it and its outputs before and after (`__provider` left out). */
-export interface DemoStep {
+export interface StackStep {
   op: StepOp;
   /** Short type, e.g. "OrganizationMembers". */
   type: string;
@@ -48,10 +50,10 @@ export interface DemoStep {
   after?: Record<string, unknown>;
 }
 
-/** The result of one run. */
-export interface DemoRun {
+/** One run's steps, stack outputs and messages, in the same shape whichever engine ran it. */
+export interface StackRun {
   kind: "up" | "refresh" | "destroy";
-  steps: DemoStep[];
+  steps: StackStep[];
   /** Stack outputs (up only). */
   outputs: Record<string, unknown>;
   /** What the program and the provider printed (pulumi.log messages, console output). */
@@ -59,15 +61,15 @@ export interface DemoRun {
 }
 
 /** A stack the demo and the tests drive, whichever engine runs it. */
-export interface DemoStack {
+export interface Stack {
   /** "cli": the Pulumi CLI (Automation API); "harness": the bundled plugin harness. */
   readonly engine: "cli" | "harness";
   /** `pulumi up --yes` (with expectNoChanges: `--expect-no-changes`, failing if anything changes). */
-  up(opts?: { expectNoChanges?: boolean }): Promise<DemoRun>;
+  up(opts?: { expectNoChanges?: boolean }): Promise<StackRun>;
   /** `pulumi refresh --yes`. */
-  refresh(): Promise<DemoRun>;
+  refresh(): Promise<StackRun>;
   /** `pulumi destroy --yes`. */
-  destroy(): Promise<DemoRun>;
+  destroy(): Promise<StackRun>;
   /** `pulumi config set [--secret] <key> <value>` (key namespaced). */
   setConfig(key: string, value: string, secret?: boolean): Promise<void>;
   /** Releases what the stack holds (plugin processes, the temporary backend). */
@@ -96,7 +98,7 @@ function withoutProvider(props: Record<string, any> | undefined): Record<string,
 }
 
 /** Runs the program through the bundled harness: the real dynamic-provider plugin, no CLI. */
-export function harnessStack(args: StackArgs): DemoStack {
+export function harnessStack(args: StackArgs): Stack {
   const program = path.resolve(args.program);
   const stack = new ProgramStack({
     cwd: path.resolve(args.cwd ?? path.dirname(program)),
@@ -105,7 +107,7 @@ export function harnessStack(args: StackArgs): DemoStack {
     config: args.config,
     secretConfigKeys: args.secretConfigKeys ?? [],
   });
-  const run = async (kind: DemoRun["kind"], fn: () => ReturnType<ProgramStack["refresh"]>): Promise<DemoRun> => {
+  const run = async (kind: StackRun["kind"], fn: () => ReturnType<ProgramStack["refresh"]>): Promise<StackRun> => {
     const before = new Map(stack.state);
     const result = await fn();
     return {
@@ -136,8 +138,8 @@ export function harnessStack(args: StackArgs): DemoStack {
 const REPLACE_OPS = new Set<automation.OpType>(["replace", "create-replacement", "delete-replaced"]);
 
 /** The steps of a CLI run, from its engine events (the Stack and provider resources left out). */
-function stepsOf(kind: DemoRun["kind"], events: automation.StepEventMetadata[]): DemoStep[] {
-  const byUrn = new Map<string, DemoStep>();
+function stepsOf(kind: StackRun["kind"], events: automation.StepEventMetadata[]): StackStep[] {
+  const byUrn = new Map<string, StackStep>();
   for (const m of events) {
     if (m.type === "pulumi:pulumi:Stack" || m.type.startsWith("pulumi:providers:")) continue;
     const before = withoutProvider(m.old?.outputs);
@@ -163,18 +165,12 @@ function stepsOf(kind: DemoRun["kind"], events: automation.StepEventMetadata[]):
   return [...byUrn.values()];
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as any)[k])]));
-  return v;
-}
-
 /**
  * Runs the program with the real Pulumi CLI through the Automation API: a project in a temporary
  * folder whose `main` is the program's entry file (so nothing is written next to the program),
  * state in a local file backend in the same folder, secrets under a passphrase. No login.
  */
-export async function cliStack(args: StackArgs): Promise<DemoStack> {
+export async function cliStack(args: StackArgs): Promise<Stack> {
   const program = path.resolve(args.program);
   if (args.cwd && path.resolve(args.cwd) !== path.dirname(program)) {
     throw new Error(`cliStack: the CLI runs a program in the folder of its entry file (${path.dirname(program)}), not in ${args.cwd}`);
@@ -257,7 +253,6 @@ export async function cliStack(args: StackArgs): Promise<DemoStack> {
  * values: `members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]`.
  */
 export function fieldChanges(before: unknown, after: unknown, at = ""): string[] {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((k) => fieldChanges(before[k], after[k], at + (/^[A-Za-z_$][\w$]*$/.test(k) ? (at ? `.${k}` : k) : `[${JSON.stringify(k)}]`)));

@@ -7,18 +7,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CheckFailedError,
-  PluginError,
-  PROVIDER_KEY,
-  ResourceDriver,
-  serializeProvider,
-  startPlugin,
-  UNKNOWN,
-  type Plugin,
-} from "./harness/plugin.js";
+import { PluginError, serializeProvider, startPlugin, type Plugin } from "../../harness/pluginDriver";
+import { ResourceDriver } from "../../harness/resourceDriver";
+import { CheckFailedError } from "../../harness/steps";
+import { PROVIDER_KEY, UNKNOWN } from "../../harness/wire";
 
-const repoRoot = path.resolve(__dirname, "..");
+const repoRoot = path.resolve(__dirname, "../..");
 const TYPE = "pulumi-nodejs:dynamic/harness:Thing";
 
 /**
@@ -39,7 +33,7 @@ class FileProvider implements pulumi.dynamic.ResourceProvider {
     this.region = req.config.get("region");
   }
 
-  async check(olds: any, news: any): Promise<pulumi.dynamic.CheckResult> {
+  async check(_olds: any, news: any): Promise<pulumi.dynamic.CheckResult> {
     const failures = [];
     if (typeof news.name !== "string" || news.name === "") {
       failures.push({ property: "name", reason: "name is required" });
@@ -48,7 +42,7 @@ class FileProvider implements pulumi.dynamic.ResourceProvider {
     return { inputs: { ...news, size: news.size ?? 1 }, failures };
   }
 
-  async diff(id: string, olds: any, news: any): Promise<pulumi.dynamic.DiffResult> {
+  async diff(_id: string, olds: any, news: any): Promise<pulumi.dynamic.DiffResult> {
     const replaces = olds.name !== news.name ? ["name"] : [];
     return {
       changes: olds.name !== news.name || olds.size !== news.size,
@@ -93,7 +87,7 @@ class FileProvider implements pulumi.dynamic.ResourceProvider {
     return { outs: { ...olds, ...data } };
   }
 
-  async delete(id: string, props: any): Promise<void> {
+  async delete(id: string, _props: any): Promise<void> {
     const fs = require("node:fs");
     const path = require("node:path");
     fs.rmSync(path.join(this.dir, `${id}.json`), { force: true });

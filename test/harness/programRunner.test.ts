@@ -8,11 +8,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, describe, it } from "vitest";
-import { Thing } from "./harness/fixtures/file-provider.cjs";
-import { ProgramStack, RunError, type RunResult } from "./harness/program.js";
-import { PROVIDER_KEY } from "./harness/plugin.js";
+import { ProgramStack, RunError, type RunResult } from "../../harness/program/stack";
+import { PROVIDER_KEY } from "../../harness/wire";
+import { Thing } from "./fixtures/file-provider.cjs";
 
-const repoRoot = path.resolve(__dirname, "..");
+const repoRoot = path.resolve(__dirname, "../..");
 const TYPE = "pulumi-nodejs:dynamic/harness:Thing";
 
 interface Spec {
@@ -211,7 +211,7 @@ describe("program harness", () => {
 
   it("runs an example folder's index as the program, again on every run", async ({ expect }) => {
     const { stack } = setup();
-    const example = path.join(__dirname, "harness/fixtures/example");
+    const example = path.join(__dirname, "fixtures/example");
     stack.setConfig("harness:label", "from-config");
     const first = await stack.up(example);
     expect(ops(first)).toEqual({ "ex-alpha": "create" });

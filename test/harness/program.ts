@@ -1,2 +1,0 @@
-/** Re-export: the harness lives in harness/ (compiled, so the demo and the benchmark use it too). */
-export * from "../../harness/program";
