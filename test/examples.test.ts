@@ -1,5 +1,5 @@
 /**
- * The examples as programs (issue 6): each one through the bundled harness (harness/program.ts:
+ * The examples as programs: each one through the bundled harness (harness/program/stack.ts:
  * the program under setMocks, every dynamic resource sent to the real dynamic-provider plugin)
  * against a fresh seeded emulator: up, a second up with no changes, drift injected through the
  * emulator found by refresh and repaired by up, destroy leaving the emulator as it was apart from
