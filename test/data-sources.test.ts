@@ -252,13 +252,14 @@ function currentClientOf(opts: { settings: { baseUrl: string; apiKey: string; re
 }
 
 describe("errors", () => {
-  it("a 403 is one line naming what was read, the status and the role needed", async () => {
+  it("a 403 is one line naming the data source, what was read, the status and the role needed", async () => {
     const err = await failure(data.getOrganizationMembers({ orgId: SEEDED.org }, as("member")));
     expect(err.status).toBe(403);
     expect(err.operationId).toBe("GetOrganizationUsers");
+    expect(err.dataSource).toBe("getOrganizationMembers");
     expect(err.message).not.toContain("\n");
     expect(err.message).toMatch(
-      /^getOrganizationMembers: reading the members of organization 102: the service answered 403 .*; this needs org admin of organization 102, which the API key in use lacks$/,
+      /^getOrganizationMembers: reading the members of organization 102: the service answered 403 .* \(this needs org admin of organization 102, which the API key in use lacks\)$/,
     );
     const outErr = await valueOf(data.getOrganizationMembersOutput({ orgId: SEEDED.org }, as("member"))).catch((e) => e);
     expect(outErr).toBeInstanceOf(DataSourceError);
