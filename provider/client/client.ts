@@ -243,7 +243,7 @@ export class ReviewAdminClient {
       seen.add(path);
       const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
       const page = this.#readPage(route, path, res);
-      const items = Array.isArray(page.data) ? page.data : (page.data as { events: unknown[] }).events;
+      const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;
       const current: string = path;
       path = page.next === null ? null : this.#nextPath(route, current, page.next);
