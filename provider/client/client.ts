@@ -3,7 +3,7 @@
  * table plus parameters into a request, and the answer into validated `data` or one error.
  *
  * Order of work for every call: validate params and body (ParameterError, nothing sent), wait for
- * the key's rate limiter, send on the origin's shared pool, then either validate the answer or
+ * the key's pacer, send on the origin's shared pool, then either validate the answer or
  * apply the retry policy (retry.ts). The key lives in one private field and in the Authorization
  * header of each request, nowhere else.
  */
@@ -23,7 +23,8 @@ import {
   TimeoutError,
   type RequestContext,
 } from "./errors";
-import { limiterFor, type RateLimiter } from "./rateLimit";
+import { type Clock } from "./clock";
+import { pacerFor, type RequestPacer } from "./pacer";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
 import { checkUrl, keyFingerprint, redact, REDACTED } from "./security";
 import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
@@ -36,7 +37,7 @@ export interface ClientOptions {
   apiKey: string;
   /** Requests per second for this key, shared by every client in the process. Default 25 (the service's limit). */
   requestsPerSecond?: number;
-  /** Token bucket capacity: requests that may leave back to back. Default 1, i.e. evenly spaced (see rateLimit.ts). */
+  /** Token bucket capacity: requests that may leave back to back. Default 1, i.e. evenly spaced (see pacer.ts). */
   burst?: number;
   /** Sends per call at most, retries included. Default 5. */
   maxAttempts?: number;
@@ -50,6 +51,8 @@ export interface ClientOptions {
   retryMaxDelayMs?: number;
   /** Receives debug lines (one per request and per retry); never given the key. */
   logger?: (line: string) => void;
+  /** Time source of pacing and retry waits. Default the system clock; tests pass a manual one. Clients share a pacer only on the same clock. */
+  clock?: Clock;
 }
 
 /** Counters since construction: requests sent (retries included), retries, 429 answers, requests per operation. */
@@ -70,9 +73,8 @@ export type PageItemOf<K extends OperationId> = DataOf<K> extends readonly (infe
     ? E
     : never;
 
-/** Per-call options. */
 export interface CallOptions {
-  /** Aborts the call at any point: waiting for the rate limiter, in flight, or between retries. */
+  /** Aborts the call at any point: waiting for the pacer, in flight, or between retries. */
   signal?: AbortSignal;
 }
 
@@ -88,8 +90,8 @@ interface Exchange {
   idempotent: boolean;
   /** The body can be read only once (a stream): nothing is retried, not even a 429. */
   sendOnce: boolean;
-  /** Counts against the key's rate limit (API calls do; part uploads go to storage without the key). */
-  rateLimited: boolean;
+  /** Waits for the key's pacer (API calls do; part uploads go to storage without the key). */
+  paced: boolean;
   /** API calls have a total deadline; part uploads only an idle timeout (their time grows with size). */
   deadline: boolean;
   signal?: AbortSignal;
@@ -161,7 +163,8 @@ export class ReviewAdminClient {
 
   readonly #apiKey: string;
   readonly #base: URL;
-  readonly #limiter: RateLimiter;
+  readonly #pacer: RequestPacer;
+  readonly #clock?: Clock;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
   readonly #logger?: (line: string) => void;
@@ -170,7 +173,7 @@ export class ReviewAdminClient {
   #closed = false;
   readonly #stats: ClientStats = { requests: 0, retries: 0, throttled: 0, byOperation: {} };
 
-  /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and limiter. */
+  /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and pacer. */
   constructor(opts: ClientOptions) {
     if (!opts || typeof opts !== "object") throw new ClientConfigError("options are required");
     if (typeof opts.baseUrl !== "string" || opts.baseUrl === "") throw new ClientConfigError("baseUrl is required");
@@ -194,7 +197,12 @@ export class ReviewAdminClient {
     this.#timeoutMs = positive("timeoutMs", opts.timeoutMs, DEFAULTS.timeoutMs);
     if (opts.logger !== undefined && typeof opts.logger !== "function") throw new ClientConfigError("logger must be a function");
     this.#logger = opts.logger;
-    this.#limiter = limiterFor(keyFingerprint(opts.apiKey), rate, burst);
+    const clock = opts.clock;
+    if (clock !== undefined && !["now", "setTimer", "clearTimer"].every((m) => typeof (clock as unknown as Record<string, unknown>)?.[m] === "function")) {
+      throw new ClientConfigError("clock must have now(), setTimer() and clearTimer() functions");
+    }
+    this.#clock = clock;
+    this.#pacer = pacerFor(keyFingerprint(opts.apiKey), rate, burst, clock);
     this.#poolFor(this.#base.origin);
   }
 
@@ -235,7 +243,7 @@ export class ReviewAdminClient {
       seen.add(path);
       const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
       const page = this.#readPage(route, path, res);
-      const items = Array.isArray(page.data) ? page.data : (page.data as { events: unknown[] }).events;
+      const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;
       const current: string = path;
       path = page.next === null ? null : this.#nextPath(route, current, page.next);
@@ -288,7 +296,7 @@ export class ReviewAdminClient {
       body: makeBody,
       idempotent: true,
       sendOnce: !(body instanceof Uint8Array),
-      rateLimited: false,
+      paced: false,
       deadline: false,
       signal: opts?.signal,
     };
@@ -315,8 +323,8 @@ export class ReviewAdminClient {
     return {
       baseUrl: this.baseUrl,
       apiKey: REDACTED,
-      requestsPerSecond: this.#limiter.rate,
-      burst: this.#limiter.capacity,
+      requestsPerSecond: this.#pacer.rate,
+      burst: this.#pacer.capacity,
       maxAttempts: this.#retry.maxAttempts,
       timeoutMs: this.#timeoutMs,
       stats: this.stats,
@@ -386,7 +394,7 @@ export class ReviewAdminClient {
       body,
       idempotent: route.idempotent,
       sendOnce: false,
-      rateLimited: true,
+      paced: true,
       deadline: true,
       signal,
     };
@@ -432,7 +440,7 @@ export class ReviewAdminClient {
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       this.#assertOpen();
-      if (ex.rateLimited) await this.#limiter.acquire(signal);
+      if (ex.paced) await this.#pacer.acquire(signal);
       else if (signal?.aborted) throw signal.reason;
       this.#count(ctx.operationId);
 
@@ -478,11 +486,11 @@ export class ReviewAdminClient {
       }
 
       // A 429's Retry-After is about the key, not this request: hold every request of the key.
-      if (res?.status === 429 && retryAfter !== undefined) this.#limiter.pauseFor(retryAfter);
+      if (res?.status === 429 && retryAfter !== undefined) this.#pacer.pauseFor(retryAfter);
       this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}); retrying in ${wait} ms`);
       this.#stats.retries += 1;
       waited += wait;
-      await sleep(wait, signal);
+      await sleep(wait, signal, this.#clock);
     }
   }
 
@@ -584,7 +592,7 @@ function cacheKey(opts: ClientOptions): string {
 
 /**
  * The process-wide client for (baseUrl, apiKey, requestsPerSecond, burst), created on first use
- * so every resource in a process shares one pool and one rate limiter. Other options are taken
+ * so every resource in a process shares one pool and one pacer. Other options are taken
  * from the first call. A closed client is replaced by a new one.
  */
 export function getClient(opts: ClientOptions): ReviewAdminClient {

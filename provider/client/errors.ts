@@ -19,7 +19,6 @@ function attemptsSuffix(attempts: number): string {
   return attempts > 1 ? ` (after ${attempts} attempts)` : "";
 }
 
-
 /** Where a failed request went: enough to find it in a server log, never the host or the key. */
 export interface RequestContext {
   /** The operation id of the route table, or `putPart` for a part upload. */
@@ -51,7 +50,6 @@ export abstract class ReviewAdminError extends Error {
 export class ApiError extends ReviewAdminError {
   override readonly name = "ApiError";
   readonly code = "RA_ERR_API";
-  /** The HTTP status. */
   readonly status: number;
   /** `title` of a `{title, status}` body. */
   readonly title?: string;

@@ -13,4 +13,5 @@ export {
   type RequestContext,
 } from "./errors";
 export { isLoopbackHost } from "./security";
+export type { Clock } from "./clock";
 export { DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, backoffMs, type RetryPolicy } from "./retry";

@@ -12,6 +12,7 @@
  *   in lockstep.
  * - Two caps end the loop: `maxAttempts` sends, and `maxRetryWaitMs` of total waiting.
  */
+import { systemClock, type Clock } from "./clock";
 
 /** Retry settings of one client. */
 export interface RetryPolicy {
@@ -55,15 +56,15 @@ export function backoffMs(retry: number, policy: Pick<RetryPolicy, "baseMs" | "m
   return Math.floor(random() * ceiling);
 }
 
-/** Waits `ms`; rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+/** Waits `ms` on `clock`; rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = systemClock): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
     const onAbort = () => {
-      clearTimeout(timer);
+      clock.clearTimer(timer);
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
+    const timer = clock.setTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);

@@ -40,7 +40,6 @@ export async function releasePool(origin: string, pool: Pool): Promise<void> {
 /** A request body as the client hands it over; FormData is re-encoded by undici (multipart). */
 export type WireBody = string | Uint8Array | Readable | UndiciFormData;
 
-/** One request. */
 export interface WireRequest {
   readonly path: string;
   readonly method: string;

@@ -9,12 +9,10 @@
  */
 import type { DatabasePermission, OrganizationPermission } from "../../contract";
 import { ApiError } from "../client";
-import {
-  clientFor, compareText, csvLine, io, mapLimit, outputForm, PAGE_SIZE, readFailure, reading, requireId,
-  type DataSourceOptions,
-} from "./common";
+import { compareText, mapLimit } from "../util";
+import { csvLine } from "./csv";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, requireId, type DataSourceOptions } from "./dataSource";
 
-/** getAccessMatrix arguments. */
 export interface GetAccessMatrixArgs {
   /** The organization to review. */
   orgId: number;
@@ -118,13 +116,12 @@ function personKey(email: string | null, username: string): string {
 export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
   const orgId = requireId(DS, "orgId", args?.orgId);
   const client = clientFor(DS, opts);
-  const ids = { orgId };
   const [org, memberList, invitationData, databaseList] = await Promise.all([
-    reading(DS, `organization ${orgId}`, ids, () => client.call("GetOrganization", { orgId }, undefined, io(opts))),
-    reading(DS, `the members of organization ${orgId}`, ids, () => client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, io(opts))),
-    reading(DS, `the invitations of organization ${orgId}`, ids, () => client.call("GetOrganizationInvitations", { orgId }, undefined, io(opts))),
-    reading(DS, `the databases of organization ${orgId}`, ids, () =>
-      client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, io(opts)),
+    reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))),
+    reading(DS, `the members of organization ${orgId}`, () => client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts))),
+    reading(DS, `the invitations of organization ${orgId}`, () => client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts))),
+    reading(DS, `the databases of organization ${orgId}`, () =>
+      client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
     ),
   ]);
 
@@ -160,14 +157,14 @@ export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSour
     const base = { databaseId: db.id, name: db.name, orgAdminAccess: db.orgAdminAccess };
     let users;
     try {
-      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, io(opts));
+      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, callOptions(opts));
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
         const said = err.title ?? err.serviceMessage;
         const why = db.orgAdminAccess ? "the key is neither DB_ADMIN on it nor org admin of its owner" : "orgAdminAccess is off and the key is not DB_ADMIN on it";
         return { ...base, readable: false, notReadable: `not readable with this key (403${said ? ` ${said}` : ""}; ${why})`, users: [] };
       }
-      throw readFailure(DS, `the users of database ${db.id}`, err, { orgId, databaseId: db.id });
+      throw readFailure(DS, `the users of database ${db.id}`, err);
     }
     const rows: AccessDatabaseUser[] = users
       .map((u) => {
@@ -205,7 +202,6 @@ export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSour
   };
 }
 
-/** Output form of getAccessMatrix. */
 export const getAccessMatrixOutput = outputForm(getAccessMatrix);
 
 // ------------------------------------------------------------------------------------------------

@@ -2,10 +2,8 @@
  * Data sources for the account behind the key and its organizations (E2, E3, E6).
  */
 import type { Organization, User } from "../../contract";
-import {
-  clientFor, io, matchesName, outputForm, PAGE_SIZE, reading, requireId,
-  type DataSourceOptions, type NameFilter,
-} from "./common";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { matchesName, type NameFilter } from "./filters";
 
 /** getCurrentUser result: the user behind the API key (E2). */
 export type GetCurrentUserResult = User;
@@ -13,10 +11,9 @@ export type GetCurrentUserResult = User;
 /** Reads the user behind the API key (E2; any valid key). */
 export async function getCurrentUser(_args: Record<string, never> = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
   const client = clientFor("getCurrentUser", opts);
-  return reading("getCurrentUser", "the user behind the API key", {}, () => client.call("GetCurrentUser", {}, undefined, io(opts)));
+  return reading("getCurrentUser", "the user behind the API key", () => client.call("GetCurrentUser", {}, undefined, callOptions(opts)));
 }
 
-/** Output form of getCurrentUser. */
 export const getCurrentUserOutput = outputForm(getCurrentUser);
 
 /** getOrganizations arguments: filters applied after every page is read. */
@@ -27,7 +24,6 @@ export interface GetOrganizationsArgs extends NameFilter {
   isSubOrganization?: boolean;
 }
 
-/** getOrganizations result. */
 export interface GetOrganizationsResult {
   /** The caller's organizations and their sub-organizations (E3), after the filters, in the service's order. */
   organizations: Organization[];
@@ -38,8 +34,8 @@ export interface GetOrganizationsResult {
 /** Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters. */
 export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: DataSourceOptions): Promise<GetOrganizationsResult> {
   const client = clientFor("getOrganizations", opts);
-  const all = await reading("getOrganizations", "the organizations of the API key", {}, () =>
-    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getOrganizations", "the organizations of the API key", () =>
+    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
   );
   const organizations = all.filter(
     (o) =>
@@ -50,12 +46,9 @@ export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: D
   return { organizations, ids: organizations.map((o) => o.id) };
 }
 
-/** Output form of getOrganizations. */
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
-/** getOrganization arguments. */
 export interface GetOrganizationArgs {
-  /** The organization id. */
   orgId: number;
 }
 
@@ -66,8 +59,7 @@ export type GetOrganizationResult = Organization;
 export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
   const orgId = requireId("getOrganization", "orgId", args?.orgId);
   const client = clientFor("getOrganization", opts);
-  return reading("getOrganization", `organization ${orgId}`, { orgId }, () => client.call("GetOrganization", { orgId }, undefined, io(opts)));
+  return reading("getOrganization", `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts)));
 }
 
-/** Output form of getOrganization. */
 export const getOrganizationOutput = outputForm(getOrganization);

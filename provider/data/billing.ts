@@ -14,11 +14,11 @@
  * project's.
  */
 import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
-import {
-  argumentError, clientFor, csvLine, io, mapLimit, matchesName, outputForm, PAGE_SIZE, reading, requireId,
-  type DataSourceOptions, type NameFilter,
-} from "./common";
 import type { ReviewAdminClient } from "../client";
+import { mapLimit } from "../util";
+import { csvLine } from "./csv";
+import { argumentError, callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { matchesName, type NameFilter } from "./filters";
 
 // ------------------------------------------------------------------------------------------------
 // Months
@@ -75,11 +75,9 @@ export interface MonthArgs {
 
 /** getOrganizationBilling arguments; the name filters match database names. */
 export interface GetOrganizationBillingArgs extends MonthArgs, NameFilter {
-  /** The organization. */
   orgId: number;
 }
 
-/** getOrganizationBilling result. */
 export interface GetOrganizationBillingResult extends YearMonth {
   /** The organization asked about. */
   orgId: number;
@@ -94,8 +92,8 @@ async function readOrganizationBilling(
   ym: YearMonth,
   opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
-  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${orgId}`, { orgId }, () =>
-    client.listAll("GetOrganizationBilling", { orgId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, io(opts)),
+  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${orgId}`, () =>
+    client.listAll("GetOrganizationBilling", { orgId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
   );
 }
 
@@ -109,10 +107,8 @@ export async function getOrganizationBilling(args: GetOrganizationBillingArgs, o
   return { orgId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
 }
 
-/** Output form of getOrganizationBilling. */
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
-/** getParentOrganizationBilling arguments. */
 export interface GetParentOrganizationBillingArgs extends MonthArgs {
   /** The parent organization. */
   orgId: number;
@@ -133,18 +129,15 @@ export async function getParentOrganizationBilling(
   const orgId = requireId(DS, "orgId", args?.orgId);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, { orgId }, () =>
-    client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, io(opts)),
+  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
+    client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
   );
   return { ...data, orgId, ...ym };
 }
 
-/** Output form of getParentOrganizationBilling. */
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
-/** getDatabaseBilling arguments. */
 export interface GetDatabaseBillingArgs extends MonthArgs {
-  /** The database. */
   databaseId: number;
 }
 
@@ -157,13 +150,12 @@ export async function getDatabaseBilling(args: GetDatabaseBillingArgs, opts?: Da
   const databaseId = requireId(DS, "databaseId", args?.databaseId);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} billing of database ${databaseId}`, { databaseId }, () =>
-    client.call("GetDatabaseBilling", { databaseId, year: ym.year, month: ym.month }, undefined, io(opts)),
+  const data = await reading(DS, `the ${monthLabel(ym)} billing of database ${databaseId}`, () =>
+    client.call("GetDatabaseBilling", { databaseId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
   );
   return { ...data, databaseId, ...ym };
 }
 
-/** Output form of getDatabaseBilling. */
 export const getDatabaseBillingOutput = outputForm(getDatabaseBilling);
 
 // ------------------------------------------------------------------------------------------------
@@ -227,7 +219,6 @@ export interface BillingMonthTotal extends YearMonth, PeakFinal {
 
 /** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
 export interface GetBillingSummaryArgs extends MonthArgs {
-  /** The organization. */
   orgId: number;
   /** How many months to cover, ending with year/month: 1..36, default 1. */
   months?: number;
@@ -235,7 +226,6 @@ export interface GetBillingSummaryArgs extends MonthArgs {
 
 /** getBillingSummary result: billable GB by database and month, peak against final, standard against eca. */
 export interface BillingSummary {
-  /** The organization. */
   orgId: number;
   /** The months covered, oldest first. */
   months: YearMonth[];
@@ -344,7 +334,6 @@ export async function getBillingSummary(args: GetBillingSummaryArgs, opts?: Data
   return { orgId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
 }
 
-/** Output form of getBillingSummary. */
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
 
 /** Active and suspended billable GB (peak and final), as the parent aggregate splits them. */
@@ -379,7 +368,6 @@ export interface ParentSummaryMonth extends YearMonth {
   matchesAggregate: boolean;
 }
 
-/** getParentBillingSummary arguments. */
 export interface GetParentBillingSummaryArgs extends MonthArgs {
   /** The parent organization. */
   orgId: number;
@@ -391,7 +379,6 @@ export interface GetParentBillingSummaryArgs extends MonthArgs {
 export interface ParentBillingSummary {
   /** The parent organization. */
   orgId: number;
-  /** Its name. */
   name: string;
   /** Every organization below it (sub-organizations, and theirs), by id. */
   subOrganizationIds: number[];
@@ -472,19 +459,19 @@ export async function getParentBillingSummary(args: GetParentBillingSummaryArgs,
   const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
   const client = clientFor(DS, opts);
 
-  const orgs = await reading(DS, "the organizations of the API key", {}, () =>
-    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, io(opts)),
+  const orgs = await reading(DS, "the organizations of the API key", () =>
+    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
   );
   const parent =
     orgs.find((o) => o.id === orgId) ??
-    (await reading(DS, `organization ${orgId}`, { orgId }, () => client.call("GetOrganization", { orgId }, undefined, io(opts))));
+    (await reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))));
   const subs = descendants(orgs, orgId);
   const members = [parent, ...subs];
 
   const rows: BillingSummaryRow[] = [];
   const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
-    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, { orgId }, () =>
-      client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, io(opts)),
+    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
+      client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
     );
     const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
     let counted = 0;
@@ -520,7 +507,6 @@ export async function getParentBillingSummary(args: GetParentBillingSummaryArgs,
   return { orgId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
 }
 
-/** Output form of getParentBillingSummary. */
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);
 
 // ------------------------------------------------------------------------------------------------

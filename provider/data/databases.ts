@@ -2,10 +2,8 @@
  * Data sources for databases (E1, E9, E27, E30).
  */
 import type { Database, DatabaseSize } from "../../contract";
-import {
-  clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
-  type DataSourceOptions, type NameFilter,
-} from "./common";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, type NameFilter } from "./filters";
 
 /** Filters shared by the database lists, applied after every page is read. */
 export interface DatabaseFilter extends NameFilter {
@@ -40,16 +38,13 @@ function filterDatabases(all: Database[], args: GetDatabasesArgs): GetDatabasesR
 /** Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
 export async function getDatabases(args: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
   const client = clientFor("getDatabases", opts);
-  const all = await reading("getDatabases", "the databases of the API key", {}, () => client.listAll("GetDatabases", { limit: PAGE_SIZE }, io(opts)));
+  const all = await reading("getDatabases", "the databases of the API key", () => client.listAll("GetDatabases", { limit: PAGE_SIZE }, callOptions(opts)));
   return filterDatabases(all, args);
 }
 
-/** Output form of getDatabases. */
 export const getDatabasesOutput = outputForm(getDatabases);
 
-/** getDatabase arguments. */
 export interface GetDatabaseArgs {
-  /** The database id. */
   databaseId: number;
 }
 
@@ -60,19 +55,16 @@ export type GetDatabaseResult = Database;
 export async function getDatabase(args: GetDatabaseArgs, opts?: DataSourceOptions): Promise<GetDatabaseResult> {
   const databaseId = requireId("getDatabase", "databaseId", args?.databaseId);
   const client = clientFor("getDatabase", opts);
-  return reading("getDatabase", `database ${databaseId}`, { databaseId }, () => client.call("GetDatabase", { databaseId }, undefined, io(opts)));
+  return reading("getDatabase", `database ${databaseId}`, () => client.call("GetDatabase", { databaseId }, undefined, callOptions(opts)));
 }
 
-/** Output form of getDatabase. */
 export const getDatabaseOutput = outputForm(getDatabase);
 
-/** getOrganizationDatabases arguments. */
 export interface GetOrganizationDatabasesArgs extends DatabaseFilter {
   /** The owning organization. */
   orgId: number;
 }
 
-/** getOrganizationDatabases result. */
 export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
   /** The organization asked about. */
   orgId: number;
@@ -85,18 +77,15 @@ export async function getOrganizationDatabases(
 ): Promise<GetOrganizationDatabasesResult> {
   const orgId = requireId("getOrganizationDatabases", "orgId", args?.orgId);
   const client = clientFor("getOrganizationDatabases", opts);
-  const all = await reading("getOrganizationDatabases", `the databases of organization ${orgId}`, { orgId }, () =>
-    client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getOrganizationDatabases", `the databases of organization ${orgId}`, () =>
+    client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   return { orgId, ...filterDatabases(all, { ...args, organizationId: undefined }) };
 }
 
-/** Output form of getOrganizationDatabases. */
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
 
-/** getDatabaseSize arguments. */
 export interface GetDatabaseSizeArgs {
-  /** The database id. */
   databaseId: number;
 }
 
@@ -110,11 +99,10 @@ export interface GetDatabaseSizeResult extends DatabaseSize {
 export async function getDatabaseSize(args: GetDatabaseSizeArgs, opts?: DataSourceOptions): Promise<GetDatabaseSizeResult> {
   const databaseId = requireId("getDatabaseSize", "databaseId", args?.databaseId);
   const client = clientFor("getDatabaseSize", opts);
-  const size = await reading("getDatabaseSize", `the size of database ${databaseId}`, { databaseId }, () =>
-    client.call("GetDatabaseSize", { databaseId }, undefined, io(opts)),
+  const size = await reading("getDatabaseSize", `the size of database ${databaseId}`, () =>
+    client.call("GetDatabaseSize", { databaseId }, undefined, callOptions(opts)),
   );
   return { ...size, databaseId };
 }
 
-/** Output form of getDatabaseSize. */
 export const getDatabaseSizeOutput = outputForm(getDatabaseSize);

@@ -9,14 +9,13 @@
  * page loses and repeats nothing either, and range results are kept to begin <= timestamp < end.
  */
 import type { ActivityEvent } from "../../contract";
-import { argumentError, clientFor, io, outputForm, reading, requireId, type DataSourceOptions } from "./common";
+import { argumentError, callOptions, clientFor, outputForm, reading, requireId, type DataSourceOptions } from "./dataSource";
 
 /** A point in time: unix milliseconds, a Date, or an ISO 8601 string. */
 export type TimeInput = number | string | Date;
 
 /** getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`. */
 export interface GetActivityEventsArgs {
-  /** The organization. */
   orgId: number;
   /** Range mode (E10): the first instant, inclusive. */
   begin?: TimeInput;
@@ -37,7 +36,6 @@ export interface GetActivityEventsArgs {
 /** Which endpoint answered. */
 export type ActivityEventsMode = "range" | "after" | "recent";
 
-/** getActivityEvents result. */
 export interface GetActivityEventsResult {
   /** The organization asked about. */
   orgId: number;
@@ -116,8 +114,8 @@ export async function getActivityEvents(args: GetActivityEventsArgs, opts?: Data
     const end = args.end === undefined ? Date.now() + 1 : toMillis("end", args.end);
     if (end <= begin) throw argumentError(DS, `'end' (${end}) must be later than 'begin' (${begin})`);
     Object.assign(result, { begin, end });
-    await reading(DS, `the events of organization ${orgId} from ${iso(begin)} to ${iso(end)}`, { orgId }, async () => {
-      for await (const e of client.paginate("GetOrganizationEvents", { orgId, begin, end, limit }, io(opts))) {
+    await reading(DS, `the events of organization ${orgId} from ${iso(begin)} to ${iso(end)}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEvents", { orgId, begin, end, limit }, callOptions(opts))) {
         if (e.timestamp >= begin && e.timestamp < end) keep(e);
       }
     });
@@ -127,14 +125,14 @@ export async function getActivityEvents(args: GetActivityEventsArgs, opts?: Data
       throw argumentError(DS, `'afterEventId' must be a non-negative integer event id, got ${JSON.stringify(afterEventId)}`);
     }
     result.afterEventId = afterEventId;
-    await reading(DS, `the events of organization ${orgId} after event ${afterEventId}`, { orgId }, async () => {
-      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId, eventId: afterEventId, limit }, io(opts))) {
+    await reading(DS, `the events of organization ${orgId} after event ${afterEventId}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId, eventId: afterEventId, limit }, callOptions(opts))) {
         if (e.id > afterEventId) keep(e);
       }
     });
   } else {
-    const data = await reading(DS, `the most recent events of organization ${orgId}`, { orgId }, () =>
-      client.call("GetRecentOrganizationEvents", { orgId, limit }, undefined, io(opts)),
+    const data = await reading(DS, `the most recent events of organization ${orgId}`, () =>
+      client.call("GetRecentOrganizationEvents", { orgId, limit }, undefined, callOptions(opts)),
     );
     data.events.forEach(keep);
   }
@@ -147,7 +145,6 @@ export async function getActivityEvents(args: GetActivityEventsArgs, opts?: Data
   return result;
 }
 
-/** Output form of getActivityEvents. */
 export const getActivityEventsOutput = outputForm(getActivityEvents);
 
 function iso(ms: number): string {

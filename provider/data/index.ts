@@ -11,11 +11,11 @@ export {
   settingsFromPulumiConfig,
   type DataSourceOptions,
   type DataSourceOutputOptions,
-  type NameFilter,
   type OutputArgs,
   type OutputFn,
   type Plain,
-} from "./common";
+} from "./dataSource";
+export type { NameFilter } from "./filters";
 export * from "./account";
 export * from "./databases";
 export * from "./projects";

@@ -3,10 +3,8 @@
  * identifiers (E17) and database users (E23, E25).
  */
 import type { DatabasePermission, DatabaseUser, Invitation, Member, OrganizationPermission, UserIdentifier } from "../../contract";
-import {
-  argumentError, clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
-  type DataSourceOptions, type NameFilter,
-} from "./common";
+import { argumentError, callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, type NameFilter } from "./filters";
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
   return [first, last].filter((s) => typeof s === "string" && s !== "").join(" ");
@@ -35,13 +33,10 @@ export interface MemberFilter extends NameFilter {
   userIdentifier?: string;
 }
 
-/** getOrganizationMembers arguments. */
 export interface GetOrganizationMembersArgs extends MemberFilter {
-  /** The organization. */
   orgId: number;
 }
 
-/** getOrganizationMembers result. */
 export interface GetOrganizationMembersResult {
   /** The organization asked about. */
   orgId: number;
@@ -73,19 +68,16 @@ export async function getOrganizationMembers(
 ): Promise<GetOrganizationMembersResult> {
   const orgId = requireId("getOrganizationMembers", "orgId", args?.orgId);
   const client = clientFor("getOrganizationMembers", opts);
-  const all = await reading("getOrganizationMembers", `the members of organization ${orgId}`, { orgId }, () =>
-    client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getOrganizationMembers", `the members of organization ${orgId}`, () =>
+    client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const members = filterMembers(all, args);
   return { orgId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
 }
 
-/** Output form of getOrganizationMembers. */
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
-/** getOrganizationMember arguments. */
 export interface GetOrganizationMemberArgs {
-  /** The organization. */
   orgId: number;
   /** The member's user id. */
   userId: number;
@@ -99,12 +91,11 @@ export async function getOrganizationMember(args: GetOrganizationMemberArgs, opt
   const orgId = requireId("getOrganizationMember", "orgId", args?.orgId);
   const userId = requireId("getOrganizationMember", "userId", args?.userId);
   const client = clientFor("getOrganizationMember", opts);
-  return reading("getOrganizationMember", `member ${userId} of organization ${orgId}`, { orgId }, () =>
-    client.call("GetOrganizationUser", { orgId, userId }, undefined, io(opts)),
+  return reading("getOrganizationMember", `member ${userId} of organization ${orgId}`, () =>
+    client.call("GetOrganizationUser", { orgId, userId }, undefined, callOptions(opts)),
   );
 }
 
-/** Output form of getOrganizationMember. */
 export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 
 // ------------------------------------------------------------------------------------------------
@@ -117,9 +108,7 @@ export type ListedInvitationStatus = "pending" | "expired";
 /** An invitation with its status spelled out. */
 export type InvitationWithStatus = Invitation & { status: ListedInvitationStatus };
 
-/** getOrganizationInvitations arguments. */
 export interface GetOrganizationInvitationsArgs {
-  /** The organization. */
   orgId: number;
   /** Keep only pending or only expired invitations; both when left out. */
   status?: ListedInvitationStatus;
@@ -129,7 +118,6 @@ export interface GetOrganizationInvitationsArgs {
   permission?: OrganizationPermission;
 }
 
-/** getOrganizationInvitations result. */
 export interface GetOrganizationInvitationsResult {
   /** The organization asked about. */
   orgId: number;
@@ -151,8 +139,8 @@ export async function getOrganizationInvitations(
     throw argumentError("getOrganizationInvitations", `'status' must be "pending" or "expired", got ${JSON.stringify(args.status)}`);
   }
   const client = clientFor("getOrganizationInvitations", opts);
-  const data = await reading("getOrganizationInvitations", `the invitations of organization ${orgId}`, { orgId }, () =>
-    client.call("GetOrganizationInvitations", { orgId }, undefined, io(opts)),
+  const data = await reading("getOrganizationInvitations", `the invitations of organization ${orgId}`, () =>
+    client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts)),
   );
   const invitations: InvitationWithStatus[] = data.invitations
     .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
@@ -170,22 +158,18 @@ export async function getOrganizationInvitations(
   };
 }
 
-/** Output form of getOrganizationInvitations. */
 export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvitations);
 
 // ------------------------------------------------------------------------------------------------
 // User identifiers
 // ------------------------------------------------------------------------------------------------
 
-/** getOrganizationUserIdentifiers arguments. */
 export interface GetOrganizationUserIdentifiersArgs {
-  /** The organization. */
   orgId: number;
   /** Keep only the identifier with this abbreviation. */
   abbreviation?: string;
 }
 
-/** getOrganizationUserIdentifiers result. */
 export interface GetOrganizationUserIdentifiersResult {
   /** The organization asked about. */
   orgId: number;
@@ -200,14 +184,13 @@ export async function getOrganizationUserIdentifiers(
 ): Promise<GetOrganizationUserIdentifiersResult> {
   const orgId = requireId("getOrganizationUserIdentifiers", "orgId", args?.orgId);
   const client = clientFor("getOrganizationUserIdentifiers", opts);
-  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${orgId}`, { orgId }, () =>
-    client.listAll("GetOrganizationUserIdentifiers", { orgId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${orgId}`, () =>
+    client.listAll("GetOrganizationUserIdentifiers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
   return { orgId, userIdentifiers };
 }
 
-/** Output form of getOrganizationUserIdentifiers. */
 export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);
 
 // ------------------------------------------------------------------------------------------------
@@ -216,7 +199,6 @@ export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUs
 
 /** getDatabaseUsers arguments; `name`/`nameContains` match the full name or username. */
 export interface GetDatabaseUsersArgs extends NameFilter {
-  /** The database. */
   databaseId: number;
   /** Keep only users holding this database permission. */
   permission?: DatabasePermission;
@@ -224,7 +206,6 @@ export interface GetDatabaseUsersArgs extends NameFilter {
   active?: boolean;
 }
 
-/** getDatabaseUsers result. */
 export interface GetDatabaseUsersResult {
   /** The database asked about. */
   databaseId: number;
@@ -241,8 +222,8 @@ export interface GetDatabaseUsersResult {
 export async function getDatabaseUsers(args: GetDatabaseUsersArgs, opts?: DataSourceOptions): Promise<GetDatabaseUsersResult> {
   const databaseId = requireId("getDatabaseUsers", "databaseId", args?.databaseId);
   const client = clientFor("getDatabaseUsers", opts);
-  const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, { databaseId }, () =>
-    client.listAll("GetDatabaseUsers", { databaseId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, () =>
+    client.listAll("GetDatabaseUsers", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const users = all.filter(
     (u) =>
@@ -254,14 +235,10 @@ export async function getDatabaseUsers(args: GetDatabaseUsersArgs, opts?: DataSo
   return { databaseId, users, ids: users.map((u) => u.user.id) };
 }
 
-/** Output form of getDatabaseUsers. */
 export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
 
-/** getDatabaseUser arguments. */
 export interface GetDatabaseUserArgs {
-  /** The database. */
   databaseId: number;
-  /** The user. */
   userId: number;
 }
 
@@ -273,10 +250,9 @@ export async function getDatabaseUser(args: GetDatabaseUserArgs, opts?: DataSour
   const databaseId = requireId("getDatabaseUser", "databaseId", args?.databaseId);
   const userId = requireId("getDatabaseUser", "userId", args?.userId);
   const client = clientFor("getDatabaseUser", opts);
-  return reading("getDatabaseUser", `user ${userId} of database ${databaseId}`, { databaseId }, () =>
-    client.call("GetDatabaseUser", { databaseId, userId }, undefined, io(opts)),
+  return reading("getDatabaseUser", `user ${userId} of database ${databaseId}`, () =>
+    client.call("GetDatabaseUser", { databaseId, userId }, undefined, callOptions(opts)),
   );
 }
 
-/** Output form of getDatabaseUser. */
 export const getDatabaseUserOutput = outputForm(getDatabaseUser);

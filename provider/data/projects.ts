@@ -2,10 +2,8 @@
  * Data sources for projects (E4, E16, E29).
  */
 import type { Project } from "../../contract";
-import {
-  clientFor, io, matchesFlag, matchesName, outputForm, PAGE_SIZE, reading, requireId,
-  type DataSourceOptions, type NameFilter,
-} from "./common";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, type NameFilter } from "./filters";
 
 /** Project filters, applied after every page is read. The name filters match `name` or `displayName`. */
 export interface ProjectFilter extends NameFilter {
@@ -55,20 +53,16 @@ export type GetProjectsArgs = ProjectFilter;
 /** Lists every project the key can access (E4, all pages), then filters. */
 export async function getProjects(args: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
   const client = clientFor("getProjects", opts);
-  const all = await reading("getProjects", "the projects of the API key", {}, () => client.listAll("GetProjects", { limit: PAGE_SIZE }, io(opts)));
+  const all = await reading("getProjects", "the projects of the API key", () => client.listAll("GetProjects", { limit: PAGE_SIZE }, callOptions(opts)));
   return filterProjects(all, args);
 }
 
-/** Output form of getProjects. */
 export const getProjectsOutput = outputForm(getProjects);
 
-/** getOrganizationProjects arguments. */
 export interface GetOrganizationProjectsArgs extends Omit<ProjectFilter, "organizationId"> {
-  /** The organization. */
   orgId: number;
 }
 
-/** getOrganizationProjects result. */
 export interface GetOrganizationProjectsResult extends GetProjectsResult {
   /** The organization asked about. */
   orgId: number;
@@ -81,19 +75,16 @@ export async function getOrganizationProjects(
 ): Promise<GetOrganizationProjectsResult> {
   const orgId = requireId("getOrganizationProjects", "orgId", args?.orgId);
   const client = clientFor("getOrganizationProjects", opts);
-  const all = await reading("getOrganizationProjects", `the projects of organization ${orgId}`, { orgId }, () =>
-    client.listAll("GetOrganizationProjects", { orgId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getOrganizationProjects", `the projects of organization ${orgId}`, () =>
+    client.listAll("GetOrganizationProjects", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const { orgId: _o, ...filter } = args;
   return { orgId, ...filterProjects(all, filter) };
 }
 
-/** Output form of getOrganizationProjects. */
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);
 
-/** getDatabaseProjects arguments. */
 export interface GetDatabaseProjectsArgs extends Omit<ProjectFilter, "databaseId" | "organizationId"> {
-  /** The database. */
   databaseId: number;
 }
 
@@ -107,12 +98,11 @@ export interface GetDatabaseProjectsResult extends GetProjectsResult {
 export async function getDatabaseProjects(args: GetDatabaseProjectsArgs, opts?: DataSourceOptions): Promise<GetDatabaseProjectsResult> {
   const databaseId = requireId("getDatabaseProjects", "databaseId", args?.databaseId);
   const client = clientFor("getDatabaseProjects", opts);
-  const all = await reading("getDatabaseProjects", `the projects of database ${databaseId}`, { databaseId }, () =>
-    client.listAll("GetDatabaseProjects", { databaseId, limit: PAGE_SIZE }, io(opts)),
+  const all = await reading("getDatabaseProjects", `the projects of database ${databaseId}`, () =>
+    client.listAll("GetDatabaseProjects", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const { databaseId: _d, ...filter } = args;
   return { databaseId, ...filterProjects(all, filter) };
 }
 
-/** Output form of getDatabaseProjects. */
 export const getDatabaseProjectsOutput = outputForm(getDatabaseProjects);

@@ -6,8 +6,9 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 
-/** A request as the server saw it; `at` is performance.now() on arrival. */
+/** A request as the server saw it; `at` is the server's `now()` on arrival. */
 export interface Received {
   method: string;
   /** Path and query, as sent. */
@@ -30,12 +31,13 @@ export interface Expectation {
   reply: Reply | ((req: Received) => Reply);
 }
 
-/** See the file comment. */
 export class ScriptedServer {
   /** Every request that arrived, in arrival order. */
   readonly received: Received[] = [];
   /** One line per request that was not expected; a test passes only if this stays empty. */
   readonly errors: string[] = [];
+  /** Stamps arrivals (`Received.at`): performance.now() unless a test sets its manual clock; reset() restores it. */
+  now: () => number = () => performance.now();
   readonly #queue: Expectation[] = [];
   readonly #server: http.Server;
 
@@ -78,6 +80,7 @@ export class ScriptedServer {
     this.#queue.length = 0;
     this.received.length = 0;
     this.errors.length = 0;
+    this.now = () => performance.now();
   }
 
   /** Stops the server and drops every connection (including hanging requests). */
@@ -95,7 +98,7 @@ export class ScriptedServer {
         path: req.url ?? "",
         headers: req.headers,
         body: Buffer.concat(chunks),
-        at: performance.now(),
+        at: this.now(),
       };
       this.received.push(received);
       const next = this.#queue[0];
@@ -125,4 +128,30 @@ export class ScriptedServer {
       res.end(body);
     });
   }
+}
+
+/**
+ * One server for the calling test file. After each test it checks that the script was followed
+ * exactly (no unexpected request, no expected one missing), then resets it.
+ */
+export function useScriptedServer(): { readonly server: ScriptedServer } {
+  let server: ScriptedServer | undefined;
+  beforeAll(async () => {
+    server = await ScriptedServer.start();
+  });
+  afterEach(() => {
+    const errors = [...server!.errors];
+    const pending = server!.pending;
+    server!.reset();
+    expect(errors, "requests the script did not expect").toEqual([]);
+    expect(pending, "expected requests that never came").toBe(0);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * Client-side rate limiting: one limiter per API key, shared by every client in the process,
+ * Client-side pacing: one pacer per API key, shared by every client in the process,
  * because the service counts requests per authenticating user (spec "Limits": 25 requests per
  * second), not per client object.
  *
@@ -14,7 +14,10 @@
  *     the caller picks; the margin absorbs jitter between when a request leaves here and when it
  *     reaches the server (a late request i and a prompt request i+25 must still be a second apart).
  * The cost is a throughput of floor(rate) per 1.05 s instead of per second.
+ *
+ * Waits run on a Clock (clock.ts): the system clock in use, a manual one in the pacing tests.
  */
+import { systemClock, type Clock } from "./clock";
 
 /** The window the service counts requests in. */
 const WINDOW_MS = 1000;
@@ -29,23 +32,25 @@ interface Waiter {
 }
 
 /** A FIFO token bucket plus sliding-window log; see the file comment for why both. */
-export class RateLimiter {
+export class RequestPacer {
   #rate: number;
   #capacity: number;
   #tokens: number;
   #refilledAt: number;
-  /** Grant times (performance.now()) of the most recent requests, oldest first. */
+  /** Grant times (clock.now()) of the most recent requests, oldest first. */
   #recent: number[] = [];
   #pausedUntil = 0;
   #waiters: Waiter[] = [];
-  #timer: NodeJS.Timeout | undefined;
+  #timer: unknown;
+  readonly #clock: Clock;
 
-  /** `rate` requests per second (> 0); `capacity` tokens the bucket holds (>= 1). */
-  constructor(rate: number, capacity: number) {
+  /** `rate` requests per second (> 0); `capacity` tokens the bucket holds (>= 1); waits on `clock`. */
+  constructor(rate: number, capacity: number, clock: Clock = systemClock) {
     this.#rate = rate;
     this.#capacity = capacity;
     this.#tokens = capacity;
-    this.#refilledAt = performance.now();
+    this.#clock = clock;
+    this.#refilledAt = clock.now();
   }
 
   /** Requests per second currently enforced. */
@@ -63,7 +68,7 @@ export class RateLimiter {
    * limit is the service's, per key, so the most careful setting wins. Looser values are ignored.
    */
   tighten(rate: number, capacity: number): void {
-    this.#refill(performance.now());
+    this.#refill(this.#clock.now());
     if (rate < this.#rate) this.#rate = rate;
     if (capacity < this.#capacity) {
       this.#capacity = capacity;
@@ -73,7 +78,7 @@ export class RateLimiter {
 
   /** Holds every request for this key for `ms` (a 429 with Retry-After applies to the whole key). */
   pauseFor(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
   }
 
   /** Resolves when one request may be sent; rejects with the signal's reason if it aborts first. */
@@ -97,16 +102,16 @@ export class RateLimiter {
 
   /** Grants waiters in order while both rules allow, then sleeps until the head may go. */
   #pump(): void {
-    if (this.#timer) {
-      clearTimeout(this.#timer);
+    if (this.#timer !== undefined) {
+      this.#clock.clearTimer(this.#timer);
       this.#timer = undefined;
     }
     while (this.#waiters.length > 0) {
-      const now = performance.now();
+      const now = this.#clock.now();
       const wait = this.#waitMs(now);
       if (wait > 0) {
         // Timers may fire a fraction of a millisecond early; #pump then just re-arms.
-        this.#timer = setTimeout(() => {
+        this.#timer = this.#clock.setTimer(() => {
           this.#timer = undefined;
           this.#pump();
         }, Math.ceil(wait));
@@ -141,20 +146,25 @@ export class RateLimiter {
   }
 }
 
-/** One limiter per API key fingerprint (never the key itself), for the whole process. */
-const limiters = new Map<string, RateLimiter>();
+/** One pacer per clock and API key fingerprint (never the key itself), for the whole process. */
+const pacers = new WeakMap<Clock, Map<string, RequestPacer>>();
 
 /**
- * The process-wide limiter for a key fingerprint, created on first use. A later caller asking
- * for a stricter rate or capacity tightens the shared limiter (see RateLimiter.tighten).
+ * The process-wide pacer for a key fingerprint on `clock`, created on first use. A later caller
+ * asking for a stricter rate or capacity tightens the shared pacer (see RequestPacer.tighten).
  */
-export function limiterFor(keyFingerprint: string, rate: number, capacity: number): RateLimiter {
-  let limiter = limiters.get(keyFingerprint);
-  if (!limiter) {
-    limiter = new RateLimiter(rate, capacity);
-    limiters.set(keyFingerprint, limiter);
-  } else {
-    limiter.tighten(rate, capacity);
+export function pacerFor(keyFingerprint: string, rate: number, capacity: number, clock: Clock = systemClock): RequestPacer {
+  let byKey = pacers.get(clock);
+  if (!byKey) {
+    byKey = new Map();
+    pacers.set(clock, byKey);
   }
-  return limiter;
+  let pacer = byKey.get(keyFingerprint);
+  if (!pacer) {
+    pacer = new RequestPacer(rate, capacity, clock);
+    byKey.set(keyFingerprint, pacer);
+  } else {
+    pacer.tighten(rate, capacity);
+  }
+  return pacer;
 }

@@ -1,0 +1,75 @@
+/** Pagination: links.next followed to the end, the events shape, and the links.next the client refuses. */
+import { describe, expect, it } from "vitest";
+import { ResponseValidationError } from "../../provider/client";
+import { db, event, ok, useScriptedClients } from "./scriptedClients";
+
+const t = useScriptedClients();
+
+describe("pagination", () => {
+  it("follows links.next across several pages", async () => {
+    const c = t.client();
+    const next = (after: number) => `${t.server.url}/v1/databases?after=${after}&limit=2`;
+    t.server.expect(
+      { method: "GET", path: "/v1/databases?limit=2", reply: ok([db(1), db(2)], { links: { next: next(2) } }) },
+      { method: "GET", path: "/v1/databases?after=2&limit=2", reply: ok([db(3), db(4)], { links: { next: next(4) } }) },
+      { method: "GET", path: "/v1/databases?after=4&limit=2", reply: ok([db(5)], { links: { next: null } }) },
+    );
+    const ids = (await c.listAll("GetDatabases", { limit: 2 })).map((d) => d.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    expect(c.stats.byOperation).toEqual({ GetDatabases: 3 });
+  });
+
+  it("reads exactly 200 items at limit 200 when the full page says next: null", async () => {
+    const c = t.client();
+    const items = Array.from({ length: 200 }, (_, i) => db(i + 1));
+    t.server.expect({ method: "GET", path: "/v1/databases?limit=200", reply: ok(items, { links: { next: null } }) });
+    expect(await c.listAll("GetDatabases", { limit: 200 })).toHaveLength(200);
+  });
+
+  it("reads exactly 200 items at limit 200 when the full page links to an empty last page", async () => {
+    const c = t.client();
+    const items = Array.from({ length: 200 }, (_, i) => db(i + 1));
+    t.server.expect(
+      { method: "GET", path: "/v1/databases?limit=200", reply: ok(items, { links: { next: `${t.server.url}/v1/databases?after=200&limit=200` } }) },
+      { method: "GET", path: "/v1/databases?after=200&limit=200", reply: ok([], { links: { next: null } }) },
+    );
+    const all = await c.listAll("GetDatabases", { limit: 200 });
+    expect(all).toHaveLength(200);
+    expect(all[199].id).toBe(200);
+  });
+
+  it("reads the events shape {data: {events}} without links and stops", async () => {
+    const c = t.client();
+    t.server.expect({ method: "GET", path: "/v1/organizations/7/events/recent?limit=3", reply: ok({ events: [event(1), event(2), event(3)] }) });
+    const events = await c.listAll("GetRecentOrganizationEvents", { orgId: 7, limit: 3 });
+    expect(events.map((e) => e.id)).toEqual([1, 2, 3]);
+  });
+
+  it("follows links.next on the events shape when it is there", async () => {
+    const c = t.client();
+    t.server.expect(
+      { method: "GET", path: "/v1/organizations/7/events/recent", reply: ok({ events: [event(1)] }, { links: { next: `${t.server.url}/v1/organizations/7/events/recent?after=1` } }) },
+      { method: "GET", path: "/v1/organizations/7/events/recent?after=1", reply: ok({ events: [event(2)] }, { links: { next: null } }) },
+    );
+    const ids: number[] = [];
+    for await (const e of c.paginate("GetRecentOrganizationEvents", { orgId: 7 })) ids.push(e.id);
+    expect(ids).toEqual([1, 2]);
+  });
+
+  it("refuses a links.next on another origin (the key would follow it) and one that loops", async () => {
+    const c = t.client();
+    t.server.expect(
+      { method: "GET", path: "/v1/databases", reply: ok([db(1)], { links: { next: "https://elsewhere.example/v1/databases?after=1" } }) },
+      { method: "GET", path: "/v1/projects", reply: ok([], { links: { next: `${t.server.url}/v1/projects` } }) },
+    );
+    const err = await c.listAll("GetDatabases", {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect((err as ResponseValidationError).fieldPath).toBe("links.next");
+    expect(String(err)).toMatch(/another origin/);
+    await expect(c.listAll("GetProjects", {})).rejects.toThrow(/points back at a page already read/);
+  });
+
+  it("refuses to paginate an operation that is not a list", async () => {
+    await expect(t.client().listAll("GetDatabase", { databaseId: 1 } as never)).rejects.toThrow(/not a paged operation/);
+  });
+});
