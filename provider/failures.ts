@@ -6,7 +6,7 @@
  */
 import { ParameterError, pathParamsOf, routes, type OperationId, type RouteDef } from "../contract";
 import { accessText } from "../contract/routing";
-import { ApiError } from "./client";
+import { ApiError, NetworkError } from "./client";
 import { oneLine } from "./util";
 
 /** An error already worded for the user (it names the action); explainFailure passes it through unchanged. */
@@ -75,6 +75,15 @@ export function describeCause(err: unknown): string {
 export function explainFailure(action: string, err: unknown): Error {
   if (err instanceof ResourceError) return err;
   return new ResourceError(`${action}: ${describeCause(err)}`, { cause: err });
+}
+
+/**
+ * True when a write may have taken effect although no success came back: the connection failed
+ * or timed out after the request left, or the service answered 5xx. The client never repeats
+ * such a write on a route that is not idempotent, so the caller must say what to check.
+ */
+export function answerLost(err: unknown): boolean {
+  return err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
 }
 
 /** True for an ApiError with the given status (of the given operation, when named). */

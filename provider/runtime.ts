@@ -1,8 +1,8 @@
 /**
  * The code the dynamic-provider plugin runs. The serialized provider shim
  * (resources/support/resourceClass.ts) requires this module by package name and forwards each
- * call to the implementation of its kind. Loaded once per plugin process, so its caches and the
- * client's pacer are shared by every resource of the run.
+ * call to the implementation of its kind. Loaded once per plugin process (one run), so its
+ * caches, claims and the client's pacer are shared by every resource of the run.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { custodianDirectorySync } from "./resources/custodianDirectorySync";
@@ -15,7 +15,6 @@ import { orgMemberPermissions } from "./resources/orgMemberPermissions";
 import { organizationMembers } from "./resources/organizationMembers";
 import { sourceFile } from "./resources/sourceFile";
 import type { ResourceImpl } from "./resources/support/lifecycle";
-import { resetRunCaches } from "./resources/support/runCache";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 
@@ -26,10 +25,13 @@ const implementations: Record<string, ResourceImpl> = Object.fromEntries(
   ].map((impl) => [impl.definition.kind, impl]),
 );
 
-/** Takes the stack's `reviewadmin:*` config (secrets already decrypted) and starts a new run's caches. */
+/**
+ * Takes the stack's `reviewadmin:*` config (secrets already decrypted). The plugin calls it once
+ * per resource kind, at the kind's first operation, so it must not start anything over: one
+ * plugin process serves one run, and the run's caches and claims live as long as the process.
+ */
 export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   setConfiguredSettings(settingsFromConfig((key) => req.config.get(`${CONFIG_NAMESPACE}:${key}`)));
-  resetRunCaches();
 }
 
 /** The implementation of one resource kind; throws for a kind this version does not know. */

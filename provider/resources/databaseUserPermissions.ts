@@ -1,14 +1,16 @@
 /**
  * DatabaseUserPermissions: one user's permissions on one database (E23 to E26).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
-import { argsMatch, defineResource } from "./support/lifecycle";
+import { grantKey } from "./support/handover";
+import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
+import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
@@ -21,6 +23,8 @@ export interface DatabaseUserPermissionsArgs {
   userId: pulumi.Input<number>;
   /** The whole set of the user's permissions on the database (at least one). */
   permissions: pulumi.Input<pulumi.Input<DatabasePermission>[]>;
+  /** Allow taking DB_ADMIN from the key's own user (a change or a delete). Default false. */
+  allowAdminRemoval?: pulumi.Input<boolean>;
 }
 
 const Inputs = z.strictObject({
@@ -29,6 +33,7 @@ const Inputs = z.strictObject({
   permissions: DatabasePermissions.refine((a) => a.length > 0, {
     message: "must hold at least one permission; to take all of them away, delete the resource",
   }),
+  allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<DatabaseUserPermissionsArgs, z.input<typeof Inputs>>(true);
@@ -48,11 +53,17 @@ function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): Database
   return definedOnly({
     databaseId: inputs.databaseId,
     userId: inputs.userId,
+    allowAdminRemoval: inputs.allowAdminRemoval,
     permissions: sortedSet(live.permissions),
     active: live.active,
     username: live.user.username ?? null,
     adopted,
   });
+}
+
+/** True when the change takes DB_ADMIN from the user without allowAdminRemoval. */
+function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
+  return olds.permissions.includes("DB_ADMIN") && !news.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
 }
 
 /** Sets the user's permissions (E26 overwrites). */
@@ -70,29 +81,47 @@ async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promis
 export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermissionsState>({
   kind: "DatabaseUserPermissions",
   inputs: Inputs,
-  outputs: ["databaseId", "userId", "permissions", "active", "username", "adopted"],
+  outputs: ["databaseId", "userId", "permissions", "allowAdminRemoval", "active", "username", "adopted"],
   label,
   idOf: (s) => `${s.databaseId}/${s.userId}`,
-  // Delete-first: E26 is an upsert, so create-then-delete could remove the grant it just made.
-  diff: { replaceOn: ["databaseId", "userId"], update: ["permissions"], deleteBeforeReplace: true },
+  claims: (i) => [grantKey(i.databaseId, i.userId)],
+  holds: (s) => [grantKey(s.databaseId, s.userId)],
+  // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
+  // always changes the database or the user, and a forced replace of the same grant finds it
+  // claimed at delete (handover.ts), so the old delete never removes what the new one made.
+  async diff(olds, news, { client, action }) {
+    const result = diffFields(olds, news, { replaceOn: ["databaseId", "userId"], update: ["permissions", "allowAdminRemoval"] });
+    // Anti-lockout at preview, only when the change takes DB_ADMIN away.
+    if (!result.replaces?.length && Array.isArray(news.permissions) && !containsUnknown(news.permissions) && losesAdmin(olds, news)) {
+      await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
+    }
+    return result;
+  },
 
-  async create(inputs, { client }) {
+  async create(inputs, { client, action }) {
     const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
-    return stateOf(inputs, await setPermissions(client, inputs), !!existing && existing.permissions.length > 0);
+    const adopted = !!existing && existing.permissions.length > 0;
+    if (adopted) pulumi.log.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
+    return stateOf(inputs, await setPermissions(client, inputs), adopted);
   },
 
   async read(state, { client }) {
     const live = (await listedDatabaseUsers(client, state.databaseId)).get(state.userId);
     if (!live || live.permissions.length === 0) return undefined;
     const fresh = stateOf(state, live, state.adopted);
-    return { state: fresh, inputs: { databaseId: fresh.databaseId, userId: fresh.userId, permissions: fresh.permissions } };
+    return { state: fresh, inputs: definedOnly({ databaseId: fresh.databaseId, userId: fresh.userId, permissions: fresh.permissions, allowAdminRemoval: fresh.allowAdminRemoval }) };
   },
 
-  async update(olds, news, { client }) {
+  async update(olds, news, { client, action }) {
+    if (losesAdmin(olds, news)) await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
     return stateOf(news, await setPermissions(client, news), olds.adopted);
   },
 
-  async delete(state, { client }) {
+  async delete(state, { client, action }) {
+    if (state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval) {
+      await assertKeepsOwnDatabaseAdmin(client, state.databaseId, [state.userId], action);
+    }
+    if (state.adopted) pulumi.log.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
     await client.call("DeleteDatabaseUser", { databaseId: state.databaseId, userId: state.userId }).catch((err) => {
       if (!isStatus(err, 404)) throw err;
     });

@@ -2,7 +2,7 @@
  * DatabaseUsers: every user's permissions on one database, as a map from user id to permissions
  * (E23, E24, E26).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract";
 import type { ReviewAdminClient } from "../client";
@@ -10,10 +10,11 @@ import { isStatus } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
+import { declarationsSettled, grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, rosterMode, rosterResource, type RosterMode } from "./support/roster";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUsers roster. */
@@ -91,13 +92,25 @@ function stateOf(inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds"
 interface Plan {
   set: string[];
   remove: string[];
+  /** Users the map leaves out whom another resource of this run declares, with that resource. */
+  handedOver: [string, string][];
 }
 
+/** Who to set and remove; authoritative removals spare `protectedUserIds` and grants another resource of this run declares. */
 function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
   const protectedSet = new Set((inputs.protectedUserIds ?? []).map(String));
   const set = Object.keys(inputs.users).filter((id) => JSON.stringify(live[id]?.permissions) !== JSON.stringify(inputs.users[id]));
-  const remove = inputs.mode === "authoritative" ? Object.keys(live).filter((id) => !inputs.users[id] && !protectedSet.has(id)) : [];
-  return { set, remove };
+  const remove: string[] = [];
+  const handedOver: [string, string][] = [];
+  if (inputs.mode === "authoritative") {
+    for (const id of Object.keys(live)) {
+      if (inputs.users[id] || protectedSet.has(id)) continue;
+      const holder = holderOf([grantKey(inputs.databaseId, id)]);
+      if (holder) handedOver.push([id, holder]);
+      else remove.push(id);
+    }
+  }
+  return { set, remove, handedOver };
 }
 
 const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.databaseId}`;
@@ -109,11 +122,16 @@ async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Rec
   await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
-async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string): Promise<DatabaseUsersState> {
+async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<DatabaseUsersState> {
   const dbId = inputs.databaseId;
   const everyone = stateOf({ ...inputs, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
+  // A user left out of an authoritative map may be declared by another resource still being checked.
+  if (planOf(inputs, everyone).remove.length) await declarationsSettled();
   const plan = planOf(inputs, everyone);
   await guardLockout(client, inputs, everyone, plan, action);
+  for (const [id, holder] of plan.handedOver) pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
+  const note = creating ? adoptionNote(action, "users' permissions", Object.keys(inputs.users).filter((id) => everyone[id])) : undefined;
+  if (note) pulumi.log.info(note);
   await mapLimit(plan.set, 8, async (id) => {
     const userId = Number(id);
     const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id] });
@@ -146,6 +164,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   outputs: ["databaseId", "mode", "users", "unmanaged", "managedUserIds", "protectedUserIds", "allowAdminRemoval"],
   label,
   idOf: (s) => `database/${s.databaseId}`,
+  claims: (i) => Object.keys(i.users).map((id) => grantKey(i.databaseId, id)),
 
   async diff(olds, news, { client, action }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
@@ -163,7 +182,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
-  reconcile: (inputs, { client, action }) => reconcile(inputs, client, action),
+  reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
   async readLive(state, { client }) {
     const fresh = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
     return { state: fresh, inputs: inputsOf(fresh) };

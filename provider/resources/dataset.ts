@@ -11,6 +11,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract";
+import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId } from "./support/inputs";
 import { argsMatch, defineResource } from "./support/lifecycle";
@@ -132,8 +133,17 @@ export const dataset = defineResource<Inputs, DatasetState>({
     return changed.length === 0 ? { changes: false } : { changes: true, replaces: changed };
   },
 
-  async create(inputs, { client }) {
-    const created = await client.call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs));
+  async create(inputs, { client, action }) {
+    const created = await client.call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs)).catch((err) => {
+      if (!answerLost(err)) throw err;
+      // Never sent again blindly: a second dataset would count against the database's cap.
+      throw new ResourceError(
+        `${action}: ${describeCause(err)}. The service may have created the dataset before its answer was lost, and the API cannot list datasets: ` +
+          `look for '${inputs.name}' in database ${inputs.databaseId} in the web application; if it is there, remove it there before the next up, ` +
+          `which creates the dataset again`,
+        { cause: err },
+      );
+    });
     // The inputs as given (not the name as echoed), so the next diff compares like with like.
     return definedOnly({ ...inputs, datasetId: created.id });
   },

@@ -7,7 +7,8 @@ import type { OrganizationPermission } from "../../contract";
 import { definedOnly } from "../util";
 import { Email, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, defineResource, diffFields } from "./support/lifecycle";
-import { deleteInvitation, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
+import { personKeys } from "./support/handover";
+import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
 import { normalizeEmail, sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -88,6 +89,8 @@ export const invitation = defineResource<Inputs, InvitationState>({
   outputs: ["organizationId", "email", "firstName", "lastName", "permissions", "resendWhenExpired", "resendTrigger", "status", "expiration", "userId", "adopted"],
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
+  claims: (i) => personKeys("member", i.organizationId, i),
+  holds: (s) => personKeys("member", s.organizationId, s),
 
   diff(olds, news) {
     const result = diffFields(olds, news, {
@@ -101,6 +104,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
 
   async create(inputs, { client, action }) {
     const { found, now } = await ensurePresent(client, inputs, null, action);
+    if (found) pulumi.log.info(`${action}: adopted ${describePresence(found)}`);
     return stateOf(inputs, now, !!found);
   },
 
@@ -113,9 +117,12 @@ export const invitation = defineResource<Inputs, InvitationState>({
 
   async update(olds, news, { client, action }) {
     const { found, now } = await ensurePresent(client, news, olds.userId, action);
-    // A new trigger re-sends on purpose, unless a fresh invitation was just sent.
+    // A new trigger re-sends on purpose, unless a fresh invitation was just sent, or the
+    // invitation was re-sent after this state was written (the answer to our re-send was lost,
+    // so the state still holds the old trigger): one email per trigger change.
     const triggered = news.resendTrigger !== undefined && news.resendTrigger !== olds.resendTrigger;
-    if (triggered && found && "invitation" in found && "invitation" in now && now.invitation === found.invitation) {
+    const resentSince = (inv: { expiration: string }) => !!olds.expiration && Date.parse(inv.expiration) > Date.parse(olds.expiration);
+    if (triggered && found && "invitation" in found && "invitation" in now && now.invitation === found.invitation && !resentSince(found.invitation)) {
       return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted);
     }
     return stateOf(news, now, olds.adopted);

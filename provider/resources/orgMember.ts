@@ -2,15 +2,16 @@
  * OrgMember: one person's membership of an organization, by email (E18 to E22, invitations
  * through E19/E15/E13).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { Member, OrganizationPermission } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
-import { assertAdminRemovalAllowed } from "./support/lockout";
-import { deleteInvitation, ensurePresent, findPerson, patchMember, removeMember, type Presence } from "./support/membership";
+import { personKeys } from "./support/handover";
+import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
+import { deleteInvitation, describePresence, ensurePresent, findPerson, patchMember, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -132,16 +133,16 @@ function isExpired(state: OrgMemberState): boolean {
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */
 async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: Member, action: string): Promise<Member> {
   const body: Parameters<typeof patchMember>[3] = {};
+  let takesAdmin = false;
   if (inputs.permissions && !sameSet(member.permissions, inputs.permissions)) {
-    if (member.permissions.includes("ORG_ADMIN") && !inputs.permissions.includes("ORG_ADMIN") && !inputs.allowAdminRemoval) {
-      await assertAdminRemovalAllowed(client, inputs.organizationId, member.id, action);
-    }
+    takesAdmin = member.permissions.includes("ORG_ADMIN") && !inputs.permissions.includes("ORG_ADMIN") && !inputs.allowAdminRemoval;
     body.organizationPermissions = inputs.permissions;
   }
   if (inputs.userIdentifiers && JSON.stringify(normalizeIdentifiers(member.userIdentifiers)) !== JSON.stringify(inputs.userIdentifiers)) {
     body.userIdentifiers = inputs.userIdentifiers;
   }
-  return patchMember(client, inputs.organizationId, member, body);
+  const write = () => patchMember(client, inputs.organizationId, member, body);
+  return takesAdmin ? guardAdminLoss(client, inputs.organizationId, [member.id], action, write) : write();
 }
 
 /** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
@@ -153,6 +154,12 @@ async function converge(client: ReviewAdminClient, inputs: Inputs, userId: numbe
 
 const label = (s: { email: string; organizationId: number }) => `OrgMember ${s.email} in organization ${s.organizationId}`;
 
+/** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
+async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
+  const now = await findPerson(client, olds.organizationId, olds.email, null);
+  return !!now && "member" in now && JSON.stringify(normalizeIdentifiers(now.member.userIdentifiers)) !== JSON.stringify(news.userIdentifiers);
+}
+
 /** The OrgMember implementation run by the plugin. */
 export const orgMember = defineResource<Inputs, OrgMemberState>({
   kind: "OrgMember",
@@ -160,13 +167,23 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
   outputs: ["organizationId", "email", "firstName", "lastName", "resendWhenExpired", "allowAdminRemoval", "status", "userId", "invitationExpiration", "adopted", "permissions", "userIdentifiers", "managed"],
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
+  claims: (i) => [
+    ...personKeys("member", i.organizationId, i),
+    ...(i.permissions ? personKeys("permissions", i.organizationId, i) : []),
+    ...(i.userIdentifiers ? personKeys("identifiers", i.organizationId, i) : []),
+  ],
+  holds: (s) => personKeys("member", s.organizationId, s),
 
   async diff(olds, news, { client, action }) {
+    // Identifiers cannot be applied before the invitation is accepted: while the state says
+    // invited they are no change, unless the person has accepted since (one cached list per run).
+    const waiting = olds.status !== "active" && news.userIdentifiers !== undefined;
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
-      update: ["permissions", "userIdentifiers", "resendWhenExpired", "allowAdminRemoval"],
+      update: ["permissions", ...(waiting ? [] : ["userIdentifiers"]), "resendWhenExpired", "allowAdminRemoval"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
+    const accepted = waiting && !result.replaces?.length && !containsUnknown(news.userIdentifiers) && (await acceptedWithOtherIdentifiers(client, olds, news));
     const resend = isExpired(olds) && news.resendWhenExpired !== false;
     // Anti-lockout at preview, only when the change takes ORG_ADMIN away, so a plain preview
     // sends nothing. Permissions not known yet are judged at up (applyToMember), with the real value.
@@ -177,11 +194,12 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     ) {
       await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
     }
-    return { ...result, changes: result.changes || resend };
+    return { ...result, changes: result.changes || resend || accepted };
   },
 
   async create(inputs, { client, action }) {
     const { found, now } = await converge(client, inputs, null, action);
+    if (found) pulumi.log.info(`${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`);
     return stateOf(inputs, now, !!found);
   },
 
@@ -201,8 +219,9 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
     if (!now) return;
     if ("invitation" in now) return deleteInvitation(client, state.organizationId, now.invitation.email);
-    if (!state.allowAdminRemoval) await assertAdminRemovalAllowed(client, state.organizationId, now.member.id, action);
-    await removeMember(client, state.organizationId, now.member.id);
+    if (state.adopted) pulumi.log.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
+    const remove = () => removeMember(client, state.organizationId, now.member.id);
+    await (state.allowAdminRemoval ? remove() : guardAdminLoss(client, state.organizationId, [now.member.id], action, remove));
   },
 });
 

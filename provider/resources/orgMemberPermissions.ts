@@ -29,6 +29,7 @@ export const orgMemberPermissions = memberFieldResource({
   kind: "OrgMemberPermissions",
   field: "permissions",
   bodyField: "organizationPermissions",
+  claimKind: "permissions",
   schema: OrganizationPermissions,
   read: (m) => sortedSet(m.permissions),
   empty: [],

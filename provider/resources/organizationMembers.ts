@@ -2,18 +2,19 @@
  * OrganizationMembers: the whole membership of one organization as a map keyed by lower-cased
  * email (E18 to E22, invitations through E19/E15/E13).
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
-import { assertRosterKeepsAdmins } from "./support/lockout";
+import { declarationsSettled, holderOf, personKeys } from "./support/handover";
+import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, rosterMode, rosterResource, type RosterMode } from "./support/roster";
 import { listedInvitations, listedMembers } from "./support/runCache";
 
 /** One person of the roster. Fields left out are not managed for that person. */
@@ -147,12 +148,31 @@ function differs(want: Person, have: LivePerson): boolean {
   return have.status === "expired";
 }
 
-function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan {
+/**
+ * Who to add, change and remove. Authoritative removals spare `protectedEmails` and anyone another
+ * resource of this run declares (a person moved from the roster to an OrgMember, handover.ts).
+ */
+function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan & { handedOver: [string, string][] } {
   const protectedSet = new Set(inputs.protectedEmails ?? []);
   const add = Object.keys(inputs.members).filter((e) => !live[e]);
   const change = Object.keys(inputs.members).filter((e) => live[e] && differs(inputs.members[e]!, live[e]));
-  const remove = inputs.mode === "authoritative" ? Object.keys(live).filter((e) => !inputs.members[e] && !protectedSet.has(e)) : [];
-  return { add, change, remove };
+  const remove: string[] = [];
+  const handedOver: [string, string][] = [];
+  if (inputs.mode === "authoritative") {
+    for (const e of Object.keys(live)) {
+      if (inputs.members[e] || protectedSet.has(e)) continue;
+      const holder = holderOf(personKeys("member", inputs.organizationId, { email: e, userId: live[e]!.userId }));
+      if (holder) handedOver.push([e, holder]);
+      else remove.push(e);
+    }
+  }
+  return { add, change, remove, handedOver };
+}
+
+/** The active people the plan removes or takes ORG_ADMIN from. */
+function losingOf(inputs: Inputs, live: Record<string, LivePerson>, plan: Plan): string[] {
+  const takesAdmin = (e: string) => live[e]!.permissions.includes("ORG_ADMIN") && !!inputs.members[e]?.permissions && !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
+  return [...plan.remove.filter((e) => live[e]!.status === "active"), ...plan.change.filter(takesAdmin)];
 }
 
 /**
@@ -161,19 +181,23 @@ function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan {
  */
 async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LivePerson>, plan: Plan, action: string): Promise<void> {
   if (inputs.allowAdminRemoval) return;
-  const takesAdmin = (e: string) => live[e]!.permissions.includes("ORG_ADMIN") && !!inputs.members[e]?.permissions && !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
-  const losing = [...plan.remove.filter((e) => live[e]!.status === "active"), ...plan.change.filter(takesAdmin)];
+  const losing = losingOf(inputs, live, plan);
   const admins = Object.entries(live).filter(([, p]) => p.status === "active" && p.permissions.includes("ORG_ADMIN")).map(([e]) => e);
   await assertRosterKeepsAdmins(client, inputs.organizationId, admins, losing.map((email) => ({ email, userId: live[email]!.userId })), action);
 }
 
 /** Makes the organization match the roster: adds first, then changes, removals last. */
-async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string): Promise<OrganizationMembersState> {
+async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<OrganizationMembersState> {
   const orgId = inputs.organizationId;
   const roster = await liveRoster(client, orgId);
   const live = stateOf({ ...inputs, mode: "authoritative" }, {}, roster).members;
+  // Someone left out of an authoritative map may be declared by another resource still being checked.
+  if (planOf(inputs, live).remove.length) await declarationsSettled();
   const plan = planOf(inputs, live);
   await guardLockout(client, inputs, live, plan, action);
+  for (const [email, holder] of plan.handedOver) pulumi.log.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
+  const note = creating ? adoptionNote(action, "people", Object.keys(inputs.members).filter((e) => live[e])) : undefined;
+  if (note) pulumi.log.info(note);
 
   // Adds run concurrently so the batcher sends one E19 per permission set.
   await Promise.all(
@@ -183,20 +207,29 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
       if ("member" in got && want.userIdentifiers) await patchMember(client, orgId, got.member, { userIdentifiers: want.userIdentifiers });
     }),
   );
-  await mapLimit(plan.change, 8, async (email) => {
-    const want = inputs.members[email]!;
-    const x = roster.get(email)!;
-    if ("invitation" in x) return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
-    const have = live[email]!;
-    await patchMember(client, orgId, x.member, {
-      organizationPermissions: want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
-      userIdentifiers: want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers) ? want.userIdentifiers : undefined,
+  const writeChanges = () =>
+    mapLimit(plan.change, 8, async (email) => {
+      const want = inputs.members[email]!;
+      const x = roster.get(email)!;
+      if ("invitation" in x) return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
+      const have = live[email]!;
+      await patchMember(client, orgId, x.member, {
+        organizationPermissions: want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
+        userIdentifiers: want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers) ? want.userIdentifiers : undefined,
+      });
     });
-  });
-  await mapLimit(plan.remove, 8, async (email) => {
-    const x = roster.get(email)!;
-    if ("member" in x) await removeMember(client, orgId, x.member.id);
-    else await deleteInvitation(client, orgId, x.invitation.email);
+  const writeRemovals = () =>
+    mapLimit(plan.remove, 8, async (email) => {
+      const x = roster.get(email)!;
+      if ("member" in x) await removeMember(client, orgId, x.member.id);
+      else await deleteInvitation(client, orgId, x.invitation.email);
+    });
+  // Changes and removals that take ORG_ADMIN or membership from someone are judged again, in
+  // turn with the organization's other admin removals, against a fresh list (lockout.ts).
+  const losing = inputs.allowAdminRemoval ? [] : losingOf(inputs, live, plan).flatMap((e) => live[e]!.userId ?? []);
+  await guardAdminLoss(client, orgId, losing, action, async () => {
+    await writeChanges();
+    await writeRemovals();
   });
   return stateOf(inputs, managedOf(inputs), await liveRoster(client, orgId));
 }
@@ -240,6 +273,12 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
   outputs: ["organizationId", "mode", "members", "unmanaged", "managed", "protectedEmails", "allowAdminRemoval"],
   label,
   idOf: (s) => `organization/${s.organizationId}`,
+  claims: (i) =>
+    Object.entries(i.members).flatMap(([email, p]) => [
+      ...personKeys("member", i.organizationId, { email }),
+      ...(p.permissions ? personKeys("permissions", i.organizationId, { email }) : []),
+      ...(p.userIdentifiers ? personKeys("identifiers", i.organizationId, { email }) : []),
+    ]),
 
   async diff(olds, news, { client, action }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
@@ -248,9 +287,17 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
       return { changes: true, replaces: same ? [] : ["organizationId"] };
     }
     if (news.organizationId !== olds.organizationId) return { changes: true, replaces: ["organizationId"], deleteBeforeReplace: false };
+    // Identifiers wait quietly for an invitation's acceptance; a person the state shows as
+    // invited is looked up (one cached list per run) so identifiers are applied once they accept.
+    const members = { ...olds.members };
+    const waiting = Object.keys(news.members).filter((e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active");
+    if (waiting.length) {
+      const live = await liveRoster(client, olds.organizationId);
+      for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);
+    }
     // Everyone live (managed or not), so switching to authoritative shows who would go.
-    const everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...olds.members };
-    const plan = planOf(news, news.mode === "authoritative" ? everyone : olds.members);
+    const everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...members };
+    const plan = planOf(news, news.mode === "authoritative" ? everyone : members);
     const managedChanged = JSON.stringify(Object.keys(news.members)) !== JSON.stringify(Object.keys(olds.managed ?? {}).sort());
     const settingsChanged =
       managedChanged ||
@@ -262,7 +309,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
-  reconcile: (inputs, { client, action }) => reconcile(inputs, client, action),
+  reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
   async readLive(state, { client }) {
     const fresh = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
     return { state: fresh, inputs: inputsOf(fresh) };

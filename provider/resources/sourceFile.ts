@@ -31,7 +31,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ParameterError } from "../../contract";
 import type { ReviewAdminClient } from "../client";
-import { describeCause, isStatus, ResourceError } from "../failures";
+import { answerLost, describeCause, isStatus, ResourceError } from "../failures";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
 import { definedOnly } from "../util";
@@ -294,6 +294,14 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
       return stateOf(inputs, await upload(client, inputs));
     } catch (err) {
       if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
+      if (answerLost(err) && (err as { operationId?: string }).operationId === "PostDatasetFile") {
+        // Never sent again blindly: each call makes a source file, and the API can neither list nor delete one.
+        throw new ResourceError(
+          `${action}: ${describeCause(err)}. The service may have created a source file before its answer was lost; ` +
+            `if so it stays empty (UPLOADING) in dataset ${inputs.datasetId}, since the API can neither list nor delete source files. The next up creates a new one.`,
+          { cause: err },
+        );
+      }
       throw err;
     }
   },

@@ -32,6 +32,7 @@ export const userIdentifiers = memberFieldResource({
   kind: "UserIdentifiers",
   field: "identifiers",
   bodyField: "userIdentifiers",
+  claimKind: "identifiers",
   schema: IdentifierList,
   read: (m) => normalizeIdentifiers(m.userIdentifiers),
   empty: [] as Identifier[],

@@ -6,7 +6,7 @@
  * failures, "404 on read means gone", "404 on delete means done", the state schema version and
  * outputs free of `undefined`.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
@@ -14,6 +14,7 @@ import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
 import { currentClient } from "../../settings";
 import { definedOnly } from "../../util";
+import { claim, holderOf, noteCheck, type ClaimKey } from "./handover";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
 export const UNKNOWN: string = unknownValue;
@@ -84,6 +85,13 @@ export interface ResourceDefinition<I, S> {
   update?(olds: S, news: I, op: Operation): Promise<S>;
   /** Removes the object, or says why it stays (an API without delete). A 404 counts as done. */
   delete(state: S, op: Operation): Promise<void>;
+  /**
+   * The people and grants these inputs declare (handover.ts): recorded at check, so that a delete
+   * of the same person or grant by another resource in this run hands over instead of removing.
+   */
+  claims?(inputs: I): ClaimKey[];
+  /** The keys whose claim by a resource of this run makes this resource's delete hand over. */
+  holds?(state: S): ClaimKey[];
   /** Reads a state written by any older version of this package (default: as stored). */
   upgrade?(stored: Record<string, unknown>): S;
 }
@@ -195,7 +203,12 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     definition: def,
 
     async check(olds, news) {
+      noteCheck();
       const checked = checkInputs(def.inputs, news);
+      if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
+        const inputs = inputsOf(checked.inputs);
+        claim(def.claims(inputs), def.label(inputs));
+      }
       // Only failures under preview unknowns left: the resource's own check still runs on what is known.
       if (checked.failures?.length || !def.check) return checked;
       const more = await def.check(inputsOf(checked.inputs), inputsOf(olds) as Partial<I>);
@@ -251,6 +264,11 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     async delete(_id, props) {
       const state = stateOf(props);
       const action = `deleting ${def.label(state)}`;
+      const holder = def.holds ? holderOf(def.holds(state)) : undefined;
+      if (holder) {
+        pulumi.log.info(`${action}: handed over to ${holder}, which this program now declares; nothing was removed`);
+        return;
+      }
       try {
         await def.delete(state, operation(action));
       } catch (err) {

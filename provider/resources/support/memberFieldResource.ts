@@ -9,8 +9,9 @@ import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
 import { definedOnly } from "../../util";
 import { Email, OrganizationId, UserId } from "./inputs";
+import { personKeys } from "./handover";
 import { containsUnknown, defineResource, diffFields } from "./lifecycle";
-import { assertAdminRemovalAllowed } from "./lockout";
+import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
 import { patchMember } from "./membership";
 import { normalizeEmail } from "./normalize";
 import { memberByEmail, listedMembers } from "./runCache";
@@ -30,6 +31,8 @@ export interface MemberFieldSpec<F extends string, V> {
   empty: V;
   /** True when going from `from` to `to` takes ORG_ADMIN away. */
   removesAdmin?: (from: V, to: V) => boolean;
+  /** What a claim on this field is called (handover.ts). */
+  claimKind: "permissions" | "identifiers";
 }
 
 /** The member a resource names: the organization, and the user id or the email. */
@@ -97,10 +100,9 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
   async function write(client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string): Promise<Member> {
     const live = spec.read(member);
     if (JSON.stringify(live) === JSON.stringify(value)) return member;
-    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval) {
-      await assertAdminRemovalAllowed(client, inputs.organizationId, member.id, action);
-    }
-    return patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
+    const patch = () => patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
+    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval) return guardAdminLoss(client, inputs.organizationId, [member.id], action, patch);
+    return patch();
   }
 
   function notMember(s: MemberRef): Error {
@@ -115,6 +117,8 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     outputs: ["organizationId", "userId", "email", spec.field, "allowAdminRemoval", "namedBy"],
     label,
     idOf: (s) => `${s.organizationId}/${s.userId}`,
+    claims: (i) => personKeys(spec.claimKind, i.organizationId, i),
+    holds: (s) => personKeys(spec.claimKind, s.organizationId, s),
 
     async diff(olds, news, { client, action }) {
       const result = diffFields(olds, news, {

@@ -15,6 +15,12 @@ import {
 /** Where a person stands: a member, or a pending or expired invitation. */
 export type Presence = { member: Member } | { invitation: Invitation };
 
+/** "the existing member ada@x.example (user 1003)" or "the pending invitation of ada@x.example", for messages. */
+export function describePresence(p: Presence): string {
+  if ("member" in p) return `the existing member ${p.member.email} (user ${p.member.id})`;
+  return `the ${p.invitation.expired ? "expired" : "pending"} invitation of ${p.invitation.email}`;
+}
+
 /** What inviting a person needs. */
 export interface PersonInputs {
   organizationId: number;

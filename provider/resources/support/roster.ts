@@ -12,13 +12,20 @@ import { defineResource, type Operation, type ResourceDefinition } from "./lifec
 /** "authoritative": the live set is made to equal the map; "additive": entries are only added or updated. */
 export type RosterMode = "authoritative" | "additive";
 
+/** One line naming what a roster adopted on creation: "adopted 3 people already there: a, b, c". */
+export function adoptionNote(action: string, what: string, names: readonly string[]): string | undefined {
+  if (names.length === 0) return undefined;
+  const shown = names.slice(0, 10).join(", ") + (names.length > 10 ? `, and ${names.length - 10} more` : "");
+  return `${action}: adopted ${names.length} ${what} already there (${shown}); deleting the roster never removes them`;
+}
+
 /** The mode input, required: removing people is never a default. */
 export const rosterMode = z.enum(["authoritative", "additive"], { message: 'must be "authoritative" or "additive"' });
 
 /** What a roster kind supplies. */
-export interface RosterDefinition<I, S> extends Pick<ResourceDefinition<I, S>, "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade"> {
-  /** Makes the live set match the inputs; returns the state afterwards. */
-  reconcile(inputs: I, op: Operation): Promise<S>;
+export interface RosterDefinition<I, S> extends Pick<ResourceDefinition<I, S>, "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims"> {
+  /** Makes the live set match the inputs; returns the state afterwards. `creating`: the first time, when existing entries are adopted. */
+  reconcile(inputs: I, op: Operation, creating: boolean): Promise<S>;
   /** Reads the live set: the new state, and the inputs it stands for. */
   readLive(state: S, op: Operation): Promise<{ state: S; inputs: I }>;
   /** What delete logs. */
@@ -30,8 +37,8 @@ export function rosterResource<I, S>(def: RosterDefinition<I, S>) {
   const { reconcile, readLive, releaseNote, ...rest } = def;
   return defineResource<I, S>({
     ...rest,
-    create: (inputs, op) => reconcile(inputs, op),
-    update: (_olds, news, op) => reconcile(news, op),
+    create: (inputs, op) => reconcile(inputs, op, true),
+    update: (_olds, news, op) => reconcile(news, op, false),
     read: (state, op) => readLive(state, op),
     async delete(state) {
       pulumi.log.info(`${def.label(state)}: ${releaseNote}`);

@@ -1,7 +1,8 @@
 /**
  * Reads shared by every resource in one plugin process (one Pulumi run): an organization's
  * members and invitations and a database's users are each listed once, in pages of 200, and
- * kept up to date by the provider's own writes. `configure` (once per run) clears them.
+ * kept up to date by the provider's own writes. They live as long as the plugin process,
+ * which serves one run.
  */
 import type { DatabaseUser, Invitation, Member, User } from "../../../contract";
 import type { ReviewAdminClient } from "../../client";
@@ -16,17 +17,12 @@ interface RunCache {
 }
 
 // Keyed by client: getClient returns one client per (base URL, key), so two keys never share.
-let caches = new WeakMap<ReviewAdminClient, RunCache>();
+const caches = new WeakMap<ReviewAdminClient, RunCache>();
 
 function cacheOf(client: ReviewAdminClient): RunCache {
   let c = caches.get(client);
   if (!c) caches.set(client, (c = { members: new Map(), invitations: new Map(), databaseUsers: new Map() }));
   return c;
-}
-
-/** Forgets every shared read; called at configure, i.e. at the start of a run. */
-export function resetRunCaches(): void {
-  caches = new WeakMap();
 }
 
 function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Promise<V> {
@@ -40,12 +36,21 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Pr
   return p;
 }
 
+async function listMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
+  const list = await client.listAll("GetOrganizationUsers", { orgId, limit: 200 });
+  return new Map(list.map((m) => [m.id, m]));
+}
+
 /** An organization's members by user id, listed once per run. */
 export function listedMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
-  return memo(cacheOf(client).members, orgId, async () => {
-    const list = await client.listAll("GetOrganizationUsers", { orgId, limit: 200 });
-    return new Map(list.map((m) => [m.id, m]));
-  });
+  return memo(cacheOf(client).members, orgId, () => listMembers(client, orgId));
+}
+
+/** Lists an organization's members again, bypassing the run's list, and keeps the fresh list for the rest of the run. */
+export async function relistMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
+  const fresh = await listMembers(client, orgId);
+  cacheOf(client).members.set(orgId, Promise.resolve(fresh));
+  return fresh;
 }
 
 /** The member with this email (case-insensitive), if any. */
