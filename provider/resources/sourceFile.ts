@@ -14,8 +14,9 @@
  * SHA1 refused at completion) is an IncompleteCreate: the engine keeps the half-created resource
  * with its source file id and `complete: false`. The next `pulumi up` sees the incomplete state
  * in diff and resumes in update: it lists the parts the service has (up4) and sends only the
- * missing ones. (A plugin process killed outright records nothing; the program's next run then
- * creates a new source file.)
+ * missing ones. A plugin process killed outright cannot report a partial create, so the source
+ * file's id is also kept in a resume point on disk (../upload/resumePoint.ts) as soon as it
+ * exists: the next create of the same file resumes it.
  *
  * Secrets: `passwords` (and `directLink`, which may carry a pre-signed query) are made secret
  * inputs by the class and listed in additionalSecretOutputs, so they are encrypted in state
@@ -34,6 +35,7 @@ import type { ReviewAdminClient } from "../client";
 import { answerLost, describeCause, isStatus, ResourceError } from "../failures";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
+import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
 import { definedOnly } from "../util";
 import { DatabaseId, idOf } from "./support/inputs";
 import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
@@ -185,8 +187,19 @@ function partialState(inputs: CheckedInputs, err: UploadError): SourceFileState 
   });
 }
 
-/** Uploads (or resumes) the inputs' file; refuses a file that changed size since the plan. */
+/** The resume point of a path upload (resumePoint.ts); none for a direct link. */
+function resumePointOf(client: ReviewAdminClient, inputs: CheckedInputs): ResumePoint | undefined {
+  if (inputs.path === undefined || inputs.size === undefined || inputs.sha1 === undefined) return undefined;
+  const { databaseId, datasetId, filename, size, sha1 } = inputs;
+  return resumePointFor({ baseUrl: client.baseUrl, databaseId, datasetId, filename, size, sha1 });
+}
+
+/**
+ * Uploads (or resumes) the inputs' file, keeping its resume point while it is unfinished; refuses
+ * a file that changed size since the plan.
+ */
 async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId?: number): Promise<UploadResult> {
+  const point = resumePointOf(client, inputs);
   if (inputs.path !== undefined && inputs.size !== undefined) {
     const size = fs.statSync(nodePath.resolve(inputs.path)).size;
     if (size !== inputs.size) {
@@ -207,9 +220,19 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
     concurrency: inputs.concurrency,
     expectedSha1: inputs.sha1,
     resume: resumeId !== undefined ? { sourceFileId: resumeId } : undefined,
+    onSourceFile: (id) => point?.save(id),
     onProgress: progressLogger(label(inputs)),
     logger: (line) => pulumi.log.debug(line),
+  }).then((result) => {
+    point?.clear();
+    return result;
   });
+}
+
+/** True when an earlier source file cannot be resumed: gone (404), or no longer taking parts (400). */
+function notResumable(err: unknown): boolean {
+  const cause = err instanceof UploadError ? err.cause : err;
+  return isStatus(cause, 404) || isStatus(cause, 400, "PostSourceFilePart") || isStatus(cause, 400, "GetSourceFileParts");
 }
 
 /** Plan-time checks of the file or the link; returns failures, or what check adds to the inputs. */
@@ -290,6 +313,22 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
   },
 
   async create(inputs, { client, action }) {
+    // A run killed half-way left a source file with some parts: resume it rather than start over.
+    const earlier = resumePointOf(client, inputs)?.load();
+    if (earlier !== undefined) {
+      try {
+        const result = await upload(client, inputs, earlier);
+        pulumi.log.info(`${action}: resumed source file ${earlier}, left unfinished by an earlier run (${result.partsReused} of ${result.partCount} parts were already there)`);
+        return stateOf(inputs, result);
+      } catch (err) {
+        if (!notResumable(err)) {
+          if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
+          throw err;
+        }
+        resumePointOf(client, inputs)?.clear();
+        pulumi.log.info(`${action}: source file ${earlier}, left unfinished by an earlier run, cannot be resumed (${describeCause(err instanceof UploadError ? err.cause : err)}); starting a new one`);
+      }
+    }
     try {
       return stateOf(inputs, await upload(client, inputs));
     } catch (err) {

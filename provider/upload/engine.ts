@@ -13,7 +13,10 @@
  *   `partAttempts` times in all (spec, upload rule 3);
  * - when resuming, a part the service already holds with the right size (and, when its ETag is
  *   an MD5 as S3's and the emulator's are, the right MD5) is not sent again;
- * - up5 completes with the ETags in part order and the SHA1.
+ * - up5 completes with the ETags in part order and the SHA1. Completion is safe to repeat: when
+ *   its answer is lost it is sent again, and a service that answers the repeat (or a resumed
+ *   upload's completion) with "source file N is PROCESSING/PROCESSED, not UPLOADING" has the file
+ *   complete already, which is success.
  *
  * From a direct link: the link is checked (https; plain http only to loopback) and sent in up2;
  * the service fetches it by itself, so there are no parts.
@@ -30,6 +33,7 @@ import { parseOrThrow, ParameterError } from "../../contract/params";
 import type { CreateSourceFileRequest, UploadedPart } from "../../contract/schemas";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, type ReviewAdminClient } from "../client";
 import { backoffMs, sleep } from "../client/retry";
+import { answerLost } from "../failures";
 import { currentClient } from "../settings";
 import { checkDirectLink, defaultFilename, describeLink, partRange, planParts, type PartPlan } from "./plan";
 
@@ -179,6 +183,13 @@ async function uploadLink(client: ReviewAdminClient, o: UploadFileOptions): Prom
   });
   o.onSourceFile?.(created.id);
   return { sourceFileId: created.id, state: created.state, size: null, sha1: null, partCount: 0, partSize: null, partsSent: 0, partsReused: 0 };
+}
+
+/** The state a completion's refusal shows when the file is complete already (400 "... is PROCESSED, not UPLOADING"). */
+function alreadyComplete(err: unknown): { state: string } | undefined {
+  if (!(err instanceof ApiError) || err.status !== 400) return undefined;
+  const m = /\bis (PROCESSING|PROCESSED)\b/.exec(`${err.title ?? ""} ${err.serviceMessage ?? ""}`);
+  return m ? { state: m[1]! } : undefined;
 }
 
 /** True when an S3-style ETag (an MD5, maybe quoted) lets us compare a part's content, not just its size. */
@@ -372,12 +383,7 @@ class PathUpload {
         `the file's SHA1 is ${digest}, not the planned ${this.o.expectedSha1.toLowerCase()}: it changed since it was planned; the upload was not completed`,
       );
     }
-    const done = await this.client.call(
-      "PostSourceFile",
-      { databaseId: this.databaseId, sourceFileId: this.sourceFileId },
-      { etags, sha1: digest },
-      { signal: this.signal },
-    );
+    const done = await this.complete(etags, digest);
     return {
       sourceFileId: this.sourceFileId,
       state: done.state,
@@ -388,6 +394,30 @@ class PathUpload {
       partsSent: this.partsSent,
       partsReused: this.partsReused,
     };
+  }
+
+  /**
+   * up5, safe to repeat (see the file comment): a lost answer is followed by one more try, and an
+   * answer saying the file is already past UPLOADING counts as completed.
+   */
+  private async complete(etags: string[], sha1: string): Promise<{ state: string }> {
+    const send = () =>
+      this.client.call("PostSourceFile", { databaseId: this.databaseId, sourceFileId: this.sourceFileId }, { etags, sha1 }, { signal: this.signal });
+    try {
+      return await send();
+    } catch (err) {
+      const done = alreadyComplete(err);
+      if (done) return done;
+      if (!answerLost(err) || this.signal.aborted) throw err;
+      this.o.logger?.(`source file ${this.sourceFileId}: the answer to its completion was lost (${messageOf(err)}); asking again`);
+      try {
+        return await send();
+      } catch (again) {
+        const doneAgain = alreadyComplete(again);
+        if (doneAgain) return doneAgain;
+        throw again;
+      }
+    }
   }
 
   private partDone(length: number, sent: boolean): void {
