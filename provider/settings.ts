@@ -1,23 +1,81 @@
 /**
- * Where credentials come from. Pulumi serializes a dynamic provider into state, so nothing here
- * may be captured by a provider object: settings live in a process-wide slot filled by the
- * plugin's `configure` (stack config, secrets decrypted) and fall back to environment variables
- * read at call time.
+ * Where settings come from. Pulumi serializes a dynamic provider into state, so nothing here may
+ * be captured by a provider object: settings live in a process-wide slot filled by the plugin's
+ * `configure` (stack config, secrets decrypted) and fall back to environment variables read at
+ * call time. Every setting is one row of SETTINGS: its config key, its environment variable and
+ * its rule.
  */
+import * as pulumi from "@pulumi/pulumi";
 import { getClient, type ReviewAdminClient } from "./client";
 
-/** The settings every resource and data source needs. */
+/** The settings every resource and data source uses. */
 export interface Settings {
   /** API key; a secret. Stack config `reviewadmin:apiKey` or REVIEWADMIN_API_KEY. */
   apiKey: string;
-  /** Base URL of the region's API, e.g. https://api.example.com. Stack config `reviewadmin:baseUrl` or REVIEWADMIN_BASE_URL. */
+  /** Base URL of the region's API, e.g. https://api.example.com. `reviewadmin:baseUrl` or REVIEWADMIN_BASE_URL. */
   baseUrl: string;
   /** Client-side rate, default 25 (the service's limit). `reviewadmin:requestsPerSecond` or REVIEWADMIN_REQUESTS_PER_SECOND. */
   requestsPerSecond?: number;
+  /** Longest wait for one answer, default 30. `reviewadmin:requestTimeoutSeconds` or REVIEWADMIN_REQUEST_TIMEOUT_SECONDS. */
+  requestTimeoutSeconds?: number;
+  /** Sends per request at most, retries included, default 5. `reviewadmin:maxAttempts` or REVIEWADMIN_MAX_ATTEMPTS. */
+  maxAttempts?: number;
+  /** Longest time one API call may take, retries and waits included, default 120. `reviewadmin:deadlineSeconds` or REVIEWADMIN_DEADLINE_SECONDS. */
+  deadlineSeconds?: number;
+  /** `debug`: one line per request and per retry (key redacted). `reviewadmin:log` or REVIEWADMIN_LOG. */
+  log?: "debug" | "off";
 }
 
 /** Stack config namespace. */
 export const CONFIG_NAMESPACE = "reviewadmin";
+
+type Key = keyof Settings;
+interface SettingRule {
+  env: string;
+  /** Reads the text of config or environment; throws a message naming the rule. */
+  parse: (text: string) => Settings[Key];
+}
+
+const text = (t: string) => t;
+const positiveNumber = (t: string) => {
+  const n = Number(t);
+  if (!(n > 0) || !Number.isFinite(n)) throw new Error(`must be a positive number, got '${t}'`);
+  return n;
+};
+const positiveInteger = (t: string) => {
+  const n = positiveNumber(t);
+  if (!Number.isInteger(n)) throw new Error(`must be a positive integer, got '${t}'`);
+  return n;
+};
+const logLevel = (t: string) => {
+  const v = t.trim().toLowerCase();
+  if (v !== "debug" && v !== "off" && v !== "") throw new Error(`must be "debug" or "off", got '${t}'`);
+  return v === "debug" ? "debug" : "off";
+};
+
+/** Every setting: its environment variable and its rule. The config key is `reviewadmin:<name>`. */
+export const SETTINGS: Record<Key, SettingRule> = {
+  apiKey: { env: "REVIEWADMIN_API_KEY", parse: text },
+  baseUrl: { env: "REVIEWADMIN_BASE_URL", parse: text },
+  requestsPerSecond: { env: "REVIEWADMIN_REQUESTS_PER_SECOND", parse: positiveNumber },
+  requestTimeoutSeconds: { env: "REVIEWADMIN_REQUEST_TIMEOUT_SECONDS", parse: positiveNumber },
+  maxAttempts: { env: "REVIEWADMIN_MAX_ATTEMPTS", parse: positiveInteger },
+  deadlineSeconds: { env: "REVIEWADMIN_DEADLINE_SECONDS", parse: positiveNumber },
+  log: { env: "REVIEWADMIN_LOG", parse: logLevel },
+};
+
+/** A setting that broke its rule, named by where it came from. */
+export class SettingsError extends Error {
+  override readonly name = "SettingsError";
+}
+
+function parseSetting(key: Key, raw: string, where: string): Settings[Key] {
+  try {
+    return SETTINGS[key].parse(raw);
+  } catch (err) {
+    throw new SettingsError(`reviewadmin: ${where} ${(err as Error).message}`);
+  }
+}
 
 // Symbol.for: one slot per process even if two copies of this package are loaded.
 const SLOT = Symbol.for("pulumi-reviewadmin.settings");
@@ -32,42 +90,108 @@ export function setConfiguredSettings(settings: Partial<Settings>): void {
   slot().settings = settings;
 }
 
-/** Reads the `reviewadmin:*` keys from a config getter (the plugin's Config or pulumi.Config). */
+/** Reads the `reviewadmin:*` keys from a config getter (the plugin's Config or pulumi.Config); throws SettingsError for a bad value. */
 export function settingsFromConfig(get: (key: string) => string | undefined): Partial<Settings> {
-  const rps = get("requestsPerSecond");
-  return {
-    apiKey: get("apiKey") || undefined,
-    baseUrl: get("baseUrl") || undefined,
-    requestsPerSecond: rps ? Number(rps) : undefined,
-  };
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(SETTINGS) as Key[]) {
+    const raw = get(key);
+    if (raw !== undefined && raw !== "") out[key] = parseSetting(key, raw, `config ${CONFIG_NAMESPACE}:${key}`);
+  }
+  return out as Partial<Settings>;
 }
 
-/** Settings from configure, then environment variables; throws naming both places when one is missing. */
+function fromEnvironment(): Partial<Settings> {
+  const out: Record<string, unknown> = {};
+  for (const [key, rule] of Object.entries(SETTINGS) as [Key, SettingRule][]) {
+    const raw = process.env[rule.env];
+    if (raw !== undefined && raw !== "") out[key] = parseSetting(key, raw, `environment variable ${rule.env}`);
+  }
+  return out as Partial<Settings>;
+}
+
+/** Settings from `override`, then configure, then environment variables; throws naming both places when the key or base URL is missing. */
 export function resolveSettings(override?: Partial<Settings>): Settings {
-  const configured = slot().settings ?? {};
-  const env = process.env;
-  const apiKey = override?.apiKey ?? configured.apiKey ?? env.REVIEWADMIN_API_KEY;
-  const baseUrl = override?.baseUrl ?? configured.baseUrl ?? env.REVIEWADMIN_BASE_URL;
-  const rpsText = env.REVIEWADMIN_REQUESTS_PER_SECOND;
-  const requestsPerSecond = override?.requestsPerSecond ?? configured.requestsPerSecond ?? (rpsText ? Number(rpsText) : undefined);
-  if (!apiKey) {
-    throw new Error(
+  const merged = { ...fromEnvironment(), ...definedOf(slot().settings ?? {}), ...definedOf(override ?? {}) } as Partial<Settings>;
+  if (!merged.apiKey) {
+    throw new SettingsError(
       "reviewadmin: no API key: set it with `pulumi config set --secret reviewadmin:apiKey <key>` or the REVIEWADMIN_API_KEY environment variable",
     );
   }
-  if (!baseUrl) {
-    throw new Error(
+  if (!merged.baseUrl) {
+    throw new SettingsError(
       "reviewadmin: no base URL (keys are per region): set `pulumi config set reviewadmin:baseUrl https://...` or REVIEWADMIN_BASE_URL",
     );
   }
-  if (requestsPerSecond !== undefined && !(requestsPerSecond > 0)) {
-    throw new Error(`reviewadmin: requestsPerSecond must be a positive number, got ${requestsPerSecond}`);
+  if (merged.requestsPerSecond !== undefined && !(merged.requestsPerSecond > 0)) {
+    throw new SettingsError(`reviewadmin: requestsPerSecond must be a positive number, got ${merged.requestsPerSecond}`);
   }
-  return { apiKey, baseUrl, requestsPerSecond };
+  return merged as Settings;
 }
 
-/** The process-wide client for the current settings (one pool and one token bucket per key). */
+function definedOf<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Writes debug lines where a run shows them: the Pulumi CLI's output in a program or the plugin, the console in a script. */
+function debugLine(line: string): void {
+  void pulumi.log.info(line);
+}
+
+/** Writes `line` when the debug switch (`reviewadmin:log` / REVIEWADMIN_LOG = debug) is on. */
+export function logDebug(line: string): void {
+  try {
+    if (resolveSettings().log === "debug") debugLine(line);
+  } catch {
+    // Without usable settings there is no run to report on.
+  }
+}
+
+/** The process-wide client for the current settings (one pool and one pacer per key). */
 export function currentClient(override?: Partial<Settings>): ReviewAdminClient {
   const s = resolveSettings(override);
-  return getClient({ apiKey: s.apiKey, baseUrl: s.baseUrl, requestsPerSecond: s.requestsPerSecond });
+  return getClient({
+    apiKey: s.apiKey,
+    baseUrl: s.baseUrl,
+    requestsPerSecond: s.requestsPerSecond,
+    timeoutMs: s.requestTimeoutSeconds !== undefined ? s.requestTimeoutSeconds * 1000 : undefined,
+    maxAttempts: s.maxAttempts,
+    deadlineMs: s.deadlineSeconds !== undefined ? s.deadlineSeconds * 1000 : undefined,
+    logger: s.log === "debug" ? debugLine : undefined,
+  });
+}
+
+/**
+ * What is wrong with a stack's config for this package: `reviewadmin:*` keys it does not know (a
+ * typo would otherwise be ignored), and an API key stored as plain config (it belongs in
+ * `--secret` config, encrypted in the stack file). One message per problem.
+ */
+export function configWarnings(all: Record<string, string>, isSecret: (key: string) => boolean): string[] {
+  const known = Object.keys(SETTINGS);
+  const out: string[] = [];
+  for (const full of Object.keys(all)) {
+    const [namespace, key] = full.split(":");
+    if (namespace !== CONFIG_NAMESPACE || key === undefined || known.includes(key)) continue;
+    out.push(`config ${full} is not a setting of pulumi-reviewadmin (known: ${known.map((k) => `${CONFIG_NAMESPACE}:${k}`).join(", ")}); it is ignored`);
+  }
+  const keyName = `${CONFIG_NAMESPACE}:apiKey`;
+  if (all[keyName] !== undefined && !isSecret(keyName)) {
+    out.push(`config ${keyName} is stored in plain text in the stack's config file; store it encrypted: pulumi config set --secret ${keyName} <key>`);
+  }
+  return out;
+}
+
+const warned = Symbol.for("pulumi-reviewadmin.configWarnings");
+
+/** In a Pulumi program, once per process: logs configWarnings of the stack's config. */
+export function warnAboutConfig(): void {
+  const g = globalThis as unknown as Record<symbol, boolean>;
+  if (g[warned]) return;
+  g[warned] = true;
+  // isConfigSecret is exported by the SDK's runtime but missing from its type declarations.
+  const isSecret = (pulumi.runtime as unknown as { isConfigSecret?: (k: string) => boolean }).isConfigSecret;
+  try {
+    for (const line of configWarnings(pulumi.runtime.allConfig(), isSecret ?? (() => true))) void pulumi.log.warn(line);
+  } catch {
+    // Not in a Pulumi program: nothing to warn about.
+  }
 }

@@ -45,6 +45,10 @@ export interface ClientOptions {
   maxRetryWaitMs?: number;
   /** Per request: total time for an API call; longest silence for a part upload. Default 30_000. */
   timeoutMs?: number;
+  /** Per call: total time for an API call, retries and waits included; past it the call fails at once. Default 120_000. */
+  deadlineMs?: number;
+  /** Largest answer read, in bytes; a larger one fails (ResponseTooLargeError) rather than fill memory. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** First backoff ceiling when no Retry-After is sent; doubles per retry. Default 200 (tests use less). */
   retryBaseMs?: number;
   /** Ceiling of any single backoff wait. Default 10_000. */
@@ -103,14 +107,21 @@ interface Page {
   next: string | null;
 }
 
-const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000 };
+/**
+ * Defaults. The largest answer the API can legitimately send is a page of 10,000 activity events
+ * (E10 to E12) at a few hundred bytes each: 64 MiB leaves ample room and still bounds memory.
+ */
+const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000, deadlineMs: 120_000, maxResponseBytes: 64 * 1024 * 1024 };
 const USER_AGENT = "pulumi-reviewadmin";
 /** Operation name used in stats and errors for pre-authenticated part uploads. */
 const PUT_PART = "putPart";
 
-/** Trims a trailing slash so `baseUrl + "/v1/..."` never doubles it. */
+/**
+ * Trims trailing slashes, and a trailing `/v1` (every route path starts with the version, so a
+ * base URL copied with it would send `/v1/v1/...`).
+ */
 function normalizeBaseUrl(url: URL): string {
-  return url.origin + url.pathname.replace(/\/+$/, "");
+  return url.origin + url.pathname.replace(/\/+$/, "").replace(/\/v1$/i, "");
 }
 
 function positive(name: string, value: number | undefined, fallback: number, integer = false): number {
@@ -167,6 +178,8 @@ export class ReviewAdminClient {
   readonly #clock?: Clock;
   readonly #retry: RetryPolicy;
   readonly #timeoutMs: number;
+  readonly #deadlineMs: number;
+  readonly #maxResponseBytes: number;
   readonly #logger?: (line: string) => void;
   /** Pools this client acquired, by origin: the base URL's, plus any part-upload hosts. */
   readonly #pools = new Map<string, Pool>();
@@ -195,6 +208,8 @@ export class ReviewAdminClient {
       maxDelayMs: nonNegative("retryMaxDelayMs", opts.retryMaxDelayMs, DEFAULT_RETRY.maxDelayMs),
     };
     this.#timeoutMs = positive("timeoutMs", opts.timeoutMs, DEFAULTS.timeoutMs);
+    this.#deadlineMs = positive("deadlineMs", opts.deadlineMs, DEFAULTS.deadlineMs);
+    this.#maxResponseBytes = positive("maxResponseBytes", opts.maxResponseBytes, DEFAULTS.maxResponseBytes, true);
     if (opts.logger !== undefined && typeof opts.logger !== "function") throw new ClientConfigError("logger must be a function");
     this.#logger = opts.logger;
     const clock = opts.clock;
@@ -327,6 +342,7 @@ export class ReviewAdminClient {
       burst: this.#pacer.capacity,
       maxAttempts: this.#retry.maxAttempts,
       timeoutMs: this.#timeoutMs,
+      deadlineMs: this.#deadlineMs,
       stats: this.stats,
       closed: this.#closed,
     };
@@ -358,7 +374,7 @@ export class ReviewAdminClient {
   /** Validates params with the route's schema and returns the full path (base path included) and query. */
   #pathFor(route: RouteDef, params: unknown): string {
     const parsed = parseOrThrow(route.params, params ?? {}, route.operationId) as Record<string, unknown>;
-    return this.#base.pathname.replace(/\/+$/, "") + buildPath(route, parsed);
+    return new URL(this.baseUrl).pathname.replace(/\/+$/, "") + buildPath(route, parsed);
   }
 
   /** Validates the body against the route; returns a maker of one attempt's body, or undefined. */
@@ -438,6 +454,9 @@ export class ReviewAdminClient {
     const { ctx, signal } = ex;
     const label = `${ctx.operationId} ${ctx.method} ${ctx.path}`;
     let waited = 0;
+    const callStarted = performance.now();
+    // API calls end by the deadline, whatever the retries; part uploads (whose time grows with size) only by the caps.
+    const remaining = () => (ex.deadline ? this.#deadlineMs - (performance.now() - callStarted) : Infinity);
     for (let attempt = 1; ; attempt++) {
       this.#assertOpen();
       if (ex.paced) await this.#pacer.acquire(signal);
@@ -454,8 +473,9 @@ export class ReviewAdminClient {
           headers: ex.headers,
           body: ex.body?.(),
           signal,
-          deadlineMs: ex.deadline ? this.#timeoutMs : undefined,
+          deadlineMs: ex.deadline ? Math.max(1, Math.ceil(Math.min(this.#timeoutMs, remaining()))) : undefined,
           idleTimeoutMs: this.#timeoutMs,
+          maxResponseBytes: this.#maxResponseBytes,
         });
       } catch (err) {
         if (!(err instanceof WireFailure)) throw err;
@@ -470,7 +490,7 @@ export class ReviewAdminClient {
 
       const outcome = res ? String(res.status) : failure!.code;
       if (res?.status === 429) this.#stats.throttled += 1;
-      const retryable = !ex.sendOnce && (res ? isRetryableStatus(res.status, ex.idempotent) : ex.idempotent);
+      const retryable = !ex.sendOnce && (res ? isRetryableStatus(res.status, ex.idempotent) : ex.idempotent && !failure!.final);
       const retryAfter = res ? parseRetryAfter(res.headers["retry-after"]) : undefined;
       const wait = retryAfter ?? backoffMs(attempt, this.#retry);
       const giveUpBecause = !retryable
@@ -479,7 +499,9 @@ export class ReviewAdminClient {
           ? "attempt cap"
           : waited + wait > this.#retry.maxRetryWaitMs
             ? "wait cap"
-            : undefined;
+            : wait >= remaining()
+              ? "deadline"
+              : undefined;
       if (giveUpBecause) {
         this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}, ${giveUpBecause})`);
         throw res ? this.#apiError(ctx, res, attempt) : this.#networkError(ctx, failure!, attempt);

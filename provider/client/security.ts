@@ -47,9 +47,24 @@ export function keyFingerprint(apiKey: string): string {
 export const REDACTED = "[REDACTED]";
 
 /**
- * Removes every occurrence of `apiKey` from `text`. Used on all text the server sends back (a
- * misbehaving server may echo the Authorization header) and on every log line.
+ * The parts of a key that must never show: the whole key and, for a `<prefix>.<ID>.<SECRET>`
+ * key, its secret segment alone (a server may echo it on its own). The ID segment is what the
+ * admin UI shows to identify a key, so it may stay.
+ */
+function secretsOf(apiKey: string): string[] {
+  const segments = apiKey.split(".");
+  const secret = segments.length >= 3 ? segments[segments.length - 1]! : "";
+  return secret.length >= 8 ? [apiKey, secret] : [apiKey];
+}
+
+/**
+ * Removes every occurrence of the key, or of its secret segment, in any letter case, from
+ * `text`. Used on all text the server sends back (a misbehaving server may echo the
+ * Authorization header) and on every log line.
  */
 export function redact(text: string, apiKey: string): string {
-  return apiKey ? text.split(apiKey).join(REDACTED) : text;
+  if (!apiKey) return text;
+  let out = text;
+  for (const s of secretsOf(apiKey)) out = out.replace(new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), REDACTED);
+  return out;
 }

@@ -51,6 +51,8 @@ export interface WireRequest {
   readonly deadlineMs?: number;
   /** Longest silence while sending or receiving (part uploads, whose total time grows with size). */
   readonly idleTimeoutMs: number;
+  /** Largest answer read; past it the exchange fails with a final WireFailure (RESPONSE_TOO_LARGE). */
+  readonly maxResponseBytes?: number;
 }
 
 /** One answer, body read in full as text. */
@@ -60,16 +62,38 @@ export interface WireResponse {
   readonly text: string;
 }
 
-/** No answer: `code` is the low-level code (ECONNRESET, UND_ERR_SOCKET, ...); `timedOut` for deadlines. */
+/**
+ * No usable answer: `code` is the low-level code (ECONNRESET, UND_ERR_SOCKET, ...); `timedOut`
+ * for deadlines; `final` when sending again cannot help (an answer over the size cap).
+ */
 export class WireFailure extends Error {
   override readonly name = "WireFailure";
   constructor(
     readonly code: string,
     message: string,
     readonly timedOut: boolean,
+    readonly final = false,
   ) {
     super(message);
   }
+}
+
+/** The code of an answer larger than WireRequest.maxResponseBytes. */
+export const RESPONSE_TOO_LARGE = "RA_RESPONSE_TOO_LARGE";
+
+/** Reads a body as text, refusing (and dropping the connection) past `max` bytes. */
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      throw new WireFailure(RESPONSE_TOO_LARGE, `the answer is larger than ${max} bytes, more than the API ever sends; it was not read`, false, true);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** undici codes that mean "the request was built wrong", not "the network failed": never retried. */
@@ -100,9 +124,16 @@ export async function send(pool: Pool, req: WireRequest): Promise<WireResponse> 
       headersTimeout: req.idleTimeoutMs,
       bodyTimeout: req.idleTimeoutMs,
     });
-    const text = await res.body.text();
+    const declared = Number(res.headers["content-length"]);
+    const max = req.maxResponseBytes ?? Infinity;
+    if (declared > max) {
+      res.body.destroy();
+      throw new WireFailure(RESPONSE_TOO_LARGE, `the answer is ${declared} bytes, more than the API ever sends (at most ${max}); it was not read`, false, true);
+    }
+    const text = Number.isFinite(max) ? await readCapped(res.body, max) : await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };
   } catch (err) {
+    if (err instanceof WireFailure) throw err;
     if (req.signal?.aborted) throw req.signal.reason;
     if (deadline?.aborted) throw new WireFailure("UND_ERR_TIMEOUT", `no complete answer within ${req.deadlineMs} ms`, true);
     const code = typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "UND_ERR";

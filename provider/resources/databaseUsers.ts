@@ -14,7 +14,7 @@ import { declarationsSettled, grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, progressOf, rosterMode, rosterResource, type RosterMode } from "./support/roster";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUsers roster. */
@@ -132,10 +132,12 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   for (const [id, holder] of plan.handedOver) pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
   const note = creating ? adoptionNote(action, "users' permissions", Object.keys(inputs.users).filter((id) => everyone[id])) : undefined;
   if (note) pulumi.log.info(note);
+  const wrote = progressOf(action, plan.set.length + plan.remove.length, "users");
   await mapLimit(plan.set, 8, async (id) => {
     const userId = Number(id);
     const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id] });
     await rememberDatabaseUser(client, dbId, userId, live);
+    wrote();
   });
   await mapLimit(plan.remove, 8, async (id) => {
     const userId = Number(id);
@@ -143,6 +145,7 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
       if (!isStatus(err, 404)) throw err;
     });
     await rememberDatabaseUser(client, dbId, userId, undefined);
+    wrote();
   });
   return stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(client, dbId));
 }

@@ -14,7 +14,7 @@ import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, progressOf, rosterMode, rosterResource, type RosterMode } from "./support/roster";
 import { listedInvitations, listedMembers } from "./support/runCache";
 
 /** One person of the roster. Fields left out are not managed for that person. */
@@ -199,12 +199,14 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   const note = creating ? adoptionNote(action, "people", Object.keys(inputs.members).filter((e) => live[e])) : undefined;
   if (note) pulumi.log.info(note);
 
+  const wrote = progressOf(action, plan.add.length + plan.change.length + plan.remove.length, "people");
   // Adds run concurrently so the batcher sends one E19 per permission set.
   await Promise.all(
     plan.add.map(async (email) => {
       const want = inputs.members[email]!;
       const got = await invite(client, { organizationId: orgId, email, ...want }, action);
       if ("member" in got && want.userIdentifiers) await patchMember(client, orgId, got.member, { userIdentifiers: want.userIdentifiers });
+      wrote();
     }),
   );
   const writeChanges = () =>
@@ -217,12 +219,14 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
         organizationPermissions: want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
         userIdentifiers: want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers) ? want.userIdentifiers : undefined,
       });
+      wrote();
     });
   const writeRemovals = () =>
     mapLimit(plan.remove, 8, async (email) => {
       const x = roster.get(email)!;
       if ("member" in x) await removeMember(client, orgId, x.member.id);
       else await deleteInvitation(client, orgId, x.invitation.email);
+      wrote();
     });
   // Changes and removals that take ORG_ADMIN or membership from someone are judged again, in
   // turn with the organization's other admin removals, against a fresh list (lockout.ts).

@@ -36,6 +36,7 @@ import { answerLost, describeCause, isStatus, ResourceError } from "../failures"
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
 import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
+import { logDebug } from "../settings";
 import { definedOnly } from "../util";
 import { DatabaseId, idOf } from "./support/inputs";
 import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
@@ -222,7 +223,7 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
     resume: resumeId !== undefined ? { sourceFileId: resumeId } : undefined,
     onSourceFile: (id) => point?.save(id),
     onProgress: progressLogger(label(inputs)),
-    logger: (line) => pulumi.log.debug(line),
+    logger: logDebug,
   }).then((result) => {
     point?.clear();
     return result;

@@ -10,6 +10,7 @@
  * program's folder, where `pulumi-reviewadmin` is installed.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { warnAboutConfig } from "../../settings";
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -76,6 +77,7 @@ export abstract class ReviewAdminResource extends pulumi.dynamic.Resource {
     args: object,
     opts?: pulumi.CustomResourceOptions,
   ) {
+    warnAboutConfig();
     const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
     super(providerFor(definition.kind), name, { ...seeded, ...args }, opts, MODULE, definition.kind);
   }

@@ -19,6 +19,24 @@ export function adoptionNote(action: string, what: string, names: readonly strin
   return `${action}: adopted ${names.length} ${what} already there (${shown}); deleting the roster never removes them`;
 }
 
+/**
+ * A progress reporter for a roster's writes: from 100 writes on, one line at every tenth done
+ * ("creating X: 40% done, 400 of 1000 people written"), like an upload's progress. Call the
+ * returned function after each write.
+ */
+export function progressOf(action: string, total: number, what: string): () => void {
+  let done = 0;
+  let logged = 0;
+  return () => {
+    done += 1;
+    if (total < 100) return;
+    const tenth = Math.floor((done / total) * 10);
+    if (tenth <= logged) return;
+    logged = tenth;
+    pulumi.log.info(`${action}: ${tenth * 10}% done, ${done} of ${total} ${what} written`);
+  };
+}
+
 /** The mode input, required: removing people is never a default. */
 export const rosterMode = z.enum(["authoritative", "additive"], { message: 'must be "authoritative" or "additive"' });
 
