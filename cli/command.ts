@@ -1,0 +1,94 @@
+/**
+ * What every subcommand of `pulumi-reviewadmin` shares: its description for `--help`, option
+ * parsing with Node's util.parseArgs, and the one-line usage error.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+/** Output streams of a command; tests pass their own. */
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+/** The process's streams. */
+export const processIo: Io = {
+  out: (t) => void process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
+  err: (t) => void process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+};
+
+/** One option of a command, for parsing and for `--help`. */
+export interface OptionSpec {
+  type: "string" | "boolean";
+  short?: string;
+  multiple?: boolean;
+  /** One line for `--help`; `<value>` names the argument. */
+  help: string;
+  /** Shown in help, e.g. "FILE". */
+  value?: string;
+}
+
+/** A subcommand: `pulumi-reviewadmin <name> [options]`. */
+export interface Command {
+  name: string;
+  /** One line for the command list. */
+  summary: string;
+  /** Paragraphs after the usage line of `--help`. */
+  description: string;
+  options: Record<string, OptionSpec>;
+  /** Examples shown at the end of `--help`. */
+  examples?: string[];
+  /** Runs with parsed options; resolves to the exit code. */
+  run(options: Record<string, string | boolean | string[] | undefined>, io: Io): Promise<number>;
+}
+
+/** A mistake in how the command was called: printed as one line with a pointer to --help, exit 2. */
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+}
+
+/** The `--help` text of a command. */
+export function helpOf(cmd: Command): string {
+  const width = Math.max(...Object.entries(cmd.options).map(([n, o]) => optionLabel(n, o).length), 10);
+  const lines = [
+    `Usage: pulumi-reviewadmin ${cmd.name} [options]`,
+    "",
+    cmd.description.trim(),
+    "",
+    "Options:",
+    ...Object.entries(cmd.options).map(([n, o]) => `  ${optionLabel(n, o).padEnd(width)}  ${o.help}`),
+    `  ${"-h, --help".padEnd(width)}  show this help`,
+  ];
+  if (cmd.examples?.length) lines.push("", "Examples:", ...cmd.examples.map((e) => `  ${e}`));
+  return lines.join("\n") + "\n";
+}
+
+function optionLabel(name: string, o: OptionSpec): string {
+  const flag = `${o.short ? `-${o.short}, ` : "    "}--${name}`;
+  return o.type === "string" ? `${flag} ${o.value ?? "VALUE"}` : flag;
+}
+
+/** Parses `argv` for `cmd`; unknown options and missing values are UsageErrors. `help` is true for -h/--help. */
+export function parseOptions(cmd: Command, argv: string[]): { help: boolean; values: Record<string, string | boolean | string[] | undefined> } {
+  const options: ParseArgsConfig["options"] = { help: { type: "boolean", short: "h" } };
+  for (const [name, o] of Object.entries(cmd.options)) {
+    options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const { help, ...rest } = values as Record<string, string | boolean | string[] | undefined>;
+    return { help: help === true, values: rest };
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    // parseArgs words its errors well ("Unknown option '--x'"); keep them, on one line.
+    throw new UsageError((err as Error).message.replace(/\s+/g, " ").replace(/\. To specify a positional argument.*$/, ""));
+  }
+}
+
+/** A string option as a positive integer, or a UsageError naming the option. */
+export function positiveInt(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got '${String(value)}'`);
+  return n;
+}

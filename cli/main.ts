@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-reviewadmin`: the tools users run outside a Pulumi program. One subcommand per file in
+ * this folder, listed in COMMANDS; each has `--help`. Written so that an old Node reaches the
+ * version check before anything that needs a new one is loaded.
+ */
+// command.ts needs nothing beyond Node's own modules, so it loads on any Node; the commands
+// (which load undici, zod...) are imported only after the version check.
+import { helpOf, parseOptions, processIo, UsageError, type Command, type Io } from "./command";
+
+/** The Node major and minor this package needs (undici 8: 22.19). */
+const NEED = { major: 22, minor: 19 };
+
+/** The subcommands, loaded only when used. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  routes: { summary: "list the API operations this version uses", load: async () => (await import("./routes.js")).routes },
+};
+
+/** One line saying which Node is needed, or undefined when this one will do. */
+export function nodeProblem(version = process.versions.node): string | undefined {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > NEED.major || (major === NEED.major && minor >= NEED.minor)) return undefined;
+  return `pulumi-reviewadmin needs Node ${NEED.major}.${NEED.minor} or newer (Node 24 recommended); this is Node ${version}. Install one from https://nodejs.org or with your version manager (nvm install 24).`;
+}
+
+function overview(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  return [
+    "Usage: pulumi-reviewadmin <command> [options]",
+    "",
+    "Tools for the review platform's administration API, outside a Pulumi program.",
+    "",
+    "Commands:",
+    ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
+    "",
+    "Run `pulumi-reviewadmin <command> --help` for a command's options.",
+    "Credentials come from REVIEWADMIN_API_KEY and REVIEWADMIN_BASE_URL unless a command says otherwise.",
+  ].join("\n") + "\n";
+}
+
+/** Runs the command line `argv` (without node and the script); resolves to the exit code. */
+export async function main(argv: string[], io?: Io): Promise<number> {
+  const out = io ?? processIo;
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+    out.out(overview());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    out.out((require("../package.json") as { version: string }).version);
+    return 0;
+  }
+  const entry = COMMANDS[name];
+  if (!entry) {
+    out.err(`pulumi-reviewadmin: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")} (see --help)`);
+    return 2;
+  }
+  const cmd = await entry.load();
+  try {
+    const { help, values } = parseOptions(cmd, rest);
+    if (help) {
+      out.out(helpOf(cmd));
+      return 0;
+    }
+    return await cmd.run(values, out);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      out.err(`pulumi-reviewadmin ${name}: ${err.message} (see pulumi-reviewadmin ${name} --help)`);
+      return 2;
+    }
+    out.err(`pulumi-reviewadmin ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  const problem = nodeProblem();
+  if (problem) {
+    process.stderr.write(problem + "\n");
+    process.exit(1);
+  }
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * The `pulumi-reviewadmin` command: help, usage errors, the Node check, and the compiled bin run
+ * as a user runs it (a child process of dist/cli/main.js).
+ */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { main, nodeProblem } from "../../cli/main";
+import type { Io } from "../../cli/command";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+/** Runs main() with captured output. */
+export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const io: Io = { out: (t) => void (out += t.endsWith("\n") ? t : t + "\n"), err: (t) => void (err += t.endsWith("\n") ? t : t + "\n") };
+  const code = await main(argv, io);
+  return { code, out, err };
+}
+
+describe("pulumi-reviewadmin", () => {
+  it("lists its commands, and each command has --help", async () => {
+    const r = await runCli(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Usage: pulumi-reviewadmin <command> \[options\]/);
+    expect(r.out).toMatch(/\n {2}routes {2}/);
+    const help = await runCli(["routes", "--help"]);
+    expect(help).toMatchObject({ code: 0, err: "" });
+    expect(help.out).toMatch(/^Usage: pulumi-reviewadmin routes \[options\]/);
+  });
+
+  it("says in one line what is wrong with how it was called", async () => {
+    expect(await runCli([])).toMatchObject({ code: 2 });
+    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: routes (see --help)\n" });
+    expect(await runCli(["routes", "--frob"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n" });
+  });
+
+  it("says which Node it needs", () => {
+    expect(nodeProblem("20.20.2")).toBe(
+      "pulumi-reviewadmin needs Node 22.19 or newer (Node 24 recommended); this is Node 20.20.2. Install one from https://nodejs.org or with your version manager (nvm install 24).",
+    );
+    expect(nodeProblem("22.18.0")).toMatch(/needs Node 22\.19/);
+    expect(nodeProblem("22.19.0")).toBeUndefined();
+    expect(nodeProblem("24.1.0")).toBeUndefined();
+  });
+
+  it("routes lists every operation of the contract", async () => {
+    const r = await runCli(["routes", "--json"]);
+    const rows = JSON.parse(r.out) as { id: string; operationId: string }[];
+    expect(rows).toHaveLength(35);
+    expect(rows[0]).toMatchObject({ id: "E1", operationId: "GetDatabases", method: "GET", path: "/v1/databases" });
+  });
+
+  it("the compiled bin runs as a user runs it", () => {
+    const r = spawnSync(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "routes"], { encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout.split("\n").filter(Boolean)).toHaveLength(35);
+  });
+});
