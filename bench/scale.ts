@@ -526,7 +526,7 @@ export async function benchScale(opts: ScaleBenchOptions = {}): Promise<ScaleRes
   const goals = goalsOf(size, variants);
   const notes = [
     "Rosters remove nobody on destroy (deleting a roster stops managing; see organizationMembers.ts): their destroy sends no request and leaves everyone in place, unlike the naive and per-member destroys, which remove every member and database user.",
-    "ProgramStack runs the destroy's deletes one at a time (harness/program/deployment.ts destroyAll), where the engine deletes independent resources in parallel; at 25 requests per second the rate limit, not the order, sets the wall time.",
+    "ProgramStack deletes independent resources in parallel, as the engine does (harness/program/state.ts deleteInParallel); at 25 requests per second the rate limit sets the destroy's wall time.",
     `The naive no-change up sends nothing (a preview without refresh reads nothing), so its ratios are undefined (null).`,
     `Emulator rate limit ${EMULATOR_RATE}/s per account; the provider's client and the naive client at ${CLIENT_RATE}/s, whose limiter allows floor(rate) requests per 1.05 s: the "floor" is the least wall time that allows (42 ms a request).`,
     naiveMode === "concurrent"

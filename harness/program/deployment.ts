@@ -6,7 +6,7 @@ import { PluginError, type Plugin } from "../pluginDriver";
 import { checkStep, createStep, type StepOp } from "../steps";
 import { changedKeys, toProviderInputs, toWireOutputs, type Props } from "../wire";
 import type { RunPlugin } from "./plugins";
-import { deletionOrder, type StateEntry, type Step } from "./state";
+import { deleteInParallel, deletionOrder, type StateEntry, type Step } from "./state";
 
 /** What the harness reads off a RegisterResourceRequest for a dynamic resource. */
 export interface Registration {
@@ -206,16 +206,15 @@ export class Deployment {
     if (this.failed) return;
     if (gone.length === 0) return;
     const p = await this.plugin.get();
-    for (const s of gone) {
-      try {
+    try {
+      await deleteInParallel(gone, async (s) => {
         if (s.protect) throw new Error(`${s.urn}: resource is protected; cannot delete it`);
         if (!s.retainOnDelete) await p.delete(s.id, s.urn, s.outputs, s.inputs);
         this.old.delete(s.urn);
         this.steps.push({ urn: s.urn, type: s.type, name: s.name, op: "delete", id: s.id });
-      } catch (e) {
-        this.fail(e);
-        return;
-      }
+      });
+    } catch (e) {
+      this.fail(e);
     }
   }
 
@@ -273,15 +272,15 @@ export function refreshAll(plugin: RunPlugin, state: Map<string, StateEntry>): P
   });
 }
 
-/** Destroy: deletes every resource of `state` one at a time in deletion order, stopping at the first failure. */
+/** Destroy: deletes every resource of `state`, dependents first and the rest in parallel (deleteInParallel), stopping at the first failure. */
 export function destroyAll(plugin: RunPlugin, state: Map<string, StateEntry>): Promise<RunSteps> {
   return overState(plugin, state, async (p, entries, { steps }) => {
-    for (const s of deletionOrder(entries)) {
+    await deleteInParallel(entries, async (s) => {
       if (s.protect) throw new Error(`${s.urn}: resource is protected; cannot delete it`);
       if (!s.retainOnDelete) await p.delete(s.id, s.urn, s.outputs, s.inputs);
       state.delete(s.urn);
       steps.push({ urn: s.urn, type: s.type, name: s.name, op: "delete", id: s.id });
-    }
+    });
   });
 }
 

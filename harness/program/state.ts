@@ -41,6 +41,40 @@ export function isChange(step: Step): boolean {
   return step.op !== "same" && step.op !== "refresh-same";
 }
 
+/**
+ * Deletes `entries` as the engine does: every resource whose dependents (by dependency or
+ * parent) are gone is deleted at once, in parallel with the others that are ready. After the
+ * first failure nothing new starts; the deletes under way finish, and the failure is thrown.
+ */
+export async function deleteInParallel(entries: StateEntry[], deleteOne: (s: StateEntry) => Promise<void>): Promise<void> {
+  const remaining = new Set(entries);
+  const running = new Map<StateEntry, Promise<void>>();
+  let failure: { err: unknown } | undefined;
+  const dependentsLeft = (s: StateEntry) => [...remaining].some((o) => o !== s && (o.dependencies.includes(s.urn) || o.parent === s.urn));
+  while (remaining.size > 0 && !failure) {
+    for (const s of [...remaining]) {
+      if (running.has(s) || dependentsLeft(s)) continue;
+      running.set(
+        s,
+        deleteOne(s).then(
+          () => {
+            remaining.delete(s);
+            running.delete(s);
+          },
+          (err: unknown) => {
+            failure ??= { err };
+            running.delete(s);
+          },
+        ),
+      );
+    }
+    if (running.size === 0) break; // a dependency cycle: nothing can start
+    await Promise.race(running.values());
+  }
+  await Promise.all(running.values());
+  if (failure) throw failure.err;
+}
+
 /** Engine-like deletion order: dependents (by dependency or parent) before what they need, otherwise latest first. */
 export function deletionOrder(entries: StateEntry[]): StateEntry[] {
   const remaining = [...entries];
