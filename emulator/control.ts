@@ -16,9 +16,9 @@
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
-import type { HandlerResult } from "./handler";
-import { SEEDED, type ScaleOptions } from "./seed";
-import type { Store } from "./store";
+import type { HandlerResult } from "./handlers/types";
+import { SEEDED, type ScaleOptions } from "./model/seed";
+import type { Store } from "./model/store";
 import type { FaultConfig, Traffic } from "./traffic";
 import { databaseUserView, databaseView, invitationView, memberView, organizationView, projectView } from "./views";
 

@@ -10,15 +10,16 @@ import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { ControlRuntime } from "./control";
-import { seedWorld, type ScaleOptions, applyScale } from "./seed";
+import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
 import { createServer } from "./server";
-import { Store, type ClockOption, type WorldSnapshot } from "./store";
+import { Store, type ClockOption, type WorldSnapshot } from "./model/store";
 import { Traffic } from "./traffic";
-import { uploadsOf } from "./uploads";
+import { uploadsOf } from "./model/uploadStore";
 
-export { SEEDED, type ScaleOptions } from "./seed";
-export { Store, KEY_SHAPE, type Caller, type ClockOption, type WorldSnapshot } from "./store";
+export { SEEDED, type ScaleOptions } from "./model/seed";
+export { Store, KEY_SHAPE, type Caller, type ClockOption, type WorldSnapshot } from "./model/store";
 export type { Traffic } from "./traffic";
+export { configureUploads, uploadsOf, type UploadOptions, type UploadStore } from "./model/uploadStore";
 
 /** Requests per second per account, as the spec says. */
 export const DEFAULT_RATE_LIMIT = 25;

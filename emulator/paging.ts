@@ -3,7 +3,7 @@
  * previous page; `links.next` is a complete URL carrying `after` and `limit`, null on the last
  * page).
  */
-import type { HandlerContext, HandlerResult } from "./handler";
+import type { HandlerContext, HandlerResult } from "./handlers/types";
 
 /** Default page size of ordinary list endpoints (spec: limit 1..200, default 100). */
 export const DEFAULT_LIMIT = 100;

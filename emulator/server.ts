@@ -11,10 +11,10 @@ import * as http from "node:http";
 import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
-import type { HandlerContext, HandlerResult } from "./handler";
+import type { HandlerContext, HandlerResult } from "./handlers/types";
 import { handlers } from "./handlers";
-import type { Caller } from "./store";
-import { handlePartUpload, PART_UPLOAD_PREFIX } from "./uploads";
+import type { Caller } from "./model/store";
+import { handlePartUpload, PART_UPLOAD_PREFIX } from "./model/uploadStore";
 
 /** The name part uploads carry in the request log and in fault `operations`. */
 export const PART_UPLOAD_OPERATION = "PutSourceFilePart";

@@ -14,7 +14,7 @@ import {
   type BillingProject,
   type Bytes,
   type ProjectHistory,
-} from "../emulator/billing.js";
+} from "../emulator/model/billingHistory.js";
 
 const at = (iso: string) => Date.parse(iso);
 const std = (nativeBytes: number, processedBytes = 0, producedBytes = 0) => ({

@@ -5,8 +5,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator/index.js";
-import { monthOf } from "../emulator/billing.js";
-import { configureUploads } from "../emulator/uploads.js";
+import { monthOf } from "../emulator/model/billingHistory.js";
+import { configureUploads } from "../emulator/model/uploadStore.js";
 
 let emu: RunningEmulator;
 

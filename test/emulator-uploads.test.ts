@@ -9,8 +9,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BadRequest, NotFound, Unprocessable } from "../emulator/errors.js";
-import { Store } from "../emulator/store.js";
-import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, configureUploads, handlePartUpload, uploadsOf, type UploadStore } from "../emulator/uploads.js";
+import { Store } from "../emulator/model/store.js";
+import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, configureUploads, handlePartUpload, uploadsOf, type UploadStore } from "../emulator/model/uploadStore.js";
 
 const MIN = 1024;
 const DB = 2001;

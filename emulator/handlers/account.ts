@@ -1,8 +1,8 @@
 /** E2 GetCurrentUser, E3 GetOrganizations, E6 GetOrganization: who the key is and what it belongs to. */
-import { canReadOrganization, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canReadOrganization, demand } from "../model/access";
+import type { HandlerGroup } from "./types";
 import { page } from "../paging";
-import type { Caller, OrganizationRecord, Store } from "../store";
+import type { Caller, OrganizationRecord, Store } from "../model/store";
 import { currentUserView, organizationView } from "../views";
 
 /** Organizations the caller belongs to (an organization key: its own), plus their sub-organizations. */

@@ -7,7 +7,7 @@
  * orgAdminAccess false (access.ts: canReadDatabase ignores that flag).
  */
 import type { DatabaseBilling } from "../../contract";
-import { canAdministerOrganization, canReadDatabase, demand } from "../access";
+import { canAdministerOrganization, canReadDatabase, demand } from "../model/access";
 import {
   databaseBilling,
   monthBounds,
@@ -17,11 +17,11 @@ import {
   seedBillingHistory,
   statusAt,
   type ProjectHistory,
-} from "../billing";
+} from "../model/billingHistory";
 import { BadRequest } from "../errors";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import type { HandlerContext, HandlerGroup } from "./types";
 import { page } from "../paging";
-import type { DatabaseRecord, ProjectRecord, Store } from "../store";
+import type { DatabaseRecord, ProjectRecord, Store } from "../model/store";
 
 /**
  * The project's history, made on first use for a project the seed did not cover (one created

@@ -8,10 +8,10 @@
  * say that people missing from the CSV are removed, so they stay.
  */
 import { CustodianCsvError, parseCustodianCsv } from "../../contract/custodianCsv";
-import { canSyncCustodians, demand } from "../access";
+import { canSyncCustodians, demand } from "../model/access";
 import { BadRequest } from "../errors";
-import type { HandlerGroup } from "../handler";
-import { emailKey } from "../store";
+import type { HandlerGroup } from "./types";
+import { emailKey } from "../model/store";
 
 /** Reads the `file` field of a multipart/form-data body as bytes. */
 async function formFile(rawBody: Buffer, contentType: string | undefined): Promise<Uint8Array> {

@@ -4,8 +4,8 @@
  * admin access (access.ts canManageDatabaseUsers). Order of checks: database (404), access
  * (403), user (404).
  */
-import { canManageDatabaseUsers, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canManageDatabaseUsers, demand } from "../model/access";
+import type { HandlerContext, HandlerGroup } from "./types";
 import { page } from "../paging";
 import { databaseUserView } from "../views";
 

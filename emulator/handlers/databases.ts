@@ -1,6 +1,6 @@
 /** E1 GetDatabases, E27 GetDatabase, E30 GetDatabaseSize. */
-import { canListDatabase, canReadDatabase, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canListDatabase, canReadDatabase, demand } from "../model/access";
+import type { HandlerGroup } from "./types";
 import { page } from "../paging";
 import { databaseView } from "../views";
 

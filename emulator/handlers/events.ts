@@ -8,9 +8,9 @@
  * key of the parent, or an org admin of the parent), not as its own org admin.
  */
 import { buildPath, routes } from "../../contract";
-import { canAdministerOrganization, demand, isOrgAdmin } from "../access";
-import { eventView } from "../events";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canAdministerOrganization, demand, isOrgAdmin } from "../model/access";
+import { eventView } from "../model/eventLog";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /** Default page size of the activity endpoints (spec: 1..10000, default 1000). */
 export const DEFAULT_EVENT_LIMIT = 1000;

@@ -4,7 +4,7 @@
  * named after its resource.
  */
 import type { OperationId } from "../../contract";
-import type { Handler, HandlerGroup } from "../handler";
+import type { Handler, HandlerGroup } from "./types";
 import { accountHandlers } from "./account";
 import { billingHandlers } from "./billing";
 import { custodianHandlers } from "./custodians";

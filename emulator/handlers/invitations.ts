@@ -4,8 +4,8 @@
  * admin, like the member endpoints (access.ts canManageMembers). Order of checks: organization
  * (404), org admin (403), invitation (404).
  */
-import { canManageMembers, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canManageMembers, demand } from "../model/access";
+import type { HandlerContext, HandlerGroup } from "./types";
 import { invitationView } from "../views";
 
 function adminOrganization({ store, caller, params }: HandlerContext): number {

@@ -6,8 +6,8 @@
  * org admin (403), then the member must exist (404). So a caller without the role learns nothing
  * about who is a member.
  */
-import { canManageMembers, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canManageMembers, demand } from "../model/access";
+import type { HandlerContext, HandlerGroup } from "./types";
 import { page } from "../paging";
 import { invitationView, memberView } from "../views";
 

@@ -1,6 +1,6 @@
 /** E9 GetOrganizationDatabases, E16 GetOrganizationProjects, E17 GetOrganizationUserIdentifiers. */
-import { canAdministerOrganization, canManageMembers, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canAdministerOrganization, canManageMembers, demand } from "../model/access";
+import type { HandlerGroup } from "./types";
 import { page } from "../paging";
 import { databaseView, projectView } from "../views";
 

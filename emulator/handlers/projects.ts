@@ -1,6 +1,6 @@
 /** E4 GetProjects and E29 GetDatabaseProjects. */
-import { canAccessProject, canReadDatabase, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canAccessProject, canReadDatabase, demand } from "../model/access";
+import type { HandlerGroup } from "./types";
 import { page } from "../paging";
 import { projectView } from "../views";
 

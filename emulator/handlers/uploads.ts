@@ -7,9 +7,9 @@
  * on the database, or org admin of its owner where the database allows org admin access
  * (putting documents in is document access, which orgAdminAccess false withholds).
  */
-import { canUpload, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
-import { uploadsOf } from "../uploads";
+import { canUpload, demand } from "../model/access";
+import type { HandlerContext, HandlerGroup } from "./types";
+import { uploadsOf } from "../model/uploadStore";
 
 /** Looks up the database and checks the caller may upload into it. */
 function uploadAccess(ctx: HandlerContext): number {

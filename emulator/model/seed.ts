@@ -28,9 +28,9 @@
  * (late.joiner@northwind.example); 103 has one pending. Directories: 5001 (102), 5002 (104).
  * Billing history and a year of activity events come from billing.ts and events.ts.
  */
-import type { OrganizationPermission } from "../contract";
-import { seedBillingHistory } from "./billing";
-import { seedEvents } from "./events";
+import type { OrganizationPermission } from "../../contract";
+import { seedBillingHistory } from "./billingHistory";
+import { seedEvents } from "./eventLog";
 import type { Store } from "./store";
 
 /** Extra synthetic data for benchmarks (added to the main organization, 102, unless told). */

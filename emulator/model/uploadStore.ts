@@ -35,8 +35,8 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
-import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../contract";
-import { BadRequest, MethodNotAllowed, NotFound, Unprocessable, toErrorResponse } from "./errors";
+import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract";
+import { BadRequest, MethodNotAllowed, NotFound, Unprocessable, toErrorResponse } from "../errors";
 import type { Store } from "./store";
 
 const MiB = 1024 * 1024;

@@ -11,11 +11,11 @@
  * The whole state is plain data (`toJSON`/`load`), so `--state file.json` can keep a demo
  * world across restarts.
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../contract";
-import type { Custodian } from "../contract/custodianCsv";
-import type { BillingHistories } from "./billing";
-import { NotFound } from "./errors";
-import { EventLog } from "./events";
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
+import type { Custodian } from "../../contract/custodianCsv";
+import type { BillingHistories } from "./billingHistory";
+import { NotFound } from "../errors";
+import { EventLog } from "./eventLog";
 
 // ---------------------------------------------------------------------------------------------
 // State types: plain JSON-able records. Views (the API's JSON shapes) are built in views.ts.

@@ -4,7 +4,7 @@
  * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
  */
 import type { IncomingMessage } from "node:http";
-import type { OperationId, RouteDef } from "../contract";
+import type { OperationId, RouteDef } from "../../contract";
 
 /** What a handler returns; the adapter wraps `data` in the route's envelope. */
 export interface HandlerResult {
@@ -19,7 +19,7 @@ export interface HandlerResult {
 }
 
 /** Who is calling, resolved from the API key. Defined by the store (see store.ts). */
-export type { Caller } from "./store";
+export type { Caller } from "../model/store";
 
 /** Everything a handler may read about one request. */
 export interface HandlerContext {
@@ -32,9 +32,9 @@ export interface HandlerContext {
   rawBody?: Buffer;
   req: IncomingMessage;
   /** The authenticated caller. */
-  caller: import("./store").Caller;
+  caller: import("../model/store").Caller;
   /** The emulator's whole state. */
-  store: import("./store").Store;
+  store: import("../model/store").Store;
   /** Base URL the emulator is served on (for links.next and part URLs), no trailing slash. */
   baseUrl: string;
   /** The request URL as received. */

@@ -27,7 +27,7 @@
  * E1 (databases the caller administers) lists a database for an org admin of its owner either
  * way: its column names no exception and a Database entity is summary information.
  */
-import { Forbidden } from "./errors";
+import { Forbidden } from "../errors";
 import type { Caller, DatabaseRecord, ProjectRecord, Store } from "./store";
 
 // ----- roles -----
