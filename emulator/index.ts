@@ -12,12 +12,17 @@ import * as path from "node:path";
 import type { ControlRuntime } from "./control";
 import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
 import { createServer } from "./server";
-import { Store, type ClockOption, type WorldSnapshot } from "./model/store";
+import type { ClockOption } from "./model/clock";
+import type { WorldSnapshot } from "./model/records";
+import { Store } from "./model/store";
 import { Traffic } from "./traffic";
 import { uploadsOf } from "./model/uploadStore";
 
 export { SEEDED, type ScaleOptions } from "./model/seed";
-export { Store, KEY_SHAPE, type Caller, type ClockOption, type WorldSnapshot } from "./model/store";
+export { Store } from "./model/store";
+export { KEY_SHAPE } from "./model/keys";
+export type { ClockOption } from "./model/clock";
+export type { Caller, WorldSnapshot } from "./model/records";
 export type { Traffic } from "./traffic";
 export { configureUploads, uploadsOf, type UploadOptions, type UploadStore } from "./model/uploadStore";
 

@@ -13,7 +13,7 @@ import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import type { HandlerContext, HandlerResult } from "./handlers/types";
 import { handlers } from "./handlers";
-import type { Caller } from "./model/store";
+import type { Caller } from "./model/records";
 import { handlePartUpload, PART_UPLOAD_PREFIX } from "./model/uploadStore";
 
 /** The name part uploads carry in the request log and in fault `operations`. */

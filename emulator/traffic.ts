@@ -4,7 +4,7 @@
  * the control API. They use real time, never the emulator's clock: advancing the clock a month
  * must not refill a rate-limit bucket.
  */
-import { prng } from "./model/store";
+import { prng } from "./model/random";
 
 // ---------------------------------------------------------------------------------------------
 // Rate limits

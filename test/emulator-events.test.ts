@@ -1,7 +1,7 @@
 /** The activity log: ordering, the shared-timestamp page rule, E11/E12 reads, redaction and seeding. */
 import { describe, expect, it } from "vitest";
 import { EventLog, STRADDLE_START, redactForParent, seedEvents } from "../emulator/model/eventLog.js";
-import type { EventRecord } from "../emulator/model/store.js";
+import type { EventRecord } from "../emulator/model/records.js";
 
 const ev = (organizationId = 1) => ({ type: "USER_ADDED", userId: 7, organizationId, description: "x", data: { a: 1 } });
 

@@ -2,7 +2,8 @@
 import { canReadOrganization, demand } from "../model/access";
 import type { HandlerGroup } from "./types";
 import { page } from "../paging";
-import type { Caller, OrganizationRecord, Store } from "../model/store";
+import type { Caller, OrganizationRecord } from "../model/records";
+import type { Store } from "../model/store";
 import { currentUserView, organizationView } from "../views";
 
 /** Organizations the caller belongs to (an organization key: its own), plus their sub-organizations. */

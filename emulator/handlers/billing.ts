@@ -1,10 +1,10 @@
 /**
  * E7 GetOrganizationBilling, E8 GetParentOrganizationBilling, E28 GetDatabaseBilling: bills
- * computed by billing.ts from `store.billing`, for the month asked (default: the current month
+ * computed by model/billingHistory.ts from `store.billing`, for the month asked (default: the current month
  * by the emulator clock).
  *
  * Billing is summary information (spec, concept 7), so org admins keep it when a database has
- * orgAdminAccess false (access.ts: canReadDatabase ignores that flag).
+ * orgAdminAccess false (model/access.ts: canReadDatabase ignores that flag).
  */
 import type { DatabaseBilling } from "../../contract";
 import { canAdministerOrganization, canReadDatabase, demand } from "../model/access";
@@ -21,7 +21,8 @@ import {
 import { BadRequest } from "../errors";
 import type { HandlerContext, HandlerGroup } from "./types";
 import { page } from "../paging";
-import type { DatabaseRecord, ProjectRecord, Store } from "../model/store";
+import type { DatabaseRecord, ProjectRecord } from "../model/records";
+import type { Store } from "../model/store";
 
 /**
  * The project's history, made on first use for a project the seed did not cover (one created

@@ -1,7 +1,7 @@
 /**
  * E23 GetDatabaseUsers, E24 DeleteDatabaseUser, E25 GetDatabaseUser, E26 PutDatabaseUser.
  * Access: DB_ADMIN on the database, or org admin of its owner when the database allows org
- * admin access (access.ts canManageDatabaseUsers). Order of checks: database (404), access
+ * admin access (model/access.ts canManageDatabaseUsers). Order of checks: database (404), access
  * (403), user (404).
  */
 import { canManageDatabaseUsers, demand } from "../model/access";

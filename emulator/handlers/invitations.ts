@@ -1,7 +1,7 @@
 /**
  * E13 DeleteOrganizationInvitation, E14 GetOrganizationInvitations, E15
  * PostOrganizationInvitationResend. The spec leaves their access "not stated": they need org
- * admin, like the member endpoints (access.ts canManageMembers). Order of checks: organization
+ * admin, like the member endpoints (model/access.ts canManageMembers). Order of checks: organization
  * (404), org admin (403), invitation (404).
  */
 import { canManageMembers, demand } from "../model/access";

@@ -6,7 +6,7 @@ import { projectView } from "../views";
 
 /** Handlers of the project lists. */
 export const projectHandlers: HandlerGroup = {
-  /** E4: the projects the caller can access (see access.ts canAccessProject). */
+  /** E4: the projects the caller can access (see model/access.ts canAccessProject). */
   GetProjects: (ctx) => {
     const { store, caller } = ctx;
     const visible = [...store.projects.values()].filter((p) => canAccessProject(store, caller, p));

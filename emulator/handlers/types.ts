@@ -5,6 +5,8 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { OperationId, RouteDef } from "../../contract";
+import type { Caller } from "../model/records";
+import type { Store } from "../model/store";
 
 /** What a handler returns; the adapter wraps `data` in the route's envelope. */
 export interface HandlerResult {
@@ -18,9 +20,6 @@ export interface HandlerResult {
   headers?: Record<string, string>;
 }
 
-/** Who is calling, resolved from the API key. Defined by the store (see store.ts). */
-export type { Caller } from "../model/store";
-
 /** Everything a handler may read about one request. */
 export interface HandlerContext {
   route: RouteDef;
@@ -32,9 +31,9 @@ export interface HandlerContext {
   rawBody?: Buffer;
   req: IncomingMessage;
   /** The authenticated caller. */
-  caller: import("../model/store").Caller;
+  caller: Caller;
   /** The emulator's whole state. */
-  store: import("../model/store").Store;
+  store: Store;
   /** Base URL the emulator is served on (for links.next and part URLs), no trailing slash. */
   baseUrl: string;
   /** The request URL as received. */

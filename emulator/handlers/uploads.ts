@@ -3,7 +3,7 @@
  * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../uploads.ts, which also serves
  * the part PUT on the pre-authenticated URL that up3 hands out (server.ts calls handlePartUpload).
  *
- * Access (access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
+ * Access (model/access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
  * on the database, or org admin of its owner where the database allows org admin access
  * (putting documents in is document access, which orgAdminAccess false withholds).
  */

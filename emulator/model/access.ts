@@ -28,7 +28,8 @@
  * way: its column names no exception and a Database entity is summary information.
  */
 import { Forbidden } from "../errors";
-import type { Caller, DatabaseRecord, ProjectRecord, Store } from "./store";
+import type { Caller, DatabaseRecord, ProjectRecord } from "./records";
+import type { Store } from "./store";
 
 // ----- roles -----
 

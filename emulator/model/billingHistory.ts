@@ -32,7 +32,7 @@
  *   per project that holds it.
  */
 import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
-import { prng } from "./store";
+import { prng } from "./random";
 
 /** Bytes of one kind of storage, by data type. */
 export interface Bytes {
