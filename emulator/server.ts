@@ -14,10 +14,8 @@ import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Una
 import type { HandlerContext, HandlerResult } from "./handlers/types";
 import { handlers } from "./handlers";
 import type { Caller } from "./model/records";
-import { handlePartUpload, PART_UPLOAD_PREFIX } from "./model/uploadStore";
-
-/** The name part uploads carry in the request log and in fault `operations`. */
-export const PART_UPLOAD_OPERATION = "PutSourceFilePart";
+import { PART_UPLOAD_PREFIX } from "./model/uploadStore";
+import { handlePartUpload, PART_UPLOAD_OPERATION } from "./partUpload";
 
 /** Largest body taken by multipart routes (E5: CSV up to 190 MB, plus the form's framing). */
 const MAX_MULTIPART_BYTES = 200_000_000;
@@ -138,7 +136,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       return;
     }
 
-    // Part uploads go to pre-authenticated URLs (the URL is the credential); uploads.ts answers them whole.
+    // Part uploads go to pre-authenticated URLs (the URL is the credential); partUpload.ts answers them whole.
     if (url.pathname.startsWith(PART_UPLOAD_PREFIX)) {
       operation = PART_UPLOAD_OPERATION;
       const fault = traffic.faults.next(operation);

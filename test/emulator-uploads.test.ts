@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { BadRequest, NotFound, Unprocessable } from "../emulator/errors.js";
 import { Store } from "../emulator/model/store.js";
-import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, configureUploads, handlePartUpload, uploadsOf, type UploadStore } from "../emulator/model/uploadStore.js";
+import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, configureUploads, uploadsOf, type UploadStore } from "../emulator/model/uploadStore.js";
+import { handlePartUpload } from "../emulator/partUpload.js";
 
 const MIN = 1024;
 const DB = 2001;

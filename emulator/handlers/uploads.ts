@@ -1,7 +1,7 @@
 /**
  * Native uploads: up1 PostDatabaseDataset, up2 PostDatasetFile, up3 PostSourceFilePart,
- * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../uploads.ts, which also serves
- * the part PUT on the pre-authenticated URL that up3 hands out (server.ts calls handlePartUpload).
+ * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../model/uploadStore.ts; the part
+ * PUT on the pre-authenticated URL that up3 hands out is served by ../partUpload.ts.
  *
  * Access (model/access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
  * on the database, or org admin of its owner where the database allows org admin access
