@@ -8,7 +8,7 @@
  * another method), injected fault, parameters and body (400), then the handler (403/404/...).
  */
 import * as http from "node:http";
-import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../contract";
+import { matchRoute, parseOrThrow, pathIsKnown, type OperationId, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import type { HandlerContext, HandlerResult } from "./handlers/types";
@@ -191,8 +191,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       body = parseOrThrow(route.body, json, route.operationId, "body");
     }
 
-    const handler = handlers[route.operationId as keyof typeof handlers];
-    if (!handler) throw new Error(`no handler for ${route.operationId}`);
+    const handler = handlers[route.operationId as OperationId];
     const ctx: HandlerContext = {
       route,
       params,

@@ -15,7 +15,7 @@ function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord
 }
 
 /** Handlers of the account endpoints. */
-export const accountHandlers: HandlerGroup = {
+export const accountHandlers = {
   /** E2: any valid key; an organization key answers with its own synthetic user. */
   GetCurrentUser: ({ store, caller }) => ({ data: currentUserView(store, store.user(caller.userId)) }),
 
@@ -28,4 +28,4 @@ export const accountHandlers: HandlerGroup = {
     demand(canReadOrganization(store, caller, org.id), `reading organization ${org.id} needs membership or parent org admin`);
     return { data: organizationView(org) };
   },
-};
+} satisfies HandlerGroup;

@@ -90,7 +90,7 @@ function withDescendants(store: Store, orgId: number): number[] {
 }
 
 /** Handlers of the billing endpoints. */
-export const billingHandlers: HandlerGroup = {
+export const billingHandlers = {
   /** E7: org admin or parent org admin; one record per database of the organization, paged by database id. */
   GetOrganizationBilling: (ctx) => {
     const { store, caller, params } = ctx;
@@ -121,4 +121,4 @@ export const billingHandlers: HandlerGroup = {
     const { year, month, now } = requestedMonth(ctx);
     return { data: billOf(store, db, year, month, now) };
   },
-};
+} satisfies HandlerGroup;

@@ -30,7 +30,7 @@ async function formFile(rawBody: Buffer, contentType: string | undefined): Promi
 }
 
 /** Handlers of the custodian directory endpoint. */
-export const custodianHandlers: HandlerGroup = {
+export const custodianHandlers = {
   /** E5: org admin or legal hold org admin of the directory's owning organization. */
   PostDirectoryCustodians: async ({ store, caller, params, rawBody, req }) => {
     const directory = store.directory(params.directoryId);
@@ -67,4 +67,4 @@ export const custodianHandlers: HandlerGroup = {
     store.changed();
     return { data: { custodians: parsed.ignored } };
   },
-};
+} satisfies HandlerGroup;

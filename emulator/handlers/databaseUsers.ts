@@ -19,7 +19,7 @@ function managedDatabase({ store, caller, params }: HandlerContext): number {
 }
 
 /** Handlers of the database user endpoints. */
-export const databaseUserHandlers: HandlerGroup = {
+export const databaseUserHandlers = {
   /** E23: users holding permissions on the database, in user id order. */
   GetDatabaseUsers: (ctx) => {
     const dbId = managedDatabase(ctx);
@@ -46,4 +46,4 @@ export const databaseUserHandlers: HandlerGroup = {
     const record = ctx.store.setDatabaseUser(dbId, ctx.params.userId, ctx.body.databasePermissions);
     return { data: databaseUserView(ctx.store, record) };
   },
-};
+} satisfies HandlerGroup;

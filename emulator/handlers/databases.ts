@@ -5,7 +5,7 @@ import { page } from "../paging";
 import { databaseView } from "../views";
 
 /** Handlers of the database endpoints (billing is in billing.ts, users in databaseUsers.ts). */
-export const databaseHandlers: HandlerGroup = {
+export const databaseHandlers = {
   /** E1: databases with DB_ADMIN for the caller, or owned by an organization it is org admin of. */
   GetDatabases: (ctx) => {
     const { store, caller } = ctx;
@@ -26,4 +26,4 @@ export const databaseHandlers: HandlerGroup = {
     demand(canReadDatabase(store, caller, db), `reading the size of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
     return { data: structuredClone(db.size) };
   },
-};
+} satisfies HandlerGroup;

@@ -24,7 +24,7 @@ function access(ctx: HandlerContext): { orgId: number; redact: boolean; limit: n
 }
 
 /** Handlers of the activity-log endpoints. */
-export const eventHandlers: HandlerGroup = {
+export const eventHandlers = {
   /**
    * E10: begin <= timestamp < end, by (timestamp, id). A page never splits events sharing a
    * timestamp (it may exceed limit); links.next begins at the last timestamp + 1.
@@ -56,4 +56,4 @@ export const eventHandlers: HandlerGroup = {
     const { orgId, redact, limit } = access(ctx);
     return { data: { events: ctx.store.eventLog().recent([orgId], limit).map((e) => eventView(e, redact)) } };
   },
-};
+} satisfies HandlerGroup;

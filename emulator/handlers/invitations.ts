@@ -15,7 +15,7 @@ function adminOrganization({ store, caller, params }: HandlerContext): number {
 }
 
 /** Handlers of the invitation endpoints. */
-export const invitationHandlers: HandlerGroup = {
+export const invitationHandlers = {
   /** E13: deletes a pending (or expired) invitation named by email; 204 (the success body is not shown). */
   DeleteOrganizationInvitation: (ctx) => {
     const orgId = adminOrganization(ctx);
@@ -34,4 +34,4 @@ export const invitationHandlers: HandlerGroup = {
     const orgId = adminOrganization(ctx);
     return { data: invitationView(ctx.store, ctx.store.resendInvitation(orgId, ctx.body.email, ctx.caller.userId)) };
   },
-};
+} satisfies HandlerGroup;

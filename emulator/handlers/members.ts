@@ -19,7 +19,7 @@ function adminOrganization({ store, caller, params }: HandlerContext): number {
 }
 
 /** Handlers of the organization member endpoints. */
-export const memberHandlers: HandlerGroup = {
+export const memberHandlers = {
   /** E18: members with their permissions, in user id order. */
   GetOrganizationUsers: (ctx) => {
     const orgId = adminOrganization(ctx);
@@ -62,4 +62,4 @@ export const memberHandlers: HandlerGroup = {
     const m = ctx.store.updateMember(orgId, ctx.params.userId, { permissions: organizationPermissions, userIdentifiers }, ctx.caller.userId);
     return { data: memberView(ctx.store, m) };
   },
-};
+} satisfies HandlerGroup;

@@ -5,7 +5,7 @@ import { page } from "../paging";
 import { databaseView, projectView } from "../views";
 
 /** Handlers of the organization-wide lists. */
-export const organizationHandlers: HandlerGroup = {
+export const organizationHandlers = {
   /** E9: org admin or parent org admin; every database of the organization (summary, so orgAdminAccess does not hide any). */
   GetOrganizationDatabases: (ctx) => {
     const { store, caller, params } = ctx;
@@ -40,4 +40,4 @@ export const organizationHandlers: HandlerGroup = {
     const result = page(ctx, positioned, { key: (p) => p.position });
     return { ...result, data: result.data.map((p) => p.item) };
   },
-};
+} satisfies HandlerGroup;

@@ -5,7 +5,7 @@ import { page } from "../paging";
 import { projectView } from "../views";
 
 /** Handlers of the project lists. */
-export const projectHandlers: HandlerGroup = {
+export const projectHandlers = {
   /** E4: the projects the caller can access (see model/access.ts canAccessProject). */
   GetProjects: (ctx) => {
     const { store, caller } = ctx;
@@ -20,4 +20,4 @@ export const projectHandlers: HandlerGroup = {
     demand(canReadDatabase(store, caller, db), `listing projects of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
     return page(ctx, store.projectsOf(db.id).map((p) => projectView(store, p, true)));
   },
-};
+} satisfies HandlerGroup;

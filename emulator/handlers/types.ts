@@ -43,5 +43,5 @@ export interface HandlerContext {
 /** A handler for one operation. */
 export type Handler = (ctx: HandlerContext) => HandlerResult | Promise<HandlerResult>;
 
-/** A group of handlers, keyed by operation id; handlers/index.ts merges the groups. */
+/** The handlers of one file, keyed by operation id; each group is written `{...} satisfies HandlerGroup` so its keys stay known to handlers/index.ts. */
 export type HandlerGroup = Partial<Record<OperationId, Handler>>;

@@ -20,7 +20,7 @@ function uploadAccess(ctx: HandlerContext): number {
 }
 
 /** Handlers of the upload endpoints. */
-export const uploadHandlers: HandlerGroup = {
+export const uploadHandlers = {
   /** up1: a dataset; 422 naming the limit when the database has its cap of datasets. */
   PostDatabaseDataset: (ctx) => {
     const databaseId = uploadAccess(ctx);
@@ -51,5 +51,5 @@ export const uploadHandlers: HandlerGroup = {
     const databaseId = uploadAccess(ctx);
     return { data: await uploadsOf(ctx.store).complete(databaseId, ctx.params.sourceFileId, ctx.body) };
   },
-};
+} satisfies HandlerGroup;
 
