@@ -162,7 +162,11 @@ describe("custodians (E5)", () => {
   });
 
   it("checks access and the directory", async () => {
-    expect((await post("member", "email\na@n.example\n")).status).toBe(403);
+    const refused = await post("member", "email\na@n.example\n");
+    expect(refused.status).toBe(403);
+    expect(refused.body.title).toBe(
+      `Forbidden: PostDirectoryCustodians needs org admin or LEGAL_HOLD_ADMIN in the organization owning directory ${SEEDED.directories.org}`,
+    );
     expect((await post("orgAdmin", "email\na@n.example\n", SEEDED.directories.otherOrg)).status).toBe(403);
     expect((await post("orgAdmin", "email\na@n.example\n", 5999)).status).toBe(404);
   });

@@ -4,6 +4,7 @@
  * account, stricter for failed authentication), injected faults and the request counters.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accessText, routes } from "../contract/index.js";
 import { startEmulator, type RunningEmulator } from "../emulator/index.js";
 import { RateLimiter } from "../emulator/traffic.js";
 import { api, control } from "./support/emulatorHttp.js";
@@ -73,7 +74,21 @@ describe("envelopes", () => {
     const e21 = await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/organizations/102/users/9999");
     expect(e21.body).toEqual({ title: expect.stringContaining("9999"), status: 404 });
     const forbidden = await api(emu.url, emu.keys.member, "DELETE", "/v1/organizations/102/users/1001");
-    expect(forbidden.body).toEqual({ title: expect.stringContaining("org admin"), status: 403 });
+    expect(forbidden.body).toEqual({ title: "Forbidden: DeleteOrganizationUser needs org admin of organization 102", status: 403 });
+  });
+
+  it("words every 403 as the route's access text with the ids filled in, as the provider's hints do", async () => {
+    const cases = [
+      [emu.keys.member, "GET", "/v1/databases/2001/users", routes.GetDatabaseUsers, { databaseId: 2001 }],
+      [emu.keys.member, "GET", "/v1/organizations/102/billing", routes.GetOrganizationBilling, { orgId: 102 }],
+      [emu.keys.subOrgAdmin, "GET", "/v1/organizations/102", routes.GetOrganization, { orgId: 102 }],
+      [emu.keys.orgAdmin, "POST", "/v1/databases/2002/datasets", routes.PostDatabaseDataset, { databaseId: 2002 }],
+    ] as const;
+    for (const [key, method, path, route, ids] of cases) {
+      const res = await api(emu.url, key, method, path, method === "POST" ? { name: "x" } : undefined);
+      expect(res.status).toBe(403);
+      expect(res.body.title).toBe(`Forbidden: ${route.operationId} needs ${accessText(route, ids)}`);
+    }
   });
 });
 

@@ -1,10 +1,11 @@
 /** E2 GetCurrentUser, E3 GetOrganizations, E6 GetOrganization: who the key is and what it belongs to. */
-import { canReadOrganization, demand } from "../model/access";
-import type { HandlerGroup } from "./types";
-import { page } from "../paging";
+import { canReadOrganization } from "../model/access";
 import type { Caller, OrganizationRecord } from "../model/records";
 import type { Store } from "../model/store";
+import { page } from "../paging";
 import { currentUserView, organizationView } from "../views";
+import { accessibleOrganization } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Organizations the caller belongs to (an organization key: its own), plus their sub-organizations. */
 function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord[] {
@@ -23,9 +24,5 @@ export const accountHandlers = {
   GetOrganizations: (ctx) => page(ctx, organizationsOfCaller(ctx.store, ctx.caller).map(organizationView)),
 
   /** E6: member of the organization, or parent org admin. */
-  GetOrganization: ({ store, caller, params }) => {
-    const org = store.organization(params.orgId);
-    demand(canReadOrganization(store, caller, org.id), `reading organization ${org.id} needs membership or parent org admin`);
-    return { data: organizationView(org) };
-  },
+  GetOrganization: (ctx) => ({ data: organizationView(accessibleOrganization(ctx, canReadOrganization)) }),
 } satisfies HandlerGroup;

@@ -7,7 +7,7 @@
  * orgAdminAccess false (model/access.ts: canReadDatabase ignores that flag).
  */
 import type { DatabaseBilling } from "../../contract";
-import { canAdministerOrganization, canReadDatabase, demand } from "../model/access";
+import { canAdministerOrganization, canReadDatabase } from "../model/access";
 import {
   databaseBilling,
   monthBounds,
@@ -19,10 +19,11 @@ import {
   type ProjectHistory,
 } from "../model/billingHistory";
 import { BadRequest } from "../errors";
-import type { HandlerContext, HandlerGroup } from "./types";
-import { page } from "../paging";
 import type { DatabaseRecord, ProjectRecord } from "../model/records";
 import type { Store } from "../model/store";
+import { page } from "../paging";
+import { accessibleDatabase, accessibleOrganization } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /**
  * The project's history, made on first use for a project the seed did not cover (one created
@@ -93,9 +94,8 @@ function withDescendants(store: Store, orgId: number): number[] {
 export const billingHandlers = {
   /** E7: org admin or parent org admin; one record per database of the organization, paged by database id. */
   GetOrganizationBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `billing of organization ${org.id} needs org admin or parent org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
     const { year, month, now } = requestedMonth(ctx);
     const records = databasesInMonth(store, org.id, year, month, now).map((db) => billOf(store, db, year, month, now));
     return page(ctx, records);
@@ -103,9 +103,8 @@ export const billingHandlers = {
 
   /** E8: org admin or parent org admin; active and suspended sizes over the organization and its sub-organizations. */
   GetParentOrganizationBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `billing of organization ${org.id} needs org admin or parent org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
     const { year, month, now } = requestedMonth(ctx);
     const records = withDescendants(store, org.id).flatMap((id) =>
       databasesInMonth(store, id, year, month, now).map((db) => billOf(store, db, year, month, now)),
@@ -115,10 +114,8 @@ export const billingHandlers = {
 
   /** E28: DB_ADMIN, or org admin or parent org admin of the owner (whatever orgAdminAccess says). */
   GetDatabaseBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `billing of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
+    const db = accessibleDatabase(ctx, canReadDatabase);
     const { year, month, now } = requestedMonth(ctx);
-    return { data: billOf(store, db, year, month, now) };
+    return { data: billOf(ctx.store, db, year, month, now) };
   },
 } satisfies HandlerGroup;

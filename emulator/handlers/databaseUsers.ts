@@ -4,18 +4,15 @@
  * admin access (model/access.ts canManageDatabaseUsers). Order of checks: database (404), access
  * (403), user (404).
  */
-import { canManageDatabaseUsers, demand } from "../model/access";
-import type { HandlerContext, HandlerGroup } from "./types";
+import { canManageDatabaseUsers } from "../model/access";
 import { page } from "../paging";
 import { databaseUserView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
-function managedDatabase({ store, caller, params }: HandlerContext): number {
-  const db = store.database(params.databaseId);
-  demand(
-    canManageDatabaseUsers(store, caller, db),
-    `managing users of database ${db.id} needs DB_ADMIN on it, or org admin of its owner while orgAdminAccess is on`,
-  );
-  return db.id;
+/** The database of the request, after the access check. */
+function managedDatabase(ctx: HandlerContext): number {
+  return accessibleDatabase(ctx, canManageDatabaseUsers).id;
 }
 
 /** Handlers of the database user endpoints. */

@@ -1,8 +1,9 @@
 /** E1 GetDatabases, E27 GetDatabase, E30 GetDatabaseSize. */
-import { canListDatabase, canReadDatabase, demand } from "../model/access";
-import type { HandlerGroup } from "./types";
+import { canListDatabase, canReadDatabase } from "../model/access";
 import { page } from "../paging";
 import { databaseView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Handlers of the database endpoints (billing is in billing.ts, users in databaseUsers.ts). */
 export const databaseHandlers = {
@@ -14,16 +15,8 @@ export const databaseHandlers = {
   },
 
   /** E27: DB_ADMIN, or org admin or parent org admin of the owner (summary: orgAdminAccess does not matter). */
-  GetDatabase: ({ store, caller, params }) => {
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `reading database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
-    return { data: databaseView(db) };
-  },
+  GetDatabase: (ctx) => ({ data: databaseView(accessibleDatabase(ctx, canReadDatabase)) }),
 
   /** E30: same access as E27; counts and sizes per kind of document. */
-  GetDatabaseSize: ({ store, caller, params }) => {
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `reading the size of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
-    return { data: structuredClone(db.size) };
-  },
+  GetDatabaseSize: (ctx) => ({ data: structuredClone(accessibleDatabase(ctx, canReadDatabase).size) }),
 } satisfies HandlerGroup;

@@ -4,34 +4,29 @@
  * admin, like the member endpoints (model/access.ts canManageMembers). Order of checks: organization
  * (404), org admin (403), invitation (404).
  */
-import { canManageMembers, demand } from "../model/access";
-import type { HandlerContext, HandlerGroup } from "./types";
+import { canManageMembers } from "../model/access";
 import { invitationView } from "../views";
-
-function adminOrganization({ store, caller, params }: HandlerContext): number {
-  const org = store.organization(params.orgId);
-  demand(canManageMembers(store, caller, org.id), `managing invitations of organization ${org.id} needs org admin`);
-  return org.id;
-}
+import { accessibleOrganization } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Handlers of the invitation endpoints. */
 export const invitationHandlers = {
   /** E13: deletes a pending (or expired) invitation named by email; 204 (the success body is not shown). */
   DeleteOrganizationInvitation: (ctx) => {
-    const orgId = adminOrganization(ctx);
+    const orgId = accessibleOrganization(ctx, canManageMembers).id;
     ctx.store.deleteInvitation(orgId, ctx.body.email, ctx.caller.userId);
     return { status: 204 };
   },
 
   /** E14: pending and expired invitations, in id order, as data.invitations (not paged). */
   GetOrganizationInvitations: (ctx) => {
-    const orgId = adminOrganization(ctx);
+    const orgId = accessibleOrganization(ctx, canManageMembers).id;
     return { data: { invitations: ctx.store.invitationsOf(orgId).map((i) => invitationView(ctx.store, i)) } };
   },
 
   /** E15: sends the invitation again; its expiration is reset to 14 days from now. */
   PostOrganizationInvitationResend: (ctx) => {
-    const orgId = adminOrganization(ctx);
+    const orgId = accessibleOrganization(ctx, canManageMembers).id;
     return { data: invitationView(ctx.store, ctx.store.resendInvitation(orgId, ctx.body.email, ctx.caller.userId)) };
   },
 } satisfies HandlerGroup;

@@ -1,8 +1,9 @@
 /** E4 GetProjects and E29 GetDatabaseProjects. */
-import { canAccessProject, canReadDatabase, demand } from "../model/access";
-import type { HandlerGroup } from "./types";
+import { canAccessProject, canReadDatabase } from "../model/access";
 import { page } from "../paging";
 import { projectView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Handlers of the project lists. */
 export const projectHandlers = {
@@ -15,9 +16,8 @@ export const projectHandlers = {
 
   /** E29: same access as E27 (kept when orgAdminAccess is false); projects carry emailThreadingStatus and lastLogin. */
   GetDatabaseProjects: (ctx) => {
-    const { store, caller, params } = ctx;
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `listing projects of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
+    const { store } = ctx;
+    const db = accessibleDatabase(ctx, canReadDatabase);
     return page(ctx, store.projectsOf(db.id).map((p) => projectView(store, p, true)));
   },
 } satisfies HandlerGroup;

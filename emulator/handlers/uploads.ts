@@ -7,16 +7,14 @@
  * on the database, or org admin of its owner where the database allows org admin access
  * (putting documents in is document access, which orgAdminAccess false withholds).
  */
-import { canUpload, demand } from "../model/access";
-import type { HandlerContext, HandlerGroup } from "./types";
+import { canUpload } from "../model/access";
 import { uploadsOf } from "../model/uploadStore";
+import { accessibleDatabase } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /** Looks up the database and checks the caller may upload into it. */
 function uploadAccess(ctx: HandlerContext): number {
-  const { store, caller, params } = ctx;
-  const db = store.database(params.databaseId);
-  demand(canUpload(store, caller, db), `uploading into database ${db.id} needs DB_UPLOAD or DB_ADMIN on it`);
-  return db.id;
+  return accessibleDatabase(ctx, canUpload).id;
 }
 
 /** Handlers of the upload endpoints. */
