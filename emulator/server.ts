@@ -113,6 +113,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   const url = requestUrl(req, baseUrl);
   const { store, traffic } = runtime;
   let operation: string | null = null;
+  let route: RouteDef | undefined;
   let caller: Caller | undefined;
   let status = 500;
 
@@ -169,7 +170,8 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
       throw new NotFound("path", url.pathname);
     }
-    const { route, pathParams } = matched;
+    route = matched.route;
+    const pathParams = matched.pathParams;
     operation = route.operationId;
 
     const fault = traffic.faults.next(route.operationId);
@@ -209,7 +211,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     finish(result.status ?? (out === undefined ? 204 : 200), out, result.headers);
     if (method !== "GET") runtime.persist();
   } catch (err) {
-    const answer = toErrorResponse(err, operation ?? undefined);
+    const answer = toErrorResponse(err, route);
     // A body we stopped reading must not be parsed as the next request on this connection.
     const headers = err instanceof BodyTooLarge ? { ...answer.headers, connection: "close" } : answer.headers;
     finish(answer.status, answer.body, headers);
