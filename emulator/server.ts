@@ -3,9 +3,11 @@
  * authenticates, rate-limits, injects faults, validates parameters and bodies, calls the handler
  * and writes the envelope or the one error shape. Handlers never touch the socket.
  *
- * Order of checks for /v1 requests: key (401, or 429 once the failed-authentication limit is
- * hit), rate limit of the caller's account (429), route (404 unknown path, 405 known path with
- * another method), injected fault, parameters and body (400), then the handler (403/404/...).
+ * Besides the control API (/_emulator) and the part URLs (/_upload/), routing is by the route
+ * table alone. Order of checks: route (404 when no route has the path, 405 when one has it with
+ * another method), key (401, or 429 once the failed-authentication limit is hit), rate limit of
+ * the caller's account (429), injected fault, parameters and body (400), then the handler
+ * (403/404/...).
  */
 import * as http from "node:http";
 import { matchRoute, parseOrThrow, pathIsKnown, type OperationId, type RouteDef } from "../contract";
@@ -150,7 +152,12 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       return;
     }
 
-    if (!url.pathname.startsWith("/v1/") && url.pathname !== "/v1") throw new NotFound("path", url.pathname);
+    const matched = matchRoute(method, url.pathname);
+    if (!matched) {
+      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
+      throw new NotFound("path", url.pathname);
+    }
+    route = matched.route;
 
     // Authentication, with its stricter limit on failures per client address.
     const key = bearerKey(req);
@@ -165,13 +172,8 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       throw new RateLimited(`Rate limit exceeded: ${traffic.rateLimiter.perSecond} requests per second per account`, wait);
     }
 
-    const matched = matchRoute(method, url.pathname);
-    if (!matched) {
-      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
-      throw new NotFound("path", url.pathname);
-    }
-    route = matched.route;
-    const pathParams = matched.pathParams;
+    // The log counts a request under its operation from here on: refused keys and rate-limited
+    // requests count under none, so a test that counts an operation's calls sees only served ones.
     operation = route.operationId;
 
     const fault = traffic.faults.next(route.operationId);
@@ -180,7 +182,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     if (fault?.status) throw faultError(fault.status, fault.retryAfter);
 
     const query = Object.fromEntries(url.searchParams);
-    const params = parseOrThrow(route.params, { ...query, ...pathParams }, route.operationId);
+    const params = parseOrThrow(route.params, { ...query, ...matched.pathParams }, route.operationId);
     const raw = await readBody(req, route.body === "multipart" ? MAX_MULTIPART_BYTES : MAX_JSON_BYTES);
     let body: unknown;
     if (route.body && route.body !== "multipart") {

@@ -189,6 +189,13 @@ describe("authentication and unknown routes", () => {
     expect(wrong.status).toBe(405);
     expect(wrong.body.status).toBe(405);
   });
+
+  it("routes by the route table before it looks at the key: no route, 404 (405) with or without one", async () => {
+    expect((await api(emu.url, undefined, "GET", "/v1/nothing/here")).status).toBe(404);
+    expect((await api(emu.url, undefined, "GET", "/")).status).toBe(404);
+    expect((await api(emu.url, undefined, "DELETE", "/v1/organizations")).status).toBe(405);
+    expect((await api(emu.url, undefined, "GET", "/v1/organizations")).status).toBe(401);
+  });
 });
 
 describe("rate limits", () => {
