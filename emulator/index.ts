@@ -49,6 +49,12 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** The emulator's clock: a start instant (then real speed) or a function returning unix ms. */
   clock?: ClockOption;
+  /**
+   * Milliseconds the rate limits refill by (default performance.now, real time). Tests pass a
+   * clock they move by hand, to get a bucket back without waiting a second. Separate from
+   * `clock`: advancing the emulator a month must not refill a bucket.
+   */
+  rateLimitClock?: () => number;
 }
 
 /** A running emulator. */
@@ -81,6 +87,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const traffic = new Traffic(
     options.rateLimit === 0 ? Infinity : (options.rateLimit ?? DEFAULT_RATE_LIMIT),
     options.authFailureLimit === 0 ? Infinity : (options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT),
+    options.rateLimitClock,
   );
 
   const reset = (seed: number | "empty" = 1, scale: ScaleOptions = {}): Record<string, string> => {
