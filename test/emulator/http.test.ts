@@ -3,20 +3,14 @@
  * and body validation (400 naming the parameter), 401/404/405, the rate limits (25/s per
  * account, stricter for failed authentication), injected faults and the request counters.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { accessText, routes } from "../contract/index.js";
-import { startEmulator, type RunningEmulator } from "../emulator/index.js";
-import { AccountRateLimit } from "../emulator/traffic.js";
-import { api, control } from "./support/emulatorHttp.js";
+import { describe, expect, it } from "vitest";
+import { accessText, routes } from "../../contract";
+import { AccountRateLimit } from "../../emulator/traffic";
+import { api, control, useEmulator } from "../support/emulatorHttp";
 
-let emu: RunningEmulator;
 /** The rate limits' clock, in ms: it moves only when a test moves it, so buckets refill on cue. */
 let rateLimitNow = 0;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0, authFailureLimit: 0, rateLimitClock: () => rateLimitNow });
-});
-afterAll(() => emu.close());
+const emu = useEmulator({ authFailureLimit: 0, rateLimitClock: () => rateLimitNow });
 
 /** A fresh organization with `n` members and an organization key for it. */
 async function organizationWithMembers(n: number): Promise<{ orgId: number; key: string }> {
