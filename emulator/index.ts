@@ -10,14 +10,15 @@ import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { ControlRuntime } from "./control";
-import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
-import { createServer } from "./server";
 import type { ClockOption } from "./model/clock";
 import type { WorldSnapshot } from "./model/records";
+import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
 import { Store } from "./model/store";
-import { Traffic } from "./traffic";
 import { uploadsOf } from "./model/uploadStore";
+import { createServer } from "./server";
+import { Traffic } from "./traffic";
 
+// The world and its parts, for tests, demos and benchmarks that set the stage in process.
 export { SEEDED, type ScaleOptions } from "./model/seed";
 export { Store } from "./model/store";
 export { KEY_SHAPE } from "./model/keys";
@@ -31,7 +32,7 @@ export const DEFAULT_RATE_LIMIT = 25;
 /** Failed authentications per second per client address: the spec only says "stricter", so a fifth. */
 export const DEFAULT_AUTH_FAILURE_LIMIT = 5;
 
-/** Options of startEmulator. */
+/** How startEmulator runs (every field optional): where it listens, its limits, its world and its clocks. */
 export interface EmulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
@@ -57,7 +58,7 @@ export interface EmulatorOptions {
   rateLimitClock?: () => number;
 }
 
-/** A running emulator. */
+/** A started emulator: its URL, keys, world and traffic controls, until close(). */
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash); API paths start with /v1. */
   readonly url: string;

@@ -25,7 +25,7 @@ export class AccountRateLimit {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Whether the limiter is on. */
+  /** False when the limit is 0 or Infinity (every request passes). */
   get enabled(): boolean {
     return this.perSecond > 0 && Number.isFinite(this.perSecond);
   }

@@ -15,7 +15,7 @@ function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord
   return [...ids].map((id) => store.organization(id));
 }
 
-/** Handlers of the account endpoints. */
+/** E2, E3 and E6 by operation id (handlers/index.ts merges the groups into the table). */
 export const accountHandlers = {
   /** E2: any valid key; an organization key answers with its own synthetic user. */
   GetCurrentUser: ({ store, caller }) => ({ data: currentUserView(store, store.user(caller.userId)) }),

@@ -90,7 +90,7 @@ function withDescendants(store: Store, orgId: number): number[] {
   return ids;
 }
 
-/** Handlers of the billing endpoints. */
+/** E7, E8 and E28 by operation id (handlers/index.ts merges the groups into the table). */
 export const billingHandlers = {
   /** E7: org admin or parent org admin; one record per database of the organization, paged by database id. */
   GetOrganizationBilling: (ctx) => {

@@ -30,7 +30,7 @@ async function formFile(rawBody: Buffer, contentType: string | undefined): Promi
   return typeof file === "string" ? Buffer.from(file, "utf8") : new Uint8Array(await file.arrayBuffer());
 }
 
-/** Handlers of the custodian directory endpoint. */
+/** E5 by operation id (handlers/index.ts merges the groups into the table). */
 export const custodianHandlers = {
   /** E5: org admin or legal hold org admin of the directory's owning organization. */
   PostDirectoryCustodians: async (ctx) => {

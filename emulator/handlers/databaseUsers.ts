@@ -15,7 +15,7 @@ function managedDatabase(ctx: HandlerContext): number {
   return accessibleDatabase(ctx, canManageDatabaseUsers).id;
 }
 
-/** Handlers of the database user endpoints. */
+/** E23 to E26 by operation id (handlers/index.ts merges the groups into the table). */
 export const databaseUserHandlers = {
   /** E23: users holding permissions on the database, in user id order. */
   GetDatabaseUsers: (ctx) => {

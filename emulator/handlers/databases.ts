@@ -5,7 +5,7 @@ import { databaseView } from "../views";
 import { accessibleDatabase } from "./guards";
 import type { HandlerGroup } from "./types";
 
-/** Handlers of the database endpoints (billing is in billing.ts, users in databaseUsers.ts). */
+/** E1, E27 and E30 by operation id (their billing is in billing.ts, their users in databaseUsers.ts). */
 export const databaseHandlers = {
   /** E1: databases with DB_ADMIN for the caller, or owned by an organization it is org admin of. */
   GetDatabases: (ctx) => {

@@ -22,7 +22,7 @@ function logRequest(ctx: HandlerContext): { orgId: number; redact: boolean; limi
   return { orgId: org.id, redact: !isOrgAdmin(ctx.store, ctx.caller, org.id), limit: ctx.params.limit ?? DEFAULT_EVENT_LIMIT };
 }
 
-/** Handlers of the activity-log endpoints. */
+/** E10, E11 and E12 by operation id (handlers/index.ts merges the groups into the table). */
 export const eventHandlers = {
   /**
    * E10: begin <= timestamp < end, by (timestamp, id). A page never splits events sharing a

@@ -9,7 +9,7 @@ import { invitationView } from "../views";
 import { accessibleOrganization } from "./guards";
 import type { HandlerGroup } from "./types";
 
-/** Handlers of the invitation endpoints. */
+/** E13, E14 and E15 by operation id (handlers/index.ts merges the groups into the table). */
 export const invitationHandlers = {
   /** E13: deletes a pending (or expired) invitation named by email; 204 (the success body is not shown). */
   DeleteOrganizationInvitation: (ctx) => {

@@ -12,7 +12,7 @@ import { invitationView, memberView } from "../views";
 import { accessibleOrganization } from "./guards";
 import type { HandlerGroup } from "./types";
 
-/** Handlers of the organization member endpoints. */
+/** E18 to E22 by operation id (handlers/index.ts merges the groups into the table). */
 export const memberHandlers = {
   /** E18: members with their permissions, in user id order. */
   GetOrganizationUsers: (ctx) => {

@@ -5,7 +5,7 @@ import { databaseView, projectView } from "../views";
 import { accessibleOrganization } from "./guards";
 import type { HandlerGroup } from "./types";
 
-/** Handlers of the organization-wide lists. */
+/** E9, E16 and E17 by operation id (handlers/index.ts merges the groups into the table). */
 export const organizationHandlers = {
   /** E9: org admin or parent org admin; every database of the organization (summary, so orgAdminAccess does not hide any). */
   GetOrganizationDatabases: (ctx) => {

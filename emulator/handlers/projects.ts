@@ -5,7 +5,7 @@ import { projectView } from "../views";
 import { accessibleDatabase } from "./guards";
 import type { HandlerGroup } from "./types";
 
-/** Handlers of the project lists. */
+/** E4 and E29 by operation id (handlers/index.ts merges the groups into the table). */
 export const projectHandlers = {
   /** E4: the projects the caller can access (see model/access.ts canAccessProject). */
   GetProjects: (ctx) => {

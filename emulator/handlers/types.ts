@@ -40,7 +40,7 @@ export interface HandlerContext {
   url: URL;
 }
 
-/** A handler for one operation. */
+/** Answers one routed, authenticated, validated request with `{status, data}`; refuses by throwing the errors of ../errors.ts. */
 export type Handler = (ctx: HandlerContext) => HandlerResult | Promise<HandlerResult>;
 
 /** The handlers of one file, keyed by operation id; each group is written `{...} satisfies HandlerGroup` so its keys stay known to handlers/index.ts. */

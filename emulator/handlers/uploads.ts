@@ -17,7 +17,7 @@ function uploadAccess(ctx: HandlerContext): number {
   return accessibleDatabase(ctx, canUpload).id;
 }
 
-/** Handlers of the upload endpoints. */
+/** up1 to up5 by operation id (handlers/index.ts merges the groups into the table). */
 export const uploadHandlers = {
   /** up1: a dataset; 422 naming the limit when the database has its cap of datasets. */
   PostDatabaseDataset: (ctx) => {

@@ -153,7 +153,7 @@ export interface SeedOrganization {
   userIds: readonly number[];
 }
 
-/** Options of seedEvents. */
+/** How many events seedEvents writes per organization. */
 export interface SeedEventsOptions {
   /** Events of the first organization: over a default page (1000) so paging shows. Default 1500. */
   busyCount?: number;
