@@ -691,7 +691,7 @@ export class Store {
     return { kind: "user", key: record, userId: record.userId, account: `user:${record.userId}` };
   }
 
-  // ----- synthetic data for benchmarks and paging tests (the rules are in seed.ts) -----
+  // ----- synthetic data (the rules are in seed.ts; these stay for callers of the public Store) -----
 
   /** Adds `count` new members to an organization without events; see seed.ts addSyntheticMembers. */
   addSyntheticMembers(organizationId: number, count: number, permissions: OrganizationPermission[] = []): MembershipRecord[] {
