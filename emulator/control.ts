@@ -16,9 +16,9 @@
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
-import type { HandlerResult } from "./handler";
-import { SEEDED, type ScaleOptions } from "./seed";
-import type { Store } from "./store";
+import type { HandlerResult } from "./handlers/types";
+import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";
+import type { Store } from "./model/store";
 import type { FaultConfig, Traffic } from "./traffic";
 import { databaseUserView, databaseView, invitationView, memberView, organizationView, projectView } from "./views";
 
@@ -139,8 +139,8 @@ const controlRoutes: { method: string; path: string; summary: string; handler: C
   { method: "POST", path: "/_emulator/scale", summary: "Add synthetic data: {organizationId? (default 102), members?, databases?, usersPerDatabase?}", handler: ({ store, body }) => {
     const b = parse(Schemas.scale, body);
     const orgId = b.organizationId ?? SEEDED.org;
-    const members = b.members ? store.addSyntheticMembers(orgId, b.members).length : 0;
-    const databases = b.databases ? store.addSyntheticDatabases(orgId, b.databases, b.usersPerDatabase ?? 0).map((d) => d.id) : [];
+    const members = b.members ? addSyntheticMembers(store, orgId, b.members).length : 0;
+    const databases = b.databases ? addSyntheticDatabases(store, orgId, b.databases, b.usersPerDatabase ?? 0).map((d) => d.id) : [];
     return { data: { organizationId: orgId, membersAdded: members, databaseIds: databases } };
   } },
   { method: "POST", path: "/_emulator/organizations", summary: "Create an organization: {name, parentOrganizationId?}", handler: ({ store, body }) => {

@@ -5,7 +5,7 @@
  * (the fake-gcs-server habit): `toErrorResponse` below is the only place that knows that a
  * NotFound is a 404 and what the body looks like.
  */
-import { ParameterError, type OperationId } from "../contract";
+import { ParameterError, type RouteDef } from "../contract";
 
 /** Base class of every error the emulator throws on purpose. */
 export class EmulatorError extends Error {
@@ -89,17 +89,11 @@ export interface ErrorResponse {
 }
 
 /**
- * Operations whose not-found answers carry `{message, status}` rather than `{title, status}`:
- * the spec's error samples for E13, E20 and E24 show that shape.
+ * Maps any thrown value to status, body and headers; the only place statuses are chosen. A 404
+ * takes the body shape of `route` (its notFoundBody: `{message, status}` for E13, E20 and E24,
+ * as the spec's samples show), `{title, status}` otherwise and when no route matched.
  */
-const MESSAGE_STYLE_NOT_FOUND: ReadonlySet<string> = new Set<OperationId>([
-  "DeleteOrganizationInvitation",
-  "DeleteOrganizationUser",
-  "DeleteDatabaseUser",
-]);
-
-/** Maps any thrown value to status, body and headers. The only place statuses are chosen. */
-export function toErrorResponse(err: unknown, operationId?: string): ErrorResponse {
+export function toErrorResponse(err: unknown, route?: RouteDef): ErrorResponse {
   const answer = (status: number, title: string, headers: Record<string, string> = {}): ErrorResponse => ({
     status,
     body: { title, status },
@@ -110,7 +104,7 @@ export function toErrorResponse(err: unknown, operationId?: string): ErrorRespon
   if (err instanceof Unauthorized) return answer(401, err.message);
   if (err instanceof Forbidden) return answer(403, err.message);
   if (err instanceof NotFound) {
-    if (operationId && MESSAGE_STYLE_NOT_FOUND.has(operationId)) {
+    if (route?.notFoundBody === "message") {
       return { status: 404, body: { message: err.message, status: 404 }, headers: {} };
     }
     return answer(404, err.message);

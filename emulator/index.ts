@@ -10,22 +10,29 @@ import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { ControlRuntime } from "./control";
-import { seedWorld, type ScaleOptions, applyScale } from "./seed";
+import type { ClockOption } from "./model/clock";
+import type { WorldSnapshot } from "./model/records";
+import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
+import { Store } from "./model/store";
+import { uploadsOf } from "./model/uploadStore";
 import { createServer } from "./server";
-import { Store, type ClockOption, type WorldSnapshot } from "./store";
 import { Traffic } from "./traffic";
-import { uploadsOf } from "./uploads";
 
-export { SEEDED, type ScaleOptions } from "./seed";
-export { Store, KEY_SHAPE, type Caller, type ClockOption, type WorldSnapshot } from "./store";
+// The world and its parts, for tests, demos and benchmarks that set the stage in process.
+export { SEEDED, type ScaleOptions } from "./model/seed";
+export { Store } from "./model/store";
+export { KEY_SHAPE } from "./model/keys";
+export type { ClockOption } from "./model/clock";
+export type { Caller, WorldSnapshot } from "./model/records";
 export type { Traffic } from "./traffic";
+export { configureUploads, uploadsOf, type UploadOptions, type UploadStore } from "./model/uploadStore";
 
 /** Requests per second per account, as the spec says. */
 export const DEFAULT_RATE_LIMIT = 25;
 /** Failed authentications per second per client address: the spec only says "stricter", so a fifth. */
 export const DEFAULT_AUTH_FAILURE_LIMIT = 5;
 
-/** Options of startEmulator. */
+/** How startEmulator runs (every field optional): where it listens, its limits, its world and its clocks. */
 export interface EmulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
@@ -43,9 +50,15 @@ export interface EmulatorOptions {
   stateFile?: string;
   /** The emulator's clock: a start instant (then real speed) or a function returning unix ms. */
   clock?: ClockOption;
+  /**
+   * Milliseconds the rate limits refill by (default performance.now, real time). Tests pass a
+   * clock they move by hand, to get a bucket back without waiting a second. Separate from
+   * `clock`: advancing the emulator a month must not refill a bucket.
+   */
+  rateLimitClock?: () => number;
 }
 
-/** A running emulator. */
+/** A started emulator: its URL, keys, world and traffic controls, until close(). */
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash); API paths start with /v1. */
   readonly url: string;
@@ -75,6 +88,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const traffic = new Traffic(
     options.rateLimit === 0 ? Infinity : (options.rateLimit ?? DEFAULT_RATE_LIMIT),
     options.authFailureLimit === 0 ? Infinity : (options.authFailureLimit ?? DEFAULT_AUTH_FAILURE_LIMIT),
+    options.rateLimitClock,
   );
 
   const reset = (seed: number | "empty" = 1, scale: ScaleOptions = {}): Record<string, string> => {

@@ -3,12 +3,12 @@
  * previous page; `links.next` is a complete URL carrying `after` and `limit`, null on the last
  * page).
  */
-import type { HandlerContext, HandlerResult } from "./handler";
+import type { HandlerContext, HandlerResult } from "./handlers/types";
 
 /** Default page size of ordinary list endpoints (spec: limit 1..200, default 100). */
 export const DEFAULT_LIMIT = 100;
 
-/** Options of `page`. */
+/** How `page` reads an item's cursor, and its page size when the request gives no `limit`. */
 export interface PageOptions<T> {
   /** The cursor of an item; defaults to its `id`. Items are returned in ascending cursor order. */
   key?: (item: T) => number;

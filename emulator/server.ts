@@ -3,21 +3,21 @@
  * authenticates, rate-limits, injects faults, validates parameters and bodies, calls the handler
  * and writes the envelope or the one error shape. Handlers never touch the socket.
  *
- * Order of checks for /v1 requests: key (401, or 429 once the failed-authentication limit is
- * hit), rate limit of the caller's account (429), route (404 unknown path, 405 known path with
- * another method), injected fault, parameters and body (400), then the handler (403/404/...).
+ * Besides the control API (/_emulator) and the part URLs (/_upload/), routing is by the route
+ * table alone. Order of checks: route (404 when no route has the path, 405 when one has it with
+ * another method), key (401, or 429 once the failed-authentication limit is hit), rate limit of
+ * the caller's account (429), injected fault, parameters and body (400), then the handler
+ * (403/404/...).
  */
 import * as http from "node:http";
-import { matchRoute, parseOrThrow, pathIsKnown, type RouteDef } from "../contract";
+import { matchRoute, parseOrThrow, pathIsKnown, type OperationId, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
-import type { HandlerContext, HandlerResult } from "./handler";
 import { handlers } from "./handlers";
-import type { Caller } from "./store";
-import { handlePartUpload, PART_UPLOAD_PREFIX } from "./uploads";
-
-/** The name part uploads carry in the request log and in fault `operations`. */
-export const PART_UPLOAD_OPERATION = "PutSourceFilePart";
+import type { HandlerContext, HandlerResult } from "./handlers/types";
+import type { Caller } from "./model/records";
+import { PART_UPLOAD_PREFIX } from "./model/uploadStore";
+import { handlePartUpload, PART_UPLOAD_OPERATION } from "./partUpload";
 
 /** Largest body taken by multipart routes (E5: CSV up to 190 MB, plus the form's framing). */
 const MAX_MULTIPART_BYTES = 200_000_000;
@@ -115,6 +115,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   const url = requestUrl(req, baseUrl);
   const { store, traffic } = runtime;
   let operation: string | null = null;
+  let route: RouteDef | undefined;
   let caller: Caller | undefined;
   let status = 500;
 
@@ -138,7 +139,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       return;
     }
 
-    // Part uploads go to pre-authenticated URLs (the URL is the credential); uploads.ts answers them whole.
+    // Part uploads go to pre-authenticated URLs (the URL is the credential); partUpload.ts answers them whole.
     if (url.pathname.startsWith(PART_UPLOAD_PREFIX)) {
       operation = PART_UPLOAD_OPERATION;
       const fault = traffic.faults.next(operation);
@@ -151,7 +152,12 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       return;
     }
 
-    if (!url.pathname.startsWith("/v1/") && url.pathname !== "/v1") throw new NotFound("path", url.pathname);
+    const matched = matchRoute(method, url.pathname);
+    if (!matched) {
+      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
+      throw new NotFound("path", url.pathname);
+    }
+    route = matched.route;
 
     // Authentication, with its stricter limit on failures per client address.
     const key = bearerKey(req);
@@ -166,12 +172,8 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       throw new RateLimited(`Rate limit exceeded: ${traffic.rateLimiter.perSecond} requests per second per account`, wait);
     }
 
-    const matched = matchRoute(method, url.pathname);
-    if (!matched) {
-      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
-      throw new NotFound("path", url.pathname);
-    }
-    const { route, pathParams } = matched;
+    // The log counts a request under its operation from here on: refused keys and rate-limited
+    // requests count under none, so a test that counts an operation's calls sees only served ones.
     operation = route.operationId;
 
     const fault = traffic.faults.next(route.operationId);
@@ -180,7 +182,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     if (fault?.status) throw faultError(fault.status, fault.retryAfter);
 
     const query = Object.fromEntries(url.searchParams);
-    const params = parseOrThrow(route.params, { ...query, ...pathParams }, route.operationId);
+    const params = parseOrThrow(route.params, { ...query, ...matched.pathParams }, route.operationId);
     const raw = await readBody(req, route.body === "multipart" ? MAX_MULTIPART_BYTES : MAX_JSON_BYTES);
     let body: unknown;
     if (route.body && route.body !== "multipart") {
@@ -193,8 +195,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       body = parseOrThrow(route.body, json, route.operationId, "body");
     }
 
-    const handler = handlers[route.operationId as keyof typeof handlers];
-    if (!handler) throw new Error(`no handler for ${route.operationId}`);
+    const handler = handlers[route.operationId as OperationId];
     const ctx: HandlerContext = {
       route,
       params,
@@ -212,7 +213,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     finish(result.status ?? (out === undefined ? 204 : 200), out, result.headers);
     if (method !== "GET") runtime.persist();
   } catch (err) {
-    const answer = toErrorResponse(err, operation ?? undefined);
+    const answer = toErrorResponse(err, route);
     // A body we stopped reading must not be parsed as the next request on this connection.
     const headers = err instanceof BodyTooLarge ? { ...answer.headers, connection: "close" } : answer.headers;
     finish(answer.status, answer.body, headers);

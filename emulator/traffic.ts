@@ -1,32 +1,37 @@
 /**
  * What happens to traffic before a handler sees it: rate limits, injected faults, and the
  * request log with its counters. Plain classes with no HTTP, driven by server.ts and tuned by
- * the control API. They use real time, never the emulator's clock: advancing the clock a month
- * must not refill a rate-limit bucket.
+ * the control API. Rate limits count real time (performance.now) unless given another source,
+ * never the emulator's clock: advancing that a month must not refill a bucket. Tests give them
+ * a hand-moved clock (startEmulator's `rateLimitClock`) to refill a bucket without waiting.
  */
-import { prng } from "./store";
+import { prng } from "./model/random";
 
 // ---------------------------------------------------------------------------------------------
 // Rate limits
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Token buckets keyed by account: each holds up to `perSecond` tokens and refills at
- * `perSecond` per second, so at most `perSecond` requests pass in any one second.
- * A limit of 0 or Infinity turns the limiter off.
+ * Token buckets keyed by account (an API account, or a client address for failed
+ * authentication): each holds up to `perSecond` tokens and refills at `perSecond` per second,
+ * so at most `perSecond` requests pass in any one second. A limit of 0 or Infinity turns it off.
  */
-export class RateLimiter {
+export class AccountRateLimit {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(public perSecond: number) {}
+  /** `now` is the millisecond source buckets refill by (default: real time). */
+  constructor(
+    public perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
 
-  /** Whether the limiter is on. */
+  /** False when the limit is 0 or Infinity (every request passes). */
   get enabled(): boolean {
     return this.perSecond > 0 && Number.isFinite(this.perSecond);
   }
 
   /** Takes a token for `account`: 0 when the request may pass, else the seconds to wait (at least 1). */
-  take(account: string, now = performance.now()): number {
+  take(account: string, now = this.now()): number {
     if (!this.enabled) return 0;
     const bucket = this.buckets.get(account) ?? { tokens: this.perSecond, at: now };
     bucket.tokens = Math.min(this.perSecond, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
@@ -182,14 +187,15 @@ export class RequestLog {
 /** Everything server.ts consults for each request, tuned by the control API. */
 export class Traffic {
   /** Ordinary requests: per authenticated account (spec: 25 per second per user account). */
-  readonly rateLimiter: RateLimiter;
+  readonly rateLimiter: AccountRateLimit;
   /** Failed authentication: per client address, stricter than ordinary traffic (spec, Authentication 8). */
-  readonly authFailureLimiter: RateLimiter;
+  readonly authFailureLimiter: AccountRateLimit;
   readonly faults = new FaultInjector();
   readonly log = new RequestLog();
 
-  constructor(rateLimit: number, authFailureLimit: number) {
-    this.rateLimiter = new RateLimiter(rateLimit);
-    this.authFailureLimiter = new RateLimiter(authFailureLimit);
+  /** Limits per second (0 or Infinity: off); `now` is the millisecond source of both limits (default: real time). */
+  constructor(rateLimit: number, authFailureLimit: number, now?: () => number) {
+    this.rateLimiter = new AccountRateLimit(rateLimit, now);
+    this.authFailureLimiter = new AccountRateLimit(authFailureLimit, now);
   }
 }

@@ -1,9 +1,11 @@
 /** E2 GetCurrentUser, E3 GetOrganizations, E6 GetOrganization: who the key is and what it belongs to. */
-import { canReadOrganization, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canReadOrganization } from "../model/access";
+import type { Caller, OrganizationRecord } from "../model/records";
+import type { Store } from "../model/store";
 import { page } from "../paging";
-import type { Caller, OrganizationRecord, Store } from "../store";
 import { currentUserView, organizationView } from "../views";
+import { accessibleOrganization } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Organizations the caller belongs to (an organization key: its own), plus their sub-organizations. */
 function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord[] {
@@ -13,8 +15,8 @@ function organizationsOfCaller(store: Store, caller: Caller): OrganizationRecord
   return [...ids].map((id) => store.organization(id));
 }
 
-/** Handlers of the account endpoints. */
-export const accountHandlers: HandlerGroup = {
+/** E2, E3 and E6 by operation id (handlers/index.ts merges the groups into the table). */
+export const accountHandlers = {
   /** E2: any valid key; an organization key answers with its own synthetic user. */
   GetCurrentUser: ({ store, caller }) => ({ data: currentUserView(store, store.user(caller.userId)) }),
 
@@ -22,9 +24,5 @@ export const accountHandlers: HandlerGroup = {
   GetOrganizations: (ctx) => page(ctx, organizationsOfCaller(ctx.store, ctx.caller).map(organizationView)),
 
   /** E6: member of the organization, or parent org admin. */
-  GetOrganization: ({ store, caller, params }) => {
-    const org = store.organization(params.orgId);
-    demand(canReadOrganization(store, caller, org.id), `reading organization ${org.id} needs membership or parent org admin`);
-    return { data: organizationView(org) };
-  },
-};
+  GetOrganization: (ctx) => ({ data: organizationView(accessibleOrganization(ctx, canReadOrganization)) }),
+} satisfies HandlerGroup;

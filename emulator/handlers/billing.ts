@@ -1,13 +1,13 @@
 /**
  * E7 GetOrganizationBilling, E8 GetParentOrganizationBilling, E28 GetDatabaseBilling: bills
- * computed by billing.ts from `store.billing`, for the month asked (default: the current month
+ * computed by model/billingHistory.ts from `store.billing`, for the month asked (default: the current month
  * by the emulator clock).
  *
  * Billing is summary information (spec, concept 7), so org admins keep it when a database has
- * orgAdminAccess false (access.ts: canReadDatabase ignores that flag).
+ * orgAdminAccess false (model/access.ts: canReadDatabase ignores that flag).
  */
 import type { DatabaseBilling } from "../../contract";
-import { canAdministerOrganization, canReadDatabase, demand } from "../access";
+import { canAdministerOrganization, canReadDatabase } from "../model/access";
 import {
   databaseBilling,
   monthBounds,
@@ -17,11 +17,13 @@ import {
   seedBillingHistory,
   statusAt,
   type ProjectHistory,
-} from "../billing";
+} from "../model/billingHistory";
 import { BadRequest } from "../errors";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import type { DatabaseRecord, ProjectRecord } from "../model/records";
+import type { Store } from "../model/store";
 import { page } from "../paging";
-import type { DatabaseRecord, ProjectRecord, Store } from "../store";
+import { accessibleDatabase, accessibleOrganization } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /**
  * The project's history, made on first use for a project the seed did not cover (one created
@@ -88,13 +90,12 @@ function withDescendants(store: Store, orgId: number): number[] {
   return ids;
 }
 
-/** Handlers of the billing endpoints. */
-export const billingHandlers: HandlerGroup = {
+/** E7, E8 and E28 by operation id (handlers/index.ts merges the groups into the table). */
+export const billingHandlers = {
   /** E7: org admin or parent org admin; one record per database of the organization, paged by database id. */
   GetOrganizationBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `billing of organization ${org.id} needs org admin or parent org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
     const { year, month, now } = requestedMonth(ctx);
     const records = databasesInMonth(store, org.id, year, month, now).map((db) => billOf(store, db, year, month, now));
     return page(ctx, records);
@@ -102,9 +103,8 @@ export const billingHandlers: HandlerGroup = {
 
   /** E8: org admin or parent org admin; active and suspended sizes over the organization and its sub-organizations. */
   GetParentOrganizationBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `billing of organization ${org.id} needs org admin or parent org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
     const { year, month, now } = requestedMonth(ctx);
     const records = withDescendants(store, org.id).flatMap((id) =>
       databasesInMonth(store, id, year, month, now).map((db) => billOf(store, db, year, month, now)),
@@ -114,10 +114,8 @@ export const billingHandlers: HandlerGroup = {
 
   /** E28: DB_ADMIN, or org admin or parent org admin of the owner (whatever orgAdminAccess says). */
   GetDatabaseBilling: (ctx) => {
-    const { store, caller, params } = ctx;
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `billing of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
+    const db = accessibleDatabase(ctx, canReadDatabase);
     const { year, month, now } = requestedMonth(ctx);
-    return { data: billOf(store, db, year, month, now) };
+    return { data: billOf(ctx.store, db, year, month, now) };
   },
-};
+} satisfies HandlerGroup;

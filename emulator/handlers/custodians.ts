@@ -8,10 +8,11 @@
  * say that people missing from the CSV are removed, so they stay.
  */
 import { CustodianCsvError, parseCustodianCsv } from "../../contract/custodianCsv";
-import { canSyncCustodians, demand } from "../access";
 import { BadRequest } from "../errors";
-import type { HandlerGroup } from "../handler";
-import { emailKey } from "../store";
+import { canSyncCustodians } from "../model/access";
+import { emailKey } from "../model/store";
+import { demandAccess } from "./guards";
+import type { HandlerGroup } from "./types";
 
 /** Reads the `file` field of a multipart/form-data body as bytes. */
 async function formFile(rawBody: Buffer, contentType: string | undefined): Promise<Uint8Array> {
@@ -29,15 +30,13 @@ async function formFile(rawBody: Buffer, contentType: string | undefined): Promi
   return typeof file === "string" ? Buffer.from(file, "utf8") : new Uint8Array(await file.arrayBuffer());
 }
 
-/** Handlers of the custodian directory endpoint. */
-export const custodianHandlers: HandlerGroup = {
+/** E5 by operation id (handlers/index.ts merges the groups into the table). */
+export const custodianHandlers = {
   /** E5: org admin or legal hold org admin of the directory's owning organization. */
-  PostDirectoryCustodians: async ({ store, caller, params, rawBody, req }) => {
+  PostDirectoryCustodians: async (ctx) => {
+    const { store, caller, params, rawBody, req } = ctx;
     const directory = store.directory(params.directoryId);
-    demand(
-      canSyncCustodians(store, caller, directory.organizationId),
-      `syncing directory ${directory.id} needs org admin or legal hold admin of organization ${directory.organizationId}`,
-    );
+    demandAccess(ctx, canSyncCustodians(store, caller, directory.organizationId));
     const bytes = await formFile(rawBody ?? Buffer.alloc(0), req.headers["content-type"]);
     let parsed;
     try {
@@ -67,4 +66,4 @@ export const custodianHandlers: HandlerGroup = {
     store.changed();
     return { data: { custodians: parsed.ignored } };
   },
-};
+} satisfies HandlerGroup;

@@ -1,25 +1,22 @@
 /**
  * E23 GetDatabaseUsers, E24 DeleteDatabaseUser, E25 GetDatabaseUser, E26 PutDatabaseUser.
  * Access: DB_ADMIN on the database, or org admin of its owner when the database allows org
- * admin access (access.ts canManageDatabaseUsers). Order of checks: database (404), access
+ * admin access (model/access.ts canManageDatabaseUsers). Order of checks: database (404), access
  * (403), user (404).
  */
-import { canManageDatabaseUsers, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canManageDatabaseUsers } from "../model/access";
 import { page } from "../paging";
 import { databaseUserView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
-function managedDatabase({ store, caller, params }: HandlerContext): number {
-  const db = store.database(params.databaseId);
-  demand(
-    canManageDatabaseUsers(store, caller, db),
-    `managing users of database ${db.id} needs DB_ADMIN on it, or org admin of its owner while orgAdminAccess is on`,
-  );
-  return db.id;
+/** The database of the request, after the access check. */
+function managedDatabase(ctx: HandlerContext): number {
+  return accessibleDatabase(ctx, canManageDatabaseUsers).id;
 }
 
-/** Handlers of the database user endpoints. */
-export const databaseUserHandlers: HandlerGroup = {
+/** E23 to E26 by operation id (handlers/index.ts merges the groups into the table). */
+export const databaseUserHandlers = {
   /** E23: users holding permissions on the database, in user id order. */
   GetDatabaseUsers: (ctx) => {
     const dbId = managedDatabase(ctx);
@@ -46,4 +43,4 @@ export const databaseUserHandlers: HandlerGroup = {
     const record = ctx.store.setDatabaseUser(dbId, ctx.params.userId, ctx.body.databasePermissions);
     return { data: databaseUserView(ctx.store, record) };
   },
-};
+} satisfies HandlerGroup;

@@ -1,11 +1,12 @@
 /** E1 GetDatabases, E27 GetDatabase, E30 GetDatabaseSize. */
-import { canListDatabase, canReadDatabase, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canListDatabase, canReadDatabase } from "../model/access";
 import { page } from "../paging";
 import { databaseView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerGroup } from "./types";
 
-/** Handlers of the database endpoints (billing is in billing.ts, users in databaseUsers.ts). */
-export const databaseHandlers: HandlerGroup = {
+/** E1, E27 and E30 by operation id (their billing is in billing.ts, their users in databaseUsers.ts). */
+export const databaseHandlers = {
   /** E1: databases with DB_ADMIN for the caller, or owned by an organization it is org admin of. */
   GetDatabases: (ctx) => {
     const { store, caller } = ctx;
@@ -14,16 +15,8 @@ export const databaseHandlers: HandlerGroup = {
   },
 
   /** E27: DB_ADMIN, or org admin or parent org admin of the owner (summary: orgAdminAccess does not matter). */
-  GetDatabase: ({ store, caller, params }) => {
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `reading database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
-    return { data: databaseView(db) };
-  },
+  GetDatabase: (ctx) => ({ data: databaseView(accessibleDatabase(ctx, canReadDatabase)) }),
 
   /** E30: same access as E27; counts and sizes per kind of document. */
-  GetDatabaseSize: ({ store, caller, params }) => {
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `reading the size of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
-    return { data: structuredClone(db.size) };
-  },
-};
+  GetDatabaseSize: (ctx) => ({ data: structuredClone(accessibleDatabase(ctx, canReadDatabase).size) }),
+} satisfies HandlerGroup;

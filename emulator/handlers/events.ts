@@ -8,29 +8,28 @@
  * key of the parent, or an org admin of the parent), not as its own org admin.
  */
 import { buildPath, routes } from "../../contract";
-import { canAdministerOrganization, demand, isOrgAdmin } from "../access";
-import { eventView } from "../events";
-import type { HandlerContext, HandlerGroup } from "../handler";
+import { canAdministerOrganization, isOrgAdmin } from "../model/access";
+import { eventView } from "../model/eventLog";
+import { accessibleOrganization } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /** Default page size of the activity endpoints (spec: 1..10000, default 1000). */
 export const DEFAULT_EVENT_LIMIT = 1000;
 
-/** Checks access and tells whether the events must be redacted. */
-function access(ctx: HandlerContext): { orgId: number; redact: boolean; limit: number } {
-  const { store, caller, params } = ctx;
-  const org = store.organization(params.orgId);
-  demand(canAdministerOrganization(store, caller, org.id), `the activity log of organization ${org.id} needs org admin or parent org admin`);
-  return { orgId: org.id, redact: !isOrgAdmin(store, caller, org.id), limit: params.limit ?? DEFAULT_EVENT_LIMIT };
+/** The organization whose log is read (after the access check), whether to redact, and the page size. */
+function logRequest(ctx: HandlerContext): { orgId: number; redact: boolean; limit: number } {
+  const org = accessibleOrganization(ctx, canAdministerOrganization);
+  return { orgId: org.id, redact: !isOrgAdmin(ctx.store, ctx.caller, org.id), limit: ctx.params.limit ?? DEFAULT_EVENT_LIMIT };
 }
 
-/** Handlers of the activity-log endpoints. */
-export const eventHandlers: HandlerGroup = {
+/** E10, E11 and E12 by operation id (handlers/index.ts merges the groups into the table). */
+export const eventHandlers = {
   /**
    * E10: begin <= timestamp < end, by (timestamp, id). A page never splits events sharing a
    * timestamp (it may exceed limit); links.next begins at the last timestamp + 1.
    */
   GetOrganizationEvents: (ctx) => {
-    const { orgId, redact, limit } = access(ctx);
+    const { orgId, redact, limit } = logRequest(ctx);
     const { begin, end } = ctx.params;
     const page = ctx.store.eventLog().range([orgId], begin, end, limit);
     let next: string | null = null;
@@ -42,7 +41,7 @@ export const eventHandlers: HandlerGroup = {
 
   /** E11: events with an id above eventId, by id; links.next continues after the page's last id. */
   GetOrganizationEventsAfter: (ctx) => {
-    const { orgId, redact, limit } = access(ctx);
+    const { orgId, redact, limit } = logRequest(ctx);
     const page = ctx.store.eventLog().after([orgId], ctx.params.eventId, limit);
     let next: string | null = null;
     if (page.nextAfter !== null) {
@@ -53,7 +52,7 @@ export const eventHandlers: HandlerGroup = {
 
   /** E12: the most recent events, oldest first, as data.events. */
   GetRecentOrganizationEvents: (ctx) => {
-    const { orgId, redact, limit } = access(ctx);
+    const { orgId, redact, limit } = logRequest(ctx);
     return { data: { events: ctx.store.eventLog().recent([orgId], limit).map((e) => eventView(e, redact)) } };
   },
-};
+} satisfies HandlerGroup;

@@ -2,22 +2,26 @@
  * Every handler, keyed by operation id: the groups of each handler file merged into one table.
  * To find the handler of an operation, look for its id (GetOrganizationUsers, ...) in the file
  * named after its resource.
+ *
+ * Both mistakes a table like this invites fail to compile: an operation of the route table
+ * without a handler (`satisfies Record<OperationId, Handler>`, the ts-rest habit), and an
+ * operation in two groups, where the later group would win silently (HandledTwice).
  */
 import type { OperationId } from "../../contract";
-import type { Handler, HandlerGroup } from "../handler";
 import { accountHandlers } from "./account";
 import { billingHandlers } from "./billing";
 import { custodianHandlers } from "./custodians";
-import { databaseHandlers } from "./databases";
 import { databaseUserHandlers } from "./databaseUsers";
+import { databaseHandlers } from "./databases";
 import { eventHandlers } from "./events";
 import { invitationHandlers } from "./invitations";
 import { memberHandlers } from "./members";
 import { organizationHandlers } from "./organizations";
 import { projectHandlers } from "./projects";
+import type { Handler } from "./types";
 import { uploadHandlers } from "./uploads";
 
-const groups: Record<string, HandlerGroup> = {
+const groups = {
   accountHandlers,
   organizationHandlers,
   projectHandlers,
@@ -31,19 +35,17 @@ const groups: Record<string, HandlerGroup> = {
   uploadHandlers,
 };
 
-/** Merges the groups, refusing an operation handled twice (a copy-paste slip would otherwise pick one silently). */
-function merge(all: Record<string, HandlerGroup>): Partial<Record<OperationId, Handler>> {
-  const merged: Partial<Record<OperationId, Handler>> = {};
-  const owner: Partial<Record<OperationId, string>> = {};
-  for (const [name, group] of Object.entries(all)) {
-    for (const [op, handler] of Object.entries(group) as [OperationId, Handler][]) {
-      if (owner[op]) throw new Error(`operation ${op} is handled by both ${owner[op]} and ${name}`);
-      owner[op] = name;
-      merged[op] = handler;
-    }
-  }
-  return merged;
-}
+type Groups = typeof groups;
+/** Operations that two groups both handle: never, or the build fails below. */
+type HandledTwice = {
+  [A in keyof Groups]: { [B in Exclude<keyof Groups, A>]: keyof Groups[A] & keyof Groups[B] }[Exclude<keyof Groups, A>];
+}[keyof Groups];
+/** The operations some group handles. */
+type Handled = { [G in keyof Groups]: keyof Groups[G] }[keyof Groups];
 
-/** The handler of every operation the emulator serves. */
-export const handlers = merge(groups);
+// Fails to compile, naming the operation, when two groups handle one.
+const eachOperationOnce: [HandledTwice] extends [never] ? true : { handledTwice: HandledTwice } = true;
+void eachOperationOnce;
+
+/** The handler of every operation the route table lists. */
+export const handlers = Object.assign({}, ...Object.values(groups)) as Record<Handled, Handler> satisfies Record<OperationId, Handler>;

@@ -1,24 +1,22 @@
 /** E9 GetOrganizationDatabases, E16 GetOrganizationProjects, E17 GetOrganizationUserIdentifiers. */
-import { canAdministerOrganization, canManageMembers, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canAdministerOrganization, canManageMembers } from "../model/access";
 import { page } from "../paging";
 import { databaseView, projectView } from "../views";
+import { accessibleOrganization } from "./guards";
+import type { HandlerGroup } from "./types";
 
-/** Handlers of the organization-wide lists. */
-export const organizationHandlers: HandlerGroup = {
+/** E9, E16 and E17 by operation id (handlers/index.ts merges the groups into the table). */
+export const organizationHandlers = {
   /** E9: org admin or parent org admin; every database of the organization (summary, so orgAdminAccess does not hide any). */
   GetOrganizationDatabases: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `listing databases of organization ${org.id} needs org admin or parent org admin`);
-    return page(ctx, store.databasesOf(org.id).map(databaseView));
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
+    return page(ctx, ctx.store.databasesOf(org.id).map(databaseView));
   },
 
   /** E16: org admin or parent org admin; every project of the organization's databases. */
   GetOrganizationProjects: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canAdministerOrganization(store, caller, org.id), `listing projects of organization ${org.id} needs org admin or parent org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canAdministerOrganization);
     const projects = store.databasesOf(org.id).flatMap((db) => store.projectsOf(db.id));
     return page(ctx, projects.map((p) => projectView(store, p)));
   },
@@ -28,9 +26,8 @@ export const organizationHandlers: HandlerGroup = {
    * then label. Identifiers have no id, so `after` here is the position of the last item returned.
    */
   GetOrganizationUserIdentifiers: (ctx) => {
-    const { store, caller, params } = ctx;
-    const org = store.organization(params.orgId);
-    demand(canManageMembers(store, caller, org.id), `listing user identifiers of organization ${org.id} needs org admin`);
+    const { store } = ctx;
+    const org = accessibleOrganization(ctx, canManageMembers);
     const distinct = new Map<string, { abbreviation: string; label: string }>();
     for (const m of store.membersOf(org.id)) {
       for (const i of m.userIdentifiers) distinct.set(JSON.stringify([i.abbreviation, i.label]), { abbreviation: i.abbreviation, label: i.label });
@@ -40,4 +37,4 @@ export const organizationHandlers: HandlerGroup = {
     const result = page(ctx, positioned, { key: (p) => p.position });
     return { ...result, data: result.data.map((p) => p.item) };
   },
-};
+} satisfies HandlerGroup;

@@ -1,12 +1,13 @@
 /** E4 GetProjects and E29 GetDatabaseProjects. */
-import { canAccessProject, canReadDatabase, demand } from "../access";
-import type { HandlerGroup } from "../handler";
+import { canAccessProject, canReadDatabase } from "../model/access";
 import { page } from "../paging";
 import { projectView } from "../views";
+import { accessibleDatabase } from "./guards";
+import type { HandlerGroup } from "./types";
 
-/** Handlers of the project lists. */
-export const projectHandlers: HandlerGroup = {
-  /** E4: the projects the caller can access (see access.ts canAccessProject). */
+/** E4 and E29 by operation id (handlers/index.ts merges the groups into the table). */
+export const projectHandlers = {
+  /** E4: the projects the caller can access (see model/access.ts canAccessProject). */
   GetProjects: (ctx) => {
     const { store, caller } = ctx;
     const visible = [...store.projects.values()].filter((p) => canAccessProject(store, caller, p));
@@ -15,9 +16,8 @@ export const projectHandlers: HandlerGroup = {
 
   /** E29: same access as E27 (kept when orgAdminAccess is false); projects carry emailThreadingStatus and lastLogin. */
   GetDatabaseProjects: (ctx) => {
-    const { store, caller, params } = ctx;
-    const db = store.database(params.databaseId);
-    demand(canReadDatabase(store, caller, db), `listing projects of database ${db.id} needs DB_ADMIN, or org admin or parent org admin of its owner`);
+    const { store } = ctx;
+    const db = accessibleDatabase(ctx, canReadDatabase);
     return page(ctx, store.projectsOf(db.id).map((p) => projectView(store, p, true)));
   },
-};
+} satisfies HandlerGroup;

@@ -1,26 +1,24 @@
 /**
  * Native uploads: up1 PostDatabaseDataset, up2 PostDatasetFile, up3 PostSourceFilePart,
- * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../uploads.ts, which also serves
- * the part PUT on the pre-authenticated URL that up3 hands out (server.ts calls handlePartUpload).
+ * up4 GetSourceFileParts, up5 PostSourceFile. The rules are in ../model/uploadStore.ts; the part
+ * PUT on the pre-authenticated URL that up3 hands out is served by ../partUpload.ts.
  *
- * Access (access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
+ * Access (model/access.ts, canUpload): uploading is a database permission, so DB_UPLOAD or DB_ADMIN
  * on the database, or org admin of its owner where the database allows org admin access
  * (putting documents in is document access, which orgAdminAccess false withholds).
  */
-import { canUpload, demand } from "../access";
-import type { HandlerContext, HandlerGroup } from "../handler";
-import { uploadsOf } from "../uploads";
+import { canUpload } from "../model/access";
+import { uploadsOf } from "../model/uploadStore";
+import { accessibleDatabase } from "./guards";
+import type { HandlerContext, HandlerGroup } from "./types";
 
 /** Looks up the database and checks the caller may upload into it. */
 function uploadAccess(ctx: HandlerContext): number {
-  const { store, caller, params } = ctx;
-  const db = store.database(params.databaseId);
-  demand(canUpload(store, caller, db), `uploading into database ${db.id} needs DB_UPLOAD or DB_ADMIN on it`);
-  return db.id;
+  return accessibleDatabase(ctx, canUpload).id;
 }
 
-/** Handlers of the upload endpoints. */
-export const uploadHandlers: HandlerGroup = {
+/** up1 to up5 by operation id (handlers/index.ts merges the groups into the table). */
+export const uploadHandlers = {
   /** up1: a dataset; 422 naming the limit when the database has its cap of datasets. */
   PostDatabaseDataset: (ctx) => {
     const databaseId = uploadAccess(ctx);
@@ -51,5 +49,5 @@ export const uploadHandlers: HandlerGroup = {
     const databaseId = uploadAccess(ctx);
     return { data: await uploadsOf(ctx.store).complete(databaseId, ctx.params.sourceFileId, ctx.body) };
   },
-};
+} satisfies HandlerGroup;
 

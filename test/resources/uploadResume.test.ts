@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { configureUploads, uploadsOf } from "../../emulator/uploads";
+import { configureUploads, uploadsOf } from "../../emulator";
 import { startPlugin } from "../../harness/pluginDriver";
 import { ResourceDriver } from "../../harness/resourceDriver";
 import { providerText, repoRoot, startProviderWorld, tokenOf, type ProviderWorld } from "../support/providerWorld";

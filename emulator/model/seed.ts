@@ -26,11 +26,16 @@
  *
  * Invitations: 102 has one pending (new.hire@northwind.example) and one expired
  * (late.joiner@northwind.example); 103 has one pending. Directories: 5001 (102), 5002 (104).
- * Billing history and a year of activity events come from billing.ts and events.ts.
+ * Billing history and a year of activity events come from billingHistory.ts and eventLog.ts.
+ *
+ * Synthetic scale (benchmarks, paging tests) adds members and databases to that world without
+ * events: it stands for a big organization that already exists, not for N changes.
  */
-import type { OrganizationPermission } from "../contract";
-import { seedBillingHistory } from "./billing";
-import { seedEvents } from "./events";
+import type { OrganizationPermission } from "../../contract";
+import { seedBillingHistory } from "./billingHistory";
+import { seedEvents } from "./eventLog";
+import type { DatabaseRecord, MembershipRecord } from "./records";
+// Type only: Store's addSynthetic* methods call the functions below, so this file must not load store.ts.
 import type { Store } from "./store";
 
 /** Extra synthetic data for benchmarks (added to the main organization, 102, unless told). */
@@ -178,6 +183,37 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
 /** Adds the synthetic members and databases a benchmark asked for. */
 export function applyScale(store: Store, scale: ScaleOptions): void {
   const orgId = scale.organizationId ?? SEEDED.org;
-  if (scale.members) store.addSyntheticMembers(orgId, scale.members);
-  if (scale.databases) store.addSyntheticDatabases(orgId, scale.databases, scale.usersPerDatabase ?? 0);
+  if (scale.members) addSyntheticMembers(store, orgId, scale.members);
+  if (scale.databases) addSyntheticDatabases(store, orgId, scale.databases, scale.usersPerDatabase ?? 0);
+}
+
+/**
+ * Adds `count` new users (emails synthetic-N@example.com, N their id) as members of an
+ * organization with the given permissions. No events are written.
+ */
+export function addSyntheticMembers(store: Store, organizationId: number, count: number, permissions: OrganizationPermission[] = []): MembershipRecord[] {
+  store.organization(organizationId);
+  const added: MembershipRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const n = store.nextId.user;
+    const email = `synthetic-${n}@example.com`;
+    const user = store.createUser({ email, firstName: "Synthetic", lastName: `User ${n}`, title: "Reviewer", username: email }, organizationId);
+    added.push(store.seedMembership(organizationId, user.id, permissions));
+  }
+  return added;
+}
+
+/**
+ * Adds `databases` databases to an organization, each with one complete project and
+ * `usersPerDatabase` new members holding DB_UPLOAD on it (for benchmarks of database rosters).
+ */
+export function addSyntheticDatabases(store: Store, organizationId: number, databases: number, usersPerDatabase = 0): DatabaseRecord[] {
+  const created: DatabaseRecord[] = [];
+  for (let i = 0; i < databases; i++) {
+    const db = store.createDatabase({ owningOrganizationId: organizationId, name: `Synthetic matter ${store.nextId.database}` });
+    store.createProject({ databaseId: db.id, name: `synthetic-${db.id}-review` });
+    for (const m of addSyntheticMembers(store, organizationId, usersPerDatabase)) store.setDatabaseUser(db.id, m.userId, ["DB_UPLOAD"]);
+    created.push(db);
+  }
+  return created;
 }

@@ -1,6 +1,7 @@
 /**
  * The spec's Access columns as named functions: first the roles (isMember, isOrgAdmin, ...),
- * then one rule per column, named after what it guards. Handlers call `demand(rule(...), why)`.
+ * then one rule per column, named after what it guards. Handlers pass a rule to the guards of
+ * ../handlers/guards.ts, whose 403 quotes the route's access text from the contract.
  *
  * Roles and keys:
  * - A user key acts with its user's roles: member of the organizations it belongs to, org admin
@@ -27,8 +28,8 @@
  * E1 (databases the caller administers) lists a database for an org admin of its owner either
  * way: its column names no exception and a Database entity is summary information.
  */
-import { Forbidden } from "./errors";
-import type { Caller, DatabaseRecord, ProjectRecord, Store } from "./store";
+import type { Caller, DatabaseRecord, ProjectRecord } from "./records";
+import type { Store } from "./store";
 
 // ----- roles -----
 
@@ -128,7 +129,3 @@ export function canUpload(store: Store, caller: Caller, db: DatabaseRecord): boo
   return hasOrgAdminAccessTo(store, caller, db);
 }
 
-/** Throws Forbidden with `why` unless `allowed`. */
-export function demand(allowed: boolean, why: string): void {
-  if (!allowed) throw new Forbidden(`Forbidden: ${why}`);
-}

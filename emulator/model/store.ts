@@ -1,208 +1,51 @@
 /**
  * The emulator's world: every organization, user, membership, database, project, invitation,
- * directory and API key, behind one Store class.
+ * directory and API key (records.ts), behind one Store class.
  *
  * The store knows nothing of HTTP. Its methods hold the service's rules (what E19 does with an
  * unknown email, what E20 removes) so the API handlers and the control API share them; lookups
- * throw the named errors of errors.ts (NotFound, ...), which are mapped to statuses in one place.
- * Every change a person could make in the web UI is a plain method here, so the control API can
- * make it "behind the program's back" without auth.
+ * throw the named errors of ../errors.ts (NotFound, ...), which are mapped to statuses in one
+ * place. Every change a person could make in the web UI is a plain method here, so the control
+ * API can make it "behind the program's back" without auth.
  *
  * The whole state is plain data (`toJSON`/`load`), so `--state file.json` can keep a demo
  * world across restarts.
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../contract";
-import type { Custodian } from "../contract/custodianCsv";
-import type { BillingHistories } from "./billing";
-import { NotFound } from "./errors";
-import { EventLog } from "./events";
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
+import { NotFound } from "../errors";
+import type { BillingHistories } from "./billingHistory";
+import { Clock, type ClockOption } from "./clock";
+import { EventLog } from "./eventLog";
+import { keyIdOf, mintKeyText } from "./keys";
+import { prng } from "./random";
+import type {
+  Caller,
+  DatabaseRecord,
+  DatabaseUserRecord,
+  DirectoryRecord,
+  DocCountsRecord,
+  EventRecord,
+  IdCounters,
+  InvitationRecord,
+  KeyRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  UserRecord,
+  WorldSnapshot,
+} from "./records";
+import { addSyntheticDatabases, addSyntheticMembers } from "./seed";
 
-// ---------------------------------------------------------------------------------------------
-// State types: plain JSON-able records. Views (the API's JSON shapes) are built in views.ts.
-// ---------------------------------------------------------------------------------------------
-
-/** SAML settings of an organization; the spec only shows state DISABLED. */
-export interface SamlRecord {
-  entityId: string | null;
-  mfaBypass: boolean;
-  state: string;
-  updated: string | null;
-}
-
-/** An organization; `parentOrganizationId` is set for sub-organizations. */
-export interface OrganizationRecord {
-  id: number;
-  name: string;
-  parentOrganizationId: number | null;
-  saml: SamlRecord;
-}
-
-/** A platform user. `apiKeyOf` marks the identity behind an organization key (never a member). */
-export interface UserRecord {
-  id: number;
-  firstName: string;
-  lastName: string;
-  title: string;
-  username: string;
-  email: string;
-  primaryOrganization: number | null;
-  lastActivity: string | null;
-  lastLoggedOut: string | null;
-  mfaRequired: boolean;
-  /** Shown as DatabaseUser.active. */
-  active: boolean;
-  /** Set on the synthetic user that acts for an organization key: the organization's id. */
-  apiKeyOf?: number;
-}
-
-/** A user's membership of one organization, with the permissions and identifiers it carries there. */
-export interface MembershipRecord {
-  organizationId: number;
-  userId: number;
-  permissions: OrganizationPermission[];
-  userIdentifiers: UserIdentifier[];
-}
-
-/** Document counts and sizes of one kind of document (E30). */
-export interface DocCountsRecord {
-  docCount: number;
-  imageSize: number;
-  nativeSize: number;
-  textSize: number;
-}
-
-/** A database owned by one organization. */
-export interface DatabaseRecord {
-  id: number;
-  name: string;
-  owningOrganizationId: number;
-  orgAdminAccess: boolean;
-  created: string;
-  databaseFields: { name: string; type: string; value: string }[];
-  size: { nativeDocs: DocCountsRecord; processedDocs: DocCountsRecord; producedDocs: DocCountsRecord };
-}
-
-/** A user's database-level permissions. */
-export interface DatabaseUserRecord {
-  databaseId: number;
-  userId: number;
-  permissions: DatabasePermission[];
-}
-
-/** A project of a database; `userIds` are the users with project access (through user groups). */
-export interface ProjectRecord {
-  id: number;
-  databaseId: number;
-  name: string;
-  displayName: string;
-  created: string;
-  eca: boolean;
-  partial: boolean;
-  mfaRequired: boolean;
-  productionMode: boolean;
-  suspended: boolean;
-  emailThreadingStatus: string;
-  lastLogin: string | null;
-  userIds: number[];
-}
-
-/** An invitation to an organization; expired when `expiration` is before the emulator's now. */
-export interface InvitationRecord {
-  id: number;
-  organizationId: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-  invitedBy: number | null;
-  approvedBy: number | null;
-  permissions: OrganizationPermission[];
-  /** When it was last sent (created or re-sent). */
-  sent: string;
-  expiration: string;
-}
-
-/** A legal-hold custodian directory, owned by one organization (E5 syncs `custodians`). */
-export interface DirectoryRecord {
-  id: number;
-  organizationId: number;
-  name: string;
-  custodians: Custodian[];
-}
-
-/** An API key: a user's key acts with the user's roles; an organization key is org admin of it. */
-export interface KeyRecord {
-  key: string;
-  /** The middle segment: what the admin UI shows to identify a key. */
-  keyId: string;
-  kind: "user" | "organization";
-  /** The acting user: the key's owner, or the synthetic user of an organization key. */
-  userId: number;
-  /** Organization keys only. */
-  organizationId?: number;
-  /** A name for people reading the key list (the role it was minted for). */
-  label: string;
-}
-
-/** An activity event as stored (the API view nulls data and description for parent keys). */
-export interface EventRecord {
-  id: number;
-  timestamp: number;
-  type: string;
-  userId: number | null;
-  organizationId: number;
-  description: string;
-  data: Record<string, unknown>;
-}
-
-/** Who is calling, resolved from the API key. */
-export type Caller =
-  | { kind: "user"; key: KeyRecord; userId: number; account: string }
-  | { kind: "organization"; key: KeyRecord; userId: number; organizationId: number; account: string };
-
-/** Result of E19. */
+/** What E19 did for each person: unparseable emails, invitations (new or existing), memberships. */
 export interface AddUsersOutcome {
   invalid: string[];
   invites: InvitationRecord[];
   users: MembershipRecord[];
 }
 
-/** The id counters, one per kind. */
-export interface IdCounters {
-  organization: number;
-  user: number;
-  database: number;
-  project: number;
-  invitation: number;
-  directory: number;
-  event: number;
-}
-
 /** Where each kind's ids start, so ids read as what they are (101 an org, 1001 a user). */
 function initialIds(): IdCounters {
   return { organization: 101, user: 1001, database: 2001, project: 3001, invitation: 4001, directory: 5001, event: 1 };
-}
-
-/** The whole world as plain JSON (what --state writes). */
-export interface WorldSnapshot {
-  version: 1;
-  clockOffsetMs: number;
-  nextId: IdCounters;
-  organizations: OrganizationRecord[];
-  users: UserRecord[];
-  memberships: MembershipRecord[];
-  databases: DatabaseRecord[];
-  databaseUsers: DatabaseUserRecord[];
-  projects: ProjectRecord[];
-  invitations: InvitationRecord[];
-  directories: DirectoryRecord[];
-  keys: KeyRecord[];
-  events: EventRecord[];
-  /** Billing history per project id (billing.ts computes bills from it). */
-  billing: BillingHistories;
-  /** Roles of the seeded world to their keys (orgAdmin, member, ...). */
-  namedKeys: Record<string, string>;
-  /** State kept by the domain modules (uploads, ...), each under its own name. */
-  extensions: Record<string, unknown>;
 }
 
 /** An invitation is valid for 14 days after it was (re)sent (contract). */
@@ -221,85 +64,9 @@ export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }
 
-// ---------------------------------------------------------------------------------------------
-// Clock
-// ---------------------------------------------------------------------------------------------
-
-/** What startEmulator's `clock` option takes: a start instant, or a function returning unix ms. */
-export type ClockOption = Date | number | (() => number);
-
-/**
- * The emulator's clock: a source of unix milliseconds plus an offset the control API advances
- * (to expire invitations or cross a month without waiting).
- */
-export class Clock {
-  /** Added to the source; persisted with the world. */
-  offsetMs = 0;
-  private readonly source: () => number;
-
-  constructor(option?: ClockOption) {
-    if (typeof option === "function") {
-      this.source = option;
-    } else if (option !== undefined) {
-      // A start instant: time then runs forward at real speed from there.
-      const start = option instanceof Date ? option.getTime() : option;
-      const realStart = Date.now();
-      this.source = () => start + (Date.now() - realStart);
-    } else {
-      this.source = Date.now;
-    }
-  }
-
-  /** Unix milliseconds now, by the emulator's clock. */
-  now(): number {
-    return this.source() + this.offsetMs;
-  }
-
-  /** ISO 8601 UTC now. */
-  iso(): string {
-    return new Date(this.now()).toISOString();
-  }
-
-  /** Moves the clock forward (or back, with a negative amount). */
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Keys
-// ---------------------------------------------------------------------------------------------
-
-/** The fixed literal prefix of every key the emulator issues. */
-export const KEY_PREFIX = "ra";
-const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-/** Shape of a key: prefix, 8 upper-case letters/digits, 56 upper-case letters/digits. */
-export const KEY_SHAPE = /^ra\.[A-Z0-9]{8}\.[A-Z0-9]{56}$/;
-
-/** A small deterministic PRNG (mulberry32): the same seed gives the same world and keys. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomSegment(random: () => number, length: number): string {
-  let s = "";
-  for (let i = 0; i < length; i++) s += KEY_ALPHABET[Math.floor(random() * KEY_ALPHABET.length)];
-  return s;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The store
-// ---------------------------------------------------------------------------------------------
-
-/** Options of the Store constructor. */
+/** How a Store starts: its clock and the seed of its PRNG. */
 export interface StoreOptions {
+  /** The emulator clock (default: real time). */
   clock?: ClockOption;
   /** Seeds the PRNG used for keys and synthetic data. */
   seed?: number;
@@ -343,7 +110,7 @@ export class Store {
   readonly keys = new Map<string, KeyRecord>();
   /** The activity log, in append order (ids increase). */
   events: EventRecord[] = [];
-  /** Billing history per project id; billing.ts computes every bill from it. */
+  /** Billing history per project id; billingHistory.ts computes every bill from it. */
   billing: BillingHistories = {};
   /** Roles of the seeded world to their keys. */
   namedKeys: Record<string, string> = {};
@@ -842,7 +609,7 @@ export class Store {
   // ----- activity events -----
 
   /**
-   * Appends an organization-level event through events.ts's EventLog: unix-millisecond
+   * Appends an organization-level event through eventLog.ts's EventLog: unix-millisecond
    * timestamps by the emulator's clock, ids from the store's counter (append order is id order).
    */
   appendEvent(organizationId: number, type: string, userId: number | null, description: string, data: Record<string, unknown> = {}): EventRecord {
@@ -861,19 +628,12 @@ export class Store {
 
   // ----- API keys -----
 
-  private newKeyText(): string {
-    for (;;) {
-      const key = `${KEY_PREFIX}.${randomSegment(this.random, 8)}.${randomSegment(this.random, 56)}`;
-      if (!this.keys.has(key)) return key;
-    }
-  }
-
   /** Mints a key that acts as the user, with the user's roles. */
   mintUserKey(userId: number, label = `user ${userId}`): KeyRecord {
     const user = this.user(userId);
     if (user.apiKeyOf !== undefined) throw new NotFound("user", userId);
-    const key = this.newKeyText();
-    const record: KeyRecord = { key, keyId: key.split(".")[1], kind: "user", userId, label };
+    const key = mintKeyText(this.random, (k) => this.keys.has(k));
+    const record: KeyRecord = { key, keyId: keyIdOf(key), kind: "user", userId, label };
     this.keys.set(key, record);
     this.changed();
     return record;
@@ -886,8 +646,8 @@ export class Store {
    */
   mintOrganizationKey(organizationId: number, label = `organization ${organizationId}`): KeyRecord {
     const org = this.organization(organizationId);
-    const key = this.newKeyText();
-    const keyId = key.split(".")[1];
+    const key = mintKeyText(this.random, (k) => this.keys.has(k));
+    const keyId = keyIdOf(key);
     const keyUser: UserRecord = {
       id: this.allocateId("user"),
       firstName: "API key",
@@ -931,56 +691,16 @@ export class Store {
     return { kind: "user", key: record, userId: record.userId, account: `user:${record.userId}` };
   }
 
-  // ----- synthetic data for benchmarks and paging tests -----
+  // ----- synthetic data (the rules are in seed.ts; these stay for callers of the public Store) -----
 
-  /**
-   * Adds `count` new users as members of an organization (emails synthetic-N@...), with the
-   * given permissions. No events are written: this stands for a big organization that already
-   * exists, not for N changes.
-   */
+  /** Adds `count` new members to an organization without events; see seed.ts addSyntheticMembers. */
   addSyntheticMembers(organizationId: number, count: number, permissions: OrganizationPermission[] = []): MembershipRecord[] {
-    this.organization(organizationId);
-    const added: MembershipRecord[] = [];
-    for (let i = 0; i < count; i++) {
-      const n = this.nextId.user;
-      const user: UserRecord = {
-        id: this.allocateId("user"),
-        firstName: "Synthetic",
-        lastName: `User ${n}`,
-        title: "Reviewer",
-        username: `synthetic-${n}@example.com`,
-        email: `synthetic-${n}@example.com`,
-        primaryOrganization: organizationId,
-        lastActivity: null,
-        lastLoggedOut: null,
-        mfaRequired: false,
-        active: true,
-      };
-      this.addUserRecord(user);
-      const m: MembershipRecord = { organizationId, userId: user.id, permissions: unique(permissions), userIdentifiers: [] };
-      this.putMembership(m);
-      added.push(m);
-    }
-    this.changed();
-    return added;
+    return addSyntheticMembers(this, organizationId, count, permissions);
   }
 
-  /**
-   * Adds `databases` databases to an organization, each with one complete project and
-   * `usersPerDatabase` new members holding DB_UPLOAD on it (for benchmarks of database rosters).
-   */
+  /** Adds databases with a project and DB_UPLOAD holders each; see seed.ts addSyntheticDatabases. */
   addSyntheticDatabases(organizationId: number, databases: number, usersPerDatabase = 0): DatabaseRecord[] {
-    const created: DatabaseRecord[] = [];
-    for (let i = 0; i < databases; i++) {
-      const db = this.createDatabase({ owningOrganizationId: organizationId, name: `Synthetic matter ${this.nextId.database}` });
-      this.createProject({ databaseId: db.id, name: `synthetic-${db.id}-review` });
-      for (const m of this.addSyntheticMembers(organizationId, usersPerDatabase)) {
-        this.databaseUsers.get(db.id)!.set(m.userId, { databaseId: db.id, userId: m.userId, permissions: ["DB_UPLOAD"] });
-      }
-      created.push(db);
-    }
-    this.changed();
-    return created;
+    return addSyntheticDatabases(this, organizationId, databases, usersPerDatabase);
   }
 
   // ----- whole-world operations -----

@@ -3,19 +3,15 @@
  * driven through the project client so every answer is also checked against the route
  * table's schemas.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../emulator/index.js";
-import { ApiError, ReviewAdminClient } from "../provider/client/index.js";
-import { control } from "./support/emulatorHttp.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiError, ReviewAdminClient } from "../../provider/client";
+import { control, useEmulator } from "../support/emulatorHttp";
 
 const DAY = 86_400_000;
-let emu: RunningEmulator;
+const emu = useEmulator();
 let admin: ReviewAdminClient;
 
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-});
-afterAll(() => emu.close());
+// Every test starts from the seeded world, with a client for its org admin.
 beforeEach(() => {
   emu.reset();
   admin = new ReviewAdminClient({ baseUrl: emu.url, apiKey: emu.keys.orgAdmin, requestsPerSecond: 1000, burst: 100, retryBaseMs: 1 });

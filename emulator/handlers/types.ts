@@ -4,7 +4,9 @@
  * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
  */
 import type { IncomingMessage } from "node:http";
-import type { OperationId, RouteDef } from "../contract";
+import type { OperationId, RouteDef } from "../../contract";
+import type { Caller } from "../model/records";
+import type { Store } from "../model/store";
 
 /** What a handler returns; the adapter wraps `data` in the route's envelope. */
 export interface HandlerResult {
@@ -18,9 +20,6 @@ export interface HandlerResult {
   headers?: Record<string, string>;
 }
 
-/** Who is calling, resolved from the API key. Defined by the store (see store.ts). */
-export type { Caller } from "./store";
-
 /** Everything a handler may read about one request. */
 export interface HandlerContext {
   route: RouteDef;
@@ -32,17 +31,17 @@ export interface HandlerContext {
   rawBody?: Buffer;
   req: IncomingMessage;
   /** The authenticated caller. */
-  caller: import("./store").Caller;
+  caller: Caller;
   /** The emulator's whole state. */
-  store: import("./store").Store;
+  store: Store;
   /** Base URL the emulator is served on (for links.next and part URLs), no trailing slash. */
   baseUrl: string;
   /** The request URL as received. */
   url: URL;
 }
 
-/** A handler for one operation. */
+/** Answers one routed, authenticated, validated request with `{status, data}`; refuses by throwing the errors of ../errors.ts. */
 export type Handler = (ctx: HandlerContext) => HandlerResult | Promise<HandlerResult>;
 
-/** A group of handlers, keyed by operation id; handlers/index.ts merges the groups. */
+/** The handlers of one file, keyed by operation id; each group is written `{...} satisfies HandlerGroup` so its keys stay known to handlers/index.ts. */
 export type HandlerGroup = Partial<Record<OperationId, Handler>>;

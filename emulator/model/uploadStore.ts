@@ -2,11 +2,9 @@
  * Native uploads (up1 to up5 and the part PUT): datasets, source files, parts and direct-link
  * downloads. Bytes live on disk in a temp folder and are streamed, never held whole in memory.
  *
- * The part PUT: a part is PUT to a pre-authenticated URL on the emulator itself,
- * `${baseUrl}/_upload/<token>`, which is not an API route and carries no API key. server.ts
- * routes every path under `/_upload/` to `handlePartUpload(req, res, store)` (below) before
- * authentication and body parsing: it reads the body as a stream and writes the whole answer
- * (200 with an ETag header, or the one error shape).
+ * The part PUT: up3 hands out a pre-authenticated URL on the emulator itself,
+ * `${baseUrl}/_upload/<token>`, which is not an API route and carries no API key; the token is
+ * the credential. ../partUpload.ts serves those URLs and calls `receivePart` here.
  *
  * State: the JSON-able part (datasets, source files, part metadata) is `store.extensions.uploads`
  * (type UploadState), so reset and --state cover it; the live part (temp folder, part URL
@@ -33,10 +31,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { request } from "undici";
-import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../contract";
-import { BadRequest, MethodNotAllowed, NotFound, Unprocessable, toErrorResponse } from "./errors";
+import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract";
+import { BadRequest, NotFound, Unprocessable } from "../errors";
 import type { Store } from "./store";
 
 const MiB = 1024 * 1024;
@@ -562,30 +559,4 @@ export function configureUploads(store: Store, options: UploadOptions): UploadSt
   bound.get(store)?.stop();
   bound.delete(store);
   return uploadsOf(store);
-}
-
-/**
- * Serves a PUT to a part URL: `${baseUrl}/_upload/<token>`. The server calls it for every path
- * under /_upload/, with no API key: the token is the authorization. Answers 200 with the
- * part's ETag, or the emulator's error shape (404 unknown URL, 400 file no longer uploading or
- * part over 5GB, 405 not a PUT).
- */
-export async function handlePartUpload(req: IncomingMessage, res: ServerResponse, store: Store): Promise<void> {
-  try {
-    if (req.method !== "PUT") throw new MethodNotAllowed(`part URLs take PUT, not ${req.method}`);
-    const pathname = new URL(req.url ?? "/", "http://emulator").pathname;
-    const token = pathname.slice(PART_UPLOAD_PREFIX.length);
-    const { etag } = await uploadsOf(store).receivePart(token, req);
-    res.writeHead(200, { etag, "content-length": "0" });
-    res.end();
-  } catch (err) {
-    const { status, body, headers } = toErrorResponse(err);
-    const text = JSON.stringify(body);
-    if (!res.headersSent && !res.destroyed) {
-      // Close the connection: the rest of a refused body is not read.
-      res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), connection: "close" });
-      res.end(text);
-    }
-    req.resume();
-  }
 }

@@ -1,7 +1,12 @@
-/** The activity log: ordering, the shared-timestamp page rule, E11/E12 reads, redaction and seeding. */
+/**
+ * The activity log (model/eventLog.ts): ordering, the shared-timestamp page rule, E11/E12
+ * reads, redaction and seeding; then E10, E11 and E12 over HTTP on the seeded world.
+ */
 import { describe, expect, it } from "vitest";
-import { EventLog, STRADDLE_START, redactForParent, seedEvents } from "../emulator/events.js";
-import type { EventRecord } from "../emulator/store.js";
+import { SEEDED } from "../../emulator";
+import { EventLog, STRADDLE_START, redactForParent, seedEvents } from "../../emulator/model/eventLog";
+import type { EventRecord } from "../../emulator/model/records";
+import { api, useEmulator } from "../support/emulatorHttp";
 
 const ev = (organizationId = 1) => ({ type: "USER_ADDED", userId: 7, organizationId, description: "x", data: { a: 1 } });
 
@@ -136,5 +141,48 @@ describe("seedEvents", () => {
     expect(pageSizes[0]).toBeGreaterThan(1000); // the group made the first page longer than limit
     expect(seen.map((e) => e.id)).toEqual(busy.map((e) => e.id));
     expect(new Set(seen.map((e) => e.id)).size).toBe(1500);
+  });
+});
+
+describe("activity log over HTTP (E10, E11, E12)", () => {
+  const emu = useEmulator();
+  const get = (role: string, path: string) => api(emu.url, emu.keys[role], "GET", path);
+
+  it("E10 pages a year of events with the default limit, never splitting a shared timestamp, losing or repeating nothing", async () => {
+    const now = emu.store.clock.now();
+    let next: string | null = `/v1/organizations/${SEEDED.org}/events?begin=${now - 400 * 86_400_000}&end=${now + 1}`;
+    const ids: number[] = [];
+    const sizes: number[] = [];
+    while (next) {
+      const r = await get("orgAdmin", next);
+      expect(r.status).toBe(200);
+      ids.push(...r.body.data.map((e: any) => e.id));
+      sizes.push(r.body.data.length);
+      next = r.body.links.next;
+    }
+    expect(sizes[0]).toBeGreaterThan(1000); // the seeded group straddling the page boundary
+    expect(new Set(ids).size).toBe(ids.length);
+    const all = await get("orgAdmin", `/v1/organizations/${SEEDED.org}/events/recent?limit=10000`);
+    expect(ids).toEqual(all.body.data.events.map((e: any) => e.id));
+    expect(ids.length).toBeGreaterThanOrEqual(1500);
+  });
+
+  it("E11 reads after an event id and E12 the most recent, with data and description for an org admin", async () => {
+    const first = await get("orgAdmin", `/v1/organizations/${SEEDED.org}/events/after/0?limit=5`);
+    expect(first.body.data).toHaveLength(5);
+    expect(first.body.data[0].data).not.toBeNull();
+    const second = await get("orgAdmin", first.body.links.next);
+    expect(second.body.data[0].id).toBeGreaterThan(first.body.data[4].id);
+    const recent = await get("orgAdmin", `/v1/organizations/${SEEDED.org}/events/recent?limit=3`);
+    expect(recent.body.data.events).toHaveLength(3);
+    expect(typeof recent.body.data.events[0].description).toBe("string");
+  });
+
+  it("nulls data and description for a parent organization key and refuses a member", async () => {
+    const r = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.org}/events/recent?limit=3`);
+    expect(r.status).toBe(200);
+    for (const e of r.body.data.events) expect(e).toMatchObject({ data: null, description: null });
+    expect((await get("member", `/v1/organizations/${SEEDED.org}/events/recent`)).status).toBe(403);
+    expect((await get("orgAdmin", `/v1/organizations/${SEEDED.org}/events?begin=10&end=5`)).status).toBe(400);
   });
 });

@@ -2,7 +2,7 @@
  * The organization activity log (E10, E11, E12): paging rules, parent-key redaction and a year
  * of deterministic seeded events.
  *
- * An EventLog is a view over an array of EventRecord (store.ts's type). The store keeps that
+ * An EventLog is a view over an array of EventRecord (records.ts). The store keeps that
  * array (`store.events`) and its id counter, and `store.eventLog()` wraps them. Nothing is
  * copied, so the store's JSON snapshot stays the one place the log is saved.
  *
@@ -16,7 +16,8 @@
  *   repeating an event.
  * - E12 returns the most recent `limit` events, oldest first, so every endpoint reads the same way.
  */
-import { prng, type EventRecord } from "./store";
+import { prng } from "./random";
+import type { EventRecord } from "./records";
 
 /** An event to append: everything but the id and timestamp, which the log assigns. */
 export interface NewEvent {
@@ -152,7 +153,7 @@ export interface SeedOrganization {
   userIds: readonly number[];
 }
 
-/** Options of seedEvents. */
+/** How many events seedEvents writes per organization. */
 export interface SeedEventsOptions {
   /** Events of the first organization: over a default page (1000) so paging shows. Default 1500. */
   busyCount?: number;

@@ -5,9 +5,8 @@
  * a missing organization or database, and 403 before 404 for a member or user within one.
  * Then what the lists hold for each role.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../emulator/index.js";
-import { api } from "./support/emulatorHttp.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, useEmulator } from "../support/emulatorHttp";
 
 /** Column order of the table. */
 const ROLES = [
@@ -104,13 +103,8 @@ const ROWS: Row[] = [
   { what: "E30 database size (other organization's)", method: "GET", path: "/v1/databases/2004/size", expect: "403 403 403 403 403 403 403 403 200 403" },
 ];
 
-let emu: RunningEmulator;
-
-beforeAll(async () => {
-  // The table sends hundreds of requests per key within a second or two.
-  emu = await startEmulator({ rateLimit: 0 });
-});
-afterAll(() => emu.close());
+// Rate limits off: the table sends hundreds of requests per key within a second or two.
+const emu = useEmulator();
 
 describe("access table: role × endpoint → status", () => {
   it.each(ROWS)("$what: $method $path", async (row) => {
@@ -125,7 +119,10 @@ describe("access table: role × endpoint → status", () => {
   });
 });
 
-describe("what each role sees", () => {
+describe("what each role sees (of the seeded world: these tests only read)", () => {
+  beforeAll(() => {
+    emu.reset();
+  });
   const ids = async (role: string, path: string) => {
     const res = await api(emu.url, emu.keys[role], "GET", path);
     expect(res.status).toBe(200);
@@ -133,7 +130,6 @@ describe("what each role sees", () => {
   };
 
   it("E1 lists databases with DB_ADMIN or owned by an organization the caller is org admin of", async () => {
-    emu.reset();
     expect(await ids("orgAdmin", "/v1/databases")).toEqual([2001, 2002]);
     expect(await ids("orgKey", "/v1/databases")).toEqual([2001, 2002]);
     expect(await ids("databaseAdmin", "/v1/databases")).toEqual([2002]);

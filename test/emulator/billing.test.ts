@@ -1,5 +1,9 @@
-/** Billing computed from stored history: the spec's examples and the conventions of billing.ts. */
+/**
+ * Billing computed from stored history (model/billingHistory.ts): the spec's examples and its
+ * conventions, then E7, E8 and E28 over HTTP on the seeded world.
+ */
 import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
 import {
   billableGb,
   databaseBilling,
@@ -14,7 +18,8 @@ import {
   type BillingProject,
   type Bytes,
   type ProjectHistory,
-} from "../emulator/billing.js";
+} from "../../emulator/model/billingHistory";
+import { api, useEmulator } from "../support/emulatorHttp";
 
 const at = (iso: string) => Date.parse(iso);
 const std = (nativeBytes: number, processedBytes = 0, producedBytes = 0) => ({
@@ -199,5 +204,77 @@ describe("seedBillingHistory", () => {
   it("survives a JSON round trip", () => {
     const a = seedBillingHistory(7, projects, now);
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+  });
+});
+
+describe("billing over HTTP (E7, E8, E28)", () => {
+  const emu = useEmulator();
+  const get = (role: string, path: string) => api(emu.url, emu.keys[role], "GET", path);
+  function previousMonth(): { year: number; month: number } {
+    const { year, month } = monthOf(emu.store.clock.now());
+    return month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+  }
+
+  it("E7 lists the organization's databases with their projects for the current month by default", async () => {
+    const { status, body } = await get("orgAdmin", `/v1/organizations/${SEEDED.org}/billing`);
+    expect(status).toBe(200);
+    expect(body.data.map((d: any) => d.id)).toEqual([SEEDED.databases.open, SEEDED.databases.restricted]);
+    expect(body.links.next).toBeNull();
+    const open = body.data[0];
+    expect(open.projects.map((p: any) => p.id)).toEqual([SEEDED.projects.complete, SEEDED.projects.partial, SEEDED.projects.eca]);
+    const peak = open.monthBilling.peakSize;
+    expect(peak.standard.billableGb + peak.eca.billableGb).toBeGreaterThan(0);
+    // The ECA project's data is in eca storage.
+    expect(open.projects[2].monthBilling.finalSize.eca.nativeBytes).toBeGreaterThan(0);
+  });
+
+  it("bills the project suspended mid previous month ACTIVE with final state SUSPENDED, and SUSPENDED now", async () => {
+    const { year, month } = previousMonth();
+    const prev = await get("orgAdmin", `/v1/databases/${SEEDED.databases.restricted}/billing?year=${year}&month=${month}`);
+    expect(prev.status).toBe(200); // orgAdminAccess is off, but billing is summary information
+    const suspended = prev.body.data.projects.find((p: any) => p.id === SEEDED.projects.suspended);
+    expect(suspended.monthStatus).toMatchObject({ billingState: "ACTIVE", finalState: "SUSPENDED" });
+    expect(typeof suspended.monthStatus.suspended).toBe("string");
+    expect(prev.body.data.monthStatus).toMatchObject({ billingState: "ACTIVE", finalState: "ACTIVE" });
+
+    const now = await get("parentOrgAdmin", `/v1/databases/${SEEDED.databases.restricted}/billing`);
+    expect(now.body.data.projects.find((p: any) => p.id === SEEDED.projects.suspended).monthStatus.billingState).toBe("SUSPENDED");
+  });
+
+  it("E28 combines the database size as its largest project's", async () => {
+    const { body } = await get("orgAdmin", `/v1/databases/${SEEDED.databases.open}/billing`);
+    const total = (s: any) => ["standard", "eca"].reduce((n, k) => n + s[k].nativeBytes + s[k].processedBytes + s[k].producedBytes, 0);
+    const largest = Math.max(...body.data.projects.map((p: any) => total(p.monthBilling.peakSize)));
+    expect(total(body.data.monthBilling.peakSize)).toBe(largest);
+  });
+
+  it("E8 aggregates the parent and its sub-organizations; a project suspended mid-month counts as active", async () => {
+    const { year, month } = previousMonth();
+    const q = `year=${year}&month=${month}`;
+    const agg = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.parentOrg}/billing/aggregate?${q}`);
+    expect(agg.status).toBe(200);
+    // Previous month: every project was billed active (3005 was suspended mid-month), so nothing is suspended.
+    expect(agg.body.data.suspended.peakSize.standard.nativeBytes).toBe(0);
+    // Active = the sum of the database sizes of 101, 102 and 103 (not 104).
+    let sum = 0;
+    for (const db of [SEEDED.databases.parentOrg, SEEDED.databases.open, SEEDED.databases.restricted, SEEDED.databases.subOrg]) {
+      const r = await get("parentOrgAdmin", `/v1/databases/${db}/billing?${q}`);
+      sum += r.body.data.monthBilling.peakSize.standard.nativeBytes;
+    }
+    expect(agg.body.data.active.peakSize.standard.nativeBytes).toBe(sum);
+    const current = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.parentOrg}/billing/aggregate`);
+    expect(current.body.data.suspended.finalSize.standard.nativeBytes).toBeGreaterThan(0);
+  });
+
+  it("checks access and refuses a month after the current one", async () => {
+    expect((await get("member", `/v1/organizations/${SEEDED.org}/billing`)).status).toBe(403);
+    expect((await get("subOrgAdmin", `/v1/organizations/${SEEDED.parentOrg}/billing/aggregate`)).status).toBe(403);
+    expect((await get("parentOrgAdmin", `/v1/organizations/${SEEDED.subOrg}/billing`)).status).toBe(200);
+    expect((await get("databaseAdmin", `/v1/databases/${SEEDED.databases.restricted}/billing`)).status).toBe(200);
+    const { year } = monthOf(emu.store.clock.now());
+    const future = await get("orgAdmin", `/v1/organizations/${SEEDED.org}/billing?year=${year + 1}&month=1`);
+    expect(future.status).toBe(400);
+    expect(future.body.title).toMatch(/year/);
+    expect((await get("orgAdmin", `/v1/organizations/${SEEDED.org}/billing?month=13`)).status).toBe(400);
   });
 });

@@ -1,0 +1,16 @@
+/**
+ * The emulator's randomness is seeded everywhere (keys, sizes, billing history, events, fault
+ * draws), so the same seed gives the same world and the same run.
+ */
+
+/** A small deterministic PRNG (mulberry32): numbers in [0, 1), the same sequence for the same seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

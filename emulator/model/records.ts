@@ -1,0 +1,182 @@
+/**
+ * The emulator's state as plain JSON-able records, one type per kind of thing the service holds,
+ * and the snapshot of the whole world that `--state` writes. The API's JSON shapes are built from
+ * them in ../views.ts; the rules that change them are Store's (store.ts).
+ */
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
+import type { Custodian } from "../../contract/custodianCsv";
+import type { BillingHistories } from "./billingHistory";
+
+/** SAML settings of an organization; the spec only shows state DISABLED. */
+export interface SamlRecord {
+  entityId: string | null;
+  mfaBypass: boolean;
+  state: string;
+  updated: string | null;
+}
+
+/** An organization; `parentOrganizationId` is set for sub-organizations. */
+export interface OrganizationRecord {
+  id: number;
+  name: string;
+  parentOrganizationId: number | null;
+  saml: SamlRecord;
+}
+
+/** A platform user. `apiKeyOf` marks the identity behind an organization key (never a member). */
+export interface UserRecord {
+  id: number;
+  firstName: string;
+  lastName: string;
+  title: string;
+  username: string;
+  email: string;
+  primaryOrganization: number | null;
+  lastActivity: string | null;
+  lastLoggedOut: string | null;
+  mfaRequired: boolean;
+  /** Shown as DatabaseUser.active. */
+  active: boolean;
+  /** Set on the synthetic user that acts for an organization key: the organization's id. */
+  apiKeyOf?: number;
+}
+
+/** A user's membership of one organization, with the permissions and identifiers it carries there. */
+export interface MembershipRecord {
+  organizationId: number;
+  userId: number;
+  permissions: OrganizationPermission[];
+  userIdentifiers: UserIdentifier[];
+}
+
+/** Document counts and sizes of one kind of document (E30). */
+export interface DocCountsRecord {
+  docCount: number;
+  imageSize: number;
+  nativeSize: number;
+  textSize: number;
+}
+
+/** A database owned by one organization. */
+export interface DatabaseRecord {
+  id: number;
+  name: string;
+  owningOrganizationId: number;
+  orgAdminAccess: boolean;
+  created: string;
+  databaseFields: { name: string; type: string; value: string }[];
+  size: { nativeDocs: DocCountsRecord; processedDocs: DocCountsRecord; producedDocs: DocCountsRecord };
+}
+
+/** A user's database-level permissions. */
+export interface DatabaseUserRecord {
+  databaseId: number;
+  userId: number;
+  permissions: DatabasePermission[];
+}
+
+/** A project of a database; `userIds` are the users with project access (through user groups). */
+export interface ProjectRecord {
+  id: number;
+  databaseId: number;
+  name: string;
+  displayName: string;
+  created: string;
+  eca: boolean;
+  partial: boolean;
+  mfaRequired: boolean;
+  productionMode: boolean;
+  suspended: boolean;
+  emailThreadingStatus: string;
+  lastLogin: string | null;
+  userIds: number[];
+}
+
+/** An invitation to an organization; expired when `expiration` is before the emulator's now. */
+export interface InvitationRecord {
+  id: number;
+  organizationId: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  invitedBy: number | null;
+  approvedBy: number | null;
+  permissions: OrganizationPermission[];
+  /** When it was last sent (created or re-sent). */
+  sent: string;
+  expiration: string;
+}
+
+/** A legal-hold custodian directory, owned by one organization (E5 syncs `custodians`). */
+export interface DirectoryRecord {
+  id: number;
+  organizationId: number;
+  name: string;
+  custodians: Custodian[];
+}
+
+/** An API key: a user's key acts with the user's roles; an organization key is org admin of it. */
+export interface KeyRecord {
+  key: string;
+  /** The middle segment: what the admin UI shows to identify a key. */
+  keyId: string;
+  kind: "user" | "organization";
+  /** The acting user: the key's owner, or the synthetic user of an organization key. */
+  userId: number;
+  /** Organization keys only. */
+  organizationId?: number;
+  /** A name for people reading the key list (the role it was minted for). */
+  label: string;
+}
+
+/** An activity event as stored (the API view nulls data and description for parent keys). */
+export interface EventRecord {
+  id: number;
+  timestamp: number;
+  type: string;
+  userId: number | null;
+  organizationId: number;
+  description: string;
+  data: Record<string, unknown>;
+}
+
+/** Who is calling, resolved from the API key. */
+export type Caller =
+  | { kind: "user"; key: KeyRecord; userId: number; account: string }
+  | { kind: "organization"; key: KeyRecord; userId: number; organizationId: number; account: string };
+
+
+/** The id counters, one per kind. */
+export interface IdCounters {
+  organization: number;
+  user: number;
+  database: number;
+  project: number;
+  invitation: number;
+  directory: number;
+  event: number;
+}
+
+/** The whole world as plain JSON (what --state writes). */
+export interface WorldSnapshot {
+  version: 1;
+  clockOffsetMs: number;
+  nextId: IdCounters;
+  organizations: OrganizationRecord[];
+  users: UserRecord[];
+  memberships: MembershipRecord[];
+  databases: DatabaseRecord[];
+  databaseUsers: DatabaseUserRecord[];
+  projects: ProjectRecord[];
+  invitations: InvitationRecord[];
+  directories: DirectoryRecord[];
+  keys: KeyRecord[];
+  events: EventRecord[];
+  /** Billing history per project id (billingHistory.ts computes bills from it). */
+  billing: BillingHistories;
+  /** Roles of the seeded world to their keys (orgAdmin, member, ...). */
+  namedKeys: Record<string, string>;
+  /** State kept by the domain modules (uploads, ...), each under its own name. */
+  extensions: Record<string, unknown>;
+}
+
