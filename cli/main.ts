@@ -47,7 +47,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    out.out((require("../package.json") as { version: string }).version);
+    out.out((require("../../package.json") as { version: string }).version);
     return 0;
   }
   const entry = COMMANDS[name];
