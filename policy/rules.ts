@@ -457,7 +457,6 @@ export function memberDomainFindings(declared: Declared, cfg: DomainConfig): Fin
   const findings: Finding[] = [];
   for (const d of declared.declarations) {
     if (d.scope !== "organization" || d.level === "one field" || !isString(d.email) || isUnknown(d.scopeId)) continue;
-    if (d.status === "active" && !d.invitation) continue; // outputs: already a member, not invited by this stack
     if (rules.isAllowed(d.email) || rules.isExternalReviewer(d.email)) continue;
     const what = d.invitation ? "invites" : "adds (or, without an account, invites)";
     findings.push({
@@ -482,6 +481,12 @@ export interface AdminCountConfig {
 
 export const ADMIN_DEFAULTS = { maxOrgAdmins: 3, minOrgAdmins: 1, scope: "authoritative" } as const;
 
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Groups declarations by known scope id; also returns those whose scope id is not known yet. */
 function byScope(declared: Declared, scope: "organization" | "database") {
   const groups = new Map<number, Declaration[]>();
@@ -489,7 +494,7 @@ function byScope(declared: Declared, scope: "organization" | "database") {
   for (const d of declared.declarations) {
     if (d.scope !== scope) continue;
     if (isUnknown(d.scopeId)) unknownScope.push(d);
-    else groups.set(d.scopeId, [...(groups.get(d.scopeId) ?? []), d]);
+    else pushTo(groups, d.scopeId, d);
   }
   return { groups, unknownScope };
 }
@@ -534,7 +539,7 @@ export function orgAdminCountFindings(declared: Declared, cfg: AdminCountConfig 
       if (!hasPerm(d.permissions, "ORG_ADMIN")) continue;
       const key = personKey(d, emails);
       if (key === undefined) continue; // could be someone already counted
-      admins.set(key, [...(admins.get(key) ?? []), d]);
+      pushTo(admins, key, d);
     }
     if (admins.size > max) {
       const who = [...admins].map(([key, ds]) => `${key} (${ds.map((d) => label(d.res)).join(", ")})`).join("; ");
@@ -631,7 +636,7 @@ export function ownershipFindings(declared: Declared, cfg: OwnershipConfig = {})
       const byPerson = new Map<string, Declaration[]>();
       for (const d of decls) {
         const key = personKey(d, emails);
-        if (key !== undefined) byPerson.set(key, [...(byPerson.get(key) ?? []), d]);
+        if (key !== undefined) pushTo(byPerson, key, d);
       }
       for (const [key, ds] of byPerson) {
         const resources = [...new Map(ds.map((d) => [d.res.urn, d])).values()];
