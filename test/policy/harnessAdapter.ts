@@ -14,7 +14,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { isDynamicType, programFromPath, ProgramStack, type RunResult } from "../../harness/program";
+import { isDynamicType } from "../../harness/program/monitor";
+import { programFromPath } from "../../harness/program/programFile";
+import { ProgramStack, type RunResult } from "../../harness/program/stack";
 import type { AnalyzedResource } from "./analyzer";
 
 export interface ProgramRun {

@@ -15,7 +15,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hasPulumiCli } from "../../demo/stacks";
+import { hasPulumiCli } from "../../harness/stacks";
 import { PolicyPackProcess, type Diagnostic, type PackConfig } from "./analyzer";
 import { UNKNOWN_WIRE } from "./fixtures";
 import { policyEmulator, PolicyProgramStack } from "./harnessAdapter";
