@@ -9,6 +9,7 @@
  */
 import type { DatabasePermission, OrganizationPermission } from "../../contract";
 import { ApiError } from "../client";
+import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, requireId, type DataSourceOptions } from "./dataSource";
@@ -160,9 +161,8 @@ export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSour
       users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, callOptions(opts));
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
-        const said = err.title ?? err.serviceMessage;
         const why = db.orgAdminAccess ? "the key is neither DB_ADMIN on it nor org admin of its owner" : "orgAdminAccess is off and the key is not DB_ADMIN on it";
-        return { ...base, readable: false, notReadable: `not readable with this key (403${said ? ` ${said}` : ""}; ${why})`, users: [] };
+        return { ...base, readable: false, notReadable: `not readable with this key (${answerText(err)}: ${why})`, users: [] };
       }
       throw readFailure(DS, `the users of database ${db.id}`, err);
     }
