@@ -16,7 +16,7 @@ import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, re
 
 export interface GetAccessMatrixArgs {
   /** The organization to review. */
-  orgId: number;
+  organizationId: number;
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
   includeActivity?: boolean;
 }
@@ -115,14 +115,14 @@ function personKey(email: string | null, username: string): string {
  * (403) is recorded as not readable rather than failing the whole matrix. Needs org admin.
  */
 export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const client = clientFor(DS, opts);
   const [org, memberList, invitationData, databaseList] = await Promise.all([
-    reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))),
-    reading(DS, `the members of organization ${orgId}`, () => client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts))),
-    reading(DS, `the invitations of organization ${orgId}`, () => client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts))),
-    reading(DS, `the databases of organization ${orgId}`, () =>
-      client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+    reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))),
+    reading(DS, `the members of organization ${organizationId}`, () => client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts))),
+    reading(DS, `the invitations of organization ${organizationId}`, () => client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts))),
+    reading(DS, `the databases of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
     ),
   ]);
 

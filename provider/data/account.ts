@@ -49,7 +49,7 @@ export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: D
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
 export interface GetOrganizationArgs {
-  orgId: number;
+  organizationId: number;
 }
 
 /** getOrganization result: the organization (E6). */
@@ -57,9 +57,9 @@ export type GetOrganizationResult = Organization;
 
 /** Reads one organization (E6; member of it, or parent org admin). */
 export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
-  const orgId = requireId("getOrganization", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganization", "organizationId", args?.organizationId);
   const client = clientFor("getOrganization", opts);
-  return reading("getOrganization", `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts)));
+  return reading("getOrganization", `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)));
 }
 
 export const getOrganizationOutput = outputForm(getOrganization);

@@ -75,12 +75,12 @@ export interface MonthArgs {
 
 /** getOrganizationBilling arguments; the name filters match database names. */
 export interface GetOrganizationBillingArgs extends MonthArgs, NameFilter {
-  orgId: number;
+  organizationId: number;
 }
 
 export interface GetOrganizationBillingResult extends YearMonth {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** One billing record per database the organization owns, with its projects, after the filters. */
   databases: DatabaseBilling[];
 }
@@ -88,36 +88,36 @@ export interface GetOrganizationBillingResult extends YearMonth {
 async function readOrganizationBilling(
   client: ReviewAdminClient,
   dataSource: string,
-  orgId: number,
+  organizationId: number,
   ym: YearMonth,
   opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
-  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationBilling", { orgId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
+  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
   );
 }
 
 /** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
 export async function getOrganizationBilling(args: GetOrganizationBillingArgs, opts?: DataSourceOptions): Promise<GetOrganizationBillingResult> {
   const DS = "getOrganizationBilling";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const all = await readOrganizationBilling(client, DS, orgId, ym, opts);
-  return { orgId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
+  const all = await readOrganizationBilling(client, DS, organizationId, ym, opts);
+  return { organizationId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
 }
 
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
 export interface GetParentOrganizationBillingArgs extends MonthArgs {
   /** The parent organization. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** getParentOrganizationBilling result: the aggregate (E8) and the month it is for. */
 export interface GetParentOrganizationBillingResult extends YearMonth, ParentBilling {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin). */
@@ -126,13 +126,13 @@ export async function getParentOrganizationBilling(
   opts?: DataSourceOptions,
 ): Promise<GetParentOrganizationBillingResult> {
   const DS = "getParentOrganizationBilling";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
-    client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
+  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+    client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
   );
-  return { ...data, orgId, ...ym };
+  return { ...data, organizationId, ...ym };
 }
 
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
@@ -219,14 +219,14 @@ export interface BillingMonthTotal extends YearMonth, PeakFinal {
 
 /** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
 export interface GetBillingSummaryArgs extends MonthArgs {
-  orgId: number;
+  organizationId: number;
   /** How many months to cover, ending with year/month: 1..36, default 1. */
   months?: number;
 }
 
 /** getBillingSummary result: billable GB by database and month, peak against final, standard against eca. */
 export interface BillingSummary {
-  orgId: number;
+  organizationId: number;
   /** The months covered, oldest first. */
   months: YearMonth[];
   /** One row per database and month, ordered by month then database id. */
@@ -325,13 +325,13 @@ function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number
  */
 export async function getBillingSummary(args: GetBillingSummaryArgs, opts?: DataSourceOptions): Promise<BillingSummary> {
   const DS = "getBillingSummary";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
   const client = clientFor(DS, opts);
-  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, orgId, ym, opts));
-  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(orgId, ym, d))).sort(byMonthThenDatabase);
+  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, organizationId, ym, opts));
+  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
   const totals = monthTotals(months, rows);
-  return { orgId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
+  return { organizationId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
 }
 
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
@@ -370,7 +370,7 @@ export interface ParentSummaryMonth extends YearMonth {
 
 export interface GetParentBillingSummaryArgs extends MonthArgs {
   /** The parent organization. */
-  orgId: number;
+  organizationId: number;
   /** How many months to cover, ending with year/month: 1..36, default 1. */
   months?: number;
 }
@@ -378,7 +378,7 @@ export interface GetParentBillingSummaryArgs extends MonthArgs {
 /** getParentBillingSummary result: a parent organization across its sub-organizations. */
 export interface ParentBillingSummary {
   /** The parent organization. */
-  orgId: number;
+  organizationId: number;
   name: string;
   /** Every organization below it (sub-organizations, and theirs), by id. */
   subOrganizationIds: number[];
@@ -455,7 +455,7 @@ function descendants(all: Organization[], parentId: number): Organization[] {
  */
 export async function getParentBillingSummary(args: GetParentBillingSummaryArgs, opts?: DataSourceOptions): Promise<ParentBillingSummary> {
   const DS = "getParentBillingSummary";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
   const client = clientFor(DS, opts);
 
@@ -463,15 +463,15 @@ export async function getParentBillingSummary(args: GetParentBillingSummaryArgs,
     client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
   );
   const parent =
-    orgs.find((o) => o.id === orgId) ??
-    (await reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))));
-  const subs = descendants(orgs, orgId);
+    orgs.find((o) => o.id === organizationId) ??
+    (await reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))));
+  const subs = descendants(orgs, organizationId);
   const members = [parent, ...subs];
 
   const rows: BillingSummaryRow[] = [];
   const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
-    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
-      client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
+    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+      client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
     );
     const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
     let counted = 0;
@@ -504,7 +504,7 @@ export async function getParentBillingSummary(args: GetParentBillingSummaryArgs,
     return { ...ym, aggregate, organizations, sumOfOrganizations, difference, matchesAggregate: Math.abs(difference) <= tolerance };
   });
   rows.sort(byMonthThenDatabase);
-  return { orgId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
+  return { organizationId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
 }
 
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);

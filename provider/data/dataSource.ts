@@ -102,9 +102,9 @@ export class DataSourceError extends Error {
 }
 
 /** Who may call an operation, from the route table's `access` column with the given ids filled in; undefined for an unknown operation id. */
-export function requiredRole(operationId: string, ids: { orgId?: number; databaseId?: number } = {}): string | undefined {
+export function requiredRole(operationId: string, ids: { organizationId?: number; databaseId?: number } = {}): string | undefined {
   const route = (routes as Record<string, RouteDef>)[operationId];
-  return route ? accessText(route, ids) : undefined;
+  return route ? accessText(route, { orgId: ids.organizationId, databaseId: ids.databaseId }) : undefined;
 }
 
 /** Turns any failure of a read into the DataSourceError `<dataSource>: reading <what>: <cause>`. */

@@ -62,12 +62,12 @@ export const getDatabaseOutput = outputForm(getDatabase);
 
 export interface GetOrganizationDatabasesArgs extends DatabaseFilter {
   /** The owning organization. */
-  orgId: number;
+  organizationId: number;
 }
 
 export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters. */
@@ -75,12 +75,12 @@ export async function getOrganizationDatabases(
   args: GetOrganizationDatabasesArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationDatabasesResult> {
-  const orgId = requireId("getOrganizationDatabases", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationDatabases", "organizationId", args?.organizationId);
   const client = clientFor("getOrganizationDatabases", opts);
-  const all = await reading("getOrganizationDatabases", `the databases of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationDatabases", `the databases of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  return { orgId, ...filterDatabases(all, { ...args, organizationId: undefined }) };
+  return { organizationId, ...filterDatabases(all, { ...args, organizationId: undefined }) };
 }
 
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);

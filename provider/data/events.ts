@@ -16,7 +16,7 @@ export type TimeInput = number | string | Date;
 
 /** getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`. */
 export interface GetActivityEventsArgs {
-  orgId: number;
+  organizationId: number;
   /** Range mode (E10): the first instant, inclusive. */
   begin?: TimeInput;
   /** Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
@@ -38,7 +38,7 @@ export type ActivityEventsMode = "range" | "after" | "recent";
 
 export interface GetActivityEventsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** range (E10), after (E11) or recent (E12). */
   mode: ActivityEventsMode;
   /** Range mode: the begin used, unix ms. */
@@ -93,7 +93,7 @@ function modeOf(args: GetActivityEventsArgs): ActivityEventsMode {
  * recent ones (E12). No event is lost or repeated across pages.
  */
 export async function getActivityEvents(args: GetActivityEventsArgs, opts?: DataSourceOptions): Promise<GetActivityEventsResult> {
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const organizationId = requireId(DS, "organizationId", args?.organizationId);
   const mode = modeOf(args);
   if (args.limit !== undefined && (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > 10000)) {
     throw argumentError(DS, `'limit' must be an integer from 1 to 10000, got ${JSON.stringify(args.limit)}`);
@@ -107,15 +107,15 @@ export async function getActivityEvents(args: GetActivityEventsArgs, opts?: Data
   const keep = (e: ActivityEvent) => {
     if (!byId.has(e.id)) byId.set(e.id, e);
   };
-  const result: GetActivityEventsResult = { orgId, mode, events: [], lastEventId: null };
+  const result: GetActivityEventsResult = { organizationId, mode, events: [], lastEventId: null };
 
   if (mode === "range") {
     const begin = toMillis("begin", args.begin!);
     const end = args.end === undefined ? Date.now() + 1 : toMillis("end", args.end);
     if (end <= begin) throw argumentError(DS, `'end' (${end}) must be later than 'begin' (${begin})`);
     Object.assign(result, { begin, end });
-    await reading(DS, `the events of organization ${orgId} from ${iso(begin)} to ${iso(end)}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEvents", { orgId, begin, end, limit }, callOptions(opts))) {
+    await reading(DS, `the events of organization ${organizationId} from ${iso(begin)} to ${iso(end)}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEvents", { orgId: organizationId, begin, end, limit }, callOptions(opts))) {
         if (e.timestamp >= begin && e.timestamp < end) keep(e);
       }
     });
@@ -125,14 +125,14 @@ export async function getActivityEvents(args: GetActivityEventsArgs, opts?: Data
       throw argumentError(DS, `'afterEventId' must be a non-negative integer event id, got ${JSON.stringify(afterEventId)}`);
     }
     result.afterEventId = afterEventId;
-    await reading(DS, `the events of organization ${orgId} after event ${afterEventId}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId, eventId: afterEventId, limit }, callOptions(opts))) {
+    await reading(DS, `the events of organization ${organizationId} after event ${afterEventId}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId: organizationId, eventId: afterEventId, limit }, callOptions(opts))) {
         if (e.id > afterEventId) keep(e);
       }
     });
   } else {
-    const data = await reading(DS, `the most recent events of organization ${orgId}`, () =>
-      client.call("GetRecentOrganizationEvents", { orgId, limit }, undefined, callOptions(opts)),
+    const data = await reading(DS, `the most recent events of organization ${organizationId}`, () =>
+      client.call("GetRecentOrganizationEvents", { orgId: organizationId, limit }, undefined, callOptions(opts)),
     );
     data.events.forEach(keep);
   }

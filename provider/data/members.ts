@@ -34,12 +34,12 @@ export interface MemberFilter extends NameFilter {
 }
 
 export interface GetOrganizationMembersArgs extends MemberFilter {
-  orgId: number;
+  organizationId: number;
 }
 
 export interface GetOrganizationMembersResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The members (with email, permissions, identifiers, lastActivity), after the filters, in the service's order. */
   members: Member[];
   /** Their user ids, in the same order. */
@@ -66,19 +66,19 @@ export async function getOrganizationMembers(
   args: GetOrganizationMembersArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationMembersResult> {
-  const orgId = requireId("getOrganizationMembers", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationMembers", "organizationId", args?.organizationId);
   const client = clientFor("getOrganizationMembers", opts);
-  const all = await reading("getOrganizationMembers", `the members of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationMembers", `the members of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const members = filterMembers(all, args);
-  return { orgId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
+  return { organizationId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
 }
 
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
 export interface GetOrganizationMemberArgs {
-  orgId: number;
+  organizationId: number;
   /** The member's user id. */
   userId: number;
 }
@@ -88,11 +88,11 @@ export type GetOrganizationMemberResult = Member;
 
 /** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
 export async function getOrganizationMember(args: GetOrganizationMemberArgs, opts?: DataSourceOptions): Promise<GetOrganizationMemberResult> {
-  const orgId = requireId("getOrganizationMember", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationMember", "organizationId", args?.organizationId);
   const userId = requireId("getOrganizationMember", "userId", args?.userId);
   const client = clientFor("getOrganizationMember", opts);
-  return reading("getOrganizationMember", `member ${userId} of organization ${orgId}`, () =>
-    client.call("GetOrganizationUser", { orgId, userId }, undefined, callOptions(opts)),
+  return reading("getOrganizationMember", `member ${userId} of organization ${organizationId}`, () =>
+    client.call("GetOrganizationUser", { orgId: organizationId, userId }, undefined, callOptions(opts)),
   );
 }
 
@@ -109,7 +109,7 @@ export type ListedInvitationStatus = "pending" | "expired";
 export type InvitationWithStatus = Invitation & { status: ListedInvitationStatus };
 
 export interface GetOrganizationInvitationsArgs {
-  orgId: number;
+  organizationId: number;
   /** Keep only pending or only expired invitations; both when left out. */
   status?: ListedInvitationStatus;
   /** Keep only the invitation for this email (case-insensitive). */
@@ -120,7 +120,7 @@ export interface GetOrganizationInvitationsArgs {
 
 export interface GetOrganizationInvitationsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The invitations after the filters, each with `status`, in the service's order. */
   invitations: InvitationWithStatus[];
   /** Emails of the pending ones among them. */
@@ -134,13 +134,13 @@ export async function getOrganizationInvitations(
   args: GetOrganizationInvitationsArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationInvitationsResult> {
-  const orgId = requireId("getOrganizationInvitations", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationInvitations", "organizationId", args?.organizationId);
   if (args.status !== undefined && args.status !== "pending" && args.status !== "expired") {
     throw argumentError("getOrganizationInvitations", `'status' must be "pending" or "expired", got ${JSON.stringify(args.status)}`);
   }
   const client = clientFor("getOrganizationInvitations", opts);
-  const data = await reading("getOrganizationInvitations", `the invitations of organization ${orgId}`, () =>
-    client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts)),
+  const data = await reading("getOrganizationInvitations", `the invitations of organization ${organizationId}`, () =>
+    client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
   );
   const invitations: InvitationWithStatus[] = data.invitations
     .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
@@ -151,7 +151,7 @@ export async function getOrganizationInvitations(
         (args.permission === undefined || i.organizationPermissions.includes(args.permission)),
     );
   return {
-    orgId,
+    organizationId,
     invitations,
     pendingEmails: invitations.filter((i) => i.status === "pending").map((i) => i.email),
     expiredEmails: invitations.filter((i) => i.status === "expired").map((i) => i.email),
@@ -165,14 +165,14 @@ export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvita
 // ------------------------------------------------------------------------------------------------
 
 export interface GetOrganizationUserIdentifiersArgs {
-  orgId: number;
+  organizationId: number;
   /** Keep only the identifier with this abbreviation. */
   abbreviation?: string;
 }
 
 export interface GetOrganizationUserIdentifiersResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The identifiers in use (abbreviation and label), after the filter, in the service's order. */
   userIdentifiers: UserIdentifier[];
 }
@@ -182,13 +182,13 @@ export async function getOrganizationUserIdentifiers(
   args: GetOrganizationUserIdentifiersArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationUserIdentifiersResult> {
-  const orgId = requireId("getOrganizationUserIdentifiers", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationUserIdentifiers", "organizationId", args?.organizationId);
   const client = clientFor("getOrganizationUserIdentifiers", opts);
-  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationUserIdentifiers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
-  return { orgId, userIdentifiers };
+  return { organizationId, userIdentifiers };
 }
 
 export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);

@@ -60,12 +60,12 @@ export async function getProjects(args: GetProjectsArgs = {}, opts?: DataSourceO
 export const getProjectsOutput = outputForm(getProjects);
 
 export interface GetOrganizationProjectsArgs extends Omit<ProjectFilter, "organizationId"> {
-  orgId: number;
+  organizationId: number;
 }
 
 export interface GetOrganizationProjectsResult extends GetProjectsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters. */
@@ -73,13 +73,13 @@ export async function getOrganizationProjects(
   args: GetOrganizationProjectsArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationProjectsResult> {
-  const orgId = requireId("getOrganizationProjects", "orgId", args?.orgId);
+  const organizationId = requireId("getOrganizationProjects", "organizationId", args?.organizationId);
   const client = clientFor("getOrganizationProjects", opts);
-  const all = await reading("getOrganizationProjects", `the projects of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationProjects", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationProjects", `the projects of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationProjects", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  const { orgId: _o, ...filter } = args;
-  return { orgId, ...filterProjects(all, filter) };
+  const { organizationId: _o, ...filter } = args;
+  return { organizationId, ...filterProjects(all, filter) };
 }
 
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);

@@ -15,7 +15,7 @@ const s = useSeededEmulator();
 
 describe("errors", () => {
   it("a 403 is one line naming the data source, what was read, the status and the role needed", async () => {
-    const err = await failure(data.getOrganizationMembers({ orgId: SEEDED.org }, s.as("member")));
+    const err = await failure(data.getOrganizationMembers({ organizationId: SEEDED.org }, s.as("member")));
     expect(err.status).toBe(403);
     expect(err.operationId).toBe("GetOrganizationUsers");
     expect(err.dataSource).toBe("getOrganizationMembers");
@@ -25,7 +25,7 @@ describe("errors", () => {
       "getOrganizationMembers: reading the members of organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)",
     );
     expect((err.cause as ApiError).title).toMatch(/needs org admin/);
-    const outErr = await valueOf(data.getOrganizationMembersOutput({ orgId: SEEDED.org }, s.as("member"))).catch((e) => e);
+    const outErr = await valueOf(data.getOrganizationMembersOutput({ organizationId: SEEDED.org }, s.as("member"))).catch((e) => e);
     expect(outErr).toBeInstanceOf(DataSourceError);
     expect(outErr.message).toBe(err.message);
   });
@@ -44,13 +44,13 @@ describe("errors", () => {
     expect(bad.message).toMatch(/^getCurrentUser: reading the user behind the API key: the service answered 401 .*check reviewadmin:apiKey/);
 
     s.emu.traffic.log.reset();
-    const arg = await failure(data.getOrganization({ orgId: -3 }, s.as("orgAdmin")));
-    expect(arg.message).toBe("getOrganization: 'orgId' must be a positive integer id, got -3");
+    const arg = await failure(data.getOrganization({ organizationId: -3 }, s.as("orgAdmin")));
+    expect(arg.message).toBe("getOrganization: 'organizationId' must be a positive integer id, got -3");
     expect(s.emu.traffic.log.list()).toEqual([]);
   });
 
   it("requiredRole words an operation's access from the route table", () => {
-    expect(data.requiredRole("GetOrganizationUsers", { orgId: 102 })).toBe("org admin of organization 102");
+    expect(data.requiredRole("GetOrganizationUsers", { organizationId: 102 })).toBe("org admin of organization 102");
     expect(data.requiredRole("GetDatabaseBilling")).toBe("DB_ADMIN on the database, or org admin or parent org admin of its owning organization");
     expect(data.requiredRole("NoSuchOperation")).toBeUndefined();
   });
