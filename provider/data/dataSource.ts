@@ -172,9 +172,34 @@ export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Prom
       pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn,
     );
     const { dependsOn: _ignored, ...rest } = opts ?? {};
-    const resolvedArgs = pulumi.output((args ?? {}) as pulumi.Input<object>) as pulumi.Output<unknown>;
+    const resolvedArgs = pulumi.output(mapTopLevel(args ?? {}, boxDate) as pulumi.Input<object>) as pulumi.Output<unknown>;
     const ready = waits.length === 0 ? resolvedArgs : pulumi.all([resolvedArgs, ...waits]).apply((all) => all[0]);
-    return ready.apply((resolved) => fn(resolved as A, rest)) as unknown as pulumi.Output<Plain<R>>;
+    return ready.apply((resolved) => fn(mapTopLevel(resolved, unboxDate) as A, rest)) as unknown as pulumi.Output<Plain<R>>;
   };
   return form as OutputFn<A, R>;
+}
+
+// pulumi.output() copies every object it meets into a plain one, so a Date argument (a time of
+// getActivityEvents) would reach the Promise form as `{}`. Functions pass through it untouched: a
+// top-level Date, given as is or through a Promise or an Output, travels as a function returning
+// it, told from anything else by `dateBoxes`.
+const dateBoxes = new WeakSet<() => Date>();
+
+function boxDate(value: unknown): unknown {
+  if (pulumi.Output.isInstance(value)) return value.apply(boxDate);
+  if (value instanceof Promise) return value.then(boxDate);
+  if (!(value instanceof Date)) return value;
+  const box = () => value;
+  dateBoxes.add(box);
+  return box;
+}
+
+function unboxDate(value: unknown): unknown {
+  return typeof value === "function" && dateBoxes.has(value as () => Date) ? (value as () => Date)() : value;
+}
+
+/** `args` with `fn` applied to each top-level value; anything but a plain object as it is (the schema refuses it). */
+function mapTopLevel(args: unknown, fn: (value: unknown) => unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args) || pulumi.Output.isInstance(args)) return args;
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, fn(v)]));
 }

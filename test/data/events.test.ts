@@ -64,6 +64,14 @@ describe("getActivityEvents", () => {
     expect(again.lastEventId).toBeNull();
   });
 
+  it("the Output form passes Date arguments through, given as they are or through a Promise", async () => {
+    const args = { organizationId: SEEDED.org, begin: new Date(0), end: new Date(Date.now() + 1000) };
+    const viaPromise = await data.getActivityEvents(args, s.as("orgAdmin"));
+    expect(viaPromise.events.length).toBeGreaterThan(0);
+    const viaOutput = await valueOf(data.getActivityEventsOutput({ ...args, end: Promise.resolve(args.end) }, s.as("orgAdmin")));
+    expect(viaOutput).toEqual(viaPromise);
+  });
+
   it("recent: the most recent events", async () => {
     const stored = storedEvents(SEEDED.org);
     const res = await data.getActivityEvents({ organizationId: SEEDED.org, recent: true, limit: 10 }, s.as("orgAdmin"));
