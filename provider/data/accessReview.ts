@@ -7,19 +7,24 @@
  * (such as last activity) is included unless asked for, so the output of two runs diffs to the
  * real changes in access.
  */
+import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, type DataSourceOptions } from "./dataSource";
 
-export interface GetAccessMatrixArgs {
+const getAccessMatrixArgs = z.strictObject({
   /** The organization to review. */
-  organizationId: number;
+  organizationId: idArg,
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
-  includeActivity?: boolean;
-}
+  includeActivity: z.boolean().optional(),
+});
+
+/** getAccessMatrix arguments. */
+export type GetAccessMatrixArgs = z.input<typeof getAccessMatrixArgs>;
 
 /** A member of the organization and their organization permissions. */
 export interface AccessMember {
@@ -114,8 +119,9 @@ function personKey(email: string | null, username: string): string {
  * each user and their database permissions (E23). A database whose users the key may not read
  * (403) is recorded as not readable rather than failing the whole matrix. Needs org admin.
  */
-export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
-  const organizationId = requireId(DS, "organizationId", args?.organizationId);
+export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
+  const args = parseArgs(DS, getAccessMatrixArgs, input);
+  const { organizationId } = args;
   const client = clientFor(DS, opts);
   const [org, memberList, invitationData, databaseList] = await Promise.all([
     reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))),

@@ -1,14 +1,14 @@
 /**
  * What every data source is made of: where its client comes from (explicit client, explicit
  * settings, `reviewadmin:*` Pulumi config, the plugin's configured settings, environment
- * variables), the one error its failures become (worded by provider/failures.ts), argument
- * checks, and the generic Output form.
+ * variables), the one error its failures become (worded by provider/failures.ts), and the
+ * generic Output form. Arguments are parsed by each data source's schema (./args.ts).
  *
  * Data sources are plain async functions: they work in a Pulumi program and in a plain Node
  * script alike. Nothing here touches Pulumi's runtime unless a Pulumi program is running.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { accessText, ParameterError, params, routes, type RouteDef } from "../../contract";
+import { accessText, ParameterError, routes, type RouteDef } from "../../contract";
 import { ApiError, type CallOptions, type ReviewAdminClient } from "../client";
 import { describeCause } from "../failures";
 import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, type Settings } from "../settings";
@@ -122,19 +122,9 @@ export async function reading<T>(dataSource: string, what: string, fn: () => Pro
   }
 }
 
-/** An argument error, thrown before anything is sent: `<dataSource>: <message>`. */
-export function argumentError(dataSource: string, message: string): DataSourceError {
-  return new DataSourceError(dataSource, `${dataSource}: ${message}`);
-}
-
-/**
- * A required id argument (a number or a string of digits), checked with the contract's id rule
- * (contract/params.ts) before anything is sent; throws an argument error naming it.
- */
-export function requireId(dataSource: string, name: string, value: unknown): number {
-  const parsed = params.id.safeParse(typeof value === "number" || typeof value === "string" ? value : Number.NaN);
-  if (parsed.success) return parsed.data;
-  throw argumentError(dataSource, `'${name}' ${parsed.error.issues[0]?.message}, got ${JSON.stringify(value)}`);
+/** An argument error, thrown before anything is sent: `<dataSource>: <message>` (`cause`: the schema's error, when there is one). */
+export function argumentError(dataSource: string, message: string, cause?: unknown): DataSourceError {
+  return new DataSourceError(dataSource, `${dataSource}: ${message}`, cause);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ describe("billing data sources", () => {
     expect(parent.active.peakSize.standard.billableGb).toBeGreaterThan(0);
     expect(await valueOf(data.getParentOrganizationBillingOutput({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin")))).toEqual(parent);
     const bad = await failure(data.getOrganizationBilling({ organizationId: SEEDED.org, month: 13 }, s.as("orgAdmin")));
-    expect(bad.message).toBe("getOrganizationBilling: 'month' must be an integer from 1 to 12, got 13");
+    expect(bad.message).toBe("getOrganizationBilling: invalid argument 'month': must be a month number from 1 to 12, got 13");
   });
 
   it("getParentBillingSummary: the parent aggregate equals the sum over the parent and its sub-organizations", async () => {

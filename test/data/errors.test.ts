@@ -45,7 +45,7 @@ describe("errors", () => {
 
     s.emu.traffic.log.reset();
     const arg = await failure(data.getOrganization({ organizationId: -3 }, s.as("orgAdmin")));
-    expect(arg.message).toBe("getOrganization: 'organizationId' must be a positive integer id, got -3");
+    expect(arg.message).toBe("getOrganization: invalid argument 'organizationId': must be a positive integer id, got -3");
     expect(s.emu.traffic.log.list()).toEqual([]);
   });
 

@@ -87,9 +87,9 @@ describe("getActivityEvents", () => {
       [{ organizationId: SEEDED.org, begin: 0, afterEventId: 5 }, /^getActivityEvents: begin\/end and afterEventId cannot be combined/],
       [{ organizationId: SEEDED.org, recent: true, afterEventId: 5 }, /^getActivityEvents: afterEventId and recent cannot be combined/],
       [{ organizationId: SEEDED.org, end: 5 }, /^getActivityEvents: 'end' needs 'begin'/],
-      [{ organizationId: SEEDED.org, begin: 10, end: 5 }, /^getActivityEvents: 'end' \(5\) must be later than 'begin' \(10\)/],
-      [{ organizationId: SEEDED.org, begin: "yesterday" }, /^getActivityEvents: 'begin' must be unix milliseconds/],
-      [{ organizationId: SEEDED.org, recent: true, limit: 20000 }, /^getActivityEvents: 'limit' must be an integer from 1 to 10000/],
+      [{ organizationId: SEEDED.org, begin: 10, end: 5 }, /^getActivityEvents: invalid argument 'end': must be later than 'begin' \(10\), got 5$/],
+      [{ organizationId: SEEDED.org, begin: "yesterday" }, /^getActivityEvents: invalid argument 'begin': must be unix milliseconds, a Date or an ISO 8601 time, got "yesterday"$/],
+      [{ organizationId: SEEDED.org, recent: true, limit: 20000 }, /^getActivityEvents: invalid argument 'limit': must be an integer from 1 to 10000, got 20000$/],
     ];
     s.emu.traffic.log.reset();
     for (const [args, re] of cases) {

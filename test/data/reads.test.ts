@@ -146,7 +146,7 @@ describe("member data sources", () => {
     expect(out.pendingEmails).toEqual([SEEDED.invitations.pending]);
     expect(out.expiredEmails).toEqual([]);
     const bad = await failure(data.getOrganizationInvitations({ organizationId: SEEDED.org, status: "old" as never }, s.as("orgAdmin")));
-    expect(bad.message).toBe('getOrganizationInvitations: \'status\' must be "pending" or "expired", got "old"');
+    expect(bad.message).toBe("getOrganizationInvitations: invalid argument 'status': must be one of pending, expired, got \"old\"");
   });
 
   it("getOrganizationUserIdentifiers lists the identifiers in use", async () => {
