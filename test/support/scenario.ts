@@ -24,3 +24,9 @@ export function errorOf(promise: Promise<unknown>): Promise<Error> {
     (e: Error) => e,
   );
 }
+
+/**
+ * Options of a test made of steps: a longer time limit, as each step starts plugin processes
+ * (a few seconds each on a loaded machine) and a scenario has several.
+ */
+export const SCENARIO = { timeout: 240_000 };
