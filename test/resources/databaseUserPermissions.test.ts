@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
-import { errorOf, step } from "../support/scenario";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const DB = SEEDED.databases.open; // 2001, owned by 102, orgAdminAccess on: the org admin key manages its users
 const U = SEEDED.users;
@@ -25,7 +25,7 @@ const alanInputs = { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD"
 const margaretInputs = { databaseId: DB, userId: U.multiOrgMember, permissions: ["DB_UPLOAD", "DB_LEGAL_HOLD"] };
 
 describe("DatabaseUserPermissions", () => {
-  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced delete-first, deleted; permissions removed behind its back", async () => {
+  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced delete-first, deleted; permissions removed behind its back", SCENARIO, async () => {
     await step("creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)", async () => {
       expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
       const sent = record();

@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
-import { errorOf, step } from "../support/scenario";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const { world, store, record, res, failuresOf } = useResourceWorld("Invitation");
@@ -22,7 +22,7 @@ const ZOE = "zoe.invitee@example.com";
 const zoeInputs = { organizationId: ORG, email: "Zoe.Invitee@Example.com", firstName: "Zoe", lastName: "Invitee", permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"] };
 
 describe("Invitation", () => {
-  it("a new invitation: invited, refreshed, drifted, re-invited on update, replaced, deleted", async () => {
+  it("a new invitation: invited, refreshed, drifted, re-invited on update, replaced, deleted", SCENARIO, async () => {
     await step("create: invites a new email (pending)", async () => {
       const sent = record();
       const zoe = await world().run(async (run) => (await res(run, "zoe")).up(zoeInputs));
@@ -164,7 +164,7 @@ describe("Invitation", () => {
 });
 
 describe("Invitation lifecycle", () => {
-  it("pending → expired → re-sent; re-sent on purpose by resendTrigger; accepted, then deleted leaving the membership", async () => {
+  it("pending → expired → re-sent; re-sent on purpose by resendTrigger; accepted, then deleted leaving the membership", SCENARIO, async () => {
     const IVY = "ivy.lifecycle@example.com";
     const ivy = { organizationId: ORG, email: IVY, permissions: ["AI_ADMIN"] };
 

@@ -7,14 +7,14 @@ import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
-import { step } from "../support/scenario";
+import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const { world, store, record, res, failuresOf } = useResourceWorld("OrgMember");
 const memberEmails = () => store().membersOf(ORG).map((m) => store().user(m.userId).email.toLowerCase());
 
 describe("OrgMember", () => {
-  it("an existing platform user: added with permissions and identifiers, refreshed, drifted, updated, deleted", async () => {
+  it("an existing platform user: added with permissions and identifiers, refreshed, drifted, updated, deleted", SCENARIO, async () => {
     const linus = { organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] };
 
     await step("create: an active member with permissions and identifiers", async () => {
@@ -74,7 +74,7 @@ describe("OrgMember", () => {
     });
   });
 
-  it("a new email: invited (lower-cased), replaced on a change of email, and deleted once its invitation is already gone", async () => {
+  it("a new email: invited (lower-cased), replaced on a change of email, and deleted once its invitation is already gone", SCENARIO, async () => {
     await step("create: invites the email, lower-cased", async () => {
       const r = await world().run(async (run) => (await res(run, "newcomer")).up({ organizationId: ORG, email: "Zoe.Newcomer@Example.com", permissions: ["AI_ADMIN"] }));
       expect(r.op).toBe("create");
@@ -102,7 +102,7 @@ describe("OrgMember", () => {
     });
   });
 
-  it("adopts an existing member without writing anything, and drops it on refresh once removed behind its back", async () => {
+  it("adopts an existing member without writing anything, and drops it on refresh once removed behind its back", SCENARIO, async () => {
     await step("create: adopts the member, leaving unmanaged fields alone", async () => {
       const before = structuredClone(store().membership(ORG, SEEDED.users.member));
       const sent = record();
@@ -158,7 +158,7 @@ describe("OrgMember", () => {
 });
 
 describe("OrgMember invitation lifecycle", () => {
-  it("invited, still pending, then accepted behind its back and refreshed to active", async () => {
+  it("invited, still pending, then accepted behind its back and refreshed to active", SCENARIO, async () => {
     const email = "ivy.invitee@example.com";
     const ivy = { organizationId: ORG, email, permissions: ["AI_ADMIN"] };
 
@@ -184,7 +184,7 @@ describe("OrgMember invitation lifecycle", () => {
     });
   });
 
-  it("an expired invitation shows as a change and is re-sent, once, on the next up", async () => {
+  it("an expired invitation shows as a change and is re-sent, once, on the next up", SCENARIO, async () => {
     const late = "lee.late@example.com";
     await step("create: invites the email", async () => {
       await world().run(async (run) => (await res(run, "lee")).up({ organizationId: ORG, email: late }));

@@ -12,7 +12,7 @@ import { SEEDED } from "../../emulator";
 import { CheckFailedError } from "../../harness/steps";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
-import { errorOf, step } from "../support/scenario";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const U = SEEDED.users;
@@ -24,7 +24,7 @@ const barbaraInputs = { organizationId: ORG, userId: U.databaseAdmin, permission
 const francesInputs = { organizationId: ORG, userId: U.legalHoldAdmin, permissions: ["LEGAL_HOLD_ADMIN"] };
 
 describe("OrgMemberPermissions", () => {
-  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; members removed behind its back", async () => {
+  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; members removed behind its back", SCENARIO, async () => {
     await step("creates by email (case-insensitive) and by user id, leaving identifiers and membership alone", async () => {
       const identifiersBefore = structuredClone(store().membership(ORG, U.member).userIdentifiers);
       const sent = record();

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
-import { errorOf, step } from "../support/scenario";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const U = SEEDED.users;
@@ -27,7 +27,7 @@ const barbaraInputs = { organizationId: ORG, email: "Barbara@Northwind.example",
 const alanInputs = { organizationId: ORG, userId: U.member, identifiers: [TUR, AT] };
 
 describe("UserIdentifiers", () => {
-  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; a member removed behind its back", async () => {
+  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; a member removed behind its back", SCENARIO, async () => {
     await step("creates by email and by user id, sorted by abbreviation, leaving permissions alone", async () => {
       const sent = record();
       const [barbara, alan] = await world().run(async (run) =>
