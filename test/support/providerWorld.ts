@@ -4,6 +4,7 @@
  * empty), configured with stack config, with resource state carried between runs.
  *
  * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
+ * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
  */
 import * as path from "node:path";
 import { createRequire } from "node:module";
@@ -53,8 +54,15 @@ export interface ProviderWorld {
   close(): Promise<void>;
 }
 
+/** Options of {@link startProviderWorld} and {@link useResourceWorld}. */
+export interface ProviderWorldOptions {
+  /** Role of the seeded key the runs use (default "orgAdmin"). */
+  keyName?: string;
+  emulator?: EmulatorOptions;
+}
+
 /** Starts an emulator (rate limit raised unless given) and returns a world whose runs use `keyName`. */
-export async function startProviderWorld(opts: { keyName?: string; emulator?: EmulatorOptions } = {}): Promise<ProviderWorld> {
+export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promise<ProviderWorld> {
   const emu = await startEmulator({ rateLimit: 0, ...opts.emulator });
   const states = new Map<string, ResourceState | undefined>();
   const world: ProviderWorld = {
@@ -130,7 +138,7 @@ export interface ResourceWorld {
  *
  * @param kind the resource kind `res` and `failuresOf` use when not told another
  */
-export function useResourceWorld(kind?: string, opts: Parameters<typeof startProviderWorld>[0] = {}): ResourceWorld {
+export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {}): ResourceWorld {
   let current: ProviderWorld | undefined;
   beforeAll(async () => {
     current = await startProviderWorld(opts);
