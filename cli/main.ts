@@ -13,6 +13,7 @@ const NEED = { major: 22, minor: 19 };
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  export: { summary: "write a Pulumi project that adopts an organization's live access", load: async () => (await import("./export.js")).exportCommand },
   routes: { summary: "list the API operations this version uses", load: async () => (await import("./routes.js")).routes },
 };
 

@@ -5,19 +5,10 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { main, nodeProblem } from "../../cli/main";
-import type { Io } from "../../cli/command";
+import { nodeProblem } from "../../cli/main";
+import { runCli } from "./runCli";
 
 const repoRoot = path.resolve(__dirname, "../..");
-
-/** Runs main() with captured output. */
-export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { out: (t) => void (out += t.endsWith("\n") ? t : t + "\n"), err: (t) => void (err += t.endsWith("\n") ? t : t + "\n") };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe("pulumi-reviewadmin", () => {
   it("lists its commands, and each command has --help", async () => {
@@ -25,14 +16,17 @@ describe("pulumi-reviewadmin", () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Usage: pulumi-reviewadmin <command> \[options\]/);
     expect(r.out).toMatch(/\n {2}routes {2}/);
-    const help = await runCli(["routes", "--help"]);
-    expect(help).toMatchObject({ code: 0, err: "" });
-    expect(help.out).toMatch(/^Usage: pulumi-reviewadmin routes \[options\]/);
+    expect(r.out).toMatch(/\n {2}export {2}/);
+    for (const command of ["routes", "export"]) {
+      const help = await runCli([command, "--help"]);
+      expect(help).toMatchObject({ code: 0, err: "" });
+      expect(help.out).toMatch(new RegExp(`^Usage: pulumi-reviewadmin ${command} \\[options\\]`));
+    }
   });
 
   it("says in one line what is wrong with how it was called", async () => {
     expect(await runCli([])).toMatchObject({ code: 2 });
-    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: routes (see --help)\n" });
+    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: export, routes (see --help)\n" });
     expect(await runCli(["routes", "--frob"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n" });
   });
 
