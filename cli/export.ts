@@ -130,7 +130,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
   },
   examples: [
-    "REVIEWADMIN_API_KEY=... REVIEWADMIN_BASE_URL=https://api.example.com pulumi-reviewadmin export --out access",
+    "pulumi-reviewadmin export --out access   # the key from REVIEWADMIN_API_KEY, the URL from REVIEWADMIN_BASE_URL",
     "pulumi-reviewadmin export --org 102 --mode authoritative --api-key-file ~/.reviewadmin-key --out access",
     "pulumi-reviewadmin export --out access --force && git -C access diff   # what changed since the last export",
   ],

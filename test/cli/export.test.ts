@@ -139,6 +139,10 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
 
     const again = await exported("seeded-again");
     expect(filesOf(again)).toEqual(filesOf(dir));
+    // An organization-level key administers the same organization: the same export.
+    const out = newDir("org-key");
+    expect((await exportWith(["--out", out], "orgKey")).code).toBe(0);
+    expect(filesOf(out)).toEqual(filesOf(dir));
   });
 
   it("the exported project type-checks with tsc", () => {
