@@ -5,7 +5,7 @@
  * the users of each database (E23), so the requests are ceil(members/200) + one per 200 users of
  * each database + a few per organization.
  */
-import type { DatabasePermission, DatabaseUser, Invitation, Member, Organization, OrganizationPermission, User } from "../../contract";
+import type { Database, DatabasePermission, DatabaseUser, Invitation, Member, Organization, OrganizationPermission, User } from "../../contract";
 import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/resources/support/normalize";
@@ -183,9 +183,86 @@ function skipReason(orgAdminAccess: boolean, err: unknown): string {
   return describeCause(err);
 }
 
-/** Progress and counts of a read, for the command's stderr lines and summary. */
-export interface ReadProgress {
-  (line: string): void;
+/** Receives one progress line at a time (the command prints them on stderr). */
+export type ReadProgress = (line: string) => void;
+
+function grantOf(u: DatabaseUser, members: Map<number, Member>): ExportedGrant {
+  const m = members.get(u.user.id);
+  return {
+    userId: u.user.id,
+    permissions: sortedSet(u.permissions),
+    active: u.active,
+    who: m ? personLabel(m.firstName, m.lastName, normalizeEmail(m.email)) : personLabel(u.user.firstName, u.user.lastName, u.user.username),
+    member: !!m,
+  };
+}
+
+/**
+ * The users of each of the organization's databases (E23, 8 lists in flight), with a progress
+ * line at every tenth; a database the key may not read (403) is skipped with the reason.
+ */
+async function readDatabases(
+  client: ReviewAdminClient,
+  org: { id: number; name: string },
+  databases: Database[],
+  members: Map<number, Member>,
+  progress: ReadProgress,
+): Promise<{ databases: ExportedDatabase[]; skipped: SkippedDatabase[] }> {
+  const skipped: SkippedDatabase[] = [];
+  let read = 0;
+  let grants = 0;
+  let reported = 0;
+  const readOne = async (db: Database): Promise<ExportedDatabase | undefined> => {
+    let users: DatabaseUser[];
+    try {
+      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE });
+    } catch (err) {
+      if (!isStatus(err, 403)) throw explainFailure(`reading the users of database ${named(db)}`, err);
+      skipped.push({ id: db.id, name: db.name, reason: skipReason(db.orgAdminAccess, err) });
+      return undefined;
+    } finally {
+      read += 1;
+    }
+    const exported = users.filter((u) => u.permissions.length > 0).map((u) => grantOf(u, members)).sort((a, b) => a.userId - b.userId);
+    grants += exported.length;
+    const tenth = Math.floor((read / databases.length) * 10);
+    if (databases.length >= 10 && tenth > reported) {
+      reported = tenth;
+      progress(`organization ${named(org)}: ${read} of ${databases.length} databases read, ${grants} grants so far`);
+    }
+    return { id: db.id, name: db.name, grants: exported };
+  };
+  const exported = (await mapLimit(databases, 8, readOne)).filter((d): d is ExportedDatabase => d !== undefined);
+  skipped.sort((a, b) => a.id - b.id);
+  for (const s of skipped) progress(`organization ${named(org)}: database ${named(s)} not exported: ${s.reason}`);
+  return { databases: exported, skipped };
+}
+
+/** One organization's members, invitations and (with grants) databases. */
+async function readOrganization(client: ReviewAdminClient, org: { id: number; name: string }, scope: ExportScope, progress: ReadProgress): Promise<ExportedOrganization> {
+  progress(`organization ${named(org)}: reading members${scope.invitations ? ", invitations" : ""}${scope.grants ? " and databases" : ""}`);
+  const [members, invitations, databases] = await Promise.all([
+    reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id, limit: PAGE })),
+    scope.invitations
+      ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then((d) => d.invitations)
+      : Promise.resolve([] as Invitation[]),
+    scope.grants
+      ? reading(`the databases of organization ${named(org)}`, () => client.listAll("GetOrganizationDatabases", { orgId: org.id, limit: PAGE }))
+      : Promise.resolve([] as Database[]),
+  ]);
+  const exportedMembers = members.map((m) => exportedMember(m, scope.identifiers)).sort(byEmail);
+  const memberEmails = new Set(exportedMembers.map((m) => m.email));
+  // A member wins over an invitation of the same email, as in the rosters.
+  const exportedInvitations = invitations.map(exportedInvitation).filter((i) => !memberEmails.has(i.email)).sort(byEmail);
+  const expired = exportedInvitations.filter((i) => i.expired).length;
+  progress(
+    `organization ${named(org)}: ${members.length} members` +
+      (scope.invitations ? `, ${exportedInvitations.length} invitations (${expired} expired)` : "") +
+      (scope.grants ? `, ${databases.length} databases` : ""),
+  );
+  const own = databases.filter((d) => d.owningOrganizationId === org.id).sort((a, b) => a.id - b.id);
+  const read = await readDatabases(client, org, own, new Map(members.map((m) => [m.id, m])), progress);
+  return { id: org.id, name: org.name, members: exportedMembers, invitations: exportedInvitations, databases: read.databases, skippedDatabases: read.skipped };
 }
 
 /**
@@ -194,74 +271,9 @@ export interface ReadProgress {
  */
 export async function readAccess(client: ReviewAdminClient, scope: ExportScope, progress: ReadProgress = () => {}): Promise<ExportedAccess> {
   const me = await reading("the key's own account (E2)", () => client.call("GetCurrentUser", {}));
-  const targets = await organizationsToExport(client, me, scope.organizations);
   const organizations: ExportedOrganization[] = [];
-  for (const org of targets) {
-    progress(`organization ${named(org)}: reading members${scope.invitations ? ", invitations" : ""}${scope.grants ? " and databases" : ""}`);
-    const [members, invitations, databases] = await Promise.all([
-      reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id, limit: PAGE })),
-      scope.invitations
-        ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then((d) => d.invitations)
-        : Promise.resolve([] as Invitation[]),
-      scope.grants
-        ? reading(`the databases of organization ${named(org)}`, () => client.listAll("GetOrganizationDatabases", { orgId: org.id, limit: PAGE }))
-        : Promise.resolve([]),
-    ]);
-    const exportedMembers = members.map((m) => exportedMember(m, scope.identifiers)).sort(byEmail);
-    const memberEmails = new Set(exportedMembers.map((m) => m.email));
-    // A member wins over an invitation of the same email, as in the rosters.
-    const exportedInvitations = invitations.map(exportedInvitation).filter((i) => !memberEmails.has(i.email)).sort(byEmail);
-    const expired = exportedInvitations.filter((i) => i.expired).length;
-    progress(
-      `organization ${named(org)}: ${members.length} members` +
-        (scope.invitations ? `, ${exportedInvitations.length} invitations (${expired} expired)` : "") +
-        (scope.grants ? `, ${databases.length} databases` : ""),
-    );
-
-    const byId = new Map(members.map((m) => [m.id, m]));
-    const ownDatabases = databases.filter((d) => d.owningOrganizationId === org.id).sort((a, b) => a.id - b.id);
-    const skippedDatabases: SkippedDatabase[] = [];
-    let read = 0;
-    let grants = 0;
-    let reported = 0;
-    const read1 = async (db: (typeof ownDatabases)[number]): Promise<ExportedDatabase | undefined> => {
-      let users: DatabaseUser[];
-      try {
-        users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE });
-      } catch (err) {
-        if (!isStatus(err, 403)) throw explainFailure(`reading the users of database ${named(db)}`, err);
-        skippedDatabases.push({ id: db.id, name: db.name, reason: skipReason(db.orgAdminAccess, err) });
-        return undefined;
-      } finally {
-        read += 1;
-      }
-      const exported = users
-        .filter((u) => u.permissions.length > 0)
-        .map((u): ExportedGrant => {
-          const m = byId.get(u.user.id);
-          return {
-            userId: u.user.id,
-            permissions: sortedSet(u.permissions),
-            active: u.active,
-            who: m ? personLabel(m.firstName, m.lastName, normalizeEmail(m.email)) : personLabel(u.user.firstName, u.user.lastName, u.user.username),
-            member: !!m,
-          };
-        })
-        .sort((a, b) => a.userId - b.userId);
-      grants += exported.length;
-      // A line at every tenth of the databases, for long exports.
-      const tenth = Math.floor((read / ownDatabases.length) * 10);
-      if (ownDatabases.length >= 10 && tenth > reported) {
-        reported = tenth;
-        progress(`organization ${named(org)}: ${read} of ${ownDatabases.length} databases read, ${grants} grants so far`);
-      }
-      return { id: db.id, name: db.name, grants: exported };
-    };
-    const exportedDatabases = (await mapLimit(ownDatabases, 8, read1)).filter((d): d is ExportedDatabase => d !== undefined);
-    skippedDatabases.sort((a, b) => a.id - b.id);
-    for (const s of skippedDatabases) progress(`organization ${named(org)}: database ${named(s)} not exported: ${s.reason}`);
-    organizations.push({ id: org.id, name: org.name, members: exportedMembers, invitations: exportedInvitations, databases: exportedDatabases, skippedDatabases });
-  }
+  // One organization at a time: the client paces every request of the key anyway.
+  for (const org of await organizationsToExport(client, me, scope.organizations)) organizations.push(await readOrganization(client, org, scope, progress));
   return { scope, organizations };
 }
 
