@@ -1,13 +1,16 @@
 /**
- * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8) and the upload benchmark
- * (bench/upload.ts, issue 7). Writes every figure as JSON (default bench/results/latest.json)
- * and the tables as Markdown beside it (same name, `.md`), for the README.
+ * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8), the upload benchmark
+ * (bench/upload.ts, issue 7) and the export benchmark (bench/export.ts, issue 14). Writes every
+ * figure as JSON (default bench/results/latest.json) and the tables as Markdown beside it (same
+ * name, `.md`), for the README. `--enterprise` runs the export benchmark alone on the enterprise
+ * world (bench/results/enterprise.json).
  *
- *   node dist/bench/index.js [--quick] [--only scale|upload] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
 import { FULL_WORLD, QUICK_WORLD, benchScale, scaleMarkdown, scaleText, type ScaleResult } from "./scale";
 import { benchUpload, uploadMarkdown, uploadText, type UploadBenchResult } from "./upload";
 
@@ -19,9 +22,12 @@ const USAGE = `Usage: npm run bench -- [options]   (or: node dist/bench/index.js
 Runs the benchmarks against the emulator, at the service's rate limit (25 requests/s).
 
 Options:
-  --quick              a fast check: scale with ${QUICK_WORLD.members} members, ${QUICK_WORLD.databases} databases x ${QUICK_WORLD.usersPerDatabase} users;
+  --quick              a fast check: scale and export with ${QUICK_WORLD.members} members, ${QUICK_WORLD.databases} databases x ${QUICK_WORLD.usersPerDatabase} users;
                        upload of a ${QUICK_UPLOAD.fileBytes / 1024 / 1024} MiB file, ${QUICK_UPLOAD.rounds} round
-  --only scale|upload  run one benchmark only
+  --enterprise         the export benchmark alone, on the enterprise world: ${ENTERPRISE_WORLD.members} members and
+                       ${ENTERPRISE_WORLD.databases} databases x ${ENTERPRISE_WORLD.usersPerDatabase} users (about 3 minutes); results in
+                       bench/results/enterprise.json unless --out says otherwise
+  --only NAME          run one benchmark only: scale, upload or export
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md
   --sequential         scale: run the naive baseline after the programs instead of beside
@@ -31,21 +37,24 @@ Options:
 
 The full scale benchmark (${FULL_WORLD.members} members, ${FULL_WORLD.databases} databases x ${FULL_WORLD.usersPerDatabase} users) takes about 8 minutes on 2 CPUs
 (15 with --sequential): the naive baseline alone sends one request per resource at 25/s in
-each phase. The upload benchmark (1 GiB, best of 2 rounds) about a minute.
+each phase. The upload benchmark (1 GiB, best of 2 rounds) about a minute. The export benchmark
+(export of ${EXPORT_WORLD.members} members and ${EXPORT_WORLD.databases} databases x ${EXPORT_WORLD.usersPerDatabase} users, then the exported program's first up,
+a no-change up and a refresh) under a minute.
 `;
 
 interface Args {
   quick: boolean;
+  enterprise: boolean;
   sequential: boolean;
   strict: boolean;
-  only?: "scale" | "upload";
+  only?: "scale" | "upload" | "export";
   out: string;
 }
 
 const repoRoot = path.resolve(__dirname, "../..");
 
 function parseArgs(argv: string[]): Args | "help" {
-  const args: Args = { quick: false, sequential: false, strict: false, out: path.join(repoRoot, "bench", "results", "latest.json") };
+  const args: Args = { quick: false, enterprise: false, sequential: false, strict: false, out: "" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (name: string) => {
@@ -55,15 +64,20 @@ function parseArgs(argv: string[]): Args | "help" {
     };
     if (a === "--help" || a === "-h") return "help";
     else if (a === "--quick") args.quick = true;
+    else if (a === "--enterprise") args.enterprise = true;
     else if (a === "--sequential") args.sequential = true;
     else if (a === "--strict") args.strict = true;
     else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
-      if (v !== "scale" && v !== "upload") throw new UsageError(`--only takes scale or upload, not '${v}'`);
+      if (v !== "scale" && v !== "upload" && v !== "export") throw new UsageError(`--only takes scale, upload or export, not '${v}'`);
       args.only = v;
     } else if (a === "--out" || a.startsWith("--out=")) args.out = path.resolve(value("--out"));
     else throw new UsageError(`unknown option '${a}'`);
   }
+  if (args.enterprise && args.quick) throw new UsageError("--enterprise and --quick do not go together");
+  if (args.enterprise && args.only && args.only !== "export") throw new UsageError("--enterprise runs the export benchmark only");
+  if (args.enterprise) args.only = "export";
+  args.out ||= path.join(repoRoot, "bench", "results", args.enterprise ? "enterprise.json" : "latest.json");
   return args;
 }
 
@@ -85,15 +99,25 @@ async function main(): Promise<number> {
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const started = new Date();
-  const results: { startedAt: string; finishedAt?: string; quick: boolean; machine: Record<string, unknown>; scale?: ScaleResult; upload?: UploadBenchResult } = {
+  const results: {
+    startedAt: string;
+    finishedAt?: string;
+    quick: boolean;
+    enterprise: boolean;
+    machine: Record<string, unknown>;
+    scale?: ScaleResult;
+    upload?: UploadBenchResult;
+    export?: ExportBenchResult;
+  } = {
     startedAt: started.toISOString(),
     quick: args.quick,
+    enterprise: args.enterprise,
     machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
   };
-  const md: string[] = [`## Benchmarks${args.quick ? " (quick)" : ""}`, "", `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`, ""];
+  const md: string[] = [`## Benchmarks${args.quick ? " (quick)" : args.enterprise ? " (enterprise)" : ""}`, "", `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`, ""];
   let goalsMet = true;
 
-  if (args.only !== "upload") {
+  if (args.only === undefined || args.only === "scale") {
     const scale = await benchScale({ world: args.quick ? QUICK_WORLD : FULL_WORLD, log, naive: args.sequential ? "sequential" : "concurrent" });
     results.scale = scale;
     process.stdout.write(`${scaleText(scale)}\n`);
@@ -101,12 +125,21 @@ async function main(): Promise<number> {
     goalsMet &&= scale.allGoalsMet;
   }
 
-  if (args.only !== "scale") {
+  if (args.only === undefined || args.only === "upload") {
     const upload = await benchUpload({ ...(args.quick ? QUICK_UPLOAD : {}), log });
     results.upload = upload;
     process.stdout.write(`\n${uploadText(upload)}\n`);
     md.push(uploadMarkdown(upload), "");
     goalsMet &&= upload.sha1Verified && upload.memory.withinBound;
+  }
+
+  if (args.only === undefined || args.only === "export") {
+    const world = args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
+    const exported = await benchExport({ world, log });
+    results.export = exported;
+    process.stdout.write(`\n${exportText(exported)}\n`);
+    md.push(exportMarkdown(exported, args.enterprise ? "Enterprise export" : "Export"), "");
+    goalsMet &&= exported.allGoalsMet;
   }
 
   results.finishedAt = new Date().toISOString();

@@ -11,7 +11,7 @@ import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
 import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
-import { sortedSet } from "./support/normalize";
+import { sameSet, sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
@@ -102,7 +102,10 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
     const adopted = !!existing && existing.permissions.length > 0;
     if (adopted) pulumi.log.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
-    return stateOf(inputs, await setPermissions(client, inputs), adopted);
+    // Adopting the very permissions the program declares writes nothing: E26 would only set what
+    // is there, and an exported program's first up must send no write (cli/export).
+    const live = adopted && sameSet(existing.permissions, inputs.permissions) ? existing : await setPermissions(client, inputs);
+    return stateOf(inputs, live, adopted);
   },
 
   async read(state, { client }) {

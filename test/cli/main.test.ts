@@ -8,8 +8,6 @@ import { describe, expect, it } from "vitest";
 import { nodeProblem } from "../../cli/main";
 import { runCli } from "./runCli";
 
-export { runCli };
-
 const repoRoot = path.resolve(__dirname, "../..");
 
 describe("pulumi-reviewadmin", () => {
@@ -18,9 +16,12 @@ describe("pulumi-reviewadmin", () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Usage: pulumi-reviewadmin <command> \[options\]/);
     expect(r.out).toMatch(/\n {2}routes {2}/);
-    const help = await runCli(["routes", "--help"]);
-    expect(help).toMatchObject({ code: 0, err: "" });
-    expect(help.out).toMatch(/^Usage: pulumi-reviewadmin routes \[options\]/);
+    expect(r.out).toMatch(/\n {2}export {2}/);
+    for (const command of ["routes", "export"]) {
+      const help = await runCli([command, "--help"]);
+      expect(help).toMatchObject({ code: 0, err: "" });
+      expect(help.out).toMatch(new RegExp(`^Usage: pulumi-reviewadmin ${command} \\[options\\]`));
+    }
   });
 
   it("says in one line what is wrong with how it was called", async () => {

@@ -1,0 +1,290 @@
+/**
+ * The export benchmark (issue 14): what onboarding an existing organization costs. A world is
+ * seeded at scale in the emulator (at the service's 25 requests per second), then:
+ *
+ * 1. export: `pulumi-reviewadmin export` run as a user runs it (the compiled bin, a child
+ *    process, its client at the default 25/s), timed, its requests counted by the emulator;
+ * 2. tsc: the exported project compiled with this repository's TypeScript (a type error fails it);
+ * 3. first up of the exported program, through ProgramStack (the real dynamic-provider plugin, a
+ *    fresh process per run): requests, WRITE requests (the goal is 0), wall time;
+ * 4. a no-change up (goal: 0 requests) and a refresh (goal: within the list bound);
+ * 5. the world afterwards compared with the world before (memberships, invitations, database users).
+ *
+ * The plugin's peak resident memory in each run is read by bench/memoryProbe.ts, loaded into the
+ * plugin with NODE_OPTIONS. The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue: ceil(members/200) + the sum over
+ * databases of ceil(users/200) + organizations x 5, with the members and users actually there.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { SEEDED, type WorldSnapshot } from "../emulator";
+import { ProgramStack, RunError, type RunResult } from "../harness/program/stack";
+import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
+import { linkDependencies, repoRoot, tsc, writesIn } from "./exportedProject";
+import { MEMORY_PROBE_DIR, peakSince } from "./memoryProbe";
+import { FULL_WORLD, type ScaleWorld } from "./scale";
+
+/**
+ * The size of the world: synthetic members, and databases with new members holding DB_UPLOAD on
+ * each, added to organization 102 (the shape of the scale benchmark's world).
+ */
+export type ExportWorld = ScaleWorld;
+
+/** The world of the issue's scale benchmark. */
+export const EXPORT_WORLD: ExportWorld = FULL_WORLD;
+/** The enterprise world (opt-in: `npm run bench -- --enterprise`). */
+export const ENTERPRISE_WORLD: ExportWorld = { members: 20_000, databases: 200, usersPerDatabase: 40 };
+
+/** One run of the exported program. */
+export interface ExportPhase {
+  requests: number;
+  /** Requests by operation id. */
+  byOperation: Record<string, number>;
+  /** 429 answers (each retried by the client, so also counted in requests). */
+  throttled: number;
+  /** Write requests by operation (POST, PUT, PATCH, DELETE); {} when none. */
+  writes: Record<string, number>;
+  writeCount: number;
+  wallMs: number;
+  /** Steps by kind, e.g. {"create": 52}. */
+  steps: Record<string, number>;
+  /** Peak resident memory of the plugin process during the run, in bytes. */
+  pluginPeakRssBytes: number;
+}
+
+/** A goal of the issue, and whether it was met. */
+export interface ExportGoal {
+  id: string;
+  description: string;
+  limit: number;
+  measured: number;
+  met: boolean;
+}
+
+/** Everything the export benchmark measured. */
+export interface ExportBenchResult {
+  world: ExportWorld & { organizationMembers: number; databasesExported: number; databaseUsers: number; organizations: number };
+  rateLimit: { emulatorPerSecond: number; clientPerSecond: number };
+  /** ceil(members/200) + Σ ceil(users/200) + organizations × 5. */
+  listBound: number;
+  export: { requests: number; writeCount: number; byOperation: Record<string, number>; throttled: number; wallMs: number; accessBytes: number; accessLines: number };
+  tsc: { ok: boolean; wallMs: number; output: string };
+  firstUp: ExportPhase;
+  noChangeUp: ExportPhase;
+  refresh: ExportPhase;
+  worldUnchanged: boolean;
+  goals: ExportGoal[];
+  allGoalsMet: boolean;
+  notes: string[];
+  totalWallMs: number;
+}
+
+const ORG = SEEDED.org;
+const RATE = 25;
+const PAGE = 200;
+
+/** The parts of the world a program could change, as one comparable text. */
+const accessOf = (w: WorldSnapshot) => JSON.stringify({ memberships: w.memberships, invitations: w.invitations, databaseUsers: w.databaseUsers });
+
+/** The emulator's request counters (the log itself left out). */
+type Counters = { total: number; byStatus: Record<string, number>; byOperation: Record<string, { total: number }> };
+const countersOf = async (emu: EmulatorThread) => (await emu.control<{ counters: Counters }>("GET", "/requests?operation=(none)")).counters;
+
+/** Runs the compiled bin with `args`; resolves to its exit code and output (the emulator keeps serving meanwhile). */
+function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "main.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Requests by operation, sorted by name. */
+function totalsOf(byOperation: Record<string, { total: number }>): Record<string, number> {
+  return Object.fromEntries(Object.entries(byOperation).map(([op, c]): [string, number] => [op, c.total]).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function stepCounts(r: RunResult): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of r.steps) out[s.op] = (out[s.op] ?? 0) + 1;
+  return out;
+}
+
+/** Runs the export benchmark on `world`. */
+export async function benchExport(opts: { world?: ExportWorld; log?: (line: string) => void } = {}): Promise<ExportBenchResult> {
+  const world = opts.world ?? EXPORT_WORLD;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const t0 = performance.now();
+  log(`export: seeding ${world.members} members, ${world.databases} databases x ${world.usersPerDatabase} users`);
+  // In a thread of its own: the program runs in this thread (emulatorThread.ts says why).
+  const emu = await startEmulatorThread({ rateLimit: RATE, scale: world });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-bench-export-"));
+  const probeDir = path.join(tmp, "memory");
+  fs.mkdirSync(probeDir);
+  const project = path.join(tmp, "project");
+  const keyFile = path.join(tmp, "key");
+  fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
+  let stack: ProgramStack | undefined;
+  try {
+    const initial = await emu.control<WorldSnapshot>("GET", "/state");
+    const organizationMembers = initial.memberships.filter((m) => m.organizationId === ORG).length;
+    const databases = initial.databases.filter((d) => d.owningOrganizationId === ORG);
+    const usersOf = (id: number) => initial.databaseUsers.filter((u) => u.databaseId === id).length;
+    const listBound = Math.ceil(organizationMembers / PAGE) + databases.reduce((n, d) => n + Math.ceil(Math.max(1, usersOf(d.id)) / PAGE), 0) + 5;
+    const before = accessOf(initial);
+
+    log(`export: exporting ${organizationMembers} members and ${databases.length} databases (bound ${listBound} requests)...`);
+    await emu.control("DELETE", "/requests");
+    const e0 = performance.now();
+    const r = await runBin(["export", "--out", project, "--base-url", emu.url, "--api-key-file", keyFile, "--quiet"]);
+    const exportMs = Math.round(performance.now() - e0);
+    if (r.code !== 0) throw new Error(`export failed (exit ${r.code}): ${r.stderr.trim()}`);
+    const counters = await countersOf(emu);
+    const access = fs.readFileSync(path.join(project, "access.ts"), "utf8");
+    const exported = {
+      requests: counters.total,
+      writeCount: Object.values(writesIn(counters.byOperation)).reduce((a, b) => a + b, 0),
+      byOperation: totalsOf(counters.byOperation),
+      throttled: counters.byStatus["429"] ?? 0,
+      wallMs: exportMs,
+      accessBytes: Buffer.byteLength(access),
+      accessLines: access.split("\n").length - 1,
+    };
+    const databasesExported = (access.match(/^ {8}id: \d+,$/gm) ?? []).length;
+    log(`export: ${exported.requests} requests (${exported.throttled} answered 429), ${(exportMs / 1000).toFixed(1)} s; access.ts ${(exported.accessBytes / 1024 / 1024).toFixed(1)} MiB, ${exported.accessLines} lines`);
+
+    log("export: compiling the exported project with tsc...");
+    linkDependencies(project);
+    const compiled = tsc(project, { emit: true });
+    log(`export: tsc ${compiled.ok ? "ok" : "FAILED"} in ${(compiled.wallMs / 1000).toFixed(1)} s`);
+    if (!compiled.ok) throw new Error(`the exported project does not compile:\n${compiled.output}`);
+
+    stack = new ProgramStack({
+      cwd: repoRoot,
+      project: "reviewadmin-access",
+      stack: "bench",
+      config: { "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:baseUrl": emu.url },
+      secretConfigKeys: ["reviewadmin:apiKey"],
+      env: { NODE_OPTIONS: `--require ${path.join(__dirname, "memoryProbe.js")}`, [MEMORY_PROBE_DIR]: probeDir },
+      // The first up lists thousands of people at 25/s: no per-call gRPC deadline to speak of.
+      callTimeoutMs: 60 * 60_000,
+    });
+    const program = path.join(project, "bin", "index.js");
+    const phase = async (name: string, run: () => Promise<RunResult>): Promise<ExportPhase> => {
+      log(`export: ${name}...`);
+      await emu.control("DELETE", "/requests");
+      const since = Date.now();
+      const p0 = performance.now();
+      let result: RunResult;
+      try {
+        result = await run();
+      } catch (e) {
+        if (e instanceof RunError) throw new Error(`${name} failed: ${e.result.errors.slice(0, 3).join("; ")}`);
+        throw e;
+      }
+      const wallMs = Math.round(performance.now() - p0);
+      const counters = await countersOf(emu);
+      const writes = writesIn(counters.byOperation);
+      const out: ExportPhase = {
+        requests: counters.total,
+        byOperation: totalsOf(counters.byOperation),
+        throttled: counters.byStatus["429"] ?? 0,
+        writes,
+        writeCount: Object.values(writes).reduce((a, b) => a + b, 0),
+        wallMs,
+        steps: stepCounts(result),
+        pluginPeakRssBytes: peakSince(probeDir, since),
+      };
+      log(`export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB, steps ${JSON.stringify(out.steps)}`);
+      return out;
+    };
+    const firstUp = await phase("first up of the exported program", () => stack!.up(program));
+    const noChangeUp = await phase("no-change up", () => stack!.up(program, { expectNoChanges: true }));
+    const refresh = await phase("refresh", () => stack!.refresh());
+    const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
+
+    const resources = 1 + databasesExported;
+    const goals: ExportGoal[] = [
+      { id: "export-requests", description: "export requests at most ceil(members/200) + Σ ceil(users/200) + organizations x 5", limit: listBound, measured: exported.requests },
+      { id: "first-up-writes", description: "first up of the exported program: write requests", limit: 0, measured: firstUp.writeCount },
+      { id: "first-up-adopts", description: "first up: resources not created (adopting) out of the resources declared", limit: 0, measured: resources - (firstUp.steps.create ?? 0) },
+      { id: "no-change-up", description: "a no-change up: requests", limit: 0, measured: noChangeUp.requests },
+      { id: "refresh-requests", description: "refresh requests within the list bound", limit: listBound, measured: refresh.requests },
+      { id: "refresh-changes", description: "refresh: resources found changed", limit: 0, measured: refresh.steps["refresh-update"] ?? 0 },
+      { id: "world-unchanged", description: "memberships, invitations and database users changed by the runs (1 = changed)", limit: 0, measured: worldUnchanged ? 0 : 1 },
+    ].map((g) => ({ ...g, met: g.measured <= g.limit }));
+    return {
+      world: { ...world, organizationMembers, databasesExported, databaseUsers: databases.reduce((n, d) => n + usersOf(d.id), 0), organizations: 1 },
+      rateLimit: { emulatorPerSecond: RATE, clientPerSecond: RATE },
+      listBound,
+      export: exported,
+      tsc: { ok: compiled.ok, wallMs: compiled.wallMs, output: compiled.output },
+      firstUp,
+      noChangeUp,
+      refresh,
+      worldUnchanged,
+      goals,
+      allGoalsMet: goals.every((g) => g.met),
+      notes: [
+        `The exporter is the compiled bin run as a child process; the exported program is compiled by tsc and run through ProgramStack (real plugin over gRPC, a fresh plugin per run). Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
+        `Organization ${ORG} holds the seeded people plus ${world.members} synthetic members and ${world.databases} x ${world.usersPerDatabase} synthetic database users, who are members too: ${organizationMembers} members in all. Database 2002 has org admin access off: the org admin key cannot read its users, so the export names it in access.ts and leaves it out (its one 403 is counted in the export requests).`,
+        "Plugin peak memory: maxRSS of the plugin process, written every 100 ms by bench/memoryProbe.ts (NODE_OPTIONS --require).",
+        `Load average (1/5/15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
+      ],
+      totalWallMs: Math.round(performance.now() - t0),
+    };
+  } finally {
+    await stack?.close();
+    await emu.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MiB`;
+
+/** The figures as a plain-text report for the terminal. */
+export function exportText(r: ExportBenchResult): string {
+  const w = r.world;
+  const lines = [
+    `Export benchmark: ${w.organizationMembers} members (${w.members} synthetic + ${w.databases} x ${w.usersPerDatabase} database users + seeded), ${w.databasesExported} databases exported`,
+    `  export: ${r.export.requests} requests (bound ${r.listBound}), ${secs(r.export.wallMs)}; access.ts ${r.export.accessLines} lines; tsc ${r.tsc.ok ? "ok" : "FAILED"} in ${secs(r.tsc.wallMs)}`,
+  ];
+  for (const [label, p] of [["first up", r.firstUp], ["no-change up", r.noChangeUp], ["refresh", r.refresh]] as const) {
+    lines.push(`  ${label.padEnd(13)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, steps ${JSON.stringify(p.steps)}`);
+  }
+  lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
+  for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);
+  return lines.join("\n");
+}
+
+/** The figures as Markdown, for the README. */
+export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
+  const w = r.world;
+  const out = [
+    `### ${title}: ${w.organizationMembers.toLocaleString("en-US")} members, ${w.databasesExported} databases`,
+    "",
+    `${w.members.toLocaleString("en-US")} synthetic members and ${w.databases} databases × ${w.usersPerDatabase} users (new members too) added to the seeded organization; emulator and clients at ${r.rateLimit.emulatorPerSecond} requests/s. List bound: ceil(members/200) + Σ ceil(users/200) + 5 = ${r.listBound}.`,
+    "",
+    "| step | requests | writes | wall | plugin peak memory |",
+    "|---|---:|---:|---:|---:|",
+    `| export (\`pulumi-reviewadmin export\`) | ${r.export.requests} | ${r.export.writeCount} | ${secs(r.export.wallMs)} | - |`,
+    `| tsc of the exported project (${r.export.accessLines.toLocaleString("en-US")}-line access.ts) | - | - | ${secs(r.tsc.wallMs)} | - |`,
+    `| first up of the exported program | ${r.firstUp.requests} | **${r.firstUp.writeCount}** | ${secs(r.firstUp.wallMs)} | ${mib(r.firstUp.pluginPeakRssBytes)} |`,
+    `| no-change up | ${r.noChangeUp.requests} | ${r.noChangeUp.writeCount} | ${secs(r.noChangeUp.wallMs)} | ${mib(r.noChangeUp.pluginPeakRssBytes)} |`,
+    `| refresh | ${r.refresh.requests} | ${r.refresh.writeCount} | ${secs(r.refresh.wallMs)} | ${mib(r.refresh.pluginPeakRssBytes)} |`,
+    "",
+    "| goal | limit | measured | met |",
+    "|---|---:|---:|---|",
+    ...r.goals.map((g) => `| ${g.description} | ${g.limit} | ${g.measured} | ${g.met ? "yes" : "**no**"} |`),
+    "",
+    ...r.notes.map((n) => `- ${n}`),
+  ];
+  return out.join("\n");
+}

@@ -1,0 +1,188 @@
+/**
+ * `pulumi-reviewadmin export`: reads the live access of organizations and writes a ready Pulumi
+ * project that adopts it: its first `pulumi up` sends no write request. Reading is in
+ * export/read.ts, access.ts in export/accessFile.ts, the other files in export/projectFiles.ts,
+ * the output folder in export/writeProject.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { currentClient } from "../provider/settings";
+import { positiveInt, UsageError, type Command } from "./command";
+import { ownPackage } from "./packageInfo";
+import { renderAccessFile, type ProgramStyle } from "./export/accessFile";
+import { projectFiles } from "./export/projectFiles";
+import { readAccess, type ExportedAccess, type ExportScope } from "./export/read";
+import { checkOutputFolder, writeProject } from "./export/writeProject";
+
+const DEFAULT_OUT = "reviewadmin-access";
+const DEFAULT_KEY_ENV = "REVIEWADMIN_API_KEY";
+
+type Options = Record<string, string | boolean | string[] | undefined>;
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be ${allowed.join(" or ")}, got '${String(value)}'`);
+  return value as T;
+}
+
+/** The key (from the environment variable or the file named), the base URL and the rate, or a UsageError saying what is missing. */
+function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPerSecond?: number } {
+  const file = o["api-key-file"] as string | undefined;
+  const envName = (o["api-key-env"] as string | undefined) ?? DEFAULT_KEY_ENV;
+  if (file !== undefined && o["api-key-env"] !== undefined) throw new UsageError("give --api-key-env or --api-key-file, not both");
+  let apiKey: string | undefined;
+  if (file !== undefined) {
+    try {
+      apiKey = fs.readFileSync(file, "utf8").trim();
+    } catch (err) {
+      throw new UsageError(`cannot read the key file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    if (!apiKey) throw new UsageError(`the key file ${file} is empty`);
+  } else {
+    apiKey = process.env[envName]?.trim();
+    if (!apiKey) {
+      throw new UsageError(`no API key: set ${envName}, or name a file that holds it with --api-key-file (never the key itself on the command line: it would stay in the shell's history)`);
+    }
+  }
+  const baseUrl = (o["base-url"] as string | undefined) ?? process.env.REVIEWADMIN_BASE_URL;
+  if (!baseUrl) throw new UsageError("no base URL: set REVIEWADMIN_BASE_URL or pass --base-url https://<your region's API host> (keys are per region)");
+  const requestsPerSecond = positiveInt("requests-per-second", o["requests-per-second"]);
+  return { apiKey, baseUrl, ...(requestsPerSecond !== undefined ? { requestsPerSecond } : {}) };
+}
+
+/** The export command line that reproduces this export (credentials, --out and --force left out), for the project's README. */
+function commandLineOf(o: Options, scope: ExportScope, style: ProgramStyle, project: string | undefined): string {
+  const parts = ["npx pulumi-reviewadmin export"];
+  for (const id of scope.organizations ?? []) parts.push(`--org ${id}`);
+  if (style.style !== "rosters") parts.push(`--style ${style.style}`);
+  if (style.mode !== "additive") parts.push(`--mode ${style.mode}`);
+  for (const flag of ["no-grants", "no-invitations", "no-identifiers", "no-retain"]) if (o[flag]) parts.push(`--${flag}`);
+  if (project) parts.push(`--project ${project}`);
+  return parts.join(" ");
+}
+
+function versions() {
+  const own = ownPackage();
+  return {
+    package: own.version,
+    pulumi: own.dependencies["@pulumi/pulumi"]!,
+    typescript: own.devDependencies.typescript!,
+    typesNode: own.devDependencies["@types/node"]!,
+    node: own.engines.node,
+  };
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** One paragraph: what was exported, where, at what cost. */
+function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs: number): string {
+  const orgs = access.organizations;
+  const sum = (f: (o: (typeof orgs)[number]) => number) => orgs.reduce((n, o) => n + f(o), 0);
+  const invitations = sum((o) => o.invitations.length);
+  const expired = sum((o) => o.invitations.filter((i) => i.expired).length);
+  const skipped = sum((o) => o.skippedDatabases.length);
+  const parts = [plural(orgs.length, "organization"), plural(sum((o) => o.members.length), "member")];
+  if (access.scope.invitations) parts.push(`${plural(invitations, "invitation")} (${expired} expired)`);
+  if (access.scope.grants) {
+    parts.push(`${plural(sum((o) => o.databases.length), "database")}${skipped ? ` (${skipped} more not readable with this key)` : ""}`);
+    parts.push(plural(sum((o) => o.databases.reduce((n, d) => n + d.grants.length, 0)), "grant"));
+  }
+  return [
+    `Exported ${parts.join(", ")} to ${out} with ${plural(requests, "API request")} in ${(wallMs / 1000).toFixed(1)} s.`,
+    `Next: cd ${out} && npm install, then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`,
+  ].join("\n");
+}
+
+/** The export command (see its description). */
+export const exportCommand: Command = {
+  name: "export",
+  summary: "write a Pulumi project that adopts an organization's live access",
+  description: `
+Reads the live access of organizations (members with their permissions and identifiers, pending
+and expired invitations, every user's permissions on their databases) and writes a ready Pulumi
+project: Pulumi.yaml, package.json, tsconfig.json, index.ts, and the access itself as typed data
+in access.ts, sorted so that two exports of the same world are byte-identical and a later export
+diffs cleanly against a committed one. The project's first \`pulumi up\` adopts everything and
+sends no write request.
+
+Credentials: the key from REVIEWADMIN_API_KEY (or the variable --api-key-env names, or the file
+--api-key-file names; never the key itself as a flag), the base URL from REVIEWADMIN_BASE_URL or
+--base-url. The key needs org admin on every organization exported (an organization-level key,
+or an org admin's key); databases whose users it cannot read are named in access.ts.
+
+Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
+  options: {
+    org: { type: "string", multiple: true, value: "ID", help: "an organization to export (repeat for more); default: every organization the key administers" },
+    out: { type: "string", short: "o", value: "DIR", help: `folder to write the project into (default ${DEFAULT_OUT}); refused when not empty` },
+    force: { type: "boolean", help: "write into a folder that is not empty (rewrites the exported files, leaves the others)" },
+    style: { type: "string", value: "STYLE", help: "rosters (default: OrganizationMembers + DatabaseUsers) or per-person (OrgMember + DatabaseUserPermissions)" },
+    mode: { type: "string", value: "MODE", help: "roster mode: additive (default: never removes anyone) or authoritative" },
+    "no-grants": { type: "boolean", help: "leave database grants out" },
+    "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
+    "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
+    "no-retain": { type: "boolean", help: "do not set retainOnDelete on the adopted resources" },
+    project: { type: "string", value: "NAME", help: `Pulumi project name (default ${DEFAULT_OUT})` },
+    "api-key-env": { type: "string", value: "NAME", help: `environment variable holding the API key (default ${DEFAULT_KEY_ENV})` },
+    "api-key-file": { type: "string", value: "FILE", help: "file holding the API key (instead of an environment variable)" },
+    "base-url": { type: "string", value: "URL", help: "the region's API base URL (default REVIEWADMIN_BASE_URL)" },
+    "requests-per-second": { type: "string", value: "N", help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)" },
+    quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
+  },
+  examples: [
+    "pulumi-reviewadmin export --out access   # the key from REVIEWADMIN_API_KEY, the URL from REVIEWADMIN_BASE_URL",
+    "pulumi-reviewadmin export --org 102 --mode authoritative --api-key-file ~/.reviewadmin-key --out access",
+    "pulumi-reviewadmin export --out access --force && git -C access diff   # what changed since the last export",
+  ],
+
+  async run(o, io) {
+    const started = performance.now();
+    const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
+    const scope: ExportScope = {
+      ...(organizations ? { organizations } : {}),
+      grants: !o["no-grants"],
+      invitations: !o["no-invitations"],
+      identifiers: !o["no-identifiers"],
+    };
+    const style: ProgramStyle = {
+      style: oneOf("style", o.style, ["rosters", "per-person"] as const, "rosters"),
+      mode: oneOf("mode", o.mode, ["additive", "authoritative"] as const, "additive"),
+      retainOnDelete: !o["no-retain"],
+    };
+    if (style.style === "per-person" && o.mode !== undefined) throw new UsageError("--mode applies to --style rosters only");
+    if (style.mode === "authoritative" && !scope.invitations) {
+      throw new UsageError("--no-invitations needs --mode additive: an authoritative roster removes the invitations it does not list");
+    }
+    const project = o.project as string | undefined;
+    if (project !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(project)) {
+      throw new UsageError(`--project must be lower-case letters, digits, '.', '_' or '-' (a Pulumi project and npm package name), got '${project}'`);
+    }
+    const out = (o.out as string | undefined) ?? DEFAULT_OUT;
+    checkOutputFolder(out, o.force === true);
+    // The other settings (timeouts, attempts, debug log) come from REVIEWADMIN_* as in a program.
+    const client = currentClient(credentials(o));
+    const sentBefore = client.stats.requests;
+    let access: ExportedAccess;
+    try {
+      access = await readAccess(client, scope, o.quiet ? undefined : (line) => io.err(`export: ${line}`));
+    } finally {
+      // Its sockets would keep the process alive.
+      await client.close();
+    }
+    const requests = client.stats.requests - sentBefore;
+
+    const files = {
+      ...projectFiles(access, {
+        ...style,
+        project: project ?? DEFAULT_OUT,
+        baseUrl: client.baseUrl,
+        commandLine: commandLineOf(o, scope, style, project),
+        versions: versions(),
+      }),
+      "access.ts": renderAccessFile(access, style),
+    };
+    writeProject(out, files);
+    io.out(summaryOf(access, path.normalize(out), requests, performance.now() - started));
+    return 0;
+  },
+};

@@ -1,0 +1,323 @@
+/**
+ * `pulumi-reviewadmin export` against the emulator, and the project it writes run through the
+ * program harness (the real dynamic-provider plugin, a fresh process per run): the project
+ * type-checks with tsc, its first up adopts everything with 0 write requests, a second up and a
+ * refresh find nothing to change, the world is unchanged; two exports of the same world are
+ * byte-identical, and a change in the world is exactly the diff of two exports. Bad input writes
+ * nothing.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { ProgramStack, type RunResult } from "../../harness/program/stack";
+import { repoRoot, tsc, writesIn } from "../../bench/exportedProject";
+import { worldOf } from "../support/exampleScenarios";
+import { runCli } from "./runCli";
+
+const U = SEEDED.users;
+let emu: RunningEmulator;
+let tmp: string;
+const keyFiles: Record<string, string> = {};
+
+beforeAll(async () => {
+  emu = await startEmulator({ rateLimit: 0 });
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-export-"));
+});
+afterAll(async () => {
+  await emu?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** A file holding the named key of the emulator's world (the keys change on reset). */
+function keyFile(name: string): string {
+  const file = path.join(tmp, `key-${name}-${Object.keys(keyFiles).length}`);
+  fs.writeFileSync(file, emu.keys[name]!);
+  return (keyFiles[name] = file);
+}
+
+let dirs = 0;
+/** A fresh output folder path (not made). */
+const newDir = (label: string) => path.join(tmp, `${label}-${++dirs}`);
+
+/** Runs `export` with a key file of `key` and the emulator's URL. */
+function exportWith(args: string[], key = "orgAdmin") {
+  return runCli(["export", "--base-url", emu.url, "--api-key-file", keyFile(key), "--requests-per-second", "1000", ...args]);
+}
+
+/** Exports into a new folder, expecting success; returns the folder. */
+async function exported(label: string, args: string[] = []): Promise<string> {
+  const out = newDir(label);
+  const r = await exportWith(["--out", out, ...args]);
+  expect(r, r.err).toMatchObject({ code: 0 });
+  return out;
+}
+
+const filesOf = (dir: string) =>
+  Object.fromEntries(fs.readdirSync(dir).filter((f) => f !== "node_modules").sort().map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+
+function stackFor(project: string): ProgramStack {
+  return new ProgramStack({
+    cwd: repoRoot,
+    project,
+    stack: "dev",
+    config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:requestsPerSecond": "1000" },
+    secretConfigKeys: ["reviewadmin:apiKey"],
+  });
+}
+
+/** What a run sent to the emulator: requests and writes by operation. */
+async function counted(run: () => Promise<RunResult>): Promise<{ result: RunResult; requests: number; writes: Record<string, number> }> {
+  emu.traffic.log.reset();
+  const result = await run();
+  const c = emu.traffic.log.counters;
+  return { result, requests: c.total, writes: writesIn(c.byOperation) };
+}
+
+const opsOf = (r: RunResult) => [...new Set(r.steps.map((s) => s.op))].sort();
+const logText = (r: RunResult) => r.logs.map((l) => l.line).join("\n");
+
+/**
+ * The proof of an exported project: its first up creates every resource, each adopting what is
+ * there, with 0 writes; a second up sends no request and changes nothing; a refresh (and a preview
+ * after it) find nothing; the world is as it was. Returns the first up's result.
+ */
+async function provesAdoption(dir: string, project: string, opts: { previewAfterRefresh?: boolean } = {}): Promise<RunResult> {
+  const before = worldOf(emu);
+  const stack = stackFor(project);
+  try {
+    const program = path.join(dir, "index.ts");
+    const first = await counted(() => stack.up(program));
+    expect(first.writes).toEqual({});
+    expect(opsOf(first.result)).toEqual(["create"]);
+    expect(logText(first.result)).toMatch(/adopted/);
+    const second = await counted(() => stack.up(program, { expectNoChanges: true }));
+    expect(second.requests).toBe(0);
+    const refreshed = await counted(() => stack.refresh());
+    expect(refreshed.writes).toEqual({});
+    expect(refreshed.result.steps.filter((s) => s.op !== "refresh-same").map((s) => `${s.name}: ${s.op}`)).toEqual([]);
+    if (opts.previewAfterRefresh !== false) await stack.preview(program, { expectNoChanges: true });
+    expect(worldOf(emu)).toEqual(before);
+    return first.result;
+  } finally {
+    await stack.close();
+  }
+}
+
+describe("pulumi-reviewadmin export: the seeded world", () => {
+  let dir: string;
+
+  it("writes the project, progress on stderr and a summary on stdout; a second export is byte-identical", async () => {
+    emu.reset();
+    dir = newDir("seeded");
+    emu.traffic.log.reset();
+    const r = await exportWith(["--out", dir]);
+    expect(r.code, r.err).toBe(0);
+    expect(Object.keys(filesOf(dir))).toEqual([".gitignore", "Pulumi.yaml", "README.md", "access.ts", "index.ts", "package.json", "tsconfig.json"]);
+    expect(r.out).toContain(`Exported 1 organization, 7 members, 2 invitations (1 expired), 1 database (1 more not readable with this key), 1 grant to ${dir} with 6 API requests`);
+    expect(r.err).toContain("export: organization 102 (Northwind Legal): 7 members, 2 invitations (1 expired), 2 databases");
+    // E2, E18, E14, E9, E23 x 2 (2002 answers 403: org admin access is off).
+    expect(emu.traffic.log.counters.total).toBe(6);
+
+    const access = fs.readFileSync(path.join(dir, "access.ts"), "utf8");
+    expect(access).toContain(
+      `      { email: "ada@northwind.example", firstName: "Ada", lastName: "Lovelace", permissions: ["ORG_ADMIN"], identifiers: [{ abbreviation: "AL", label: "Ada Lovelace" }] },\n`,
+    );
+    expect(access).toContain(
+      `{ email: "grace@northwind.example", firstName: "Grace", lastName: "Hopper", permissions: [], identifiers: [] }, // DECIDE: no organization permission and no grant on an exported database: keep or remove?\n`,
+    );
+    expect(access).toMatch(/\{ email: "new\.hire@northwind\.example", firstName: "New", lastName: "Hire", permissions: \[\] \}, \/\/ expires \d{4}-\d\d-\d\d\n/);
+    expect(access).toMatch(/ {4}expiredInvitations: \[\n {6}\{ email: "late\.joiner@northwind\.example", firstName: "Late", lastName: "Joiner", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ DECIDE: expired \d{4}-\d\d-\d\d: re-send or drop\?\n/);
+    expect(access).toContain("// Not exported: database 2002 \"Internal Investigation\": org admin access is off on it");
+    expect(access).toContain(`          ${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>\n`);
+    const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+    expect(index).toContain("const adopted: pulumi.CustomResourceOptions = { retainOnDelete: true };");
+    expect(index).toContain('const mode = "additive" as reviewadmin.RosterMode;');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({ "@pulumi/pulumi": "3.270.0", "pulumi-reviewadmin": "^0.1.0" });
+
+    const again = await exported("seeded-again");
+    expect(filesOf(again)).toEqual(filesOf(dir));
+    // An organization-level key administers the same organization: the same export.
+    const out = newDir("org-key");
+    expect((await exportWith(["--out", out], "orgKey")).code).toBe(0);
+    expect(filesOf(out)).toEqual(filesOf(dir));
+  });
+
+  it("the exported project type-checks with tsc", () => {
+    const r = tsc(dir);
+    expect(r.output).toBe("");
+    expect(r.ok).toBe(true);
+  }, 60_000);
+
+  it("its first up adopts everything with 0 writes; a second up sends nothing, a refresh finds nothing; the world is unchanged", async () => {
+    const first = await provesAdoption(dir, "seeded-rosters");
+    expect(first.steps.map((s) => s.name).sort()).toEqual(["database-2001", "organization-102"]);
+    expect(logText(first)).toMatch(/adopted 8 people already there/);
+  }, 60_000);
+
+  it("per-person style: one OrgMember per person (expired invitations not re-sent) and one DatabaseUserPermissions per grant, 0 writes", async () => {
+    emu.reset();
+    const out = await exported("per-person", ["--style", "per-person"]);
+    const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(index).toContain("resendWhenExpired: false");
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain("index.ts adopts each with resendWhenExpired: false, so nothing is sent");
+    expect(tsc(out)).toMatchObject({ ok: true, output: "" });
+    const first = await provesAdoption(out, "seeded-per-person");
+    expect(first.steps).toHaveLength(7 + 2 + 1);
+    expect(first.steps.map((s) => s.name)).toContain("grant-2001-1007");
+  }, 90_000);
+
+  it("authoritative mode keeps expired invitations in place (protected) and writes nothing", async () => {
+    emu.reset();
+    const out = await exported("authoritative", ["--mode", "authoritative"]);
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain("delete the line: the roster then deletes the invitation");
+    await provesAdoption(out, "seeded-authoritative");
+    expect(emu.store.findInvitation(SEEDED.org, SEEDED.invitations.expired)).toBeDefined();
+  }, 60_000);
+
+  it("scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes", async () => {
+    emu.reset();
+    const out = await exported("narrow", ["--org", "102", "--no-grants", "--no-invitations", "--no-identifiers", "--no-retain", "--project", "narrow"]);
+    const access = fs.readFileSync(path.join(out, "access.ts"), "utf8");
+    expect(access).not.toContain("identifiers: [");
+    expect(access).toContain("    databases: [],\n");
+    expect(access).toContain("    invitations: [],\n    expiredInvitations: [],\n");
+    expect(access).not.toContain("DECIDE: no organization permission"); // not judged without grants
+    expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain("const adopted: pulumi.CustomResourceOptions = {};");
+    expect(fs.readFileSync(path.join(out, "README.md"), "utf8")).toContain(
+      "npx pulumi-reviewadmin export --org 102 --no-grants --no-invitations --no-identifiers --no-retain --project narrow --out . --force",
+    );
+    await provesAdoption(out, "narrow");
+  }, 60_000);
+
+  it("a suspended account's grant and a user from outside the organization are exported with a comment", async () => {
+    emu.reset();
+    emu.store.user(U.multiOrgMember).active = false;
+    emu.store.setDatabaseUser(SEEDED.databases.open, U.noAccess, ["DB_UPLOAD"]);
+    const access = fs.readFileSync(path.join(await exported("suspended"), "access.ts"), "utf8");
+    expect(access).toContain(`${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>; DECIDE: suspended account (active: false): keep this grant or remove it?`);
+    expect(access).toContain(`${U.noAccess}: ["DB_UPLOAD"], // Radia Perlman <radia@contoso.example>; not a member of Northwind Legal`);
+  });
+
+  it("a change in the world (a permission, a grant, a new invitation) is exactly the diff of two exports", async () => {
+    emu.reset();
+    const before = await exported("before");
+    emu.store.updateMember(SEEDED.org, U.aiAdmin, { permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
+    emu.store.setDatabaseUser(SEEDED.databases.open, U.multiOrgMember, ["DB_DELETE", "DB_UPLOAD"]);
+    emu.store.createInvitation(SEEDED.org, { email: "priya@northwind.example", firstName: "Priya", lastName: "Raman", permissions: ["LEGAL_HOLD_ADMIN"] });
+    const after = await exported("after");
+    const diff = spawnSync("diff", ["-r", "-U0", before, after], { encoding: "utf8" }).stdout;
+    const changed = diff.split("\n").filter((l) => /^[-+][^-+]/.test(l));
+    expect(changed).toEqual([
+      `-      { email: "ken@northwind.example", firstName: "Ken", lastName: "Thompson", permissions: ["AI_ADMIN"], identifiers: [{ abbreviation: "KT", label: "Ken Thompson" }] },`,
+      `+      { email: "ken@northwind.example", firstName: "Ken", lastName: "Thompson", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"], identifiers: [{ abbreviation: "KT", label: "Ken Thompson" }] },`,
+      expect.stringMatching(/^\+ {6}\{ email: "priya@northwind\.example", firstName: "Priya", lastName: "Raman", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ expires /),
+      `-          ${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>`,
+      `+          ${U.multiOrgMember}: ["DB_DELETE", "DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>`,
+    ]);
+    expect(diff.match(/^diff -r/gm)).toHaveLength(1); // access.ts only
+  });
+});
+
+describe("pulumi-reviewadmin export: bad input gets one line and writes nothing", () => {
+  beforeAll(() => void emu.reset());
+
+  /** Runs an export that must fail, and checks that it wrote nothing. */
+  async function refused(args: string[], key = "orgAdmin", out = newDir("refused")) {
+    const r = await exportWith(["--out", out, ...args], key);
+    expect(r.out).toBe("");
+    expect(r.err.trimEnd().split("\n").filter((l) => !l.startsWith("export: "))).toHaveLength(1);
+    expect(fs.existsSync(out)).toBe(false);
+    return r;
+  }
+
+  it("an unknown organization", async () => {
+    expect(await refused(["--org", "999"])).toMatchObject({ code: 1, err: expect.stringContaining("pulumi-reviewadmin export: unknown organization 999: the key can see 102 (Northwind Legal)\n") });
+  });
+
+  it("a key without org admin says which right is missing", async () => {
+    expect((await refused([], "multiOrgMember")).err).toContain(
+      "pulumi-reviewadmin export: the key administers no organization: exporting needs org admin (an organization-level key, or the key of a member with ORG_ADMIN); its user is a member of 102 (Northwind Legal), 103 (Northwind Compliance) without ORG_ADMIN\n",
+    );
+    expect((await refused(["--org", "102"], "multiOrgMember")).err).toContain(
+      "pulumi-reviewadmin export: the key lacks org admin on organization 102 (Northwind Legal): its user is a member without ORG_ADMIN, and listing members and invitations needs org admin\n",
+    );
+    expect((await refused(["--org", "102"], "parentOrgAdmin")).err).toContain(
+      "pulumi-reviewadmin export: the key lacks org admin on organization 102 (Northwind Legal): it is parent org admin (of 101 (Northwind Holdings)), which does not reach members and invitations; use a key of organization 102\n",
+    );
+  });
+
+  it("an invalid key", async () => {
+    fs.writeFileSync(path.join(tmp, "bad-key"), "ra.nothing.here");
+    const out = newDir("bad-key");
+    const r = await runCli(["export", "--base-url", emu.url, "--api-key-file", path.join(tmp, "bad-key"), "--out", out]);
+    expect(r).toMatchObject({ code: 1, out: "" });
+    expect(r.err).toMatch(/^pulumi-reviewadmin export: reading the key's own account \(E2\): the service answered 401 .*\n$/);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it("an output folder that is not empty, unless --force (which leaves other files alone); before any request", async () => {
+    const out = newDir("full");
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, "Pulumi.dev.yaml"), "config: {}\n");
+    emu.traffic.log.reset();
+    const r = await exportWith(["--out", out]);
+    expect(r).toEqual({
+      code: 2,
+      out: "",
+      err: `pulumi-reviewadmin export: the output folder ${out} exists and is not empty: choose another, or pass --force to rewrite the exported files in it (other files are left as they are) (see pulumi-reviewadmin export --help)\n`,
+    });
+    expect(emu.traffic.log.counters.total).toBe(0);
+    expect(fs.readdirSync(out)).toEqual(["Pulumi.dev.yaml"]);
+    expect((await exportWith(["--out", out, "--force", "--quiet"])).code).toBe(0);
+    expect(fs.readdirSync(out)).toContain("access.ts");
+    expect(fs.readFileSync(path.join(out, "Pulumi.dev.yaml"), "utf8")).toBe("config: {}\n");
+  });
+
+  it("no key, and flags that do not go together", async () => {
+    const out = newDir("no-key");
+    const noKey = await runCli(["export", "--base-url", emu.url, "--api-key-env", "REVIEWADMIN_TEST_UNSET_KEY", "--out", out]);
+    expect(noKey).toEqual({
+      code: 2,
+      out: "",
+      err: "pulumi-reviewadmin export: no API key: set REVIEWADMIN_TEST_UNSET_KEY, or name a file that holds it with --api-key-file (never the key itself on the command line: it would stay in the shell's history) (see pulumi-reviewadmin export --help)\n",
+    });
+    expect((await refused(["--style", "flat"])).err).toContain("--style must be rosters or per-person, got 'flat'");
+    expect((await refused(["--mode", "authoritative", "--no-invitations"])).err).toContain("--no-invitations needs --mode additive");
+    expect((await refused(["--org", "abc"])).err).toContain("--org must be a positive integer, got 'abc'");
+    expect(fs.existsSync(out)).toBe(false);
+  });
+});
+
+describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases x 40 users)", () => {
+  const SCALE = { members: 2000, databases: 50, usersPerDatabase: 40 };
+  let dir: string;
+  let requests: number;
+
+  beforeAll(() => {
+    emu.reset(1, SCALE);
+  });
+
+  it("exports within the list bound: ceil(members/200) + databases x ceil(users/200) + organizations x 5", async () => {
+    emu.traffic.log.reset();
+    dir = await exported("scaled");
+    requests = emu.traffic.log.counters.total;
+    const members = emu.store.membersOf(SEEDED.org).length;
+    const databases = emu.store.databasesOf(SEEDED.org);
+    const bound = Math.ceil(members / 200) + databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databaseUsersOf(d.id).length) / 200), 0) + 5;
+    expect(members).toBe(2000 + 50 * 40 + 7);
+    expect(requests).toBeLessThanOrEqual(bound);
+    const access = fs.readFileSync(path.join(dir, "access.ts"), "utf8");
+    expect(access.match(/^ {6}\{ email: /gm)).toHaveLength(members + 2); // and the two invitations
+    expect(access.match(/^ {10}\d+: \["DB_UPLOAD"\],/gm)).toHaveLength(50 * 40 + 1);
+  }, 60_000);
+
+  it("the exported project type-checks, and its first up sends 0 writes; no-change up, refresh, world unchanged", async () => {
+    expect(tsc(dir)).toMatchObject({ ok: true, output: "" });
+    // No preview after the refresh here: the seeded tests check it, and each run of 4,000 people costs seconds.
+    const first = await provesAdoption(dir, "scaled", { previewAfterRefresh: false });
+    expect(first.steps).toHaveLength(1 + 51);
+  }, 180_000);
+});

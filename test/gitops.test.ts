@@ -1,0 +1,65 @@
+/**
+ * The GitOps workflow files in examples/gitops/ (docs/gitops.md): each is valid YAML and runs
+ * Pulumi's action with what its job promises: a refreshed preview with a diff commented on every
+ * pull request, a refreshed up on merge to main, and a scheduled drift check that fails on
+ * changes. The API key comes from a CI secret, never from the file.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const repoRoot = path.resolve(__dirname, "..");
+const dir = path.join(repoRoot, "examples", "gitops");
+// js-yaml comes with @pulumi/pulumi (which reads Pulumi.yaml files with it).
+const yaml = require("js-yaml") as { load: (text: string) => any };
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+function workflow(file: string): { on: Record<string, any>; steps: Step[]; pulumi: Step } {
+  const doc = yaml.load(fs.readFileSync(path.join(dir, file), "utf8"));
+  const jobs = Object.values(doc.jobs as Record<string, { steps: Step[] }>);
+  expect(jobs).toHaveLength(1);
+  const steps = jobs[0]!.steps;
+  const pulumi = steps.find((s) => s.uses?.startsWith("pulumi/actions@"));
+  expect(pulumi, `${file} uses pulumi/actions`).toBeDefined();
+  return { on: doc.on, steps, pulumi: pulumi! };
+}
+
+describe("examples/gitops workflows", () => {
+  it("every file is linked from docs/gitops.md", () => {
+    const doc = fs.readFileSync(path.join(repoRoot, "docs", "gitops.md"), "utf8");
+    for (const file of fs.readdirSync(dir)) expect(doc).toContain(`(../examples/gitops/${file})`);
+  });
+
+  it("preview.yml: a refreshed preview with a diff, commented on every pull request", () => {
+    const w = workflow("preview.yml");
+    expect(Object.keys(w.on)).toEqual(["pull_request"]);
+    expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, diff: true, "comment-on-pr": true });
+  });
+
+  it("up.yml: a refreshed up on merge to main", () => {
+    const w = workflow("up.yml");
+    expect(w.on.push.branches).toEqual(["main"]);
+    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true });
+  });
+
+  it("drift.yml: a scheduled preview --refresh --expect-no-changes", () => {
+    const w = workflow("drift.yml");
+    expect(w.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
+    expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, "expect-no-changes": true });
+  });
+
+  it.each(["preview.yml", "up.yml", "drift.yml"])("%s installs the project's packages first and takes the key from a CI secret", (file) => {
+    const w = workflow(file);
+    const at = (pred: (s: Step) => boolean) => w.steps.findIndex(pred);
+    expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
+    expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
+    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    expect(w.pulumi.with?.["work-dir"]).toBe("access");
+  });
+});
