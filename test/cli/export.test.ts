@@ -135,7 +135,7 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     expect(index).toContain("const adopted: pulumi.CustomResourceOptions = { retainOnDelete: true };");
     expect(index).toContain('const mode = "additive" as reviewadmin.RosterMode;');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({ "@pulumi/pulumi": "3.270.0", "pulumi-reviewadmin": "^0.1.0" });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({ "@pulumi/pulumi": "^3.270.0", "pulumi-reviewadmin": "^0.1.0" });
 
     const again = await exported("seeded-again");
     expect(filesOf(again)).toEqual(filesOf(dir));
