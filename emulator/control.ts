@@ -14,7 +14,7 @@
  * Every answer is `{data: ...}`; errors use the API's error shape. `GET /_emulator` lists the routes.
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../contract";
+import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handlers/types";
 import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";
@@ -44,7 +44,8 @@ interface ControlContext {
 
 type ControlHandler = (ctx: ControlContext) => HandlerResult | Promise<HandlerResult>;
 
-const id = z.coerce.number().int().positive();
+// The API's id rule: a number, or plain decimal digits (never "0x66" read as 102).
+const id = rules.id;
 const permissions = z.array(OrganizationPermission);
 
 const Scale = z.object({
@@ -263,7 +264,7 @@ const compiled = controlRoutes.map((r) => ({
   re: new RegExp("^" + r.path.replace(/\{\w+\}/g, "([^/]+)") + "/?$"),
 }));
 
-/** Answers one control request. Numeric path parameters come back as numbers. */
+/** Answers one control request. Id path parameters come back as numbers (400 when not an id). */
 export async function handleControl(runtime: ControlRuntime, method: string, url: URL, rawBody: Buffer): Promise<HandlerResult> {
   let pathMatched = false;
   for (const r of compiled) {
@@ -273,8 +274,14 @@ export async function handleControl(runtime: ControlRuntime, method: string, url
     if (r.method !== method) continue;
     const params: Record<string, number | string> = {};
     r.names.forEach((n, i) => {
-      const v = decodeURIComponent(m[i + 1]);
-      params[n] = /^\d+$/.test(v) ? Number(v) : v;
+      let v: string;
+      try {
+        v = decodeURIComponent(m[i + 1]);
+      } catch {
+        throw new BadRequest(n, "has a malformed %-escape");
+      }
+      // Every control path parameter but a key is an id, read by the API's rule.
+      params[n] = n === "key" ? v : parseOrThrow(id, v, "control", n);
     });
     let body: unknown;
     if (rawBody.length > 0) {
