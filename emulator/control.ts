@@ -19,7 +19,7 @@ import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handlers/types";
 import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";
 import type { Store } from "./model/store";
-import type { FaultConfig, Traffic } from "./traffic";
+import type { FaultConfig, RequestRecord, Traffic } from "./traffic";
 import { databaseUserView, databaseView, invitationView, memberView, organizationView, projectView } from "./views";
 
 /** What the control API (and the server) need of a running emulator. */
@@ -32,6 +32,12 @@ export interface ControlRuntime {
   reseed(seed?: number | "empty", scale?: ScaleOptions): Record<string, string>;
   /** Saves the world to the state file, if any (debounced). */
   persist(): void;
+  /** When set, every control request but the health check must carry it (header X-Emulator-Token). */
+  controlToken?: string;
+  /** Called once per finished request, control requests included (the command line's log lines). */
+  onRequest?(entry: RequestRecord): void;
+  /** performance.now() when the emulator started, for the health check's uptime. */
+  startedAt: number;
 }
 
 interface ControlContext {
@@ -129,6 +135,13 @@ function keyList(store: Store) {
 const controlRoutes: { method: string; path: string; summary: string; handler: ControlHandler }[] = [
   { method: "GET", path: "/_emulator", summary: "This list, the URL and the named keys", handler: ({ runtime, store }) => ({
     data: { url: runtime.baseUrl(), keys: store.namedKeys, routes: controlRoutes.map(({ method, path, summary }) => ({ method, path, summary })) },
+  }) },
+  { method: "GET", path: "/_emulator/health", summary: "Liveness, without the control token: {status: \"ok\", uptimeSeconds, controlTokenRequired}", handler: ({ runtime }) => ({
+    data: {
+      status: "ok",
+      uptimeSeconds: Math.round((performance.now() - runtime.startedAt) / 100) / 10,
+      controlTokenRequired: runtime.controlToken !== undefined,
+    },
   }) },
 
   // ----- world -----

@@ -8,8 +8,9 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SEEDED } from "../../emulator";
 import { BadRequest, NotFound, Unprocessable } from "../../emulator/errors";
 import { Store } from "../../emulator/model/store";
@@ -350,6 +351,38 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
     const other = await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/complete`, { etags: [listed.body.data[0].etag] });
     expect(other.status).toBe(400);
     expect(other.body.title).toMatch(new RegExp(`source file ${id} is PROCESS(ING|ED), not UPLOADING`));
+  });
+
+  it("treats a client that hangs up mid-body as no request: no answer, no error report, the part not kept", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const ds = await post("databaseAdmin", `/v1/databases/${db}/datasets`, { name: "hang-ups" });
+      const sf = await post("databaseAdmin", `/v1/databases/${db}/datasets/${ds.body.data.id}/sourceFiles`, { filename: "a.zip" });
+      const id = sf.body.data.id;
+      const partUrl = new URL((await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/parts/1`, {})).body.data.url);
+      emu.traffic.log.reset();
+      /** Sends the head of a request announcing 100,000 bytes, 1,000 of them, and closes the connection. */
+      const hangUp = (method: string, target: string, headers: Record<string, string> = {}) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = net.connect(Number(partUrl.port), partUrl.hostname, () => {
+            const head = Object.entries({ host: partUrl.host, "content-length": "100000", ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+            socket.write(`${method} ${target} HTTP/1.1\r\n${head}\r\n`);
+            socket.write(Buffer.alloc(1000, 7), () => setTimeout(() => socket.destroy(), 20));
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", reject);
+        });
+      await hangUp("PUT", partUrl.pathname);
+      await hangUp("POST", `/v1/organizations/102/users`, { authorization: `Bearer ${emu.keys.orgAdmin}`, "content-type": "application/json" });
+      await expect.poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status])).toEqual([
+        ["PutSourceFilePart", 0],
+        ["PostOrganizationUsers", 0],
+      ]);
+      expect(errors).not.toHaveBeenCalled();
+      expect(emu.store.extensions.uploads && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it("answers 422 naming the dataset limit, and 403 without upload permission", async () => {
