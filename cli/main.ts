@@ -13,6 +13,7 @@ const NEED = { major: 22, minor: 19 };
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  emulator: { summary: "run the local emulator of the API (seeded world, keys, control API)", load: async () => (await import("./emulator.js")).emulator },
   routes: { summary: "list the API operations this version uses", load: async () => (await import("./routes.js")).routes },
 };
 

@@ -32,7 +32,7 @@ describe("pulumi-reviewadmin", () => {
 
   it("says in one line what is wrong with how it was called", async () => {
     expect(await runCli([])).toMatchObject({ code: 2 });
-    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: routes (see --help)\n" });
+    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: emulator, routes (see --help)\n" });
     expect(await runCli(["routes", "--frob"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n" });
   });
 
