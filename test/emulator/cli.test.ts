@@ -13,7 +13,8 @@ import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../cli/main";
 import type { Io } from "../../cli/command";
-import type { RunningEmulator } from "../../emulator";
+import { SEEDED, type RunningEmulator } from "../../emulator";
+import { ReviewAdminClient } from "../../provider/client";
 import { logLine, resolveSettings, startFromCommandLine, UsageError, type Output } from "../../emulator/cli";
 import { api, control } from "../support/emulatorHttp";
 
@@ -172,6 +173,23 @@ describe("off loopback", () => {
     expect(health).toMatchObject({ status: 200, body: { data: { status: "ok", controlTokenRequired: true } } });
     // The API itself is unchanged: keys as ever.
     expect((await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/users/me")).status).toBe(200);
+  });
+
+  it("serves the provider's client from another host, named in insecureHttpHosts: links and part URLs follow the host it was reached by", async () => {
+    const { emu } = await start({ port: "0", host: "0.0.0.0", quiet: true, "rate-limit": "0" });
+    // 0.0.0.0 is not a loopback name, as another container's name for the emulator would not be, yet it reaches this machine.
+    const baseUrl = `http://0.0.0.0:${emu.port}`;
+    const warnings: string[] = [];
+    const client = new ReviewAdminClient({ baseUrl, apiKey: emu.keys.orgAdmin, insecureHttpHosts: ["0.0.0.0"], warn: (l) => void warnings.push(l) });
+    try {
+      const members = await client.listAll("GetOrganizationUsers", { orgId: SEEDED.org, limit: 2 });
+      expect(members.length).toBeGreaterThan(4);
+      const logged = emu.traffic.log.list("GetOrganizationUsers");
+      expect(logged.length).toBeGreaterThan(2);
+      expect(warnings).toEqual([expect.stringMatching(/^reviewadmin: plain http to http:\/\/0\.0\.0\.0:\d+ \(baseUrl\), allowed by the insecureHttpHosts setting/)]);
+    } finally {
+      await client.close();
+    }
   });
 });
 
