@@ -82,7 +82,21 @@ function build(root) {
   return code;
 }
 
-module.exports = { newestSource, staleReason, build };
+/**
+ * One line when this Node is older than package.json's engines (">=X.Y.Z") allows: the build
+ * works on it, but nothing it builds will run (npm itself only warns about engines).
+ */
+function nodeWarning(root, version = process.versions.node) {
+  const range = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).engines?.node ?? "";
+  const m = /^>=\s*(\d+)\.(\d+)/.exec(range);
+  if (!m) return undefined;
+  const [major, minor] = version.split(".").map(Number);
+  const [needMajor, needMinor] = [Number(m[1]), Number(m[2])];
+  if (major > needMajor || (major === needMajor && minor >= needMinor)) return undefined;
+  return `warning: pulumi-reviewadmin needs Node ${needMajor}.${needMinor} or newer (Node 24 recommended); this is Node ${version}: it builds, but the provider, the emulator and the demo will not run.`;
+}
+
+module.exports = { newestSource, staleReason, build, nodeWarning };
 
 if (require.main === module) {
   const args = process.argv.slice(2);
@@ -92,9 +106,13 @@ if (require.main === module) {
     process.exit(2);
   }
   if (args.includes("--if-stale")) {
+    // The program run next (emulator, demo, bench) says itself which Node it needs.
     const reason = staleReason(ROOT);
     if (reason === undefined) process.exit(0);
     process.stderr.write(`Building dist/ first (${reason}); later starts skip this.\n`);
+  } else {
+    const warning = nodeWarning(ROOT);
+    if (warning) process.stderr.write(warning + "\n");
   }
   process.exit(build(ROOT));
 }

@@ -253,7 +253,18 @@ describe("as a user runs it", () => {
 });
 
 describe("scripts/build.js (npm run emulator, demo and bench start from dist)", () => {
-  const { staleReason } = createRequire(__filename)(path.join(repoRoot, "scripts/build.js")) as { staleReason: (root: string) => string | undefined };
+  const { staleReason, nodeWarning } = createRequire(__filename)(path.join(repoRoot, "scripts/build.js")) as {
+    staleReason: (root: string) => string | undefined;
+    nodeWarning: (root: string, version?: string) => string | undefined;
+  };
+
+  it("says in one line, at install and build, when this Node is too old to run what it builds", () => {
+    expect(nodeWarning(repoRoot, "20.20.2")).toBe(
+      "warning: pulumi-reviewadmin needs Node 22.19 or newer (Node 24 recommended); this is Node 20.20.2: it builds, but the provider, the emulator and the demo will not run.",
+    );
+    expect(nodeWarning(repoRoot, "22.19.0")).toBeUndefined();
+    expect(nodeWarning(repoRoot)).toBeUndefined();
+  });
 
   it("builds only when dist was never built or a source is newer than the last build", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "build-stamp-"));
