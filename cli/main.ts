@@ -13,6 +13,7 @@ const NEED = { major: 22, minor: 19 };
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  doctor: { summary: "check the API key and base URL: who the key is, what it can manage", load: async () => (await import("./doctor.js")).doctor },
   emulator: { summary: "run the local emulator of the API (seeded world, keys, control API)", load: async () => (await import("./emulator.js")).emulator },
   routes: { summary: "list the API operations this version uses", load: async () => (await import("./routes.js")).routes },
 };
@@ -48,7 +49,7 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    out.out((require("../package.json") as { version: string }).version);
+    out.out((require("../../package.json") as { version: string }).version);
     return 0;
   }
   const entry = COMMANDS[name];

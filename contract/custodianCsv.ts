@@ -122,6 +122,31 @@ function looksLikeEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+$/.test(value);
 }
 
+/** One record of a CSV: its cells and its row number (the header being row 1). */
+export interface CsvRecord {
+  record: string[];
+  info: { records: number };
+}
+
+/**
+ * The records of a CSV read as the custodian rules read them: a byte-order mark dropped, cells
+ * trimmed, empty lines skipped, rows of any length. Throws CustodianCsvError for a malformed CSV
+ * and for a file with no header row.
+ */
+export function readCsvRecords(input: string | Uint8Array): CsvRecord[] {
+  let records: CsvRecord[];
+  try {
+    // trim: whitespace around a quoted value is not an error; callers trim values again
+    // because csv-parse keeps the whitespace inside quotes.
+    records = parse(input, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: true, info: true }) as any;
+  } catch (err: any) {
+    const row = typeof err?.records === "number" ? err.records + 1 : 0;
+    throw new CustodianCsvError(row, `not a well-formed CSV (${err?.message ?? err})`);
+  }
+  if (records.length === 0) throw new CustodianCsvError(1, "the file has no header row");
+  return records;
+}
+
 /** Parses a custodian directory CSV and applies every rule of the spec; throws CustodianCsvError. */
 export function parseCustodianCsv(input: string | Uint8Array, opts: ParseCustodianCsvOptions = {}): ParsedCustodians {
   const maxBytes = opts.maxBytes ?? MAX_CSV_BYTES;
@@ -130,16 +155,7 @@ export function parseCustodianCsv(input: string | Uint8Array, opts: ParseCustodi
     throw new CustodianCsvError(0, `the file is ${size} bytes, over the maximum of ${maxBytes} bytes (190MB)`);
   }
 
-  let records: { record: string[]; info: { records: number } }[];
-  try {
-    // trim: whitespace around a quoted value is not an error; values are trimmed again below
-    // because csv-parse keeps the whitespace inside quotes.
-    records = parse(input, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: true, info: true }) as any;
-  } catch (err: any) {
-    const row = typeof err?.records === "number" ? err.records + 1 : 0;
-    throw new CustodianCsvError(row, `not a well-formed CSV (${err?.message ?? err})`);
-  }
-  if (records.length === 0) throw new CustodianCsvError(1, "the file has no header row");
+  const records = readCsvRecords(input);
 
   // Header: lowercased and matched against the supported properties.
   const header = records[0].record.map((h) => h.trim().toLowerCase());

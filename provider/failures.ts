@@ -4,6 +4,7 @@
  * errors here. The facts behind the hints live in the route table (contract/routes.ts): who may
  * call a route (`access`) and which ids its path names.
  */
+import { STATUS_CODES } from "node:http";
 import { ParameterError, pathParamsOf, routes, type OperationId, type RouteDef } from "../contract";
 import { accessText } from "../contract/routing";
 import { ApiError, NetworkError } from "./client";
@@ -56,12 +57,22 @@ export function hintFor(err: ApiError): string | undefined {
   }
 }
 
+/**
+ * The service's answer as one line: the status and its title or message, e.g. `404 organization
+ * 5 not found`. For a 403 of a known route, the status and its reason phrase only (`403
+ * Forbidden`): the service's text names the role the route table's access rule names again in
+ * the hint, so the role is said once, from the route table (the text stays on `err.title`).
+ */
+export function answerText(err: ApiError): string {
+  const said = err.status === 403 && routeOf(err.operationId) ? STATUS_CODES[403] : oneLine(err.title ?? err.serviceMessage ?? "");
+  return said ? `${err.status} ${said}` : String(err.status);
+}
+
 /** One line for why something failed, without the action: the service's answer and a hint, or the error's message. */
 export function describeCause(err: unknown): string {
   if (err instanceof ApiError) {
-    const said = oneLine(err.title ?? err.serviceMessage ?? "");
     const hint = hintFor(err);
-    return `the service answered ${err.status}${said ? ` ${said}` : ""}${hint ? ` (${hint})` : ""}`;
+    return `the service answered ${answerText(err)}${hint ? ` (${hint})` : ""}`;
   }
   if (err instanceof ParameterError) return `invalid argument '${err.parameter}': ${err.rule}`;
   return oneLine(err instanceof Error ? err.message : String(err), 400);

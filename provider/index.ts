@@ -34,6 +34,9 @@ export {
   type CustodianInput,
   type ParsedCustodians,
 } from "../contract/custodianCsv";
+// Exports of other systems read as custodian CSVs (CustodianDirectorySync's preset and columns)
+export { CUSTODIAN_PRESETS, type CustodianPreset } from "./custodians/presets";
+export { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type ExportMapping, type MappingReport } from "./custodians/mapping";
 
 // The API's entities and operations, as types (for client.call and data-source results)
 export type {

@@ -29,14 +29,17 @@ const roster = new reviewadmin.OrganizationMembers("members", {
 });
 
 // Database permissions need the person's user id, which the roster knows once they are a member
-// (a person added by this very run gets theirs during the run).
+// (a person added by this very run gets theirs during the run). A preview that creates or changes
+// the roster sees its planned inputs, which carry no user ids yet: the id stays unknown there.
 const grants: { email: string; databaseId: number; grant: reviewadmin.DatabaseUserPermissions }[] = [];
 for (const person of people) {
   for (const [database, permissions] of Object.entries(person.databases ?? {})) {
     const databaseId = Number(database);
-    const userId = roster.members.apply((members) => {
+    const userId = roster.members.apply((members): number => {
       const live = members[person.email];
       if (live?.userId == null) {
+        const planned = live !== undefined && !("status" in live);
+        if (planned && pulumi.runtime.isDryRun()) return pulumi.unknown as unknown as number;
         throw new Error(`${person.email} is not a member yet (${live?.status ?? "not in the organization"}): database permissions can be granted once they are`);
       }
       return live.userId;

@@ -13,12 +13,12 @@ import * as pulumi from "@pulumi/pulumi";
 import * as reviewadmin from "pulumi-reviewadmin";
 
 const config = new pulumi.Config();
-const orgId = config.getNumber("organizationId") ?? 102;
+const organizationId = config.getNumber("organizationId") ?? 102;
 const billingMonths = config.getNumber("billingMonths") ?? 3;
 const reportPath = path.resolve(config.get("reportPath") ?? "access-review.md");
 
-const matrix = reviewadmin.getAccessMatrixOutput({ orgId });
-const billing = reviewadmin.getBillingSummaryOutput({ orgId, months: billingMonths });
+const matrix = reviewadmin.getAccessMatrixOutput({ organizationId });
+const billing = reviewadmin.getBillingSummaryOutput({ organizationId, months: billingMonths });
 
 const gb = (n: number) => n.toFixed(2);
 

@@ -35,7 +35,7 @@ export abstract class ReviewAdminError extends Error {
   readonly method: string;
   readonly path: string;
 
-  constructor(message: string, ctx: RequestContext, options?: ErrorOptions) {
+  constructor(message: string, ctx: RequestContext, options?: { cause?: unknown }) {
     super(message, options);
     this.operationId = ctx.operationId;
     this.method = ctx.method;

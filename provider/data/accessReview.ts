@@ -7,18 +7,24 @@
  * (such as last activity) is included unless asked for, so the output of two runs diffs to the
  * real changes in access.
  */
+import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract";
 import { ApiError } from "../client";
+import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, type DataSourceOptions } from "./dataSource";
 
-export interface GetAccessMatrixArgs {
+const getAccessMatrixArgs = z.strictObject({
   /** The organization to review. */
-  orgId: number;
+  organizationId: idArg,
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
-  includeActivity?: boolean;
-}
+  includeActivity: z.boolean().optional(),
+});
+
+/** getAccessMatrix arguments. */
+export type GetAccessMatrixArgs = z.input<typeof getAccessMatrixArgs>;
 
 /** A member of the organization and their organization permissions. */
 export interface AccessMember {
@@ -113,15 +119,16 @@ function personKey(email: string | null, username: string): string {
  * each user and their database permissions (E23). A database whose users the key may not read
  * (403) is recorded as not readable rather than failing the whole matrix. Needs org admin.
  */
-export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
-  const orgId = requireId(DS, "orgId", args?.orgId);
+export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
+  const args = parseArgs(DS, getAccessMatrixArgs, input);
+  const { organizationId } = args;
   const client = clientFor(DS, opts);
   const [org, memberList, invitationData, databaseList] = await Promise.all([
-    reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))),
-    reading(DS, `the members of organization ${orgId}`, () => client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts))),
-    reading(DS, `the invitations of organization ${orgId}`, () => client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts))),
-    reading(DS, `the databases of organization ${orgId}`, () =>
-      client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+    reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))),
+    reading(DS, `the members of organization ${organizationId}`, () => client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts))),
+    reading(DS, `the invitations of organization ${organizationId}`, () => client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts))),
+    reading(DS, `the databases of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
     ),
   ]);
 
@@ -160,9 +167,8 @@ export async function getAccessMatrix(args: GetAccessMatrixArgs, opts?: DataSour
       users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, callOptions(opts));
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
-        const said = err.title ?? err.serviceMessage;
         const why = db.orgAdminAccess ? "the key is neither DB_ADMIN on it nor org admin of its owner" : "orgAdminAccess is off and the key is not DB_ADMIN on it";
-        return { ...base, readable: false, notReadable: `not readable with this key (403${said ? ` ${said}` : ""}; ${why})`, users: [] };
+        return { ...base, readable: false, notReadable: `not readable with this key (${answerText(err)}: ${why})`, users: [] };
       }
       throw readFailure(DS, `the users of database ${db.id}`, err);
     }

@@ -1,28 +1,39 @@
 /**
  * Data sources for the account behind the key and its organizations (E2, E3, E6).
  */
+import { z } from "zod";
 import type { Organization, User } from "../../contract";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
-import { matchesName, type NameFilter } from "./filters";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { matchesName, nameFilterArgs } from "./filters";
 
 /** getCurrentUser result: the user behind the API key (E2). */
 export type GetCurrentUserResult = User;
 
+const getCurrentUserArgs = z.strictObject({});
+
+/** getCurrentUser arguments: none. */
+export type GetCurrentUserArgs = z.input<typeof getCurrentUserArgs>;
+
 /** Reads the user behind the API key (E2; any valid key). */
-export async function getCurrentUser(_args: Record<string, never> = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
+export async function getCurrentUser(args: GetCurrentUserArgs = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
+  parseArgs("getCurrentUser", getCurrentUserArgs, args);
   const client = clientFor("getCurrentUser", opts);
   return reading("getCurrentUser", "the user behind the API key", () => client.call("GetCurrentUser", {}, undefined, callOptions(opts)));
 }
 
 export const getCurrentUserOutput = outputForm(getCurrentUser);
 
-/** getOrganizations arguments: filters applied after every page is read. */
-export interface GetOrganizationsArgs extends NameFilter {
+const getOrganizationsArgs = z.strictObject({
+  ...nameFilterArgs.shape,
   /** Keep only the sub-organizations of this organization. */
-  parentOrganizationId?: number;
+  parentOrganizationId: idArg.optional(),
   /** true: only organizations with a parent; false: only top-level ones. */
-  isSubOrganization?: boolean;
-}
+  isSubOrganization: z.boolean().optional(),
+});
+
+/** getOrganizations arguments: filters applied after every page is read. */
+export type GetOrganizationsArgs = z.input<typeof getOrganizationsArgs>;
 
 export interface GetOrganizationsResult {
   /** The caller's organizations and their sub-organizations (E3), after the filters, in the service's order. */
@@ -32,7 +43,8 @@ export interface GetOrganizationsResult {
 }
 
 /** Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters. */
-export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: DataSourceOptions): Promise<GetOrganizationsResult> {
+export async function getOrganizations(input: GetOrganizationsArgs = {}, opts?: DataSourceOptions): Promise<GetOrganizationsResult> {
+  const args = parseArgs("getOrganizations", getOrganizationsArgs, input);
   const client = clientFor("getOrganizations", opts);
   const all = await reading("getOrganizations", "the organizations of the API key", () =>
     client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
@@ -48,18 +60,22 @@ export async function getOrganizations(args: GetOrganizationsArgs = {}, opts?: D
 
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
-export interface GetOrganizationArgs {
-  orgId: number;
-}
+const getOrganizationArgs = z.strictObject({
+  /** The organization to read. */
+  organizationId: idArg,
+});
+
+/** getOrganization arguments. */
+export type GetOrganizationArgs = z.input<typeof getOrganizationArgs>;
 
 /** getOrganization result: the organization (E6). */
 export type GetOrganizationResult = Organization;
 
 /** Reads one organization (E6; member of it, or parent org admin). */
 export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
-  const orgId = requireId("getOrganization", "orgId", args?.orgId);
+  const { organizationId } = parseArgs("getOrganization", getOrganizationArgs, args);
   const client = clientFor("getOrganization", opts);
-  return reading("getOrganization", `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts)));
+  return reading("getOrganization", `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)));
 }
 
 export const getOrganizationOutput = outputForm(getOrganization);

@@ -13,12 +13,24 @@
  * ACTIVE with final state SUSPENDED; a database's combined size is typically its largest
  * project's.
  */
-import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
+import { z } from "zod";
+import {
+  params,
+  type DatabaseBilling,
+  type MonthStatus,
+  type Organization,
+  type ParentBilling,
+  type ProjectBilling,
+  type Size,
+  type SizeBreakdown,
+  type SizeSet,
+} from "../../contract";
 import type { ReviewAdminClient } from "../client";
 import { mapLimit } from "../util";
+import { idArg, intArg, numberArg, parseArgs } from "./args";
 import { csvLine } from "./csv";
-import { argumentError, callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
-import { matchesName, type NameFilter } from "./filters";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { matchesName, nameFilterArgs } from "./filters";
 
 // ------------------------------------------------------------------------------------------------
 // Months
@@ -37,14 +49,25 @@ export function currentMonthUtc(now: Date = new Date()): YearMonth {
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
 
-/** Resolves optional year and month to a month: each left-out part is the current UTC one. Throws on out-of-range values. */
+/** Year and month arguments (the contract's rules for them): each defaults to the current one (UTC). */
+const monthArgs = z.object({
+  /** Four-digit year; default the current year (UTC). */
+  year: numberArg(params.year.unwrap()).optional(),
+  /** 1..12; default the current month (UTC). */
+  month: numberArg(params.month.unwrap()).optional(),
+});
+
+/** Year and month arguments: each defaults to the current one (UTC). */
+export type MonthArgs = z.input<typeof monthArgs>;
+
+/**
+ * Resolves optional year and month to a month: each left-out part is the current UTC one. Throws
+ * the DataSourceError of a bad argument (as the data sources' own schemas word it) on out-of-range values.
+ */
 export function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
   const now = currentMonthUtc();
-  const y = year ?? now.year;
-  const m = month ?? now.month;
-  if (!Number.isInteger(y) || y < 1000 || y > 9999) throw argumentError(dataSource, `'year' must be a four-digit year, got ${JSON.stringify(year)}`);
-  if (!Number.isInteger(m) || m < 1 || m > 12) throw argumentError(dataSource, `'month' must be an integer from 1 to 12, got ${JSON.stringify(month)}`);
-  return { year: y, month: m };
+  const given = parseArgs(dataSource, monthArgs.strict(), { year, month });
+  return { year: given.year ?? now.year, month: given.month ?? now.month };
 }
 
 /** The `count` months ending with `last`, oldest first. */
@@ -65,22 +88,19 @@ function monthLabel(m: YearMonth): string {
 // One month
 // ------------------------------------------------------------------------------------------------
 
-/** Year and month arguments: each defaults to the current one (UTC). */
-export interface MonthArgs {
-  /** Four-digit year; default the current year (UTC). */
-  year?: number;
-  /** 1..12; default the current month (UTC). */
-  month?: number;
-}
+const getOrganizationBillingArgs = z.strictObject({
+  ...monthArgs.shape,
+  ...nameFilterArgs.shape,
+  /** The organization. */
+  organizationId: idArg,
+});
 
 /** getOrganizationBilling arguments; the name filters match database names. */
-export interface GetOrganizationBillingArgs extends MonthArgs, NameFilter {
-  orgId: number;
-}
+export type GetOrganizationBillingArgs = z.input<typeof getOrganizationBillingArgs>;
 
 export interface GetOrganizationBillingResult extends YearMonth {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** One billing record per database the organization owns, with its projects, after the filters. */
   databases: DatabaseBilling[];
 }
@@ -88,66 +108,75 @@ export interface GetOrganizationBillingResult extends YearMonth {
 async function readOrganizationBilling(
   client: ReviewAdminClient,
   dataSource: string,
-  orgId: number,
+  organizationId: number,
   ym: YearMonth,
   opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
-  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationBilling", { orgId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
+  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
   );
 }
 
 /** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
-export async function getOrganizationBilling(args: GetOrganizationBillingArgs, opts?: DataSourceOptions): Promise<GetOrganizationBillingResult> {
+export async function getOrganizationBilling(input: GetOrganizationBillingArgs, opts?: DataSourceOptions): Promise<GetOrganizationBillingResult> {
   const DS = "getOrganizationBilling";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const { organizationId, ...args } = parseArgs(DS, getOrganizationBillingArgs, input);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const all = await readOrganizationBilling(client, DS, orgId, ym, opts);
-  return { orgId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
+  const all = await readOrganizationBilling(client, DS, organizationId, ym, opts);
+  return { organizationId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
 }
 
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
-export interface GetParentOrganizationBillingArgs extends MonthArgs {
+const getParentOrganizationBillingArgs = z.strictObject({
+  ...monthArgs.shape,
   /** The parent organization. */
-  orgId: number;
-}
+  organizationId: idArg,
+});
+
+/** getParentOrganizationBilling arguments. */
+export type GetParentOrganizationBillingArgs = z.input<typeof getParentOrganizationBillingArgs>;
 
 /** getParentOrganizationBilling result: the aggregate (E8) and the month it is for. */
 export interface GetParentOrganizationBillingResult extends YearMonth, ParentBilling {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin). */
 export async function getParentOrganizationBilling(
-  args: GetParentOrganizationBillingArgs,
+  input: GetParentOrganizationBillingArgs,
   opts?: DataSourceOptions,
 ): Promise<GetParentOrganizationBillingResult> {
   const DS = "getParentOrganizationBilling";
-  const orgId = requireId(DS, "orgId", args?.orgId);
+  const { organizationId, ...args } = parseArgs(DS, getParentOrganizationBillingArgs, input);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
-    client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
+  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+    client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
   );
-  return { ...data, orgId, ...ym };
+  return { ...data, organizationId, ...ym };
 }
 
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
-export interface GetDatabaseBillingArgs extends MonthArgs {
-  databaseId: number;
-}
+const getDatabaseBillingArgs = z.strictObject({
+  ...monthArgs.shape,
+  /** The database. */
+  databaseId: idArg,
+});
+
+/** getDatabaseBilling arguments. */
+export type GetDatabaseBillingArgs = z.input<typeof getDatabaseBillingArgs>;
 
 /** getDatabaseBilling result: the database's billing record with all projects (E28), and the month. */
 export type GetDatabaseBillingResult = DatabaseBilling & YearMonth & { databaseId: number };
 
 /** Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner). */
-export async function getDatabaseBilling(args: GetDatabaseBillingArgs, opts?: DataSourceOptions): Promise<GetDatabaseBillingResult> {
+export async function getDatabaseBilling(input: GetDatabaseBillingArgs, opts?: DataSourceOptions): Promise<GetDatabaseBillingResult> {
   const DS = "getDatabaseBilling";
-  const databaseId = requireId(DS, "databaseId", args?.databaseId);
+  const { databaseId, ...args } = parseArgs(DS, getDatabaseBillingArgs, input);
   const ym = resolveMonth(DS, args.year, args.month);
   const client = clientFor(DS, opts);
   const data = await reading(DS, `the ${monthLabel(ym)} billing of database ${databaseId}`, () =>
@@ -217,16 +246,23 @@ export interface BillingMonthTotal extends YearMonth, PeakFinal {
   databases: number;
 }
 
-/** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
-export interface GetBillingSummaryArgs extends MonthArgs {
-  orgId: number;
+/** The months of a summary, ending with year/month. */
+const summaryArgs = monthArgs.extend({
   /** How many months to cover, ending with year/month: 1..36, default 1. */
-  months?: number;
-}
+  months: intArg(1, 36).optional(),
+});
+
+const getBillingSummaryArgs = summaryArgs.strict().extend({
+  /** The organization. */
+  organizationId: idArg,
+});
+
+/** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
+export type GetBillingSummaryArgs = z.input<typeof getBillingSummaryArgs>;
 
 /** getBillingSummary result: billable GB by database and month, peak against final, standard against eca. */
 export interface BillingSummary {
-  orgId: number;
+  organizationId: number;
   /** The months covered, oldest first. */
   months: YearMonth[];
   /** One row per database and month, ordered by month then database id. */
@@ -308,12 +344,6 @@ function monthTotals(months: YearMonth[], rows: BillingSummaryRow[]): BillingMon
   });
 }
 
-function checkMonths(dataSource: string, months: number | undefined): number {
-  const n = months ?? 1;
-  if (!Number.isInteger(n) || n < 1 || n > 36) throw argumentError(dataSource, `'months' must be an integer from 1 to 36, got ${JSON.stringify(months)}`);
-  return n;
-}
-
 function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number {
   return a.year - b.year || a.month - b.month || a.organizationId - b.organizationId || a.databaseId - b.databaseId;
 }
@@ -323,15 +353,15 @@ function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number
  * or parent org admin): billable GB by database and month, peak against final, standard against
  * eca, with the billing and final state of every database and project.
  */
-export async function getBillingSummary(args: GetBillingSummaryArgs, opts?: DataSourceOptions): Promise<BillingSummary> {
+export async function getBillingSummary(input: GetBillingSummaryArgs, opts?: DataSourceOptions): Promise<BillingSummary> {
   const DS = "getBillingSummary";
-  const orgId = requireId(DS, "orgId", args?.orgId);
-  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
+  const { organizationId, ...args } = parseArgs(DS, getBillingSummaryArgs, input);
+  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
   const client = clientFor(DS, opts);
-  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, orgId, ym, opts));
-  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(orgId, ym, d))).sort(byMonthThenDatabase);
+  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, organizationId, ym, opts));
+  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
   const totals = monthTotals(months, rows);
-  return { orgId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
+  return { organizationId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
 }
 
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
@@ -368,17 +398,18 @@ export interface ParentSummaryMonth extends YearMonth {
   matchesAggregate: boolean;
 }
 
-export interface GetParentBillingSummaryArgs extends MonthArgs {
+const getParentBillingSummaryArgs = summaryArgs.strict().extend({
   /** The parent organization. */
-  orgId: number;
-  /** How many months to cover, ending with year/month: 1..36, default 1. */
-  months?: number;
-}
+  organizationId: idArg,
+});
+
+/** getParentBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
+export type GetParentBillingSummaryArgs = z.input<typeof getParentBillingSummaryArgs>;
 
 /** getParentBillingSummary result: a parent organization across its sub-organizations. */
 export interface ParentBillingSummary {
   /** The parent organization. */
-  orgId: number;
+  organizationId: number;
   name: string;
   /** Every organization below it (sub-organizations, and theirs), by id. */
   subOrganizationIds: number[];
@@ -453,25 +484,25 @@ function descendants(all: Organization[], parentId: number): Organization[] {
  * each sub-organization (found through E3), with a check that they add up, plus every
  * database's row. Needs org admin of the parent (parent org admin of the sub-organizations).
  */
-export async function getParentBillingSummary(args: GetParentBillingSummaryArgs, opts?: DataSourceOptions): Promise<ParentBillingSummary> {
+export async function getParentBillingSummary(input: GetParentBillingSummaryArgs, opts?: DataSourceOptions): Promise<ParentBillingSummary> {
   const DS = "getParentBillingSummary";
-  const orgId = requireId(DS, "orgId", args?.orgId);
-  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), checkMonths(DS, args.months));
+  const { organizationId, ...args } = parseArgs(DS, getParentBillingSummaryArgs, input);
+  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
   const client = clientFor(DS, opts);
 
   const orgs = await reading(DS, "the organizations of the API key", () =>
     client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
   );
   const parent =
-    orgs.find((o) => o.id === orgId) ??
-    (await reading(DS, `organization ${orgId}`, () => client.call("GetOrganization", { orgId }, undefined, callOptions(opts))));
-  const subs = descendants(orgs, orgId);
+    orgs.find((o) => o.id === organizationId) ??
+    (await reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))));
+  const subs = descendants(orgs, organizationId);
   const members = [parent, ...subs];
 
   const rows: BillingSummaryRow[] = [];
   const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
-    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${orgId}`, () =>
-      client.call("GetParentOrganizationBilling", { orgId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
+    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+      client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
     );
     const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
     let counted = 0;
@@ -504,7 +535,7 @@ export async function getParentBillingSummary(args: GetParentBillingSummaryArgs,
     return { ...ym, aggregate, organizations, sumOfOrganizations, difference, matchesAggregate: Math.abs(difference) <= tolerance };
   });
   rows.sort(byMonthThenDatabase);
-  return { orgId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
+  return { organizationId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
 }
 
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);

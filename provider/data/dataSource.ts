@@ -1,14 +1,14 @@
 /**
  * What every data source is made of: where its client comes from (explicit client, explicit
  * settings, `reviewadmin:*` Pulumi config, the plugin's configured settings, environment
- * variables), the one error its failures become (worded by provider/failures.ts), argument
- * checks, and the generic Output form.
+ * variables), the one error its failures become (worded by provider/failures.ts), and the
+ * generic Output form. Arguments are parsed by each data source's schema (./args.ts).
  *
  * Data sources are plain async functions: they work in a Pulumi program and in a plain Node
  * script alike. Nothing here touches Pulumi's runtime unless a Pulumi program is running.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { accessText, ParameterError, params, routes, type RouteDef } from "../../contract";
+import { accessText, ParameterError, routes, type RouteDef } from "../../contract";
 import { ApiError, type CallOptions, type ReviewAdminClient } from "../client";
 import { describeCause } from "../failures";
 import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, type Settings } from "../settings";
@@ -102,9 +102,9 @@ export class DataSourceError extends Error {
 }
 
 /** Who may call an operation, from the route table's `access` column with the given ids filled in; undefined for an unknown operation id. */
-export function requiredRole(operationId: string, ids: { orgId?: number; databaseId?: number } = {}): string | undefined {
+export function requiredRole(operationId: string, ids: { organizationId?: number; databaseId?: number } = {}): string | undefined {
   const route = (routes as Record<string, RouteDef>)[operationId];
-  return route ? accessText(route, ids) : undefined;
+  return route ? accessText(route, { orgId: ids.organizationId, databaseId: ids.databaseId }) : undefined;
 }
 
 /** Turns any failure of a read into the DataSourceError `<dataSource>: reading <what>: <cause>`. */
@@ -122,19 +122,9 @@ export async function reading<T>(dataSource: string, what: string, fn: () => Pro
   }
 }
 
-/** An argument error, thrown before anything is sent: `<dataSource>: <message>`. */
-export function argumentError(dataSource: string, message: string): DataSourceError {
-  return new DataSourceError(dataSource, `${dataSource}: ${message}`);
-}
-
-/**
- * A required id argument (a number or a string of digits), checked with the contract's id rule
- * (contract/params.ts) before anything is sent; throws an argument error naming it.
- */
-export function requireId(dataSource: string, name: string, value: unknown): number {
-  const parsed = params.id.safeParse(typeof value === "number" || typeof value === "string" ? value : Number.NaN);
-  if (parsed.success) return parsed.data;
-  throw argumentError(dataSource, `'${name}' ${parsed.error.issues[0]?.message}, got ${JSON.stringify(value)}`);
+/** An argument error, thrown before anything is sent: `<dataSource>: <message>` (`cause`: the schema's error, when there is one). */
+export function argumentError(dataSource: string, message: string, cause?: unknown): DataSourceError {
+  return new DataSourceError(dataSource, `${dataSource}: ${message}`, cause);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -172,9 +162,34 @@ export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Prom
       pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn,
     );
     const { dependsOn: _ignored, ...rest } = opts ?? {};
-    const resolvedArgs = pulumi.output((args ?? {}) as pulumi.Input<object>) as pulumi.Output<unknown>;
+    const resolvedArgs = pulumi.output(mapTopLevel(args ?? {}, boxDate) as pulumi.Input<object>) as pulumi.Output<unknown>;
     const ready = waits.length === 0 ? resolvedArgs : pulumi.all([resolvedArgs, ...waits]).apply((all) => all[0]);
-    return ready.apply((resolved) => fn(resolved as A, rest)) as unknown as pulumi.Output<Plain<R>>;
+    return ready.apply((resolved) => fn(mapTopLevel(resolved, unboxDate) as A, rest)) as unknown as pulumi.Output<Plain<R>>;
   };
   return form as OutputFn<A, R>;
+}
+
+// pulumi.output() copies every object it meets into a plain one, so a Date argument (a time of
+// getActivityEvents) would reach the Promise form as `{}`. Functions pass through it untouched: a
+// top-level Date, given as is or through a Promise or an Output, travels as a function returning
+// it, told from anything else by `dateBoxes`.
+const dateBoxes = new WeakSet<() => Date>();
+
+function boxDate(value: unknown): unknown {
+  if (pulumi.Output.isInstance(value)) return value.apply(boxDate);
+  if (value instanceof Promise) return value.then(boxDate);
+  if (!(value instanceof Date)) return value;
+  const box = () => value;
+  dateBoxes.add(box);
+  return box;
+}
+
+function unboxDate(value: unknown): unknown {
+  return typeof value === "function" && dateBoxes.has(value as () => Date) ? (value as () => Date)() : value;
+}
+
+/** `args` with `fn` applied to each top-level value; anything but a plain object as it is (the schema refuses it). */
+function mapTopLevel(args: unknown, fn: (value: unknown) => unknown): unknown {
+  if (args === null || typeof args !== "object" || Array.isArray(args) || pulumi.Output.isInstance(args)) return args;
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, fn(v)]));
 }

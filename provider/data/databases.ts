@@ -1,21 +1,29 @@
 /**
  * Data sources for databases (E1, E9, E27, E30).
  */
+import { z } from "zod";
 import type { Database, DatabaseSize } from "../../contract";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
-import { matchesFlag, matchesName, type NameFilter } from "./filters";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
+
+const databaseFilterArgs = z.object({
+  ...nameFilterArgs.shape,
+  /** Keep only databases with this orgAdminAccess setting. */
+  orgAdminAccess: z.boolean().optional(),
+});
 
 /** Filters shared by the database lists, applied after every page is read. */
-export interface DatabaseFilter extends NameFilter {
-  /** Keep only databases with this orgAdminAccess setting. */
-  orgAdminAccess?: boolean;
-}
+export type DatabaseFilter = z.output<typeof databaseFilterArgs>;
+
+const getDatabasesArgs = z.strictObject({
+  ...databaseFilterArgs.shape,
+  /** Keep only databases owned by this organization. */
+  organizationId: idArg.optional(),
+});
 
 /** getDatabases arguments: filters applied after every page is read. */
-export interface GetDatabasesArgs extends DatabaseFilter {
-  /** Keep only databases owned by this organization. */
-  organizationId?: number;
-}
+export type GetDatabasesArgs = z.input<typeof getDatabasesArgs>;
 
 /** Result of the database lists. */
 export interface GetDatabasesResult {
@@ -25,7 +33,7 @@ export interface GetDatabasesResult {
   ids: number[];
 }
 
-function filterDatabases(all: Database[], args: GetDatabasesArgs): GetDatabasesResult {
+function filterDatabases(all: Database[], args: DatabaseFilter & { organizationId?: number }): GetDatabasesResult {
   const databases = all.filter(
     (d) =>
       matchesName(args, d.name) &&
@@ -36,7 +44,8 @@ function filterDatabases(all: Database[], args: GetDatabasesArgs): GetDatabasesR
 }
 
 /** Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
-export async function getDatabases(args: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
+export async function getDatabases(input: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
+  const args = parseArgs("getDatabases", getDatabasesArgs, input);
   const client = clientFor("getDatabases", opts);
   const all = await reading("getDatabases", "the databases of the API key", () => client.listAll("GetDatabases", { limit: PAGE_SIZE }, callOptions(opts)));
   return filterDatabases(all, args);
@@ -44,50 +53,62 @@ export async function getDatabases(args: GetDatabasesArgs = {}, opts?: DataSourc
 
 export const getDatabasesOutput = outputForm(getDatabases);
 
-export interface GetDatabaseArgs {
-  databaseId: number;
-}
+const getDatabaseArgs = z.strictObject({
+  /** The database to read. */
+  databaseId: idArg,
+});
+
+/** getDatabase arguments. */
+export type GetDatabaseArgs = z.input<typeof getDatabaseArgs>;
 
 /** getDatabase result: the database (E27). */
 export type GetDatabaseResult = Database;
 
 /** Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner). */
 export async function getDatabase(args: GetDatabaseArgs, opts?: DataSourceOptions): Promise<GetDatabaseResult> {
-  const databaseId = requireId("getDatabase", "databaseId", args?.databaseId);
+  const { databaseId } = parseArgs("getDatabase", getDatabaseArgs, args);
   const client = clientFor("getDatabase", opts);
   return reading("getDatabase", `database ${databaseId}`, () => client.call("GetDatabase", { databaseId }, undefined, callOptions(opts)));
 }
 
 export const getDatabaseOutput = outputForm(getDatabase);
 
-export interface GetOrganizationDatabasesArgs extends DatabaseFilter {
+const getOrganizationDatabasesArgs = z.strictObject({
+  ...databaseFilterArgs.shape,
   /** The owning organization. */
-  orgId: number;
-}
+  organizationId: idArg,
+});
+
+/** getOrganizationDatabases arguments: the organization, and filters applied after every page is read. */
+export type GetOrganizationDatabasesArgs = z.input<typeof getOrganizationDatabasesArgs>;
 
 export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters. */
 export async function getOrganizationDatabases(
-  args: GetOrganizationDatabasesArgs,
+  input: GetOrganizationDatabasesArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationDatabasesResult> {
-  const orgId = requireId("getOrganizationDatabases", "orgId", args?.orgId);
+  const { organizationId, ...filter } = parseArgs("getOrganizationDatabases", getOrganizationDatabasesArgs, input);
   const client = clientFor("getOrganizationDatabases", opts);
-  const all = await reading("getOrganizationDatabases", `the databases of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationDatabases", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationDatabases", `the databases of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  return { orgId, ...filterDatabases(all, { ...args, organizationId: undefined }) };
+  return { organizationId, ...filterDatabases(all, filter) };
 }
 
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
 
-export interface GetDatabaseSizeArgs {
-  databaseId: number;
-}
+const getDatabaseSizeArgs = z.strictObject({
+  /** The database to measure. */
+  databaseId: idArg,
+});
+
+/** getDatabaseSize arguments. */
+export type GetDatabaseSizeArgs = z.input<typeof getDatabaseSizeArgs>;
 
 /** getDatabaseSize result: document counts and sizes of native, processed and produced documents (E30; the spec does not state the units). */
 export interface GetDatabaseSizeResult extends DatabaseSize {
@@ -97,7 +118,7 @@ export interface GetDatabaseSizeResult extends DatabaseSize {
 
 /** Reads a database's document counts and sizes (E30; each document counted once). */
 export async function getDatabaseSize(args: GetDatabaseSizeArgs, opts?: DataSourceOptions): Promise<GetDatabaseSizeResult> {
-  const databaseId = requireId("getDatabaseSize", "databaseId", args?.databaseId);
+  const { databaseId } = parseArgs("getDatabaseSize", getDatabaseSizeArgs, args);
   const client = clientFor("getDatabaseSize", opts);
   const size = await reading("getDatabaseSize", `the size of database ${databaseId}`, () =>
     client.call("GetDatabaseSize", { databaseId }, undefined, callOptions(opts)),

@@ -8,29 +8,74 @@
  * are de-duplicated by id in any case, so a service that repeats the boundary group on the next
  * page loses and repeats nothing either, and range results are kept to begin <= timestamp < end.
  */
-import type { ActivityEvent } from "../../contract";
-import { argumentError, callOptions, clientFor, outputForm, reading, requireId, type DataSourceOptions } from "./dataSource";
+import { z } from "zod";
+import { params, type ActivityEvent } from "../../contract";
+import { idArg, numberArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+
+const TIME_RULE = "must be unix milliseconds, a Date or an ISO 8601 time";
+
+/** Unix milliseconds of a time argument, or undefined when it is none (or outside the contract's unix-ms range). */
+function toMillis(value: number | string | Date): number | undefined {
+  const ms =
+    value instanceof Date ? value.getTime()
+    : typeof value === "number" ? value
+    : /^\d+$/.test(value.trim()) ? Number(value)
+    : Date.parse(value);
+  return params.unixMs.safeParse(ms).success ? ms : undefined;
+}
+
+/** A point in time: unix milliseconds, a Date, or an ISO 8601 string; parsed to unix milliseconds. */
+const timeArg = z.union([z.number(), z.string(), z.date()], { error: TIME_RULE }).transform((value, ctx) => {
+  const ms = toMillis(value);
+  if (ms === undefined) ctx.addIssue({ code: "custom", message: TIME_RULE });
+  return ms ?? z.NEVER;
+});
 
 /** A point in time: unix milliseconds, a Date, or an ISO 8601 string. */
-export type TimeInput = number | string | Date;
+export type TimeInput = z.input<typeof timeArg>;
+
+const USAGE = "give begin (and optionally end) for a time range, afterEventId for the events after an event, or recent: true for the most recent events";
+
+const getActivityEventsArgs = z
+  .strictObject({
+    /** The organization whose activity log to read. */
+    organizationId: idArg,
+    /** Range mode (E10): the first instant, inclusive. */
+    begin: timeArg.optional(),
+    /** Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
+    end: timeArg.optional(),
+    /** After mode (E11): every event with an id after this one. */
+    afterEventId: numberArg(params.after.unwrap()).optional(),
+    /** Recent mode (E12): the `limit` most recent events. */
+    recent: z.boolean().optional(),
+    /** Range and after modes: events per page (1..10000, default 1000); every page is read. Recent mode: how many events (default 1000). */
+    limit: numberArg(params.eventLimit.unwrap()).optional(),
+    /** Keep only events of these types (applied after reading). */
+    types: z.array(z.string()).optional(),
+    /** Keep only events by this user (applied after reading). */
+    userId: idArg.optional(),
+  })
+  // Exactly one mode, and a range that is not empty: one line each, before anything is sent.
+  .superRefine((a, ctx) => {
+    const hasRange = a.begin !== undefined || a.end !== undefined;
+    const chosen = [hasRange && "begin/end", a.afterEventId !== undefined && "afterEventId", a.recent === true && "recent"].filter(Boolean);
+    if (chosen.length === 0) ctx.addIssue({ code: "custom", message: `no events selected: ${USAGE}` });
+    else if (chosen.length > 1) ctx.addIssue({ code: "custom", message: `${chosen.join(" and ")} cannot be combined: ${USAGE}` });
+    else if (hasRange && a.begin === undefined) ctx.addIssue({ code: "custom", message: `'end' needs 'begin': ${USAGE}` });
+    else if (typeof a.begin === "number" && typeof a.end === "number" && a.end <= a.begin) {
+      ctx.addIssue({ code: "custom", path: ["end"], message: `must be later than 'begin' (${a.begin})` });
+    } else if (typeof a.begin === "number" && a.end === undefined && a.begin >= defaultEnd()) {
+      ctx.addIssue({ code: "custom", path: ["begin"], message: "must be earlier than now when 'end' is left out" });
+    }
+  });
 
 /** getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`. */
-export interface GetActivityEventsArgs {
-  orgId: number;
-  /** Range mode (E10): the first instant, inclusive. */
-  begin?: TimeInput;
-  /** Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
-  end?: TimeInput;
-  /** After mode (E11): every event with an id after this one. */
-  afterEventId?: number;
-  /** Recent mode (E12): the `limit` most recent events. */
-  recent?: boolean;
-  /** Range and after modes: events per page (1..10000, default 1000); every page is read. Recent mode: how many events (default 1000). */
-  limit?: number;
-  /** Keep only events of these types (applied after reading). */
-  types?: string[];
-  /** Keep only events by this user (applied after reading). */
-  userId?: number;
+export type GetActivityEventsArgs = z.input<typeof getActivityEventsArgs>;
+
+/** `end` when left out: now (this machine's clock) plus one millisecond, so that an event of this millisecond is included. */
+function defaultEnd(): number {
+  return Date.now() + 1;
 }
 
 /** Which endpoint answered. */
@@ -38,7 +83,7 @@ export type ActivityEventsMode = "range" | "after" | "recent";
 
 export interface GetActivityEventsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** range (E10), after (E11) or recent (E12). */
   mode: ActivityEventsMode;
   /** Range mode: the begin used, unix ms. */
@@ -61,78 +106,44 @@ export interface GetActivityEventsResult {
 
 const DS = "getActivityEvents";
 
-function toMillis(name: string, value: TimeInput): number {
-  let ms: number;
-  if (value instanceof Date) ms = value.getTime();
-  else if (typeof value === "number") ms = value;
-  else if (typeof value === "string" && /^\d+$/.test(value.trim())) ms = Number(value);
-  else if (typeof value === "string") ms = Date.parse(value);
-  else ms = NaN;
-  if (!Number.isFinite(ms) || !Number.isInteger(ms) || ms < 0) {
-    throw argumentError(DS, `'${name}' must be unix milliseconds, a Date or an ISO 8601 time, got ${JSON.stringify(value)}`);
-  }
-  return ms;
-}
-
-/** Checks the argument combination and returns the mode; throws one clear line otherwise. */
-function modeOf(args: GetActivityEventsArgs): ActivityEventsMode {
-  const hasRange = args.begin !== undefined || args.end !== undefined;
-  const hasAfter = args.afterEventId !== undefined;
-  const hasRecent = args.recent === true;
-  const chosen = [hasRange && "begin/end", hasAfter && "afterEventId", hasRecent && "recent"].filter(Boolean);
-  const usage = "give begin (and optionally end) for a time range, afterEventId for the events after an event, or recent: true for the most recent events";
-  if (chosen.length === 0) throw argumentError(DS, `no events selected: ${usage}`);
-  if (chosen.length > 1) throw argumentError(DS, `${chosen.join(" and ")} cannot be combined: ${usage}`);
-  if (hasRange && args.begin === undefined) throw argumentError(DS, `'end' needs 'begin': ${usage}`);
-  return hasRange ? "range" : hasAfter ? "after" : "recent";
-}
-
 /**
  * Reads an organization's activity events (org admin or parent org admin): every event in a
  * time range (E10, all pages), every event after an event id (E11, all pages), or the most
  * recent ones (E12). No event is lost or repeated across pages.
  */
-export async function getActivityEvents(args: GetActivityEventsArgs, opts?: DataSourceOptions): Promise<GetActivityEventsResult> {
-  const orgId = requireId(DS, "orgId", args?.orgId);
-  const mode = modeOf(args);
-  if (args.limit !== undefined && (!Number.isInteger(args.limit) || args.limit < 1 || args.limit > 10000)) {
-    throw argumentError(DS, `'limit' must be an integer from 1 to 10000, got ${JSON.stringify(args.limit)}`);
-  }
-  if (args.recent !== undefined && typeof args.recent !== "boolean") {
-    throw argumentError(DS, `'recent' must be true or false, got ${JSON.stringify(args.recent)}`);
-  }
+export async function getActivityEvents(input: GetActivityEventsArgs, opts?: DataSourceOptions): Promise<GetActivityEventsResult> {
+  const args = parseArgs(DS, getActivityEventsArgs, input);
+  const { organizationId } = args;
+  // The schema let exactly one mode through.
+  const mode: ActivityEventsMode = args.begin !== undefined ? "range" : args.afterEventId !== undefined ? "after" : "recent";
   const limit = args.limit ?? 1000;
   const client = clientFor(DS, opts);
   const byId = new Map<number, ActivityEvent>();
   const keep = (e: ActivityEvent) => {
     if (!byId.has(e.id)) byId.set(e.id, e);
   };
-  const result: GetActivityEventsResult = { orgId, mode, events: [], lastEventId: null };
+  const result: GetActivityEventsResult = { organizationId, mode, events: [], lastEventId: null };
 
   if (mode === "range") {
-    const begin = toMillis("begin", args.begin!);
-    const end = args.end === undefined ? Date.now() + 1 : toMillis("end", args.end);
-    if (end <= begin) throw argumentError(DS, `'end' (${end}) must be later than 'begin' (${begin})`);
+    const begin = args.begin!;
+    const end = args.end ?? Math.max(defaultEnd(), begin + 1); // the schema checked begin against now a moment ago
     Object.assign(result, { begin, end });
-    await reading(DS, `the events of organization ${orgId} from ${iso(begin)} to ${iso(end)}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEvents", { orgId, begin, end, limit }, callOptions(opts))) {
+    await reading(DS, `the events of organization ${organizationId} from ${iso(begin)} to ${iso(end)}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEvents", { orgId: organizationId, begin, end, limit }, callOptions(opts))) {
         if (e.timestamp >= begin && e.timestamp < end) keep(e);
       }
     });
   } else if (mode === "after") {
     const afterEventId = args.afterEventId!;
-    if (!Number.isInteger(afterEventId) || afterEventId < 0) {
-      throw argumentError(DS, `'afterEventId' must be a non-negative integer event id, got ${JSON.stringify(afterEventId)}`);
-    }
     result.afterEventId = afterEventId;
-    await reading(DS, `the events of organization ${orgId} after event ${afterEventId}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId, eventId: afterEventId, limit }, callOptions(opts))) {
+    await reading(DS, `the events of organization ${organizationId} after event ${afterEventId}`, async () => {
+      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId: organizationId, eventId: afterEventId, limit }, callOptions(opts))) {
         if (e.id > afterEventId) keep(e);
       }
     });
   } else {
-    const data = await reading(DS, `the most recent events of organization ${orgId}`, () =>
-      client.call("GetRecentOrganizationEvents", { orgId, limit }, undefined, callOptions(opts)),
+    const data = await reading(DS, `the most recent events of organization ${organizationId}`, () =>
+      client.call("GetRecentOrganizationEvents", { orgId: organizationId, limit }, undefined, callOptions(opts)),
     );
     data.events.forEach(keep);
   }

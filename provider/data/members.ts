@@ -2,9 +2,11 @@
  * Data sources for people: organization members (E18, E21), invitations (E14), user
  * identifiers (E17) and database users (E23, E25).
  */
-import type { DatabasePermission, DatabaseUser, Invitation, Member, OrganizationPermission, UserIdentifier } from "../../contract";
-import { argumentError, callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
-import { matchesFlag, matchesName, type NameFilter } from "./filters";
+import { z } from "zod";
+import { DatabasePermission, OrganizationPermission, type DatabaseUser, type Invitation, type Member, type UserIdentifier } from "../../contract";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
   return [first, last].filter((s) => typeof s === "string" && s !== "").join(" ");
@@ -18,28 +20,35 @@ function sameEmail(a: string | null | undefined, b: string): boolean {
 // Members
 // ------------------------------------------------------------------------------------------------
 
+const memberFilterArgs = z.object({
+  ...nameFilterArgs.shape,
+  /** Keep only members holding this organization permission. */
+  permission: OrganizationPermission.optional(),
+  /** true: only members with no organization permission at all; false: only members with at least one. */
+  noPermissions: z.boolean().optional(),
+  /** Keep only the member with this email (case-insensitive). */
+  email: z.string().optional(),
+  /** Keep only members carrying a user identifier with this abbreviation. */
+  userIdentifier: z.string().optional(),
+});
+
 /**
  * Member filters, applied after every page is read. `name` matches the full name ("First Last")
  * exactly; `nameContains` matches the full name, username or email, case-insensitively.
  */
-export interface MemberFilter extends NameFilter {
-  /** Keep only members holding this organization permission. */
-  permission?: OrganizationPermission;
-  /** true: only members with no organization permission at all; false: only members with at least one. */
-  noPermissions?: boolean;
-  /** Keep only the member with this email (case-insensitive). */
-  email?: string;
-  /** Keep only members carrying a user identifier with this abbreviation. */
-  userIdentifier?: string;
-}
+export type MemberFilter = z.output<typeof memberFilterArgs>;
 
-export interface GetOrganizationMembersArgs extends MemberFilter {
-  orgId: number;
-}
+const getOrganizationMembersArgs = memberFilterArgs.strict().extend({
+  /** The organization whose members to list. */
+  organizationId: idArg,
+});
+
+/** getOrganizationMembers arguments: the organization, and filters applied after every page is read. */
+export type GetOrganizationMembersArgs = z.input<typeof getOrganizationMembersArgs>;
 
 export interface GetOrganizationMembersResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The members (with email, permissions, identifiers, lastActivity), after the filters, in the service's order. */
   members: Member[];
   /** Their user ids, in the same order. */
@@ -63,36 +72,39 @@ export function filterMembers(all: Member[], f: MemberFilter): Member[] {
 
 /** Lists every member of an organization with their permissions (E18, all pages; org admin), then filters. */
 export async function getOrganizationMembers(
-  args: GetOrganizationMembersArgs,
+  input: GetOrganizationMembersArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationMembersResult> {
-  const orgId = requireId("getOrganizationMembers", "orgId", args?.orgId);
+  const { organizationId, ...filter } = parseArgs("getOrganizationMembers", getOrganizationMembersArgs, input);
   const client = clientFor("getOrganizationMembers", opts);
-  const all = await reading("getOrganizationMembers", `the members of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationUsers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationMembers", `the members of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  const members = filterMembers(all, args);
-  return { orgId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
+  const members = filterMembers(all, filter);
+  return { organizationId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
 }
 
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
-export interface GetOrganizationMemberArgs {
-  orgId: number;
+const getOrganizationMemberArgs = z.strictObject({
+  /** The organization. */
+  organizationId: idArg,
   /** The member's user id. */
-  userId: number;
-}
+  userId: idArg,
+});
+
+/** getOrganizationMember arguments. */
+export type GetOrganizationMemberArgs = z.input<typeof getOrganizationMemberArgs>;
 
 /** getOrganizationMember result: the member with permissions and identifiers (E21). */
 export type GetOrganizationMemberResult = Member;
 
 /** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
 export async function getOrganizationMember(args: GetOrganizationMemberArgs, opts?: DataSourceOptions): Promise<GetOrganizationMemberResult> {
-  const orgId = requireId("getOrganizationMember", "orgId", args?.orgId);
-  const userId = requireId("getOrganizationMember", "userId", args?.userId);
+  const { organizationId, userId } = parseArgs("getOrganizationMember", getOrganizationMemberArgs, args);
   const client = clientFor("getOrganizationMember", opts);
-  return reading("getOrganizationMember", `member ${userId} of organization ${orgId}`, () =>
-    client.call("GetOrganizationUser", { orgId, userId }, undefined, callOptions(opts)),
+  return reading("getOrganizationMember", `member ${userId} of organization ${organizationId}`, () =>
+    client.call("GetOrganizationUser", { orgId: organizationId, userId }, undefined, callOptions(opts)),
   );
 }
 
@@ -102,25 +114,31 @@ export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 // Invitations
 // ------------------------------------------------------------------------------------------------
 
+const listedInvitationStatus = z.enum(["pending", "expired"]);
+
 /** Where an invitation stands: `pending` (can still be accepted) or `expired`. */
-export type ListedInvitationStatus = "pending" | "expired";
+export type ListedInvitationStatus = z.infer<typeof listedInvitationStatus>;
 
 /** An invitation with its status spelled out. */
 export type InvitationWithStatus = Invitation & { status: ListedInvitationStatus };
 
-export interface GetOrganizationInvitationsArgs {
-  orgId: number;
+const getOrganizationInvitationsArgs = z.strictObject({
+  /** The organization whose invitations to list. */
+  organizationId: idArg,
   /** Keep only pending or only expired invitations; both when left out. */
-  status?: ListedInvitationStatus;
+  status: listedInvitationStatus.optional(),
   /** Keep only the invitation for this email (case-insensitive). */
-  email?: string;
+  email: z.string().optional(),
   /** Keep only invitations granting this organization permission. */
-  permission?: OrganizationPermission;
-}
+  permission: OrganizationPermission.optional(),
+});
+
+/** getOrganizationInvitations arguments: the organization, and filters applied after reading. */
+export type GetOrganizationInvitationsArgs = z.input<typeof getOrganizationInvitationsArgs>;
 
 export interface GetOrganizationInvitationsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The invitations after the filters, each with `status`, in the service's order. */
   invitations: InvitationWithStatus[];
   /** Emails of the pending ones among them. */
@@ -131,16 +149,13 @@ export interface GetOrganizationInvitationsResult {
 
 /** Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters. */
 export async function getOrganizationInvitations(
-  args: GetOrganizationInvitationsArgs,
+  input: GetOrganizationInvitationsArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationInvitationsResult> {
-  const orgId = requireId("getOrganizationInvitations", "orgId", args?.orgId);
-  if (args.status !== undefined && args.status !== "pending" && args.status !== "expired") {
-    throw argumentError("getOrganizationInvitations", `'status' must be "pending" or "expired", got ${JSON.stringify(args.status)}`);
-  }
+  const { organizationId, ...args } = parseArgs("getOrganizationInvitations", getOrganizationInvitationsArgs, input);
   const client = clientFor("getOrganizationInvitations", opts);
-  const data = await reading("getOrganizationInvitations", `the invitations of organization ${orgId}`, () =>
-    client.call("GetOrganizationInvitations", { orgId }, undefined, callOptions(opts)),
+  const data = await reading("getOrganizationInvitations", `the invitations of organization ${organizationId}`, () =>
+    client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
   );
   const invitations: InvitationWithStatus[] = data.invitations
     .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
@@ -151,7 +166,7 @@ export async function getOrganizationInvitations(
         (args.permission === undefined || i.organizationPermissions.includes(args.permission)),
     );
   return {
-    orgId,
+    organizationId,
     invitations,
     pendingEmails: invitations.filter((i) => i.status === "pending").map((i) => i.email),
     expiredEmails: invitations.filter((i) => i.status === "expired").map((i) => i.email),
@@ -164,31 +179,35 @@ export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvita
 // User identifiers
 // ------------------------------------------------------------------------------------------------
 
-export interface GetOrganizationUserIdentifiersArgs {
-  orgId: number;
+const getOrganizationUserIdentifiersArgs = z.strictObject({
+  /** The organization whose user identifiers to list. */
+  organizationId: idArg,
   /** Keep only the identifier with this abbreviation. */
-  abbreviation?: string;
-}
+  abbreviation: z.string().optional(),
+});
+
+/** getOrganizationUserIdentifiers arguments. */
+export type GetOrganizationUserIdentifiersArgs = z.input<typeof getOrganizationUserIdentifiersArgs>;
 
 export interface GetOrganizationUserIdentifiersResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
   /** The identifiers in use (abbreviation and label), after the filter, in the service's order. */
   userIdentifiers: UserIdentifier[];
 }
 
 /** Lists the user identifiers defined in an organization (E17, all pages; org admin). */
 export async function getOrganizationUserIdentifiers(
-  args: GetOrganizationUserIdentifiersArgs,
+  input: GetOrganizationUserIdentifiersArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationUserIdentifiersResult> {
-  const orgId = requireId("getOrganizationUserIdentifiers", "orgId", args?.orgId);
+  const { organizationId, ...args } = parseArgs("getOrganizationUserIdentifiers", getOrganizationUserIdentifiersArgs, input);
   const client = clientFor("getOrganizationUserIdentifiers", opts);
-  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationUserIdentifiers", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
   const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
-  return { orgId, userIdentifiers };
+  return { organizationId, userIdentifiers };
 }
 
 export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);
@@ -197,14 +216,18 @@ export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUs
 // Database users
 // ------------------------------------------------------------------------------------------------
 
-/** getDatabaseUsers arguments; `name`/`nameContains` match the full name or username. */
-export interface GetDatabaseUsersArgs extends NameFilter {
-  databaseId: number;
+const getDatabaseUsersArgs = z.strictObject({
+  ...nameFilterArgs.shape,
+  /** The database whose users to list. */
+  databaseId: idArg,
   /** Keep only users holding this database permission. */
-  permission?: DatabasePermission;
+  permission: DatabasePermission.optional(),
   /** Keep only active (true) or inactive (false) users. */
-  active?: boolean;
-}
+  active: z.boolean().optional(),
+});
+
+/** getDatabaseUsers arguments; `name`/`nameContains` match the full name or username. */
+export type GetDatabaseUsersArgs = z.input<typeof getDatabaseUsersArgs>;
 
 export interface GetDatabaseUsersResult {
   /** The database asked about. */
@@ -219,8 +242,8 @@ export interface GetDatabaseUsersResult {
  * Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of
  * the owner when the database allows org admin access), then filters.
  */
-export async function getDatabaseUsers(args: GetDatabaseUsersArgs, opts?: DataSourceOptions): Promise<GetDatabaseUsersResult> {
-  const databaseId = requireId("getDatabaseUsers", "databaseId", args?.databaseId);
+export async function getDatabaseUsers(input: GetDatabaseUsersArgs, opts?: DataSourceOptions): Promise<GetDatabaseUsersResult> {
+  const { databaseId, ...args } = parseArgs("getDatabaseUsers", getDatabaseUsersArgs, input);
   const client = clientFor("getDatabaseUsers", opts);
   const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, () =>
     client.listAll("GetDatabaseUsers", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
@@ -237,18 +260,22 @@ export async function getDatabaseUsers(args: GetDatabaseUsersArgs, opts?: DataSo
 
 export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
 
-export interface GetDatabaseUserArgs {
-  databaseId: number;
-  userId: number;
-}
+const getDatabaseUserArgs = z.strictObject({
+  /** The database. */
+  databaseId: idArg,
+  /** The user's id. */
+  userId: idArg,
+});
+
+/** getDatabaseUser arguments. */
+export type GetDatabaseUserArgs = z.input<typeof getDatabaseUserArgs>;
 
 /** getDatabaseUser result: the user's database permissions (E25). */
 export type GetDatabaseUserResult = DatabaseUser;
 
 /** Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error. */
 export async function getDatabaseUser(args: GetDatabaseUserArgs, opts?: DataSourceOptions): Promise<GetDatabaseUserResult> {
-  const databaseId = requireId("getDatabaseUser", "databaseId", args?.databaseId);
-  const userId = requireId("getDatabaseUser", "userId", args?.userId);
+  const { databaseId, userId } = parseArgs("getDatabaseUser", getDatabaseUserArgs, args);
   const client = clientFor("getDatabaseUser", opts);
   return reading("getDatabaseUser", `user ${userId} of database ${databaseId}`, () =>
     client.call("GetDatabaseUser", { databaseId, userId }, undefined, callOptions(opts)),

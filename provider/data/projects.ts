@@ -1,27 +1,32 @@
 /**
  * Data sources for projects (E4, E16, E29).
  */
+import { z } from "zod";
 import type { Project } from "../../contract";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, requireId, type DataSourceOptions } from "./dataSource";
-import { matchesFlag, matchesName, type NameFilter } from "./filters";
+import { idArg, parseArgs } from "./args";
+import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 
-/** Project filters, applied after every page is read. The name filters match `name` or `displayName`. */
-export interface ProjectFilter extends NameFilter {
+const projectFilterArgs = z.object({
+  ...nameFilterArgs.shape,
   /** Keep only projects of databases owned by this organization. */
-  organizationId?: number;
+  organizationId: idArg.optional(),
   /** Keep only projects of this database. */
-  databaseId?: number;
+  databaseId: idArg.optional(),
   /** true: only suspended projects; false: only projects that are not suspended. */
-  suspended?: boolean;
+  suspended: z.boolean().optional(),
   /** true: only early-case-assessment projects; false: only the others. */
-  eca?: boolean;
+  eca: z.boolean().optional(),
   /** true: only partial projects; false: only complete ones. */
-  partial?: boolean;
+  partial: z.boolean().optional(),
   /** Keep only projects with this productionMode. */
-  productionMode?: boolean;
+  productionMode: z.boolean().optional(),
   /** Keep only projects with this mfaRequired. */
-  mfaRequired?: boolean;
-}
+  mfaRequired: z.boolean().optional(),
+});
+
+/** Project filters as parsed (ids are numbers), applied after every page is read. The name filters match `name` or `displayName`. */
+export type ProjectFilter = z.output<typeof projectFilterArgs>;
 
 /** Result of the project lists. */
 export interface GetProjectsResult {
@@ -47,11 +52,14 @@ export function filterProjects(all: Project[], f: ProjectFilter): GetProjectsRes
   return { projects, ids: projects.map((p) => p.id) };
 }
 
+const getProjectsArgs = projectFilterArgs.strict();
+
 /** getProjects arguments: filters applied after every page is read. */
-export type GetProjectsArgs = ProjectFilter;
+export type GetProjectsArgs = z.input<typeof getProjectsArgs>;
 
 /** Lists every project the key can access (E4, all pages), then filters. */
-export async function getProjects(args: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
+export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
+  const args = parseArgs("getProjects", getProjectsArgs, input);
   const client = clientFor("getProjects", opts);
   const all = await reading("getProjects", "the projects of the API key", () => client.listAll("GetProjects", { limit: PAGE_SIZE }, callOptions(opts)));
   return filterProjects(all, args);
@@ -59,34 +67,41 @@ export async function getProjects(args: GetProjectsArgs = {}, opts?: DataSourceO
 
 export const getProjectsOutput = outputForm(getProjects);
 
-export interface GetOrganizationProjectsArgs extends Omit<ProjectFilter, "organizationId"> {
-  orgId: number;
-}
+const getOrganizationProjectsArgs = projectFilterArgs.strict().extend({
+  /** The organization whose databases' projects to list. */
+  organizationId: idArg,
+});
+
+/** getOrganizationProjects arguments: the organization, and filters applied after every page is read. */
+export type GetOrganizationProjectsArgs = z.input<typeof getOrganizationProjectsArgs>;
 
 export interface GetOrganizationProjectsResult extends GetProjectsResult {
   /** The organization asked about. */
-  orgId: number;
+  organizationId: number;
 }
 
 /** Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters. */
 export async function getOrganizationProjects(
-  args: GetOrganizationProjectsArgs,
+  input: GetOrganizationProjectsArgs,
   opts?: DataSourceOptions,
 ): Promise<GetOrganizationProjectsResult> {
-  const orgId = requireId("getOrganizationProjects", "orgId", args?.orgId);
+  const { organizationId, ...filter } = parseArgs("getOrganizationProjects", getOrganizationProjectsArgs, input);
   const client = clientFor("getOrganizationProjects", opts);
-  const all = await reading("getOrganizationProjects", `the projects of organization ${orgId}`, () =>
-    client.listAll("GetOrganizationProjects", { orgId, limit: PAGE_SIZE }, callOptions(opts)),
+  const all = await reading("getOrganizationProjects", `the projects of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationProjects", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  const { orgId: _o, ...filter } = args;
-  return { orgId, ...filterProjects(all, filter) };
+  return { organizationId, ...filterProjects(all, filter) };
 }
 
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);
 
-export interface GetDatabaseProjectsArgs extends Omit<ProjectFilter, "databaseId" | "organizationId"> {
-  databaseId: number;
-}
+const getDatabaseProjectsArgs = projectFilterArgs.omit({ organizationId: true }).strict().extend({
+  /** The database whose projects to list. */
+  databaseId: idArg,
+});
+
+/** getDatabaseProjects arguments: the database, and filters applied after every page is read. */
+export type GetDatabaseProjectsArgs = z.input<typeof getDatabaseProjectsArgs>;
 
 /** getDatabaseProjects result; projects here also carry emailThreadingStatus and lastLogin. */
 export interface GetDatabaseProjectsResult extends GetProjectsResult {
@@ -95,13 +110,12 @@ export interface GetDatabaseProjectsResult extends GetProjectsResult {
 }
 
 /** Lists every project of a database (E29, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters. */
-export async function getDatabaseProjects(args: GetDatabaseProjectsArgs, opts?: DataSourceOptions): Promise<GetDatabaseProjectsResult> {
-  const databaseId = requireId("getDatabaseProjects", "databaseId", args?.databaseId);
+export async function getDatabaseProjects(input: GetDatabaseProjectsArgs, opts?: DataSourceOptions): Promise<GetDatabaseProjectsResult> {
+  const { databaseId, ...filter } = parseArgs("getDatabaseProjects", getDatabaseProjectsArgs, input);
   const client = clientFor("getDatabaseProjects", opts);
   const all = await reading("getDatabaseProjects", `the projects of database ${databaseId}`, () =>
     client.listAll("GetDatabaseProjects", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
   );
-  const { databaseId: _d, ...filter } = args;
   return { databaseId, ...filterProjects(all, filter) };
 }
 

@@ -1,6 +1,8 @@
 /**
  * CustodianDirectorySync: the people of a legal-hold custodian directory, synced from typed
- * records or a CSV file (E5).
+ * records or a CSV file (E5). A CSV may be an identity provider's or HR system's export: a
+ * preset or `columns` maps its columns to the service's (../custodians/mapping.ts), and the
+ * check reports at plan time which rows will not be synced (../custodians/review.ts).
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -10,6 +12,9 @@ import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
 } from "../../contract";
 import type { ReviewAdminClient } from "../client";
+import { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type MappingReport } from "../custodians/mapping";
+import { CUSTODIAN_PRESETS, PRESET_NAMES, presetOfHeaders, type CustodianPreset } from "../custodians/presets";
+import { judgeCustodianFile } from "../custodians/review";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
@@ -25,10 +30,37 @@ export interface CustodianDirectorySyncArgs {
   csv?: pulumi.Input<string>;
   /** Path of a CSV file, relative to the program's folder. Its content is hashed at plan time, so an edit shows as a change. */
   csvPath?: pulumi.Input<string>;
+  /**
+   * `csv`/`csvPath` is an export of this kind: its columns are mapped to the service's
+   * (`entra-id`, `okta`, `google-workspace`, `workday`; see docs/custodians.md).
+   */
+  preset?: pulumi.Input<CustodianPreset>;
+  /**
+   * For `csv`/`csvPath`: the header filling each property (camelCase, as in `people`), over the
+   * preset's; a list takes each row's first non-blank value; null leaves the property empty.
+   * Columns named like the service's headers map to themselves. E.g. `{ email: "Mail" }`.
+   */
+  columns?: pulumi.Input<ColumnMapping>;
+  /** For a mapped `csv`/`csvPath`: how its dates are written (default yyyy-MM-dd, always accepted too). */
+  dateFormat?: pulumi.Input<DateFormat>;
+  /**
+   * Sync even when more than half the rows have no email (the check refuses such a file by
+   * default: a mis-mapped export is the likely cause). Default false.
+   */
+  allowIgnoredRows?: pulumi.Input<boolean>;
 }
 
 const properties = Object.values(CUSTODIAN_COLUMNS) as [string, ...string[]];
 const Person = z.partialRecord(z.enum(properties, { message: `must be one of: ${properties.join(", ")}` }), z.string().nullable());
+
+const Header = z.string().trim().min(1, { message: "must name a header of the file" });
+const Columns = z
+  .record(z.string(), z.union([Header, z.array(Header).min(1), z.null()], { message: "must be a header, a list of headers, or null" }))
+  .superRefine((columns, ctx) => {
+    for (const key of Object.keys(columns)) {
+      if (!properties.includes(key)) ctx.addIssue({ code: "custom", path: [key], message: `is not a custodian property (properties: ${properties.join(", ")})` });
+    }
+  });
 
 const Inputs = z
   .strictObject({
@@ -36,12 +68,20 @@ const Inputs = z
     people: z.array(Person).optional(),
     csv: z.string().optional(),
     csvPath: z.string().min(1).optional(),
+    preset: z.enum(PRESET_NAMES, { message: `must be one of: ${PRESET_NAMES.join(", ")}` }).optional(),
+    columns: Columns.optional(),
+    dateFormat: z.enum(DATE_FORMATS, { message: `must be one of: ${DATE_FORMATS.join(", ")}` }).optional(),
+    allowIgnoredRows: z.boolean().optional(),
     // Computed by check from the content, so an edited file shows as a change.
     contentHash: z.string().optional(),
   })
   .refine((v) => [v.people, v.csv, v.csvPath].filter((x) => x !== undefined).length === 1, {
     message: "give exactly one of people, csv and csvPath",
     path: ["people"],
+  })
+  .refine((v) => v.people === undefined || (v.preset === undefined && v.columns === undefined && v.dateFormat === undefined), {
+    message: "preset, columns and dateFormat read an export given as csv or csvPath; people are already typed records",
+    path: ["preset"],
   });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<CustodianDirectorySyncArgs, Omit<z.input<typeof Inputs>, "contentHash">>(true);
@@ -58,8 +98,8 @@ export interface CustodianDirectorySyncState {
   csvPath?: string;
 }
 
-/** The CSV bytes the inputs stand for. */
-function csvOf(inputs: Inputs): Buffer {
+/** The CSV bytes the inputs give, before any mapping. */
+function sourceOf(inputs: Inputs): Buffer {
   if (inputs.people) return Buffer.from(renderCustodianCsv(inputs.people as CustodianInput[]), "utf8");
   if (inputs.csv !== undefined) return Buffer.from(inputs.csv, "utf8");
   const size = fs.statSync(inputs.csvPath!).size;
@@ -69,11 +109,51 @@ function csvOf(inputs: Inputs): Buffer {
   return fs.readFileSync(inputs.csvPath!);
 }
 
+/** True when the CSV is an export to map, not a file in the service's own format. */
+const isMapped = (inputs: Inputs) => inputs.preset !== undefined || inputs.columns !== undefined || inputs.dateFormat !== undefined;
+
+/**
+ * The CSV to send for the inputs: typed records rendered, a service-format file as it is (its
+ * bytes are what the service gets), an export mapped to the service's columns. With `report`,
+ * also the report on a file's rows (csv and csvPath). Throws CustodianCsvError for a broken rule.
+ */
+function prepare(inputs: Inputs, opts: { report: boolean }): { bytes: Buffer; report?: MappingReport } {
+  const source = sourceOf(inputs);
+  if (inputs.people) return { bytes: source };
+  if (isMapped(inputs)) {
+    const mapped = mapCustodianExport(source, { preset: inputs.preset, columns: inputs.columns as ColumnMapping | undefined, dateFormat: inputs.dateFormat });
+    return { bytes: Buffer.from(mapped.csv, "utf8"), report: mapped.report };
+  }
+  try {
+    parseCustodianCsv(source);
+  } catch (err) {
+    throw withExportHint(err, source);
+  }
+  // A service-format file is its own identity mapping: the same reader names its rows.
+  return { bytes: source, report: opts.report ? mapCustodianExport(source).report : undefined };
+}
+
+/** A header error of a file in the service's format, with what to do when the file is an export of another system. */
+function withExportHint(err: unknown, source: Buffer): unknown {
+  if (!(err instanceof CustodianCsvError) || err.row !== 1) return err;
+  let headers: string[] = [];
+  try {
+    headers = mapCustodianExport(source).report.headers;
+  } catch {
+    return err;
+  }
+  const preset = presetOfHeaders(headers);
+  const hint = preset
+    ? ` The header row looks like a ${CUSTODIAN_PRESETS[preset].title}: set preset: "${preset}" to map its columns.`
+    : " To read an export with other column names, map them with columns (e.g. { email: \"Mail\" }) or a preset (see docs/custodians.md).";
+  return new CustodianCsvError(err.row, `${err.rule}.${hint}`, err.column);
+}
+
 const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 const label = (s: { directoryId: number }) => `CustodianDirectorySync of directory ${s.directoryId}`;
 
 async function sync(client: ReviewAdminClient, inputs: Inputs): Promise<CustodianDirectorySyncState> {
-  const bytes = csvOf(inputs);
+  const { bytes } = prepare(inputs, { report: false });
   const parsed = parseCustodianCsv(bytes);
   const form = new FormData();
   form.set("file", new Blob([bytes], { type: "text/csv" }), "custodians.csv");
@@ -127,12 +207,20 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
     if (containsUnknown(inputs)) return { inputs };
     const badPerson = inputs.people ? peopleFailure(inputs.people as CustodianInput[]) : undefined;
     if (badPerson) return { failures: [badPerson] };
+    const property = inputs.people ? "people" : inputs.csv !== undefined ? "csv" : "csvPath";
     try {
-      const bytes = csvOf(inputs);
-      parseCustodianCsv(bytes);
+      const { bytes, report } = prepare(inputs, { report: true });
+      if (report) {
+        const verdict = judgeCustodianFile(report, {
+          input: property, label: label(inputs), preset: inputs.preset, mapped: isMapped(inputs), allowIgnoredRows: inputs.allowIgnoredRows,
+        });
+        if (verdict.failure) return { failures: [{ property, reason: verdict.failure }] };
+        // Check runs at preview too: these lines reach the CLI's output before anything is sent.
+        for (const line of verdict.warnings) void pulumi.log.warn(line);
+        if (verdict.summary) void pulumi.log.info(verdict.summary);
+      }
       return { inputs: { ...inputs, contentHash: sha256(bytes) } };
     } catch (err) {
-      const property = inputs.people ? "people" : inputs.csv !== undefined ? "csv" : "csvPath";
       const reason = err instanceof Error ? err.message : String(err);
       return { failures: [{ property, reason: `${property}: ${reason}` }] };
     }
@@ -158,9 +246,11 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
 
 /**
  * The people of a legal-hold custodian directory (E5), synced from typed records, CSV text, or a
- * CSV file in the repo (exactly one of `people`, `csv`, `csvPath`). Every CSV rule of the service
- * is checked at plan time, naming the row and the rule; the content's SHA-256 is computed at plan
- * time, so an edited CSV shows as a change. The service has no read and no delete endpoint for a
+ * CSV file in the repo (exactly one of `people`, `csv`, `csvPath`). A CSV exported from an
+ * identity provider or HR system is mapped with `preset` and/or `columns`. Every CSV rule of the
+ * service is checked at plan time, naming the row and the rule, and a file most of whose rows have
+ * no email is refused unless `allowIgnoredRows`; the SHA-256 of what will be sent is computed at
+ * plan time, so an edited CSV shows as a change. The service has no read and no delete endpoint for a
  * directory: refresh keeps the last synced state, and delete leaves the directory as it is (with
  * a warning).
  */

@@ -117,7 +117,7 @@ export class UploadError extends Error {
     /** Parts the service holds. */
     readonly partsDone: number,
     readonly partCount: number,
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
     super(message, options);
   }

@@ -5,19 +5,12 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { main, nodeProblem } from "../../cli/main";
-import type { Io } from "../../cli/command";
+import { nodeProblem } from "../../cli/main";
+import { runCli } from "./runCli";
+
+export { runCli };
 
 const repoRoot = path.resolve(__dirname, "../..");
-
-/** Runs main() with captured output. */
-export async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: Io = { out: (t) => void (out += t.endsWith("\n") ? t : t + "\n"), err: (t) => void (err += t.endsWith("\n") ? t : t + "\n") };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
 
 describe("pulumi-reviewadmin", () => {
   it("lists its commands, and each command has --help", async () => {
@@ -32,7 +25,9 @@ describe("pulumi-reviewadmin", () => {
 
   it("says in one line what is wrong with how it was called", async () => {
     expect(await runCli([])).toMatchObject({ code: 2 });
-    expect(await runCli(["frobnicate"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin: unknown command 'frobnicate'; commands: emulator, routes (see --help)\n" });
+    const unknown = await runCli(["frobnicate"]);
+    expect(unknown).toMatchObject({ code: 2, out: "" });
+    expect(unknown.err).toMatch(/^pulumi-reviewadmin: unknown command 'frobnicate'; commands: ([\w-]+, )*routes(, [\w-]+)* \(see --help\)\n$/);
     expect(await runCli(["routes", "--frob"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n" });
   });
 

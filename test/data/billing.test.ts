@@ -33,7 +33,7 @@ describe("billing data sources", () => {
   });
 
   it("getBillingSummary gives peak and final, standard and eca, by database and month; combined size = largest project per type", async () => {
-    const summary = await data.getBillingSummary({ orgId: SEEDED.org, months: 3 }, s.as("orgAdmin"));
+    const summary = await data.getBillingSummary({ organizationId: SEEDED.org, months: 3 }, s.as("orgAdmin"));
     expect(summary.months).toHaveLength(3);
     expect(summary.months[1]).toEqual(prev);
     expect(summary.rows.map((r) => [r.year, r.month, r.databaseId])).toEqual(
@@ -60,7 +60,7 @@ describe("billing data sources", () => {
     const restrictedPrev = summary.rows.find((r) => r.databaseId === SEEDED.databases.restricted && r.month === prev.month)!;
     expect(restrictedPrev.projects.find((x) => x.id === SEEDED.projects.suspended)).toMatchObject({ billingState: "ACTIVE", finalState: "SUSPENDED" });
 
-    const out = await valueOf(data.getBillingSummaryOutput({ orgId: SEEDED.org, months: 3 }, s.as("orgAdmin")));
+    const out = await valueOf(data.getBillingSummaryOutput({ organizationId: SEEDED.org, months: 3 }, s.as("orgAdmin")));
     expect(out).toEqual(summary);
     const csv = data.billingSummaryToCsv(summary);
     expect(csv.split("\n")[0]).toBe(
@@ -70,20 +70,20 @@ describe("billing data sources", () => {
   });
 
   it("getOrganizationBilling and getParentOrganizationBilling read one month", async () => {
-    const org = await data.getOrganizationBilling({ orgId: SEEDED.org, ...prev }, s.as("orgAdmin"));
+    const org = await data.getOrganizationBilling({ organizationId: SEEDED.org, ...prev }, s.as("orgAdmin"));
     expect(org.databases.map((d) => d.id)).toEqual([SEEDED.databases.open, SEEDED.databases.restricted]);
-    const named = await valueOf(data.getOrganizationBillingOutput({ orgId: SEEDED.org, ...prev, nameContains: "internal" }, s.as("orgAdmin")));
+    const named = await valueOf(data.getOrganizationBillingOutput({ organizationId: SEEDED.org, ...prev, nameContains: "internal" }, s.as("orgAdmin")));
     expect(named.databases.map((d) => d.id)).toEqual([SEEDED.databases.restricted]);
-    const parent = await data.getParentOrganizationBilling({ orgId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin"));
-    expect(parent).toMatchObject({ orgId: SEEDED.parentOrg, ...prev });
+    const parent = await data.getParentOrganizationBilling({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin"));
+    expect(parent).toMatchObject({ organizationId: SEEDED.parentOrg, ...prev });
     expect(parent.active.peakSize.standard.billableGb).toBeGreaterThan(0);
-    expect(await valueOf(data.getParentOrganizationBillingOutput({ orgId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin")))).toEqual(parent);
-    const bad = await failure(data.getOrganizationBilling({ orgId: SEEDED.org, month: 13 }, s.as("orgAdmin")));
-    expect(bad.message).toBe("getOrganizationBilling: 'month' must be an integer from 1 to 12, got 13");
+    expect(await valueOf(data.getParentOrganizationBillingOutput({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin")))).toEqual(parent);
+    const bad = await failure(data.getOrganizationBilling({ organizationId: SEEDED.org, month: 13 }, s.as("orgAdmin")));
+    expect(bad.message).toBe("getOrganizationBilling: invalid argument 'month': must be a month number from 1 to 12, got 13");
   });
 
   it("getParentBillingSummary: the parent aggregate equals the sum over the parent and its sub-organizations", async () => {
-    const summary = await data.getParentBillingSummary({ orgId: SEEDED.parentOrg, months: 2 }, s.as("parentOrgAdmin"));
+    const summary = await data.getParentBillingSummary({ organizationId: SEEDED.parentOrg, months: 2 }, s.as("parentOrgAdmin"));
     expect(summary.name).toBe("Northwind Holdings");
     expect(summary.subOrganizationIds).toEqual([SEEDED.org, SEEDED.subOrg]);
     expect(summary.perMonth).toHaveLength(2);
@@ -98,12 +98,12 @@ describe("billing data sources", () => {
     expect(summary.perMonth[0].aggregate.suspended.peak.total).toBe(0);
     expect(summary.perMonth[1].aggregate.suspended.peak.total).toBeGreaterThan(0);
     expect(new Set(summary.rows.map((r) => r.organizationId))).toEqual(new Set([SEEDED.parentOrg, SEEDED.org, SEEDED.subOrg]));
-    const out = await valueOf(data.getParentBillingSummaryOutput({ orgId: SEEDED.parentOrg, months: 2 }, s.as("parentOrgAdmin")));
+    const out = await valueOf(data.getParentBillingSummaryOutput({ organizationId: SEEDED.parentOrg, months: 2 }, s.as("parentOrgAdmin")));
     expect(out).toEqual(summary);
   });
 
   it("billing needs org admin: a 403 names the role", async () => {
-    const err = await failure(data.getBillingSummary({ orgId: SEEDED.org }, s.as("member")));
+    const err = await failure(data.getBillingSummary({ organizationId: SEEDED.org }, s.as("member")));
     expect(err.status).toBe(403);
     expect(err.message).toContain("this needs org admin of organization 102, or parent org admin");
   });

@@ -13,8 +13,8 @@ import { failure, useSeededEmulator, valueOf } from "./seededEmulator";
 const s = useSeededEmulator();
 
 describe("getActivityEvents", () => {
-  const storedEvents = (orgId: number) =>
-    s.emu.store.eventsOf(orgId).sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
+  const storedEvents = (organizationId: number) =>
+    s.emu.store.eventsOf(organizationId).sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
 
   it("reads every event of a time range across a shared-timestamp page boundary, each once", async () => {
     const stored = storedEvents(SEEDED.org);
@@ -22,7 +22,7 @@ describe("getActivityEvents", () => {
     // The seeded busy log has a group sharing one timestamp across index 999/1000 (the default page boundary).
     expect(stored[999].timestamp).toBe(stored[1000].timestamp);
     s.emu.traffic.log.reset();
-    const res = await data.getActivityEvents({ orgId: SEEDED.org, begin: 0 }, s.as("orgAdmin"));
+    const res = await data.getActivityEvents({ organizationId: SEEDED.org, begin: 0 }, s.as("orgAdmin"));
     expect(res.mode).toBe("range");
     expect(res.events.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     expect(res.lastEventId).toBe(Math.max(...stored.map((e) => e.id)));
@@ -36,11 +36,11 @@ describe("getActivityEvents", () => {
     const groups = stored.filter((e, i) => i > 0 && e.timestamp === stored[i - 1].timestamp);
     expect(groups.length).toBeGreaterThan(0);
     for (const limit of [1, 2, 3, 7]) {
-      const res = await data.getActivityEvents({ orgId: SEEDED.subOrg, begin, end, limit }, s.as("parentOrgAdmin"));
+      const res = await data.getActivityEvents({ organizationId: SEEDED.subOrg, begin, end, limit }, s.as("parentOrgAdmin"));
       expect(res.events.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     }
     // A parent organization key sees no description or data.
-    const res = await data.getActivityEvents({ orgId: SEEDED.subOrg, begin: new Date(begin), end: new Date(end).toISOString() }, s.as("parentOrgAdmin"));
+    const res = await data.getActivityEvents({ organizationId: SEEDED.subOrg, begin: new Date(begin), end: new Date(end).toISOString() }, s.as("parentOrgAdmin"));
     expect(res.events.every((e) => e.description === null && e.data === null)).toBe(true);
   });
 
@@ -48,7 +48,7 @@ describe("getActivityEvents", () => {
     const stored = storedEvents(SEEDED.org);
     const begin = stored[100].timestamp;
     const end = stored[200].timestamp;
-    const res = await data.getActivityEvents({ orgId: SEEDED.org, begin, end, limit: 10 }, s.as("orgAdmin"));
+    const res = await data.getActivityEvents({ organizationId: SEEDED.org, begin, end, limit: 10 }, s.as("orgAdmin"));
     expect(res.events.map((e) => e.id)).toEqual(stored.filter((e) => e.timestamp >= begin && e.timestamp < end).map((e) => e.id));
     expect(res).toMatchObject({ begin, end });
   });
@@ -56,32 +56,40 @@ describe("getActivityEvents", () => {
   it("after an event id follows every E11 page", async () => {
     const stored = s.emu.store.eventsOf(SEEDED.org).sort((a, b) => a.id - b.id);
     const after = stored[300].id;
-    const res = await data.getActivityEvents({ orgId: SEEDED.org, afterEventId: after, limit: 250 }, s.as("orgAdmin"));
+    const res = await data.getActivityEvents({ organizationId: SEEDED.org, afterEventId: after, limit: 250 }, s.as("orgAdmin"));
     expect(res.mode).toBe("after");
     expect(res.events.map((e) => e.id)).toEqual(stored.filter((e) => e.id > after).map((e) => e.id));
-    const again = await valueOf(data.getActivityEventsOutput({ orgId: SEEDED.org, afterEventId: res.lastEventId! }, s.as("orgAdmin")));
+    const again = await valueOf(data.getActivityEventsOutput({ organizationId: SEEDED.org, afterEventId: res.lastEventId! }, s.as("orgAdmin")));
     expect(again.events).toEqual([]);
     expect(again.lastEventId).toBeNull();
   });
 
+  it("the Output form passes Date arguments through, given as they are or through a Promise", async () => {
+    const args = { organizationId: SEEDED.org, begin: new Date(0), end: new Date(Date.now() + 1000) };
+    const viaPromise = await data.getActivityEvents(args, s.as("orgAdmin"));
+    expect(viaPromise.events.length).toBeGreaterThan(0);
+    const viaOutput = await valueOf(data.getActivityEventsOutput({ ...args, end: Promise.resolve(args.end) }, s.as("orgAdmin")));
+    expect(viaOutput).toEqual(viaPromise);
+  });
+
   it("recent: the most recent events", async () => {
     const stored = storedEvents(SEEDED.org);
-    const res = await data.getActivityEvents({ orgId: SEEDED.org, recent: true, limit: 10 }, s.as("orgAdmin"));
+    const res = await data.getActivityEvents({ organizationId: SEEDED.org, recent: true, limit: 10 }, s.as("orgAdmin"));
     expect(res.mode).toBe("recent");
     expect(res.events.map((e) => e.id)).toEqual(stored.slice(-10).map((e) => e.id));
-    const typed = await data.getActivityEvents({ orgId: SEEDED.org, recent: true, limit: 200, types: ["SAML_UPDATED"] }, s.as("orgAdmin"));
+    const typed = await data.getActivityEvents({ organizationId: SEEDED.org, recent: true, limit: 200, types: ["SAML_UPDATED"] }, s.as("orgAdmin"));
     expect(typed.events.every((e) => e.type === "SAML_UPDATED")).toBe(true);
   });
 
   it("refuses unclear argument combinations with one clear line", async () => {
     const cases: [data.GetActivityEventsArgs, RegExp][] = [
-      [{ orgId: SEEDED.org }, /^getActivityEvents: no events selected: give begin/],
-      [{ orgId: SEEDED.org, begin: 0, afterEventId: 5 }, /^getActivityEvents: begin\/end and afterEventId cannot be combined/],
-      [{ orgId: SEEDED.org, recent: true, afterEventId: 5 }, /^getActivityEvents: afterEventId and recent cannot be combined/],
-      [{ orgId: SEEDED.org, end: 5 }, /^getActivityEvents: 'end' needs 'begin'/],
-      [{ orgId: SEEDED.org, begin: 10, end: 5 }, /^getActivityEvents: 'end' \(5\) must be later than 'begin' \(10\)/],
-      [{ orgId: SEEDED.org, begin: "yesterday" }, /^getActivityEvents: 'begin' must be unix milliseconds/],
-      [{ orgId: SEEDED.org, recent: true, limit: 20000 }, /^getActivityEvents: 'limit' must be an integer from 1 to 10000/],
+      [{ organizationId: SEEDED.org }, /^getActivityEvents: no events selected: give begin/],
+      [{ organizationId: SEEDED.org, begin: 0, afterEventId: 5 }, /^getActivityEvents: begin\/end and afterEventId cannot be combined/],
+      [{ organizationId: SEEDED.org, recent: true, afterEventId: 5 }, /^getActivityEvents: afterEventId and recent cannot be combined/],
+      [{ organizationId: SEEDED.org, end: 5 }, /^getActivityEvents: 'end' needs 'begin'/],
+      [{ organizationId: SEEDED.org, begin: 10, end: 5 }, /^getActivityEvents: invalid argument 'end': must be later than 'begin' \(10\), got 5$/],
+      [{ organizationId: SEEDED.org, begin: "yesterday" }, /^getActivityEvents: invalid argument 'begin': must be unix milliseconds, a Date or an ISO 8601 time, got "yesterday"$/],
+      [{ organizationId: SEEDED.org, recent: true, limit: 20000 }, /^getActivityEvents: invalid argument 'limit': must be an integer from 1 to 10000, got 20000$/],
     ];
     s.emu.traffic.log.reset();
     for (const [args, re] of cases) {
@@ -119,7 +127,7 @@ describe("activity event paging against a service that repeats boundary events",
         reply: { status: 200, json: { data: [ev(2, 20), ev(3, 20), ev(4, 30), ev(5, 100)], links: { next: null } } },
       },
     );
-    const res = await data.getActivityEvents({ orgId: 7, begin: 0, end: 100, limit: 2 }, opts());
+    const res = await data.getActivityEvents({ organizationId: 7, begin: 0, end: 100, limit: 2 }, opts());
     expect(res.events.map((e) => e.id)).toEqual([1, 2, 3, 4]);
     expect(server.errors).toEqual([]);
     expect(server.pending).toBe(0);
@@ -140,7 +148,7 @@ describe("activity event paging against a service that repeats boundary events",
         reply: { status: 200, json: { data: [ev(2, 20), ev(3, 30)], links: { next: null } } },
       },
     );
-    const res = await data.getActivityEvents({ orgId: 7, afterEventId: 0, limit: 2 }, opts());
+    const res = await data.getActivityEvents({ organizationId: 7, afterEventId: 0, limit: 2 }, opts());
     expect(res.events.map((e) => e.id)).toEqual([1, 2, 3]);
     expect(res.lastEventId).toBe(3);
     expect(server.errors).toEqual([]);

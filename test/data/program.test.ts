@@ -62,13 +62,13 @@ describe("data sources in a Pulumi program", () => {
   it("Output forms take Inputs, read reviewadmin:* stack config and wait for dependsOn", async () => {
     emu.traffic.log.reset();
     const result = await stack.up(async () => {
-      const org = data.getOrganizationOutput({ orgId: SEEDED.org });
+      const org = data.getOrganizationOutput({ organizationId: SEEDED.org });
       // An input that is another data source's output.
-      const members = data.getOrganizationMembersOutput({ orgId: org.id, permission: "ORG_ADMIN" });
-      const events = data.getActivityEventsOutput({ orgId: org.id, recent: true, limit: 5 });
+      const members = data.getOrganizationMembersOutput({ organizationId: org.id, permission: "ORG_ADMIN" });
+      const events = data.getActivityEventsOutput({ organizationId: org.id, recent: true, limit: 5 });
       readsNotWaitingForMarker = new Promise((resolve) => pulumi.all([members.emails, events.events]).apply(() => resolve()));
       const marker = new Marker("marker");
-      const matrix = data.getAccessMatrixOutput({ orgId: org.id }, { dependsOn: marker });
+      const matrix = data.getAccessMatrixOutput({ organizationId: org.id }, { dependsOn: marker });
       return {
         orgName: org.name,
         adminEmails: members.emails,

@@ -32,9 +32,9 @@ describe("account data sources", () => {
   });
 
   it("getOrganization reads one organization, in both forms", async () => {
-    const org = await data.getOrganization({ orgId: SEEDED.org }, s.as("orgAdmin"));
+    const org = await data.getOrganization({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(org).toMatchObject({ id: SEEDED.org, name: "Northwind Legal", parentOrganizationId: SEEDED.parentOrg });
-    expect(await valueOf(data.getOrganizationOutput({ orgId: Promise.resolve(SEEDED.org) }, s.as("orgAdmin")))).toEqual(org);
+    expect(await valueOf(data.getOrganizationOutput({ organizationId: Promise.resolve(SEEDED.org) }, s.as("orgAdmin")))).toEqual(org);
   });
 });
 
@@ -55,12 +55,12 @@ describe("database data sources", () => {
   });
 
   it("getOrganizationDatabases lists an organization's databases, with filters", async () => {
-    const all = await data.getOrganizationDatabases({ orgId: SEEDED.org }, s.as("orgAdmin"));
-    expect(all.orgId).toBe(SEEDED.org);
+    const all = await data.getOrganizationDatabases({ organizationId: SEEDED.org }, s.as("orgAdmin"));
+    expect(all.organizationId).toBe(SEEDED.org);
     expect(all.ids).toEqual([SEEDED.databases.open, SEEDED.databases.restricted]);
-    const named = await data.getOrganizationDatabases({ orgId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin"));
+    const named = await data.getOrganizationDatabases({ organizationId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin"));
     expect(named.ids).toEqual([SEEDED.databases.open]);
-    expect(await valueOf(data.getOrganizationDatabasesOutput({ orgId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin")))).toEqual(named);
+    expect(await valueOf(data.getOrganizationDatabasesOutput({ organizationId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin")))).toEqual(named);
   });
 
   it("getDatabaseSize reads the document counts", async () => {
@@ -84,18 +84,18 @@ describe("project data sources", () => {
   });
 
   it("getOrganizationProjects lists every project of the organization, filtered by suspended, eca, partial", async () => {
-    const all = await data.getOrganizationProjects({ orgId: SEEDED.org }, s.as("orgAdmin"));
+    const all = await data.getOrganizationProjects({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(all.ids).toEqual([p.complete, p.partial, p.eca, p.restricted, p.suspended]);
-    expect((await data.getOrganizationProjects({ orgId: SEEDED.org, suspended: true }, s.as("orgAdmin"))).ids).toEqual([p.suspended]);
-    expect((await data.getOrganizationProjects({ orgId: SEEDED.org, suspended: false, partial: false, eca: false }, s.as("orgAdmin"))).ids).toEqual([
+    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: true }, s.as("orgAdmin"))).ids).toEqual([p.suspended]);
+    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: false, partial: false, eca: false }, s.as("orgAdmin"))).ids).toEqual([
       p.complete,
       p.restricted,
     ]);
-    expect((await data.getOrganizationProjects({ orgId: SEEDED.org, databaseId: SEEDED.databases.restricted }, s.as("orgAdmin"))).ids).toEqual([
+    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, databaseId: SEEDED.databases.restricted }, s.as("orgAdmin"))).ids).toEqual([
       p.restricted,
       p.suspended,
     ]);
-    const out = await valueOf(data.getOrganizationProjectsOutput({ orgId: SEEDED.org, partial: true }, s.as("orgAdmin")));
+    const out = await valueOf(data.getOrganizationProjectsOutput({ organizationId: SEEDED.org, partial: true }, s.as("orgAdmin")));
     expect(out.ids).toEqual([p.partial]);
   });
 
@@ -110,49 +110,49 @@ describe("project data sources", () => {
 
 describe("member data sources", () => {
   it("getOrganizationMembers lists members with permissions, with filters", async () => {
-    const all = await data.getOrganizationMembers({ orgId: SEEDED.org }, s.as("orgAdmin"));
+    const all = await data.getOrganizationMembers({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     const stored = s.emu.store.membersOf(SEEDED.org).map((m) => m.userId).sort((a, b) => a - b);
     expect([...all.ids].sort((a, b) => a - b)).toEqual(stored);
-    expect((await data.getOrganizationMembers({ orgId: SEEDED.org, permission: "ORG_ADMIN" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.orgAdmin]);
-    expect((await data.getOrganizationMembers({ orgId: SEEDED.org, email: "ALAN@northwind.example" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.member]);
-    expect((await data.getOrganizationMembers({ orgId: SEEDED.org, nameContains: "hamil" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.multiOrgMember]);
-    expect((await data.getOrganizationMembers({ orgId: SEEDED.org, userIdentifier: "KT" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.aiAdmin]);
-    const none = await data.getOrganizationMembers({ orgId: SEEDED.org, noPermissions: true }, s.as("orgAdmin"));
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, permission: "ORG_ADMIN" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.orgAdmin]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, email: "ALAN@northwind.example" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.member]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, nameContains: "hamil" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.multiOrgMember]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, userIdentifier: "KT" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.aiAdmin]);
+    const none = await data.getOrganizationMembers({ organizationId: SEEDED.org, noPermissions: true }, s.as("orgAdmin"));
     expect(none.members.every((m) => m.permissions.length === 0)).toBe(true);
     expect(none.ids).toContain(SEEDED.users.member);
-    const out = await valueOf(data.getOrganizationMembersOutput({ orgId: pulumi.output(SEEDED.org), permission: "LEGAL_HOLD_ADMIN" }, s.as("orgAdmin")));
+    const out = await valueOf(data.getOrganizationMembersOutput({ organizationId: pulumi.output(SEEDED.org), permission: "LEGAL_HOLD_ADMIN" }, s.as("orgAdmin")));
     expect(out.emails).toEqual(["frances@northwind.example"]);
   });
 
   it("getOrganizationMember reads one member", async () => {
-    const m = await data.getOrganizationMember({ orgId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin"));
+    const m = await data.getOrganizationMember({ organizationId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin"));
     expect(m).toMatchObject({ id: SEEDED.users.multiOrgMember, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-    expect(await valueOf(data.getOrganizationMemberOutput({ orgId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")))).toEqual(m);
-    const err = await failure(data.getOrganizationMember({ orgId: SEEDED.org, userId: SEEDED.users.noAccess }, s.as("orgAdmin")));
+    expect(await valueOf(data.getOrganizationMemberOutput({ organizationId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")))).toEqual(m);
+    const err = await failure(data.getOrganizationMember({ organizationId: SEEDED.org, userId: SEEDED.users.noAccess }, s.as("orgAdmin")));
     expect(err.status).toBe(404);
     expect(err.message).toMatch(/^getOrganizationMember: reading member 1009 of organization 102: the service answered 404/);
   });
 
   it("getOrganizationInvitations tells pending from expired", async () => {
-    const all = await data.getOrganizationInvitations({ orgId: SEEDED.org }, s.as("orgAdmin"));
+    const all = await data.getOrganizationInvitations({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(all.pendingEmails).toEqual([SEEDED.invitations.pending]);
     expect(all.expiredEmails).toEqual([SEEDED.invitations.expired]);
     const byEmail = Object.fromEntries(all.invitations.map((i) => [i.email, i.status]));
     expect(byEmail).toEqual({ [SEEDED.invitations.pending]: "pending", [SEEDED.invitations.expired]: "expired" });
-    const expired = await data.getOrganizationInvitations({ orgId: SEEDED.org, status: "expired" }, s.as("orgAdmin"));
+    const expired = await data.getOrganizationInvitations({ organizationId: SEEDED.org, status: "expired" }, s.as("orgAdmin"));
     expect(expired.invitations.map((i) => i.email)).toEqual([SEEDED.invitations.expired]);
     expect(expired.invitations[0].organizationPermissions).toEqual(["LEGAL_HOLD_ADMIN"]);
-    const out = await valueOf(data.getOrganizationInvitationsOutput({ orgId: SEEDED.org, status: "pending" }, s.as("orgAdmin")));
+    const out = await valueOf(data.getOrganizationInvitationsOutput({ organizationId: SEEDED.org, status: "pending" }, s.as("orgAdmin")));
     expect(out.pendingEmails).toEqual([SEEDED.invitations.pending]);
     expect(out.expiredEmails).toEqual([]);
-    const bad = await failure(data.getOrganizationInvitations({ orgId: SEEDED.org, status: "old" as never }, s.as("orgAdmin")));
-    expect(bad.message).toBe('getOrganizationInvitations: \'status\' must be "pending" or "expired", got "old"');
+    const bad = await failure(data.getOrganizationInvitations({ organizationId: SEEDED.org, status: "old" as never }, s.as("orgAdmin")));
+    expect(bad.message).toBe("getOrganizationInvitations: invalid argument 'status': must be one of pending, expired, got \"old\"");
   });
 
   it("getOrganizationUserIdentifiers lists the identifiers in use", async () => {
-    const ids = await data.getOrganizationUserIdentifiers({ orgId: SEEDED.org }, s.as("orgAdmin"));
+    const ids = await data.getOrganizationUserIdentifiers({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(ids.userIdentifiers.map((i) => i.abbreviation)).toEqual(expect.arrayContaining(["AL", "AT", "MH", "KT"]));
-    const out = await valueOf(data.getOrganizationUserIdentifiersOutput({ orgId: SEEDED.org, abbreviation: "AL" }, s.as("orgAdmin")));
+    const out = await valueOf(data.getOrganizationUserIdentifiersOutput({ organizationId: SEEDED.org, abbreviation: "AL" }, s.as("orgAdmin")));
     expect(out.userIdentifiers).toEqual([expect.objectContaining({ abbreviation: "AL", label: "Ada Lovelace" })]);
   });
 
@@ -178,14 +178,14 @@ describe("pagination", () => {
     const opts = { settings: s.settingsOf({ key }) };
     s.emu.traffic.log.reset();
 
-    const all = await data.getOrganizationMembers({ orgId: org.id }, opts);
+    const all = await data.getOrganizationMembers({ organizationId: org.id }, opts);
     expect(all.members).toHaveLength(453);
     expect(new Set(all.ids).size).toBe(453);
     const pages = s.emu.traffic.log.list("GetOrganizationUsers");
     expect(pages).toHaveLength(3);
     expect(pages.every((e) => e.path.includes("limit=200"))).toBe(true);
 
-    const admins = await valueOf(data.getOrganizationMembersOutput({ orgId: org.id, permission: "ORG_ADMIN" }, opts));
+    const admins = await valueOf(data.getOrganizationMembersOutput({ organizationId: org.id, permission: "ORG_ADMIN" }, opts));
     expect(admins.ids).toHaveLength(3);
     expect(admins.ids.every((id) => id > Math.max(...all.ids.slice(0, 450)))).toBe(true);
   });

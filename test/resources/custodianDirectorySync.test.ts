@@ -15,36 +15,22 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
+import { useResourceWorld, type Run } from "../support/providerWorld";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
-const KIND = "CustodianDirectorySync";
 const DIR = SEEDED.directories.org; // 5001, owned by 102
-let world: ProviderWorld;
-let tmp: string;
-let fileDir: number;
-let movedDir: number;
+const { world, store, record, res, failuresOf: checkFailures } = useResourceWorld("CustodianDirectorySync");
+const custodian = (dir: number, email: string) => store().directory(dir).custodians.find((c) => c.email.toLowerCase() === email.toLowerCase());
+/** Check failures as `property | reason`, one a line. */
+const failuresOf = (run: Run, inputs: Record<string, unknown>) => checkFailures(run, inputs, (f) => `${f.property} | ${f.reason}`);
 
-beforeAll(async () => {
-  world = await startProviderWorld();
+let tmp: string;
+beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cds-test-"));
-  fileDir = world.emu.store.createDirectory({ organizationId: SEEDED.org, name: "From a file" }).id;
-  movedDir = world.emu.store.createDirectory({ organizationId: SEEDED.org, name: "Moved here" }).id;
 });
-afterAll(async () => {
-  await world?.close();
+afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-const store = () => world.emu.store;
-const calls = (op: string) => world.emu.traffic.log.list(op).length;
-const res = (run: Run, name: string) => run.resource(KIND, name);
-const custodian = (dir: number, email: string) => store().directory(dir).custodians.find((c) => c.email.toLowerCase() === email.toLowerCase());
-
-async function failuresOf(run: Run, inputs: Record<string, unknown>): Promise<string> {
-  const d = await res(run, "bad");
-  const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
-  return failures.map((f) => `${f.property} | ${f.reason}`).join("\n");
-}
 
 const people = [
   { email: "Carol.Custodian@Example.com", firstName: "Carol", lastName: "Custodian", department: "Legal" },
@@ -52,120 +38,128 @@ const people = [
   { userPrincipalName: "svc-archive@corp.example", department: "IT" },
 ];
 const peopleInputs = { directoryId: DIR, people };
-let csvFile: string;
-const fileInputs = () => ({ directoryId: fileDir, csvPath: csvFile });
 const CSV_V1 = "Email,Name,Department,User Principal Name\nerin@example.com,Erin E,Finance,\n,,,upn-only@corp.example\n";
 const CSV_V2 = "Email,Name,Department,User Principal Name\nerin@example.com,Erin E,Treasury,\nfrank@example.com,Frank F,Finance,\n";
 
 describe("CustodianDirectorySync", () => {
-  it("syncs people records and a CSV file; `ignored` lists the principal-name-only people", async () => {
-    csvFile = path.join(tmp, "custodians.csv");
-    fs.writeFileSync(csvFile, CSV_V1);
-    const [fromPeople, fromFile] = await world.run(async (run) =>
-      Promise.all([(await res(run, "people")).up(peopleInputs), (await res(run, "file")).up(fileInputs())]),
-    );
-    expect(fromPeople.op).toBe("create");
-    expect(fromPeople.id).toBe(`directory/${DIR}`);
-    expect(fromPeople.outs).toMatchObject({ directoryId: DIR, peopleCount: 2, ignored: ["svc-archive@corp.example"] });
-    expect(fromPeople.outs.contentHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(fromPeople.inputs.contentHash).toBe(fromPeople.outs.contentHash);
-    expect(fromFile.outs).toMatchObject({ directoryId: fileDir, peopleCount: 1, ignored: ["upn-only@corp.example"], csvPath: csvFile });
+  it("people records and a CSV file: synced, refreshed, drift unseen, updated, replaced on a change of directory, deleted; a directory already gone", SCENARIO, async () => {
+    const fileDir = store().createDirectory({ organizationId: SEEDED.org, name: "From a file" }).id;
+    const movedDir = store().createDirectory({ organizationId: SEEDED.org, name: "Moved here" }).id;
+    const csvFile = path.join(tmp, "custodians.csv");
+    const fileInputs = { directoryId: fileDir, csvPath: csvFile };
 
-    // What the service holds now.
-    expect(custodian(DIR, "carol.custodian@example.com")).toMatchObject({ name: "Carol Custodian", department: "Legal", firstName: "Carol" });
-    expect(custodian(DIR, "dan@example.com")).toMatchObject({ name: "Dan Dee", employeeStartDate: "2020-02-29", department: null });
-    expect(store().directory(DIR).custodians.some((c) => c.userPrincipalName === "svc-archive@corp.example")).toBe(false);
-    expect(store().directory(fileDir).custodians).toEqual([expect.objectContaining({ email: "erin@example.com", name: "Erin E", department: "Finance" })]);
-  });
+    await step("syncs people records and a CSV file; `ignored` lists the principal-name-only people", async () => {
+      fs.writeFileSync(csvFile, CSV_V1);
+      const [fromPeople, fromFile] = await world().run(async (run) =>
+        Promise.all([(await res(run, "people")).up(peopleInputs), (await res(run, "file")).up(fileInputs)]),
+      );
+      expect(fromPeople.op).toBe("create");
+      expect(fromPeople.id).toBe(`directory/${DIR}`);
+      expect(fromPeople.outs).toMatchObject({ directoryId: DIR, peopleCount: 2, ignored: ["svc-archive@corp.example"] });
+      expect(fromPeople.outs.contentHash).toMatch(/^[0-9a-f]{64}$/);
+      expect(fromPeople.inputs.contentHash).toBe(fromPeople.outs.contentHash);
+      expect(fromFile.outs).toMatchObject({ directoryId: fileDir, peopleCount: 1, ignored: ["upn-only@corp.example"], csvPath: csvFile });
 
-  it("refresh with nothing changed keeps the state, and the next up is the same (nothing sent)", async () => {
-    const syncs = calls("PostDirectoryCustodians");
-    await world.run(async (run) => {
-      for (const [name, inputs] of [["people", peopleInputs], ["file", fileInputs()]] as const) {
-        const d = await res(run, name);
+      // What the service holds now.
+      expect(custodian(DIR, "carol.custodian@example.com")).toMatchObject({ name: "Carol Custodian", department: "Legal", firstName: "Carol" });
+      expect(custodian(DIR, "dan@example.com")).toMatchObject({ name: "Dan Dee", employeeStartDate: "2020-02-29", department: null });
+      expect(store().directory(DIR).custodians.some((c) => c.userPrincipalName === "svc-archive@corp.example")).toBe(false);
+      expect(store().directory(fileDir).custodians).toEqual([expect.objectContaining({ email: "erin@example.com", name: "Erin E", department: "Finance" })]);
+    });
+
+    await step("refresh with nothing changed keeps the state, and the next up is the same (nothing sent)", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        for (const [name, inputs] of [["people", peopleInputs], ["file", fileInputs]] as const) {
+          const d = await res(run, name);
+          const before = d.state!;
+          const s = await d.refresh();
+          expect(s?.outputs).toEqual(before.outputs);
+          expect(s?.inputs).toEqual(before.inputs);
+          expect((await d.up(inputs)).op).toBe("same");
+        }
+        // Records in another order render the same CSV.
+        expect((await (await res(run, "people")).preview({ directoryId: DIR, people: [...people].reverse() })).op).toBe("same");
+      });
+      expect(sent.all()).toEqual([]);
+    });
+
+    await step("drift behind its back cannot be seen on refresh (the service has no read endpoint): the last synced state stays", async () => {
+      store().directory(DIR).custodians.find((c) => c.email === "dan@example.com")!.department = "Changed in the web app";
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "people");
         const before = d.state!;
-        const s = await d.refresh();
-        expect(s?.outputs).toEqual(before.outputs);
-        expect(s?.inputs).toEqual(before.inputs);
-        expect((await d.up(inputs)).op).toBe("same");
-      }
-      // Records in another order render the same CSV.
-      expect((await (await res(run, "people")).preview({ directoryId: DIR, people: [...people].reverse() })).op).toBe("same");
+        expect((await d.refresh())?.outputs).toEqual(before.outputs);
+        expect((await d.preview(peopleInputs)).op).toBe("same");
+      });
+      expect(custodian(DIR, "dan@example.com")!.department).toBe("Changed in the web app");
+      expect(sent.all()).toEqual([]);
     });
-    expect(calls("PostDirectoryCustodians")).toBe(syncs);
-  });
 
-  it("drift behind its back cannot be seen on refresh (the service has no read endpoint): the last synced state stays", async () => {
-    store().directory(DIR).custodians.find((c) => c.email === "dan@example.com")!.department = "Changed in the web app";
-    await world.run(async (run) => {
-      const d = await res(run, "people");
-      const before = d.state!;
-      expect((await d.refresh())?.outputs).toEqual(before.outputs);
-      expect((await d.preview(peopleInputs)).op).toBe("same");
+    await step("updates in place: changed records, and an edited file shows as a change at preview (contentHash)", async () => {
+      const changed = [{ ...people[0], department: "Litigation" }, people[1]];
+      await world().run(async (run) => {
+        const d = await res(run, "people");
+        expect((await d.preview({ directoryId: DIR, people: changed })).op).toBe("update");
+        const r = await d.up({ directoryId: DIR, people: changed });
+        expect(r.op).toBe("update");
+        expect(r.outs).toMatchObject({ peopleCount: 2, ignored: [] });
+
+        const f = await res(run, "file");
+        const oldHash = f.state!.outputs.contentHash;
+        fs.writeFileSync(csvFile, CSV_V2);
+        const p = await f.preview(fileInputs);
+        expect(p.op).toBe("update");
+        expect(p.check.inputs.contentHash).not.toBe(oldHash);
+        const u = await f.up(fileInputs);
+        expect(u.op).toBe("update");
+        expect(u.outs).toMatchObject({ peopleCount: 2, ignored: [], contentHash: p.check.inputs.contentHash });
+      });
+      expect(custodian(DIR, "carol.custodian@example.com")!.department).toBe("Litigation");
+      // The sync overwrites Dan: the department set behind its back is emptied again.
+      expect(custodian(DIR, "dan@example.com")!.department).toBeNull();
+      expect(custodian(fileDir, "erin@example.com")!.department).toBe("Treasury");
+      expect(custodian(fileDir, "frank@example.com")).toMatchObject({ name: "Frank F", department: "Finance" });
     });
-    expect(custodian(DIR, "dan@example.com")!.department).toBe("Changed in the web app");
-  });
 
-  it("updates in place: changed records, and an edited file shows as a change at preview (contentHash)", async () => {
-    const changed = [{ ...people[0], department: "Litigation" }, people[1]];
-    await world.run(async (run) => {
-      const d = await res(run, "people");
-      expect((await d.preview({ directoryId: DIR, people: changed })).op).toBe("update");
-      const r = await d.up({ directoryId: DIR, people: changed });
-      expect(r.op).toBe("update");
-      expect(r.outs).toMatchObject({ peopleCount: 2, ignored: [] });
-
-      const f = await res(run, "file");
-      const oldHash = f.state!.outputs.contentHash;
-      fs.writeFileSync(csvFile, CSV_V2);
-      const p = await f.preview(fileInputs());
-      expect(p.op).toBe("update");
-      expect(p.check.inputs.contentHash).not.toBe(oldHash);
-      const u = await f.up(fileInputs());
-      expect(u.op).toBe("update");
-      expect(u.outs).toMatchObject({ peopleCount: 2, ignored: [], contentHash: p.check.inputs.contentHash });
+    await step("replaces on a change of directory; the old directory is left as it was, with a warning", async () => {
+      const before = structuredClone(store().directory(fileDir).custodians);
+      await world().run(async (run) => {
+        const f = await res(run, "file");
+        const r = await f.up({ directoryId: movedDir, csvPath: csvFile });
+        expect(r.op).toBe("replace");
+        expect(r.diff?.replaces).toEqual(["directoryId"]);
+        expect(r.id).toBe(`directory/${movedDir}`);
+        await run.plugin.waitForLog(new RegExp(`warning: .*CustodianDirectorySync of directory ${fileDir}: the service has no endpoint to delete or empty`));
+      });
+      expect(store().directory(fileDir).custodians).toEqual(before);
+      expect(store().directory(movedDir).custodians.map((c) => c.email).sort()).toEqual(["erin@example.com", "frank@example.com"]);
     });
-    expect(custodian(DIR, "carol.custodian@example.com")!.department).toBe("Litigation");
-    // The sync overwrites Dan: the department set behind its back is emptied again.
-    expect(custodian(DIR, "dan@example.com")!.department).toBeNull();
-    expect(custodian(fileDir, "erin@example.com")!.department).toBe("Treasury");
-    expect(custodian(fileDir, "frank@example.com")).toMatchObject({ name: "Frank F", department: "Finance" });
-  });
 
-  it("replaces on a change of directory; the old directory is left as it was, with a warning", async () => {
-    const before = structuredClone(store().directory(fileDir).custodians);
-    await world.run(async (run) => {
-      const f = await res(run, "file");
-      const r = await f.up({ directoryId: movedDir, csvPath: csvFile });
-      expect(r.op).toBe("replace");
-      expect(r.diff?.replaces).toEqual(["directoryId"]);
-      expect(r.id).toBe(`directory/${movedDir}`);
-      await run.plugin.waitForLog(new RegExp(`warning: .*CustodianDirectorySync of directory ${fileDir}: the service has no endpoint to delete or empty`));
+    await step("delete leaves the directory's people and logs a warning", async () => {
+      const before = structuredClone(store().directory(DIR).custodians);
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "people");
+        await d.destroy();
+        expect(d.state).toBeUndefined();
+        const line = await run.plugin.waitForLog(/CustodianDirectorySync of directory 5001: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced/);
+        expect(line.stream).toBe("stderr");
+      });
+      expect(store().directory(DIR).custodians).toEqual(before);
+      expect(sent.all()).toEqual([]);
     });
-    expect(store().directory(fileDir).custodians).toEqual(before);
-    expect(store().directory(movedDir).custodians.map((c) => c.email).sort()).toEqual(["erin@example.com", "frank@example.com"]);
-  });
 
-  it("delete leaves the directory's people and logs a warning", async () => {
-    const before = structuredClone(store().directory(DIR).custodians);
-    const syncs = calls("PostDirectoryCustodians");
-    await world.run(async (run) => {
-      const d = await res(run, "people");
-      await d.destroy();
-      expect(d.state).toBeUndefined();
-      const line = await run.plugin.waitForLog(/CustodianDirectorySync of directory 5001: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced/);
-      expect(line.stream).toBe("stderr");
-    });
-    expect(store().directory(DIR).custodians).toEqual(before);
-    expect(calls("PostDirectoryCustodians")).toBe(syncs);
-  });
-
-  it("delete of a directory already gone succeeds", async () => {
-    store().directories.delete(movedDir);
-    await world.run(async (run) => {
-      const d = await res(run, "file");
-      await d.destroy();
-      expect(d.state).toBeUndefined();
+    await step("delete of a directory already gone succeeds", async () => {
+      store().directories.delete(movedDir);
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "file");
+        await d.destroy();
+        expect(d.state).toBeUndefined();
+      });
+      expect(sent.all()).toEqual([]);
     });
   });
 
@@ -173,7 +167,7 @@ describe("CustodianDirectorySync", () => {
     const big = path.join(tmp, "big.csv");
     fs.writeFileSync(big, "email\n");
     fs.truncateSync(big, 190_000_001); // sparse: nothing is written
-    await world.run(async (run) => {
+    await world().run(async (run) => {
       const csv = (text: string) => failuresOf(run, { directoryId: DIR, csv: text });
       expect(await csv("email,first name,user principal name\nx@y.example,X,\n,Bob,\n")).toMatch(
         /^csv \| csv: custodian CSV row 3: a person needs an 'email' or a 'user principal name'$/,
@@ -203,7 +197,7 @@ describe("CustodianDirectorySync", () => {
   });
 
   it("names the record (people.<i>), not a row of the CSV rendered from the records, for each class of rule", async () => {
-    await world.run(async (run) => {
+    await world().run(async (run) => {
       const check = (records: Record<string, string>[]) => failuresOf(run, { directoryId: DIR, people: [{ email: "zed@example.com" }, ...records] });
       // Amy sorts first in the rendered CSV (row 2), but she is people.1.
       expect(await check([{ email: "amy@example.com", employeeEndDate: "2024-1-5" }])).toBe(
@@ -220,18 +214,18 @@ describe("CustodianDirectorySync", () => {
   });
 
   it("turns 403 and 404 into one clear line", async () => {
-    await world.run(
+    await world().run(
       async (run) => {
-        const err = await (await res(run, "denied")).up({ directoryId: DIR, csv: "email\na@b.example\n" }).then(() => new Error("expected a failure"), (e: Error) => e);
+        const err = await errorOf((await res(run, "denied")).up({ directoryId: DIR, csv: "email\na@b.example\n" }));
         expect(err.message).toMatch(
           /^creating CustodianDirectorySync of directory 5001: the service answered 403 .*\(this needs org admin or LEGAL_HOLD_ADMIN in the organization owning directory 5001, which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },
-      { key: world.emu.keys.member },
+      { key: world().emu.keys.member },
     );
-    await world.run(async (run) => {
-      const err = await (await res(run, "nowhere")).up({ directoryId: 999999, csv: "email\na@b.example\n" }).then(() => new Error("expected a failure"), (e: Error) => e);
+    await world().run(async (run) => {
+      const err = await errorOf((await res(run, "nowhere")).up({ directoryId: 999999, csv: "email\na@b.example\n" }));
       expect(err.message).toMatch(/^creating CustodianDirectorySync of directory 999999: the service answered 404 .*\(check that directory 999999 exists\)$/);
       expect(err.message).not.toContain("\n");
     });

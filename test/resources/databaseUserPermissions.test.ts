@@ -7,138 +7,127 @@
  * capped object (the spec's only 422 is a cap on API-created objects, e.g. datasets), so no
  * operation of this resource can answer 422.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
+import { useResourceWorld } from "../support/providerWorld";
+import { errorOf, SCENARIO, step } from "../support/scenario";
 
-const KIND = "DatabaseUserPermissions";
 const DB = SEEDED.databases.open; // 2001, owned by 102, orgAdminAccess on: the org admin key manages its users
 const U = SEEDED.users;
-let world: ProviderWorld;
-
-beforeAll(async () => {
-  world = await startProviderWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-
-const store = () => world.emu.store;
+const { world, store, record, res, failuresOf } = useResourceWorld("DatabaseUserPermissions");
 const permsOf = (db: number, userId: number) => {
   const du = store().findDatabaseUser(db, userId);
   return du ? [...du.permissions].sort() : undefined;
 };
-const calls = (op: string) => world.emu.traffic.log.list(op).length;
-const res = (run: Run, name: string) => run.resource(KIND, name);
-
-async function failuresOf(run: Run, inputs: Record<string, unknown>): Promise<string> {
-  const d = await res(run, "bad");
-  const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
-  return failures.map((f) => f.reason).join("\n");
-}
 
 const alanInputs = { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD", "DB_DELETE"] };
 const margaretInputs = { databaseId: DB, userId: U.multiOrgMember, permissions: ["DB_UPLOAD", "DB_LEGAL_HOLD"] };
 
 describe("DatabaseUserPermissions", () => {
-  it("creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)", async () => {
-    expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
-    const [alan, margaret] = await world.run(async (run) =>
-      Promise.all([(await res(run, "alan")).up(alanInputs), (await res(run, "margaret")).up(margaretInputs)]),
-    );
-    expect(alan.op).toBe("create");
-    expect(alan.id).toBe(`${DB}/${U.member}`);
-    expect(alan.outs).toMatchObject({
-      databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"], active: true, username: "alan@northwind.example", adopted: false,
+  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced delete-first, deleted; permissions removed behind its back", SCENARIO, async () => {
+    await step("creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)", async () => {
+      expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
+      const sent = record();
+      const [alan, margaret] = await world().run(async (run) =>
+        Promise.all([(await res(run, "alan")).up(alanInputs), (await res(run, "margaret")).up(margaretInputs)]),
+      );
+      expect(alan.op).toBe("create");
+      expect(alan.id).toBe(`${DB}/${U.member}`);
+      expect(alan.outs).toMatchObject({
+        databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"], active: true, username: "alan@northwind.example", adopted: false,
+      });
+      expect(margaret.outs).toMatchObject({ userId: U.multiOrgMember, permissions: ["DB_LEGAL_HOLD", "DB_UPLOAD"], adopted: true });
+      expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+      expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_LEGAL_HOLD", "DB_UPLOAD"]);
+      expect(sent.writes()).toEqual(["PutDatabaseUser 200", "PutDatabaseUser 200"]); // Margaret's adoption adds DB_LEGAL_HOLD
     });
-    expect(margaret.outs).toMatchObject({ userId: U.multiOrgMember, permissions: ["DB_LEGAL_HOLD", "DB_UPLOAD"], adopted: true });
-    expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-    expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_LEGAL_HOLD", "DB_UPLOAD"]);
-  });
 
-  it("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
-    const before = world.states.get(`${KIND}/alan`)!;
-    const puts = calls("PutDatabaseUser");
-    await world.run(async (run) => {
-      const d = await res(run, "alan");
-      const s = await d.refresh();
-      expect(s?.outputs).toEqual(before.outputs);
-      expect(s?.inputs).toMatchObject({ databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"] });
-      expect((await d.up(alanInputs)).op).toBe("same");
-      expect((await d.preview({ ...alanInputs, permissions: ["DB_DELETE", "DB_UPLOAD"] })).op).toBe("same");
-      const m = await res(run, "margaret");
-      expect((await m.refresh())?.outputs).toEqual(world.states.get(`${KIND}/margaret`)!.outputs);
-      expect((await m.up(margaretInputs)).op).toBe("same");
+    await step("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
+      const before = world().states.get("DatabaseUserPermissions/alan")!;
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "alan");
+        const s = await d.refresh();
+        expect(s?.outputs).toEqual(before.outputs);
+        expect(s?.inputs).toMatchObject({ databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"] });
+        expect((await d.up(alanInputs)).op).toBe("same");
+        expect((await d.preview({ ...alanInputs, permissions: ["DB_DELETE", "DB_UPLOAD"] })).op).toBe("same");
+        const m = await res(run, "margaret");
+        expect((await m.refresh())?.outputs).toEqual(world().states.get("DatabaseUserPermissions/margaret")!.outputs);
+        expect((await m.up(margaretInputs)).op).toBe("same");
+      });
+      expect(sent.all()).toEqual(["GetDatabaseUsers 200"]);
     });
-    expect(calls("PutDatabaseUser")).toBe(puts);
-  });
 
-  it("finds drift made behind its back on refresh, and up puts it back", async () => {
-    store().setDatabaseUser(DB, U.member, ["DB_ADMIN"]);
-    await world.run(async (run) => {
-      const d = await res(run, "alan");
-      const s = await d.refresh();
-      expect(s?.outputs.permissions).toEqual(["DB_ADMIN"]);
-      expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
-      expect(s?.outputs.adopted).toBe(false);
-      expect((await d.preview(alanInputs)).op).toBe("update");
-      const r = await d.up(alanInputs);
+    await step("finds drift made behind its back on refresh, and up puts it back", async () => {
+      store().setDatabaseUser(DB, U.member, ["DB_ADMIN"]);
+      await world().run(async (run) => {
+        const d = await res(run, "alan");
+        const s = await d.refresh();
+        expect(s?.outputs.permissions).toEqual(["DB_ADMIN"]);
+        expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
+        expect(s?.outputs.adopted).toBe(false);
+        expect((await d.preview(alanInputs)).op).toBe("update");
+        const r = await d.up(alanInputs);
+        expect(r.op).toBe("update");
+        expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+      });
+      expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+    });
+
+    await step("updates in place", async () => {
+      const r = await world().run(async (run) => (await res(run, "alan")).up({ ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"] }));
       expect(r.op).toBe("update");
-      expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+      expect(r.id).toBe(`${DB}/${U.member}`);
+      expect(r.outs).toMatchObject({ permissions: ["DB_ADMIN", "DB_UPLOAD"], adopted: false });
+      expect(permsOf(DB, U.member)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
     });
-    expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-  });
 
-  it("updates in place", async () => {
-    const r = await world.run(async (run) => (await res(run, "alan")).up({ ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"] }));
-    expect(r.op).toBe("update");
-    expect(r.id).toBe(`${DB}/${U.member}`);
-    expect(r.outs).toMatchObject({ permissions: ["DB_ADMIN", "DB_UPLOAD"], adopted: false });
-    expect(permsOf(DB, U.member)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
-  });
+    await step("replaces delete-first on a change of user or database", async () => {
+      // Let the key's user administer a second database, so moving the grant there can be applied.
+      store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
+      await world().run(async (run) => {
+        const d = await res(run, "alan");
+        const byUser = await d.up({ ...alanInputs, userId: U.databaseAdmin });
+        expect(byUser.op).toBe("replace");
+        expect(byUser.diff).toMatchObject({ replaces: ["userId"], deleteBeforeReplace: true });
+        expect(byUser.id).toBe(`${DB}/${U.databaseAdmin}`);
 
-  it("replaces delete-first on a change of user or database", async () => {
-    // Let the key's user administer a second database, so moving the grant there can be applied.
-    store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
-    await world.run(async (run) => {
-      const d = await res(run, "alan");
-      const byUser = await d.up({ ...alanInputs, userId: U.databaseAdmin });
-      expect(byUser.op).toBe("replace");
-      expect(byUser.diff).toMatchObject({ replaces: ["userId"], deleteBeforeReplace: true });
-      expect(byUser.id).toBe(`${DB}/${U.databaseAdmin}`);
-
-      const byDb = await d.up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
-      expect(byDb.op).toBe("replace");
-      expect(byDb.diff).toMatchObject({ replaces: ["databaseId"], deleteBeforeReplace: true });
-      expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
+        const byDb = await d.up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
+        expect(byDb.op).toBe("replace");
+        expect(byDb.diff).toMatchObject({ replaces: ["databaseId"], deleteBeforeReplace: true });
+        expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
+      });
+      expect(permsOf(DB, U.member)).toBeUndefined();
+      expect(permsOf(DB, U.databaseAdmin)).toBeUndefined();
+      expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
     });
-    expect(permsOf(DB, U.member)).toBeUndefined();
-    expect(permsOf(DB, U.databaseAdmin)).toBeUndefined();
-    expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-  });
 
-  it("delete removes the user's permissions on the database", async () => {
-    await world.run(async (run) => (await res(run, "alan")).destroy());
-    expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toBeUndefined();
-    expect(world.states.get(`${KIND}/alan`)).toBeUndefined();
-  });
-
-  it("refresh of permissions removed behind its back drops it; delete of permissions already gone succeeds", async () => {
-    store().removeDatabaseUser(DB, U.multiOrgMember);
-    await world.run(async (run) => {
-      const d = await res(run, "margaret");
-      const kept = d.state;
-      expect(await d.refresh()).toBeUndefined();
-      d.state = kept; // as if the refresh had not run: delete must still succeed (404 counts as done)
-      await d.destroy();
-      expect(d.state).toBeUndefined();
+    await step("delete removes the user's permissions on the database", async () => {
+      await world().run(async (run) => (await res(run, "alan")).destroy());
+      expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toBeUndefined();
+      expect(world().states.get("DatabaseUserPermissions/alan")).toBeUndefined();
     });
-    expect(permsOf(DB, U.multiOrgMember)).toBeUndefined();
+
+    await step("refresh of permissions removed behind its back drops it; delete of permissions already gone succeeds", async () => {
+      store().removeDatabaseUser(DB, U.multiOrgMember);
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "margaret");
+        const kept = d.state;
+        expect(await d.refresh()).toBeUndefined();
+        d.state = kept; // as if the refresh had not run: delete must still succeed (404 counts as done)
+        await d.destroy();
+        expect(d.state).toBeUndefined();
+      });
+      expect(permsOf(DB, U.multiOrgMember)).toBeUndefined();
+      expect(sent.all()).toEqual(["DeleteDatabaseUser 404", "GetDatabaseUsers 200"]); // the delete's 404 counts as done
+    });
   });
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
-    await world.run(async (run) => {
+    await world().run(async (run) => {
       expect(await failuresOf(run, { databaseId: DB, userId: U.member, permissions: [] })).toMatch(
         /permissions: must hold at least one permission; to take all of them away, delete the resource/,
       );
@@ -161,26 +150,26 @@ describe("DatabaseUserPermissions", () => {
   });
 
   it("turns 403 and 404 into one clear line", async () => {
-    await world.run(
+    await world().run(
       async (run) => {
-        const err = await (await res(run, "denied")).up(alanInputs).then(() => new Error("expected a failure"), (e: Error) => e);
+        const err = await errorOf((await res(run, "denied")).up(alanInputs));
         expect(err.message).toMatch(
           /^creating DatabaseUserPermissions of user 1003 on database 2001: the service answered 403 .*\(this needs DB_ADMIN on database 2001, or org admin of its owning organization when the database allows org admin access \(orgAdminAccess\), which the API key in use lacks\)$/,
         );
         expect(err.message).not.toContain("\n");
       },
-      { key: world.emu.keys.member },
+      { key: world().emu.keys.member },
     );
-    await world.run(async (run) => {
+    await world().run(async (run) => {
       // The org admin key loses user management on a database whose orgAdminAccess is off.
-      const off = await (await res(run, "restricted")).up({ databaseId: SEEDED.databases.restricted, userId: U.member, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
+      const off = await errorOf((await res(run, "restricted")).up({ databaseId: SEEDED.databases.restricted, userId: U.member, permissions: ["DB_UPLOAD"] }));
       expect(off.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 2002: the service answered 403 .*\(orgAdminAccess\), which the API key in use lacks\)$/);
 
-      const noDb = await (await res(run, "nowhere")).up({ databaseId: 999999, userId: U.member, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
+      const noDb = await errorOf((await res(run, "nowhere")).up({ databaseId: 999999, userId: U.member, permissions: ["DB_UPLOAD"] }));
       expect(noDb.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 999999: the service answered 404 .*database 999999.*\(/);
       expect(noDb.message).not.toContain("\n");
 
-      const noUser = await (await res(run, "nobody")).up({ databaseId: DB, userId: 999999, permissions: ["DB_UPLOAD"] }).then(() => new Error("expected a failure"), (e: Error) => e);
+      const noUser = await errorOf((await res(run, "nobody")).up({ databaseId: DB, userId: 999999, permissions: ["DB_UPLOAD"] }));
       expect(noUser.message).toMatch(/^creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404 .*user 999999/);
       expect(noUser.message).toMatch(/check that database 2001 and user 999999 exist/); // the hint names both ids, not only the database
     });

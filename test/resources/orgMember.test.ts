@@ -3,209 +3,221 @@
  * drift, update, replace, delete, check failures, API errors, the invitation lifecycle and
  * anti-lockout.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { startProviderWorld, type ProviderWorld } from "../support/providerWorld";
+import { useResourceWorld } from "../support/providerWorld";
+import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
-let world: ProviderWorld;
-
-beforeAll(async () => {
-  world = await startProviderWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-
-const store = () => world.emu.store;
+const { world, store, record, res, failuresOf } = useResourceWorld("OrgMember");
 const memberEmails = () => store().membersOf(ORG).map((m) => store().user(m.userId).email.toLowerCase());
-const calls = (op: string) => world.emu.traffic.log.list(op).length;
 
 describe("OrgMember", () => {
-  it("invites a new email, and lower-cases it", async () => {
-    const r = await world.run(async (run) => (await run.resource("OrgMember", "newcomer")).up({ organizationId: ORG, email: "Zoe.Newcomer@Example.com", permissions: ["AI_ADMIN"] }));
-    expect(r.op).toBe("create");
-    expect(r.outs).toMatchObject({ email: "zoe.newcomer@example.com", status: "invited", userId: null, adopted: false, permissions: ["AI_ADMIN"] });
-    expect(Date.parse(r.outs.invitationExpiration)).toBeGreaterThan(Date.now());
-    expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeDefined();
-  });
+  it("an existing platform user: added with permissions and identifiers, refreshed, drifted, updated, deleted", SCENARIO, async () => {
+    const linus = { organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] };
 
-  it("adds an existing platform user as an active member with permissions and identifiers", async () => {
-    const r = await world.run(async (run) =>
-      (await run.resource("OrgMember", "linus")).up({
-        organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"],
-        userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }],
-      }),
-    );
-    expect(r.outs).toMatchObject({ status: "active", userId: SEEDED.users.unaffiliated, adopted: false, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-    const m = store().membership(ORG, SEEDED.users.unaffiliated);
-    expect(m.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
-    expect(m.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);
-  });
-
-  it("adopts an existing member instead of failing, and leaves unmanaged fields alone", async () => {
-    const before = structuredClone(store().membership(ORG, SEEDED.users.member));
-    const patches = calls("PatchOrganizationUser");
-    const r = await world.run(async (run) => (await run.resource("OrgMember", "alan")).up({ organizationId: ORG, email: "ALAN@northwind.example" }));
-    expect(r.outs).toMatchObject({ status: "active", adopted: true, userId: SEEDED.users.member });
-    expect(store().membership(ORG, SEEDED.users.member)).toEqual(before);
-    expect(calls("PatchOrganizationUser")).toBe(patches);
-  });
-
-  it("refresh with nothing changed changes nothing, and the next up is a no-op", async () => {
-    const before = world.states.get("OrgMember/linus")!.outputs;
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "linus");
-      const s = await d.refresh();
-      expect(s?.outputs).toEqual(before);
-      const again = await d.up({ organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] });
-      expect(again.op).toBe("same");
+    await step("create: an active member with permissions and identifiers", async () => {
+      const r = await world().run(async (run) => (await res(run, "linus")).up(linus));
+      expect(r.op).toBe("create");
+      expect(r.outs).toMatchObject({ status: "active", userId: SEEDED.users.unaffiliated, adopted: false, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
+      const m = store().membership(ORG, SEEDED.users.unaffiliated);
+      expect(m.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
+      expect(m.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);
     });
-  });
 
-  it("a reordered or re-cased input is not a change", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "linus");
-      const p = await d.preview({ organizationId: ORG, email: "Linus@Example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ label: "Linus Torvalds", abbreviation: "LT" }] });
-      expect(p.op).toBe("same");
+    await step("refresh with nothing changed changes nothing, and the next up is a no-op", async () => {
+      const before = world().states.get("OrgMember/linus")!.outputs;
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "linus");
+        const s = await d.refresh();
+        expect(s?.outputs).toEqual(before);
+        expect((await d.up(linus)).op).toBe("same");
+      });
+      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]); // one read for refresh and up together
     });
-  });
 
-  it("finds drift made behind its back on refresh, and up puts it back", async () => {
-    store().updateMember(ORG, SEEDED.users.unaffiliated, { permissions: ["ORG_ADMIN", "AI_ADMIN"] });
-    const inputs = { organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] };
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "linus");
-      const s = await d.refresh();
-      expect(s?.outputs.permissions).toEqual(["AI_ADMIN", "ORG_ADMIN"]);
-      expect(s?.inputs.permissions).toEqual(["AI_ADMIN", "ORG_ADMIN"]);
-      const p = await d.preview(inputs);
-      expect(p.op).toBe("update");
-      const r = await d.up(inputs);
+    await step("a reordered or re-cased input is not a change, and preview sends nothing", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "linus");
+        const p = await d.preview({ ...linus, email: "Linus@Example.com", userIdentifiers: [{ label: "Linus Torvalds", abbreviation: "LT" }] });
+        expect(p.op).toBe("same");
+      });
+      expect(sent.all()).toEqual([]);
+    });
+
+    await step("refresh finds drift made behind its back, and up puts it back", async () => {
+      store().updateMember(ORG, SEEDED.users.unaffiliated, { permissions: ["ORG_ADMIN", "AI_ADMIN"] });
+      await world().run(async (run) => {
+        const d = await res(run, "linus");
+        const s = await d.refresh();
+        expect(s?.outputs.permissions).toEqual(["AI_ADMIN", "ORG_ADMIN"]);
+        expect(s?.inputs.permissions).toEqual(["AI_ADMIN", "ORG_ADMIN"]);
+        expect((await d.preview(linus)).op).toBe("update");
+        expect((await d.up(linus)).op).toBe("update");
+      });
+      expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
+    });
+
+    await step("update: permissions in place", async () => {
+      const r = await world().run(async (run) => (await res(run, "linus")).up({ ...linus, permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"] }));
       expect(r.op).toBe("update");
+      expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+      expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions.sort()).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
     });
-    expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
-  });
 
-  it("updates permissions in place", async () => {
-    const r = await world.run(async (run) =>
-      (await run.resource("OrgMember", "linus")).up({ organizationId: ORG, email: "linus@example.com", permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] }),
-    );
-    expect(r.op).toBe("update");
-    expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-    expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions.sort()).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-  });
-
-  it("replaces on a change of email, and delete removes the member", async () => {
-    const r = await world.run(async (run) => (await run.resource("OrgMember", "newcomer")).up({ organizationId: ORG, email: "zoe.second@example.com" }));
-    expect(r.op).toBe("replace");
-    expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeUndefined();
-    expect(store().findInvitation(ORG, "zoe.second@example.com")).toBeDefined();
-
-    await world.run(async (run) => (await run.resource("OrgMember", "linus")).destroy());
-    expect(memberEmails()).not.toContain("linus@example.com");
-  });
-
-  it("delete of something already gone succeeds", async () => {
-    store().deleteInvitation(ORG, "zoe.second@example.com");
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "newcomer");
-      await d.destroy();
-      expect(d.state).toBeUndefined();
+    await step("delete removes the member", async () => {
+      await world().run(async (run) => (await res(run, "linus")).destroy());
+      expect(memberEmails()).not.toContain("linus@example.com");
     });
   });
 
-  it("refresh of a member removed behind its back drops it from state", async () => {
-    store().removeMember(ORG, SEEDED.users.member);
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "alan");
-      expect(await d.refresh()).toBeUndefined();
+  it("a new email: invited (lower-cased), replaced on a change of email, and deleted once its invitation is already gone", SCENARIO, async () => {
+    await step("create: invites the email, lower-cased", async () => {
+      const r = await world().run(async (run) => (await res(run, "newcomer")).up({ organizationId: ORG, email: "Zoe.Newcomer@Example.com", permissions: ["AI_ADMIN"] }));
+      expect(r.op).toBe("create");
+      expect(r.outs).toMatchObject({ email: "zoe.newcomer@example.com", status: "invited", userId: null, adopted: false, permissions: ["AI_ADMIN"] });
+      expect(Date.parse(r.outs.invitationExpiration)).toBeGreaterThan(Date.now());
+      expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeDefined();
+    });
+
+    await step("replace on a change of email", async () => {
+      const r = await world().run(async (run) => (await res(run, "newcomer")).up({ organizationId: ORG, email: "zoe.second@example.com" }));
+      expect(r.op).toBe("replace");
+      expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeUndefined();
+      expect(store().findInvitation(ORG, "zoe.second@example.com")).toBeDefined();
+    });
+
+    await step("delete of an invitation already gone succeeds, deleting nothing", async () => {
+      store().deleteInvitation(ORG, "zoe.second@example.com");
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "newcomer");
+        await d.destroy();
+        expect(d.state).toBeUndefined();
+      });
+      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]); // found gone: nothing to delete
+    });
+  });
+
+  it("adopts an existing member without writing anything, and drops it on refresh once removed behind its back", SCENARIO, async () => {
+    await step("create: adopts the member, leaving unmanaged fields alone", async () => {
+      const before = structuredClone(store().membership(ORG, SEEDED.users.member));
+      const sent = record();
+      const r = await world().run(async (run) => (await res(run, "alan")).up({ organizationId: ORG, email: "ALAN@northwind.example" }));
+      expect(r.outs).toMatchObject({ status: "active", adopted: true, userId: SEEDED.users.member });
+      expect(store().membership(ORG, SEEDED.users.member)).toEqual(before);
+      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
+    });
+
+    await step("refresh of the member removed behind its back drops it from state", async () => {
+      store().removeMember(ORG, SEEDED.users.member);
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "alan");
+        expect(await d.refresh()).toBeUndefined();
+      });
+      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
     });
   });
 
   it("refuses bad input at check, naming the field and the rule", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "bad");
-      const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, organizationId: ORG, email: "not-an-email", permissions: ["ORG_ADMIN", "ORG_ADMIN", "SUPERUSER"], colour: "blue" });
-      const text = failures.map((f) => f.reason).join("\n");
+    await world().run(async (run) => {
+      const text = await failuresOf(run, { organizationId: ORG, email: "not-an-email", permissions: ["ORG_ADMIN", "ORG_ADMIN", "SUPERUSER"], colour: "blue" });
       expect(text).toMatch(/email: must be an email address/);
       expect(text).toMatch(/permissions\.2: .*ORG_ADMIN/);
       expect(text).toMatch(/colour/);
-      const neg = await run.plugin.check(d.urn, {}, { __provider: d.provider, organizationId: -3, email: "a@b.example" });
-      expect(neg.failures[0].reason).toMatch(/organizationId: must be a positive integer/);
+      expect(await failuresOf(run, { organizationId: -3, email: "a@b.example" })).toMatch(/^organizationId: must be a positive integer/);
     });
   });
 
   it("lets preview unknowns through check", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "later");
-      const p = await d.preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN });
+    await world().run(async (run) => {
+      const p = await (await res(run, "later")).preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN });
       expect(p.check.failures).toEqual([]);
     });
   });
 
   it("turns 403 and 404 into one clear line", async () => {
-    await world.run(
+    await world().run(
       async (run) => {
-        const d = await run.resource("OrgMember", "denied");
-        await expect(d.up({ organizationId: ORG, email: "someone@example.com" })).rejects.toThrow(
+        await expect((await res(run, "denied")).up({ organizationId: ORG, email: "someone@example.com" })).rejects.toThrow(
           /creating OrgMember someone@example.com in organization 102: the service answered 403.*org admin/,
         );
       },
-      { key: world.emu.keys.member },
+      { key: world().emu.keys.member },
     );
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "nowhere");
-      await expect(d.up({ organizationId: 999999, email: "someone@example.com" })).rejects.toThrow(/organization 999999: the service answered 404/);
+    await world().run(async (run) => {
+      await expect((await res(run, "nowhere")).up({ organizationId: 999999, email: "someone@example.com" })).rejects.toThrow(
+        /organization 999999: the service answered 404/,
+      );
     });
   });
 });
 
 describe("OrgMember invitation lifecycle", () => {
-  const email = "ivy.invitee@example.com";
-  it("invite, still pending, accepted and refreshed to active", async () => {
-    await world.run(async (run) => (await run.resource("OrgMember", "ivy")).up({ organizationId: ORG, email, permissions: ["AI_ADMIN"] }));
-    const pending = await world.run(async (run) => (await run.resource("OrgMember", "ivy")).refresh());
-    expect(pending?.outputs).toMatchObject({ status: "invited", userId: null });
+  it("invited, still pending, then accepted behind its back and refreshed to active", SCENARIO, async () => {
+    const email = "ivy.invitee@example.com";
+    const ivy = { organizationId: ORG, email, permissions: ["AI_ADMIN"] };
 
-    store().acceptInvitation(ORG, email);
-    const accepted = await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "ivy");
-      const s = await d.refresh();
-      expect((await d.preview({ organizationId: ORG, email, permissions: ["AI_ADMIN"] })).op).toBe("same");
-      return s;
+    await step("create: invites the email", async () => {
+      await world().run(async (run) => (await res(run, "ivy")).up(ivy));
     });
-    expect(accepted?.outputs).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
-    expect(accepted?.outputs.userId).toBe(store().findUserByEmail(email)!.id);
+
+    await step("refresh while pending: still invited", async () => {
+      const pending = await world().run(async (run) => (await res(run, "ivy")).refresh());
+      expect(pending?.outputs).toMatchObject({ status: "invited", userId: null });
+    });
+
+    await step("accepted behind its back: refresh shows an active member, and the inputs are no change", async () => {
+      store().acceptInvitation(ORG, email);
+      const accepted = await world().run(async (run) => {
+        const d = await res(run, "ivy");
+        const s = await d.refresh();
+        expect((await d.preview(ivy)).op).toBe("same");
+        return s;
+      });
+      expect(accepted?.outputs).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
+      expect(accepted?.outputs.userId).toBe(store().findUserByEmail(email)!.id);
+    });
   });
 
-  it("an expired invitation shows as a change and is re-sent on the next up", async () => {
+  it("an expired invitation shows as a change and is re-sent, once, on the next up", SCENARIO, async () => {
     const late = "lee.late@example.com";
-    await world.run(async (run) => (await run.resource("OrgMember", "lee")).up({ organizationId: ORG, email: late }));
-    store().expireInvitation(ORG, late);
-    const resendsBefore = calls("PostOrganizationInvitationResend");
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "lee");
-      expect((await d.refresh())?.outputs.status).toBe("expired");
-      expect((await d.preview({ organizationId: ORG, email: late })).op).toBe("update");
-      const r = await d.up({ organizationId: ORG, email: late });
-      expect(r.outs.status).toBe("invited");
+    await step("create: invites the email", async () => {
+      await world().run(async (run) => (await res(run, "lee")).up({ organizationId: ORG, email: late }));
     });
-    expect(calls("PostOrganizationInvitationResend")).toBe(resendsBefore + 1);
-    expect(store().isExpired(store().invitation(ORG, late))).toBe(false);
+
+    await step("expired behind its back: refresh shows it, preview an update, up re-sends it", async () => {
+      store().expireInvitation(ORG, late);
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "lee");
+        expect((await d.refresh())?.outputs.status).toBe("expired");
+        expect((await d.preview({ organizationId: ORG, email: late })).op).toBe("update");
+        const r = await d.up({ organizationId: ORG, email: late });
+        expect(r.outs.status).toBe("invited");
+      });
+      expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
+      expect(store().isExpired(store().invitation(ORG, late))).toBe(false);
+    });
   });
 
-  it("adopts a pending invitation that already exists", async () => {
-    const r = await world.run(async (run) => (await run.resource("OrgMember", "seeded-invite")).up({ organizationId: ORG, email: SEEDED.invitations.pending }));
+  it("adopts a pending invitation that already exists, without inviting or re-sending", async () => {
+    const sent = record();
+    const r = await world().run(async (run) => (await res(run, "seeded-invite")).up({ organizationId: ORG, email: SEEDED.invitations.pending }));
     expect(r.outs).toMatchObject({ status: "invited", adopted: true });
+    expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
   });
 });
 
 describe("OrgMember anti-lockout", () => {
   it("refuses at preview to take ORG_ADMIN from the key's own user", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "ada");
+    const sent = record();
+    await world().run(async (run) => {
+      const d = await res(run, "ada");
       const r = await d.up({ organizationId: ORG, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] });
       expect(r.outs.adopted).toBe(true);
       await expect(d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: [] })).rejects.toThrow(
@@ -215,17 +227,20 @@ describe("OrgMember anti-lockout", () => {
       expect((await d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: UNKNOWN })).op).toBe("update");
       await expect(d.destroy()).rejects.toThrow(/refused/);
     });
+    expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]); // adopted as it is; refusals send nothing
     expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 
   it("refuses to remove the last org admin, even with an organization key", async () => {
-    await world.run(
+    const sent = record();
+    await world().run(
       async (run) => {
-        const d = await run.resource("OrgMember", "ada-by-org-key");
+        const d = await res(run, "ada-by-org-key");
         await d.up({ organizationId: ORG, email: "ada@northwind.example" });
         await expect(d.destroy()).rejects.toThrow(/last org admin of organization 102/);
       },
-      { key: world.emu.keys.orgKey },
+      { key: world().emu.keys.orgKey },
     );
+    expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]);
   });
 });

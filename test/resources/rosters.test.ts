@@ -1,24 +1,15 @@
 /**
- * The authoritative rosters and the batching of issue 8, through the real plugin against the
- * emulator: additive and authoritative modes, unmanaged people, refusal of lockout, refresh
- * drift, one list per organization per run, and one E19 for many concurrent creates.
+ * The authoritative rosters and request batching, through the real plugin against the emulator:
+ * additive and authoritative modes, unmanaged people, refusal of lockout, refresh drift, one
+ * list per organization per run, and one E19 for many concurrent creates.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { startProviderWorld, type ProviderWorld } from "../support/providerWorld";
+import { useResourceWorld } from "../support/providerWorld";
+import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
-let world: ProviderWorld;
-beforeAll(async () => {
-  world = await startProviderWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
-
-const store = () => world.emu.store;
-const log = () => world.emu.traffic.log;
-const count = (op: string) => log().list(op).length;
+const { world, store, calls, record, res, failuresOf } = useResourceWorld("OrganizationMembers");
 const peopleOf = (orgId: number) => [
   ...store().membersOf(orgId).map((m) => store().user(m.userId).email.toLowerCase()),
   ...store().invitationsOf(orgId).map((i) => i.email.toLowerCase()),
@@ -36,80 +27,79 @@ describe("OrganizationMembers", () => {
     },
   };
 
-  it("additive: adds and updates, lists the unmanaged, sends one E19 per permission set", async () => {
-    const e19 = count("PostOrganizationUsers");
-    const r = await world.run(async (run) => (await run.resource("OrganizationMembers", "org")).up(additive));
-    expect(count("PostOrganizationUsers")).toBe(e19 + 1);
-    expect(Object.keys(r.outs.members)).toEqual(["alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
-    expect(r.outs.members["alan@northwind.example"]).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
-    expect(r.outs.members["rosa.new@example.com"]).toMatchObject({ status: "invited", userId: null });
-    expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ada@northwind.example");
-    expect(r.outs.unmanaged.map((u: any) => u.email)).toContain(SEEDED.invitations.pending);
-    expect(store().membership(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
-  });
-
-  it("additive: leaving someone out of the map removes nobody", async () => {
-    const before = peopleOf(ORG);
-    const { "ken@northwind.example": _, ...rest } = additive.members;
-    const r = await world.run(async (run) => (await run.resource("OrganizationMembers", "org")).up({ ...additive, members: rest }));
-    expect(r.op).toBe("update"); // the map changed (ken is no longer managed), but nobody is removed
-    expect(peopleOf(ORG)).toEqual(before);
-    expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ken@northwind.example");
-  });
-
-  it("authoritative: refuses at preview to remove the key's own user, naming them", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrganizationMembers", "org");
-      await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/refused: .*ada@northwind\.example/);
+  it("additive then authoritative: adds, lists the unmanaged, removes nobody, then everyone else; drift; refusals of lockout", SCENARIO, async () => {
+    await step("additive: adds and updates, lists the unmanaged, sends one E19 per permission set", async () => {
+      const r = await world().run(async (run) => (await res(run, "org")).up(additive));
+      expect(calls("PostOrganizationUsers")).toBe(1);
+      expect(Object.keys(r.outs.members)).toEqual(["alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
+      expect(r.outs.members["alan@northwind.example"]).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
+      expect(r.outs.members["rosa.new@example.com"]).toMatchObject({ status: "invited", userId: null });
+      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ada@northwind.example");
+      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain(SEEDED.invitations.pending);
+      expect(store().membership(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
     });
-  });
 
-  it("authoritative: removes everyone else, pending invitations included, keeping protected emails", async () => {
-    const spec = { ...additive, mode: "authoritative", protectedEmails: ["ADA@northwind.example"] };
-    const r = await world.run(async (run) => (await run.resource("OrganizationMembers", "org")).up(spec));
-    expect(r.op).toBe("update");
-    expect(peopleOf(ORG)).toEqual(["ada@northwind.example", "alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
-    expect(r.outs.unmanaged.map((u: any) => u.email)).toEqual(["ada@northwind.example"]);
-    // A second up changes nothing.
-    const again = await world.run(async (run) => (await run.resource("OrganizationMembers", "org")).up(spec));
-    expect(again.op).toBe("same");
-  });
-
-  it("authoritative: refresh shows a member added behind its back, and up removes them", async () => {
-    store().addMember(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
-    const spec = { ...additive, mode: "authoritative", protectedEmails: ["ada@northwind.example"] };
-    await world.run(async (run) => {
-      const d = await run.resource("OrganizationMembers", "org");
-      const s = await d.refresh();
-      expect(s?.inputs.members["linus@example.com"]).toEqual({ permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-      expect((await d.preview(spec)).op).toBe("update");
-      await d.up(spec);
+    await step("additive: leaving someone out of the map removes nobody", async () => {
+      const before = peopleOf(ORG);
+      const { "ken@northwind.example": _, ...rest } = additive.members;
+      const sent = record();
+      const r = await world().run(async (run) => (await res(run, "org")).up({ ...additive, members: rest }));
+      expect(r.op).toBe("update"); // the map changed (ken is no longer managed), but nobody is removed
+      expect(peopleOf(ORG)).toEqual(before);
+      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ken@northwind.example");
+      expect(sent.writes()).toEqual([]);
     });
-    expect(peopleOf(ORG)).not.toContain("linus@example.com");
-  });
 
-  it("refuses to leave the organization without an org admin", async () => {
-    await world.run(
-      async (run) => {
-        const d = await run.resource("OrganizationMembers", "org");
-        await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/no org admin/);
-      },
-      { key: world.emu.keys.orgKey },
-    );
+    await step("authoritative: refuses at preview to remove the key's own user, naming them", async () => {
+      await world().run(async (run) => {
+        const d = await res(run, "org");
+        await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/refused: .*ada@northwind\.example/);
+      });
+    });
+
+    await step("authoritative: removes everyone else, pending invitations included, keeping protected emails", async () => {
+      const spec = { ...additive, mode: "authoritative", protectedEmails: ["ADA@northwind.example"] };
+      const r = await world().run(async (run) => (await res(run, "org")).up(spec));
+      expect(r.op).toBe("update");
+      expect(peopleOf(ORG)).toEqual(["ada@northwind.example", "alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
+      expect(r.outs.unmanaged.map((u: any) => u.email)).toEqual(["ada@northwind.example"]);
+      // A second up changes nothing.
+      const sent = record();
+      const again = await world().run(async (run) => (await res(run, "org")).up(spec));
+      expect(again.op).toBe("same");
+      expect(sent.all()).toEqual([]);
+    });
+
+    await step("authoritative: refresh shows a member added behind its back, and up removes them", async () => {
+      store().addMember(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
+      const spec = { ...additive, mode: "authoritative", protectedEmails: ["ada@northwind.example"] };
+      await world().run(async (run) => {
+        const d = await res(run, "org");
+        const s = await d.refresh();
+        expect(s?.inputs.members["linus@example.com"]).toEqual({ permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
+        expect((await d.preview(spec)).op).toBe("update");
+        await d.up(spec);
+      });
+      expect(peopleOf(ORG)).not.toContain("linus@example.com");
+    });
+
+    await step("refuses to leave the organization without an org admin", async () => {
+      await world().run(
+        async (run) => {
+          const d = await res(run, "org");
+          await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/no org admin/);
+        },
+        { key: world().emu.keys.orgKey },
+      );
+    });
   });
 
   it("refuses bad input at check", async () => {
-    await world.run(async (run) => {
-      const d = await run.resource("OrganizationMembers", "bad");
-      const { failures } = await run.plugin.check(d.urn, {}, {
-        __provider: d.provider, organizationId: ORG, mode: "sometimes",
-        members: { "a@x.example": { permissions: ["ROOT"] } },
-      });
-      const text = failures.map((f) => f.reason).join("\n");
+    await world().run(async (run) => {
+      const text = await failuresOf(run, { organizationId: ORG, mode: "sometimes", members: { "a@x.example": { permissions: ["ROOT"] } } });
       expect(text).toMatch(/mode: must be "authoritative" or "additive"/);
       expect(text).toMatch(/members\.a@x\.example\.permissions\.0: .*ORG_ADMIN/);
-      const keys = await run.plugin.check(d.urn, {}, { __provider: d.provider, organizationId: ORG, mode: "additive", members: { "not-an-email": {}, "a@x.example": {}, "A@X.example": {} } });
-      const keyText = keys.failures.map((f) => f.reason).join("\n");
+      const keyText = await failuresOf(run, { organizationId: ORG, mode: "additive", members: { "not-an-email": {}, "a@x.example": {}, "A@X.example": {} } });
       expect(keyText).toMatch(/'not-an-email' must be an email address/);
       expect(keyText).toMatch(/'(A@X|a@x).example' is listed twice/);
     });
@@ -119,65 +109,71 @@ describe("OrganizationMembers", () => {
 describe("DatabaseUsers", () => {
   const DB = SEEDED.databases.open;
 
-  it("authoritative: sets and removes so the database equals the map", async () => {
-    const r = await world.run(async (run) =>
-      (await run.resource("DatabaseUsers", "nvc")).up({ databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD", "DB_DELETE"] } }),
-    );
-    expect(r.outs.users).toEqual({ [SEEDED.users.member]: expect.objectContaining({ permissions: ["DB_DELETE", "DB_UPLOAD"] }) });
-    expect(store().databaseUsersOf(DB).filter((u) => u.permissions.length).map((u) => u.userId)).toEqual([SEEDED.users.member]);
+  it("authoritative then additive: the database equals the map, then nobody is removed", SCENARIO, async () => {
+    await step("authoritative: sets and removes so the database equals the map", async () => {
+      const r = await world().run(async (run) =>
+        (await res(run, "nvc", "DatabaseUsers")).up({ databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD", "DB_DELETE"] } }),
+      );
+      expect(r.outs.users).toEqual({ [SEEDED.users.member]: expect.objectContaining({ permissions: ["DB_DELETE", "DB_UPLOAD"] }) });
+      expect(store().databaseUsersOf(DB).filter((u) => u.permissions.length).map((u) => u.userId)).toEqual([SEEDED.users.member]);
+    });
+
+    await step("additive never removes, and lists the unmanaged", async () => {
+      store().setDatabaseUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+      const sent = record();
+      const r = await world().run(async (run) =>
+        (await res(run, "nvc", "DatabaseUsers")).up({ databaseId: DB, mode: "additive", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } }),
+      );
+      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+      expect(r.outs.unmanaged).toEqual([expect.objectContaining({ userId: SEEDED.users.databaseAdmin, permissions: ["DB_ADMIN"] })]);
+      expect(sent.writes()).toEqual(["PutDatabaseUser 200"]); // the member's new set; no removal
+    });
   });
 
-  it("additive never removes, and lists the unmanaged", async () => {
-    store().setDatabaseUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
-    const r = await world.run(async (run) =>
-      (await run.resource("DatabaseUsers", "nvc")).up({ databaseId: DB, mode: "additive", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } }),
-    );
-    expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
-    expect(r.outs.unmanaged).toEqual([expect.objectContaining({ userId: SEEDED.users.databaseAdmin, permissions: ["DB_ADMIN"] })]);
-  });
-
-  it("refuses to take DB_ADMIN from the key's own user", async () => {
-    await world.run(
+  it("refuses to take DB_ADMIN from the key's own user, writing nothing", async () => {
+    const sent = record();
+    await world().run(
       async (run) => {
-        const d = await run.resource("DatabaseUsers", "internal");
+        const d = await res(run, "internal", "DatabaseUsers");
         await expect(d.up({ databaseId: SEEDED.databases.restricted, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } })).rejects.toThrow(
           /refused: it would take DB_ADMIN on database 2002 from user 1004/,
         );
       },
-      { key: world.emu.keys.databaseAdmin },
+      { key: world().emu.keys.databaseAdmin },
     );
+    expect(sent.writes()).toEqual([]);
   });
 });
 
 describe("batched reads and writes", () => {
-  it("many OrgMember creates in one run send one E19, each getting its own result", async () => {
+  it("many OrgMembers: created with one E19, refreshed with one list per organization, previewed with no request", SCENARIO, async () => {
     const emails = Array.from({ length: 30 }, (_, i) => `batch${i}@example.com`);
-    const e19 = count("PostOrganizationUsers");
-    const outs = await world.run(async (run) =>
-      Promise.all(emails.map(async (email, i) => (await run.resource("OrgMember", `batch${i}`)).up({ organizationId: ORG, email, permissions: ["AI_ADMIN"] }))),
-    );
-    expect(count("PostOrganizationUsers")).toBe(e19 + 1);
-    expect(outs.map((o) => o.outs.email)).toEqual(emails);
-    expect(outs.every((o) => o.outs.status === "invited")).toBe(true);
-  });
 
-  it("refreshing many OrgMembers reads one members list per organization per run", async () => {
-    log().reset();
-    await world.run(async (run) => {
-      const drivers = await Promise.all(Array.from({ length: 30 }, (_, i) => run.resource("OrgMember", `batch${i}`)));
-      await Promise.all(drivers.map((d) => d.refresh()));
+    await step("many OrgMember creates in one run send one E19, each getting its own result", async () => {
+      const outs = await world().run(async (run) =>
+        Promise.all(emails.map(async (email, i) => (await res(run, `batch${i}`, "OrgMember")).up({ organizationId: ORG, email, permissions: ["AI_ADMIN"] }))),
+      );
+      expect(calls("PostOrganizationUsers")).toBe(1);
+      expect(outs.map((o) => o.outs.email)).toEqual(emails);
+      expect(outs.every((o) => o.outs.status === "invited")).toBe(true);
     });
-    expect(count("GetOrganizationUsers")).toBe(1);
-    expect(count("GetOrganizationInvitations")).toBe(1);
-    expect(count("GetOrganizationUser")).toBe(0);
-  });
 
-  it("a preview without refresh sends no request", async () => {
-    log().reset();
-    await world.run(async (run) => {
-      const d = await run.resource("OrgMember", "batch0");
-      expect((await d.preview({ organizationId: ORG, email: "batch0@example.com", permissions: ["AI_ADMIN"] })).op).toBe("same");
+    await step("refreshing many OrgMembers reads one members list per organization per run", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        const drivers = await Promise.all(emails.map((_, i) => res(run, `batch${i}`, "OrgMember")));
+        await Promise.all(drivers.map((d) => d.refresh()));
+      });
+      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
     });
-    expect(log().counters.total).toBe(0);
+
+    await step("a preview without refresh sends no request", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "batch0", "OrgMember");
+        expect((await d.preview({ organizationId: ORG, email: "batch0@example.com", permissions: ["AI_ADMIN"] })).op).toBe("same");
+      });
+      expect(sent.all()).toEqual([]);
+    });
   });
 });

@@ -4,10 +4,11 @@
  * resource, and not in error messages or the plugin's logs. The key travels only as the stack's
  * secret config, read by `configure` into a process-wide slot.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { serializeProvider } from "../../harness/pluginDriver";
-import { providerText, repoRoot, startProviderWorld, type ProviderWorld } from "../support/providerWorld";
+import { providerText, repoRoot, useResourceWorld } from "../support/providerWorld";
+import { errorOf } from "../support/scenario";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
@@ -16,14 +17,7 @@ const KINDS = [
   "OrganizationMembers", "DatabaseUsers",
 ];
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
-let world: ProviderWorld;
-
-beforeAll(async () => {
-  world = await startProviderWorld();
-});
-afterAll(async () => {
-  await world?.close();
-});
+const { world, res } = useResourceWorld();
 
 /**
  * The key and each of its secret parts. A key is `ra.<8 chars>.<56 chars>`: the first
@@ -38,10 +32,10 @@ function secretParts(key: string): string[] {
 }
 
 /** Every key of the seeded world, and each of their secret parts. */
-const allSecrets = () => Object.values(world.emu.keys).flatMap(secretParts);
+const allSecrets = () => Object.values(world().emu.keys).flatMap(secretParts);
 
 function expectNoSecret(text: string, what: string, secrets = allSecrets()): void {
-  for (const s of secrets) expect(text.includes(s), `${what} contains ${s === world.key ? "the API key" : `a part of a key (${s.slice(0, 3)}…)`}`).toBe(false);
+  for (const s of secrets) expect(text.includes(s), `${what} contains ${s === world().key ? "the API key" : `a part of a key (${s.slice(0, 3)}…)`}`).toBe(false);
 }
 
 describe("the serialized provider", () => {
@@ -69,7 +63,7 @@ describe("the API key never reaches state", () => {
   it("is read at configure into the process, not into the provider: serializing after configure gives the same text", async () => {
     const { providerFor } = requireDist("./dist/provider/resources/support/resourceClass.js");
     const { setConfiguredSettings } = requireDist("./dist/provider/settings.js");
-    const config: Record<string, string> = { "reviewadmin:apiKey": world.key, "reviewadmin:baseUrl": world.emu.url };
+    const config: Record<string, string> = { "reviewadmin:apiKey": world().key, "reviewadmin:baseUrl": world().emu.url };
     try {
       for (const kind of KINDS) {
         const provider = providerFor(kind);
@@ -84,9 +78,9 @@ describe("the API key never reaches state", () => {
   });
 
   it("is not in any input or output of a created resource of each kind, nor in the plugin's logs", async () => {
-    const results = await world.run(async (run) => {
+    const results = await world().run(async (run) => {
       const up = async (kind: string, inputs: Record<string, unknown>) => {
-        const r = await (await run.resource(kind, `secret-${kind}`)).up(inputs);
+        const r = await (await res(run, `secret-${kind}`, kind)).up(inputs);
         expect(r.op).toBe("create");
         return { kind, ...r };
       };
@@ -99,7 +93,7 @@ describe("the API key never reaches state", () => {
         up("CustodianDirectorySync", { directoryId: SEEDED.directories.org, csv: "email,name\ncarl@example.com,Carl\n" }),
       ]);
       // A refused call's message carries no key either.
-      const denied = await (await run.resource("OrgMember", "secret-denied")).up({ organizationId: SEEDED.otherOrg, email: "x@example.com" }).then(() => new Error("expected a failure"), (e: Error) => e);
+      const denied = await errorOf((await res(run, "secret-denied", "OrgMember")).up({ organizationId: SEEDED.otherOrg, email: "x@example.com" }));
       expect(denied.message).toMatch(/403/);
       expectNoSecret(denied.message, "the error");
       expectNoSecret(run.plugin.stdout + run.plugin.stderr, "the plugin's logs");
@@ -112,18 +106,19 @@ describe("the API key never reaches state", () => {
       expect(r.outs.__provider).toBe(await providerText(r.kind));
       expect(r.inputs.__provider).toBe(await providerText(r.kind));
     }
-    expectNoSecret(JSON.stringify([...world.states]), "the state of every resource");
+    expectNoSecret(JSON.stringify([...world().states]), "the state of every resource");
   });
 
   it("a rejected key is not echoed in the error or the logs", async () => {
     const fake = `ra.ZZZZ9999.${"Q".repeat(56)}`;
-    await world.run(
+    await world().run(async (run) => (await res(run, "secret-Invitation", "Invitation")).up({ organizationId: SEEDED.org, email: "ivan.secret@example.com" }));
+    await world().run(
       async (run) => {
-        const err = await (await run.resource("Invitation", "secret-bad-key")).up({ organizationId: SEEDED.org, email: "x@example.com" }).then(() => new Error("expected a failure"), (e: Error) => e);
+        const err = await errorOf((await res(run, "secret-bad-key", "Invitation")).up({ organizationId: SEEDED.org, email: "x@example.com" }));
         expect(err.message).toMatch(/^creating Invitation of x@example.com to organization 102: the service answered 401/);
         expectNoSecret(err.message, "the error", secretParts(fake));
         // A failed read is printed by the plugin with its stack: no key there either.
-        const d = await run.resource("Invitation", "secret-Invitation");
+        const d = await res(run, "secret-Invitation", "Invitation");
         await expect(d.refresh()).rejects.toThrow(/reading Invitation of ivan.secret@example.com .*401/);
         await run.plugin.waitForLog(/401/);
         expectNoSecret(run.plugin.stdout + run.plugin.stderr, "the plugin's logs", secretParts(fake));

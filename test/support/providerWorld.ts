@@ -4,12 +4,16 @@
  * empty), configured with stack config, with resource state carried between runs.
  *
  * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
+ * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
  */
 import * as path from "node:path";
 import { createRequire } from "node:module";
-import { startEmulator, type RunningEmulator, type EmulatorOptions } from "../../emulator";
-import { serializeProvider, startPlugin, type Plugin } from "../../harness/pluginDriver";
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
+import type { LogEntry } from "../../emulator/traffic";
+import { serializeProvider, startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
+import type { Props } from "../../harness/wire";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
@@ -50,8 +54,15 @@ export interface ProviderWorld {
   close(): Promise<void>;
 }
 
+/** Options of {@link startProviderWorld} and {@link useResourceWorld}. */
+export interface ProviderWorldOptions {
+  /** Role of the seeded key the runs use (default "orgAdmin"). */
+  keyName?: string;
+  emulator?: EmulatorOptions;
+}
+
 /** Starts an emulator (rate limit raised unless given) and returns a world whose runs use `keyName`. */
-export async function startProviderWorld(opts: { keyName?: string; emulator?: EmulatorOptions } = {}): Promise<ProviderWorld> {
+export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promise<ProviderWorld> {
   const emu = await startEmulator({ rateLimit: 0, ...opts.emulator });
   const states = new Map<string, ResourceState | undefined>();
   const world: ProviderWorld = {
@@ -93,4 +104,81 @@ export async function startProviderWorld(opts: { keyName?: string; emulator?: Em
     },
   };
   return world;
+}
+
+/**
+ * The requests the emulator answered after {@link ResourceWorld.record} was called, each as
+ * `"<operation id> <status>"` (e.g. `"DeleteOrganizationInvitation 404"`), sorted so that
+ * requests sent concurrently compare equal whatever order they arrived in.
+ */
+export interface Recorded {
+  all(): string[];
+  /** Requests other than GET: the ones that can change something. */
+  writes(): string[];
+}
+
+/** What {@link useResourceWorld} gives a test file: accessors, valid once its `beforeAll` has run. */
+export interface ResourceWorld {
+  world(): ProviderWorld;
+  store(): Store;
+  /** Requests logged for one operation id in the current test so far. */
+  calls(op: string): number;
+  /** Starts a record of the requests answered from now on. */
+  record(): Recorded;
+  /** A resource of the file's kind (or of `kind`) in `run`. */
+  res(run: Run, name: string, kind?: string): Promise<ResourceDriver>;
+  /** The check failures of one set of inputs, one line each (by default the reason alone). */
+  failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string): Promise<string>;
+}
+
+/**
+ * The prelude of a resource test file: starts a world before the file's tests and closes it after.
+ * Before each test it forgets every resource's state, clears injected faults and empties the
+ * request log, so a test sees only what it did itself and can run alone or in any order.
+ *
+ * @param kind the resource kind `res` and `failuresOf` use when not told another
+ */
+export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {}): ResourceWorld {
+  let current: ProviderWorld | undefined;
+  beforeAll(async () => {
+    current = await startProviderWorld(opts);
+  });
+  afterAll(async () => {
+    await current?.close();
+  });
+  beforeEach(() => {
+    current?.states.clear();
+    current?.emu.traffic.faults.clear();
+    current?.emu.traffic.log.reset();
+  });
+
+  const world = (): ProviderWorld => {
+    if (!current) throw new Error("useResourceWorld: the world is not started yet (use it inside a test or hook)");
+    return current;
+  };
+  const log = () => world().emu.traffic.log;
+  const res = (run: Run, name: string, k = kind): Promise<ResourceDriver> => {
+    if (!k) throw new Error(`useResourceWorld: no resource kind for ${name}; pass one to useResourceWorld or to res`);
+    return run.resource(k, name);
+  };
+  return {
+    world,
+    store: () => world().emu.store,
+    calls: (op) => log().list(op).length,
+    record() {
+      const from = log().list().at(-1)?.seq ?? 0;
+      const since = () => log().list().filter((e) => e.seq > from);
+      const line = (e: LogEntry) => `${e.operation ?? e.path} ${e.status}`;
+      return {
+        all: () => since().map(line).sort(),
+        writes: () => since().filter((e) => e.method !== "GET").map(line).sort(),
+      };
+    },
+    res,
+    async failuresOf(run, inputs, line = (f) => f.reason) {
+      const d = await res(run, "bad");
+      const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
+      return failures.map(line).join("\n");
+    },
+  };
 }

@@ -105,7 +105,7 @@ export class IncompleteCreate<S> extends ResourceError {
   constructor(
     message: string,
     readonly state: S,
-    options?: ErrorOptions,
+    options?: { cause?: unknown },
   ) {
     super(message, options);
   }

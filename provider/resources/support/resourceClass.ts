@@ -11,6 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
+import type { ResourceImpl } from "./lifecycle";
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -48,7 +49,13 @@ export class ProviderShim implements pulumi.dynamic.ResourceProvider {
   }
 }
 
-function loadRuntime(): typeof import("../../runtime") {
+/** What the shim needs of `pulumi-reviewadmin/runtime` (provider/runtime.ts). */
+interface Runtime {
+  configure(req: pulumi.dynamic.ConfigureRequest): void;
+  implementationOf(kind: string): ResourceImpl;
+}
+
+function loadRuntime(): Runtime {
   // Resolved at run time in the plugin process; must stay a plain require of the package name.
   return require("pulumi-reviewadmin/runtime");
 }

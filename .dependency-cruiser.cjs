@@ -1,0 +1,55 @@
+/**
+ * The layer rules of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each rule
+ * names the layer and what it may not import; a run-time import cycle anywhere fails too.
+ */
+const project = "^(contract|provider|emulator|cli|policy|harness|demo|bench|examples|test)/";
+
+/** A rule that `from` may import nothing of the project but `allowed` (regexes of paths). */
+function onlyImports(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: "error",
+    from: { path: from },
+    to: { path: project, pathNot: [from, ...allowed] },
+  };
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycle",
+      comment: "An import cycle at run time makes load order matter; type-only imports do not count.",
+      severity: "error",
+      from: {},
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
+    },
+    onlyImports("contract-stands-alone", "^contract/", [], "The contract (routes, schemas, params, custodian CSV) is data shared by every side: it imports nothing of the project."),
+    onlyImports("emulator-imports-contract-only", "^emulator/", ["^contract/"], "The emulator is a separate service: it shares only the contract with the provider."),
+    onlyImports("harness-stands-alone", "^harness/", [], "The harness drives Pulumi's plugin and programs; it knows nothing of this provider."),
+    onlyImports("provider-imports-contract", "^provider/", ["^contract/"], "The provider is what users install: it never imports the emulator, the CLI or test tooling."),
+    onlyImports("client-below-resources", "^provider/client/", ["^contract/", "^provider/util\\.ts$"], "The HTTP client knows routes, not resources or data sources."),
+    onlyImports("policy-imports-contract", "^policy/", ["^contract/"], "The policy pack judges resource inputs; it shares only the contract's enums."),
+    onlyImports("cli-imports-shipped-code", "^cli/", ["^contract/", "^provider/", "^emulator/", "^package\\.json$"], "The CLI ships in the package: it may not reach test tooling."),
+    {
+      name: "demo-and-bench-are-leaves",
+      comment: "The demo and the benchmarks are programs; only tests may import them.",
+      severity: "error",
+      from: { path: project, pathNot: ["^(demo|bench|test)/"] },
+      to: { path: "^(demo|bench)/" },
+    },
+    {
+      name: "nothing-imports-tests",
+      severity: "error",
+      from: { pathNot: "^test/" },
+      to: { path: "^test/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(dist|node_modules|\\.ci)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+  },
+};

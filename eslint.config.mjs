@@ -1,0 +1,27 @@
+// Lint for the whole repository (`npm run lint`). Formatting is prettier's (`npm run format`); the
+// layer rules are dependency-cruiser's (.dependency-cruiser.cjs).
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", ".ci/node/**", "bench/results/**", "**/fixtures/**/*.cjs", "**/*.d.cts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // Each resource class merges with an interface of its outputs on purpose: the outputs are
+      // typed once, from the state type (provider/resources/support/resourceClass.ts).
+      "@typescript-eslint/no-unsafe-declaration-merging": "off",
+      "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],
+      // `require` is how the serialized provider shim and the CLI load code lazily.
+      "@typescript-eslint/no-require-imports": "off",
+      // A deliberately unused binding starts with `_` (destructuring that drops a key).
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    // Tests and the harness speak the engine's untyped wire format.
+    files: ["test/**", "harness/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+);

@@ -1,0 +1,225 @@
+/**
+ * The access guardrails as `@pulumi/policy` policies: each one reads the resources as the engine
+ * hands them (rules.ts makes them plain, unknowns included) and reports the findings of its rule.
+ * Enforcement levels are defaults; a policy config file (`--policy-pack-config`) changes them and
+ * sets each policy's options. docs/policy.md describes every policy.
+ */
+import type { PolicyConfigSchema, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import {
+  ADMIN_DEFAULTS,
+  declarationsOf,
+  declaredBy,
+  domainRulesActive,
+  EXPIRY_DEFAULTS,
+  invitationExpiryFindings,
+  kindOf,
+  memberDomainFindings,
+  orgAdminCountFindings,
+  orgPermissionDomainFindings,
+  ownershipFindings,
+  databaseAdminFindings,
+  toPlain,
+  type Declared,
+  type DomainConfig,
+  type Finding,
+  type ResourceInfo,
+} from "./rules";
+
+/** The pack's name, as the CLI prints it. */
+export const PACK_NAME = "reviewadmin-access-guardrails";
+
+/** Where each policy's documentation lives (the package's docs/policy.md). */
+const DOC = "docs/policy.md";
+
+// ---------------------------------------------------------------------------------------------
+// Config schemas
+
+type JsonSchema = PolicyConfigSchema["properties"][string];
+
+const userEmails: JsonSchema = {
+  type: "object",
+  additionalProperties: { type: "string" },
+  default: {},
+  description: "User id -> email, for members named by user id (OrgMemberPermissions, UserIdentifiers).",
+};
+
+const allowedDomains: JsonSchema = {
+  type: "array",
+  items: { type: "string" },
+  default: [],
+  description: "Email domains whose people may join and hold organization permissions (e.g. northwind.example). Empty: the policy is off.",
+};
+
+const externalReviewers: JsonSchema = {
+  type: "array",
+  items: { type: "string" },
+  default: [],
+  description: "External reviewers: emails (jane@lawfirm.example) or domains (lawfirm.example or @lawfirm.example) allowed to join outside allowedDomains.",
+};
+
+const scope = (what: string): JsonSchema => ({
+    type: "string",
+    enum: ["authoritative", "declared"],
+    default: "authoritative",
+    description: `Where the minimum applies: "authoritative" (${what} the stack owns whole with an authoritative roster) or "declared" (every ${what.replace(/s$/, "")} the stack grants permissions in).`,
+});
+
+const schemas = {
+  orgPermissionDomains: {
+    properties: {
+      allowedDomains,
+      externalReviewers,
+      externalReviewerPermissions: {
+        type: "array",
+        items: { type: "string", enum: ["CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"] },
+        default: [],
+        description: "Organization permissions an external reviewer may hold (ORG_ADMIN never). Default: none.",
+      },
+      userEmails,
+    },
+  },
+  memberDomains: { properties: { allowedDomains, externalReviewers } },
+  orgAdminCount: {
+    properties: {
+      maxOrgAdmins: { type: "integer", minimum: 1, default: ADMIN_DEFAULTS.maxOrgAdmins, description: "At most this many org admins per organization." },
+      minOrgAdmins: { type: "integer", minimum: 0, default: ADMIN_DEFAULTS.minOrgAdmins, description: "At least this many org admins (0: no minimum)." },
+      scope: scope("organizations"),
+      userEmails,
+    },
+  },
+  databaseAdmin: { properties: { scope: scope("databases") } },
+  ownership: { properties: { userEmails } },
+  invitationExpiry: {
+    properties: {
+      horizonDays: { type: "number", minimum: 0, default: EXPIRY_DEFAULTS.horizonDays, description: "Days until the next scheduled run of the stack." },
+      invitationLifetimeDays: {
+        type: "number",
+        exclusiveMinimum: 0,
+        default: EXPIRY_DEFAULTS.invitationLifetimeDays,
+        description: "Days an invitation stays valid once sent (the service's: 14).",
+      },
+    },
+  },
+} satisfies Record<string, PolicyConfigSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Adapters
+
+/** The package's resource kinds a policy reads. */
+type Kinds = ReadonlySet<string>;
+const ORG_PEOPLE: Kinds = new Set(["OrgMember", "OrganizationMembers", "OrgMemberPermissions", "Invitation"]);
+const MEMBERS: Kinds = new Set(["OrgMember", "OrganizationMembers", "Invitation"]);
+
+/** A resource policy over one resource's declarations. */
+function perResource<C extends object>(kinds: Kinds, active: (cfg: C) => boolean, rule: (d: Declared, cfg: C) => Finding[]) {
+  return (args: ResourceValidationArgs, report: ReportViolation): void => {
+    const kind = kindOf(args.type);
+    if (!kind || !kinds.has(kind)) args.notApplicable(`only for ${[...kinds].join(", ")}`);
+    const cfg = args.getConfig<C>();
+    if (!active(cfg)) args.notApplicable("allowedDomains is not configured");
+    const props = toPlain(args.props) as Record<string, unknown>;
+    for (const f of rule(declarationsOf({ type: args.type, urn: args.urn, name: args.name, props }), cfg)) report(f.message);
+  };
+}
+
+/** The package's resources of a stack, made plain. */
+export function stackResources(args: Pick<StackValidationArgs, "resources">): ResourceInfo[] {
+  return args.resources
+    .filter((r) => kindOf(r.type) !== undefined)
+    .map((r) => ({ type: r.type, urn: r.urn, name: r.name, props: toPlain(r.props) as Record<string, unknown> }));
+}
+
+/** A stack policy over everything the stack declares. */
+function perStack<C extends object>(kinds: Kinds, rule: (d: Declared, cfg: C) => Finding[]) {
+  return (args: StackValidationArgs, report: ReportViolation): void => {
+    const resources = stackResources(args).filter((r) => kinds.has(kindOf(r.type)!));
+    if (resources.length === 0) args.notApplicable(`the stack has no ${[...kinds].join(", ")}`);
+    for (const f of rule(declaredBy(resources), args.getConfig<C>())) report(f.message, f.urn);
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The policies
+
+export const orgPermissionsAllowedDomains: ResourceValidationPolicy = {
+  name: "org-permissions-allowed-domains",
+  displayName: "Organization permissions only for allowed email domains",
+  description: "Organization permissions (ORG_ADMIN and the others) are only for people of the allowed email domains; external reviewers hold at most externalReviewerPermissions, never ORG_ADMIN.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.orgPermissionDomains,
+  remediationSteps:
+    "Remove the organization permissions from the person, or add their domain to allowedDomains. For an external reviewer, allow the permission in externalReviewerPermissions (never ORG_ADMIN). Name members by email, or map user ids in userEmails.",
+  url: `${DOC}#org-permissions-allowed-domains`,
+  validateResource: perResource<DomainConfig>(ORG_PEOPLE, domainRulesActive, orgPermissionDomainFindings),
+};
+
+export const membersAllowedDomains: ResourceValidationPolicy = {
+  name: "members-allowed-domains",
+  displayName: "Members and invitations only for allowed email domains",
+  description: "People outside the allowed email domains are neither added to an organization nor invited, unless they are listed external reviewers.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.memberDomains,
+  remediationSteps: "Remove the person from the program, or list them (or their domain) in externalReviewers.",
+  url: `${DOC}#members-allowed-domains`,
+  validateResource: perResource<DomainConfig>(MEMBERS, domainRulesActive, memberDomainFindings),
+};
+
+export const orgAdminCount: StackValidationPolicy = {
+  name: "org-admin-count",
+  displayName: "Between minOrgAdmins and maxOrgAdmins org admins per organization",
+  description: "Each organization has at most maxOrgAdmins org admins among what the stack declares, and at least minOrgAdmins where the stack owns the membership (scope).",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.orgAdminCount,
+  remediationSteps: "Take ORG_ADMIN from some people (another organization permission may do) or give it to someone, as the message says; or change maxOrgAdmins, minOrgAdmins or scope.",
+  url: `${DOC}#org-admin-count`,
+  validateStack: perStack(ORG_PEOPLE, orgAdminCountFindings),
+};
+
+export const databaseAdminPresent: StackValidationPolicy = {
+  name: "database-admin-present",
+  displayName: "Every database keeps a DB_ADMIN",
+  description: "Every database keeps at least one DB_ADMIN among what the stack declares (databases owned by an authoritative DatabaseUsers roster, or every database with scope: declared).",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.databaseAdmin,
+  remediationSteps: "Grant DB_ADMIN to at least one user of the database in the roster (or a DatabaseUserPermissions).",
+  url: `${DOC}#database-admin-present`,
+  validateStack: perStack(new Set(["DatabaseUsers", "DatabaseUserPermissions"]), databaseAdminFindings),
+};
+
+export const singleOwnershipLevel: StackValidationPolicy = {
+  name: "single-ownership-level",
+  displayName: "No person managed at two ownership levels",
+  description: "Each person of an organization or database is managed by one resource (field-level resources for different fields excepted), and an authoritative roster shares its scope with no resource naming someone it would remove.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.ownership,
+  remediationSteps: "Keep the person in one resource and remove them from the other, or protect them in the authoritative roster (protectedEmails / protectedUserIds) to manage them elsewhere.",
+  url: `${DOC}#single-ownership-level`,
+  validateStack: perStack(new Set(["OrgMember", "OrganizationMembers", "OrgMemberPermissions", "UserIdentifiers", "Invitation", "DatabaseUsers", "DatabaseUserPermissions"]), ownershipFindings),
+};
+
+export const invitationExpiryHorizon: StackValidationPolicy = {
+  name: "invitation-expiry-horizon",
+  displayName: "Invitations outlive the next scheduled run",
+  description: "An invitation that would expire before the next scheduled run of the stack (horizonDays) is flagged.",
+  enforcementLevel: "advisory",
+  severity: "low",
+  configSchema: schemas.invitationExpiry,
+  remediationSteps: "Ask the person to accept in time, re-send the invitation (change resendTrigger on the Invitation), or run the stack more often; set horizonDays to the real schedule.",
+  url: `${DOC}#invitation-expiry-horizon`,
+  validateStack: perStack(new Set(["Invitation", "OrgMember"]), (d, cfg) => invitationExpiryFindings(d, cfg)),
+};
+
+/** Every policy of the pack, in the order docs/policy.md lists them. */
+export const policies = [
+  orgPermissionsAllowedDomains,
+  membersAllowedDomains,
+  orgAdminCount,
+  databaseAdminPresent,
+  singleOwnershipLevel,
+  invitationExpiryHorizon,
+];

@@ -1,0 +1,255 @@
+/**
+ * Each policy of the pack through `@pulumi/policy`'s own interfaces:
+ * - in process: the policy's validateResource / validateStack called with the argument bags the
+ *   analyzer builds (props wrapped in `unknownCheckingProxy`, as the analyzer does, with preview
+ *   unknowns as the engine's sentinel; `getConfig`; `notApplicable` throwing);
+ * - in the pack's own process, started from the policy/ folder as the CLI starts it, over the
+ *   analyzer's gRPC interface (test/policy/analyzer.ts): the pack's description, the policy
+ *   config and enforcement levels, and the diagnostics the engine would print.
+ * Needs the build (dist/policy), which `npm test` runs first.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  unknownCheckingProxy,
+  type Policy,
+  type PolicyResource,
+  type ResourceValidationArgs,
+  type ResourceValidationPolicy,
+  type StackValidationArgs,
+  type StackValidationPolicy,
+} from "@pulumi/policy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  databaseAdminPresent,
+  invitationExpiryHorizon,
+  membersAllowedDomains,
+  orgAdminCount,
+  orgPermissionsAllowedDomains,
+  PACK_NAME,
+  policies,
+  singleOwnershipLevel,
+} from "../../policy/policies";
+import { PolicyPackProcess, type Diagnostic } from "./analyzer";
+import { res, UNKNOWN_WIRE, urnOf } from "./fixtures";
+import type { ResourceInfo } from "../../policy/rules";
+
+const repoRoot = path.resolve(__dirname, "../..");
+const packDir = path.join(repoRoot, "policy");
+
+class NotApplicable extends Error {}
+
+interface Report {
+  message: string;
+  urn?: string;
+}
+
+/** What the analyzer hands a resource policy (server.js makeAnalyzeRpcFun). */
+function resourceArgs(r: ResourceInfo, config: object): ResourceValidationArgs {
+  const props = unknownCheckingProxy(structuredClone(r.props));
+  return {
+    type: r.type,
+    urn: r.urn,
+    name: r.name,
+    props,
+    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    stackTags: new Map(),
+    isType: () => false,
+    asType: () => undefined,
+    getConfig: <T extends object>() => config as T,
+    notApplicable: (reason?: string): never => {
+      throw new NotApplicable(reason);
+    },
+  };
+}
+
+/** Runs a resource policy on each resource; "not applicable" counts as no report. */
+async function validateResources(policy: ResourceValidationPolicy, resources: ResourceInfo[], config: object = {}): Promise<Report[]> {
+  const reports: Report[] = [];
+  for (const r of resources) {
+    try {
+      await (policy.validateResource as any)(resourceArgs(r, config), (message: string) => reports.push({ message, urn: r.urn }));
+    } catch (e) {
+      if (!(e instanceof NotApplicable)) throw e;
+    }
+  }
+  return reports;
+}
+
+/** What the analyzer hands a stack policy (server.js makeAnalyzeStackRpcFun). */
+async function validateStack(policy: StackValidationPolicy, resources: ResourceInfo[], config: object = {}): Promise<Report[]> {
+  const reports: Report[] = [];
+  const args: StackValidationArgs = {
+    resources: resources.map(
+      (r): PolicyResource => ({
+        ...resourceArgs(r, config),
+        dependencies: [],
+        propertyDependencies: {},
+      }),
+    ),
+    stackTags: new Map(),
+    getConfig: <T extends object>() => config as T,
+    notApplicable: (reason?: string): never => {
+      throw new NotApplicable(reason);
+    },
+  };
+  try {
+    await policy.validateStack(args, (message, urn) => reports.push({ message, urn }));
+  } catch (e) {
+    if (!(e instanceof NotApplicable)) throw e;
+  }
+  return reports;
+}
+
+const DOMAINS = { allowedDomains: ["northwind.example"] };
+
+describe("each policy through @pulumi/policy's argument bags (props behind unknownCheckingProxy)", () => {
+  it("org-permissions-allowed-domains: an external org admin; an unknown email or permission is no violation", async () => {
+    const bad = res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] });
+    expect(await validateResources(orgPermissionsAllowedDomains, [bad], DOMAINS)).toEqual([
+      { urn: bad.urn, message: expect.stringMatching(/^OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102, but organization permissions are only for people of the allowed domains \(northwind.example\)\. Fix: /) },
+    ]);
+    const preview = [
+      res("OrgMember", "a", { organizationId: 102, email: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
+      res("OrgMember", "b", { organizationId: UNKNOWN_WIRE, email: "b@contoso.example", permissions: ["ORG_ADMIN"] }),
+      res("OrganizationMembers", "r", { organizationId: 102, mode: "additive", members: UNKNOWN_WIRE }),
+      res("OrgMemberPermissions", "p", { organizationId: 102, userId: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
+      res("Invitation", "i", { organizationId: 102, email: "i@contoso.example", permissions: UNKNOWN_WIRE }),
+    ];
+    expect(await validateResources(orgPermissionsAllowedDomains, preview, DOMAINS)).toEqual([]);
+    // Without allowedDomains the policy is not applicable.
+    expect(await validateResources(orgPermissionsAllowedDomains, [bad], {})).toEqual([]);
+  });
+
+  it("members-allowed-domains: an outside invitation; an unknown email is no violation", async () => {
+    const bad = res("Invitation", "inv", { organizationId: 102, email: "x@contoso.example" });
+    expect((await validateResources(membersAllowedDomains, [bad], DOMAINS)).map((r) => r.message)).toEqual([expect.stringContaining('Invitation "inv" invites x@contoso.example to organization 102')]);
+    expect(await validateResources(membersAllowedDomains, [bad], { ...DOMAINS, externalReviewers: ["contoso.example"] })).toEqual([]);
+    expect(await validateResources(membersAllowedDomains, [res("Invitation", "inv", { organizationId: 102, email: UNKNOWN_WIRE })], DOMAINS)).toEqual([]);
+  });
+
+  it("org-admin-count: too many admins; unknown permissions are not counted", async () => {
+    const admins = ["a", "b", "c", "d"].map((n) => res("OrgMember", n, { organizationId: 102, email: `${n}@northwind.example`, permissions: ["ORG_ADMIN"] }));
+    const reports = await validateStack(orgAdminCount, admins);
+    expect(reports).toEqual([{ urn: urnOf("OrgMember", "d"), message: expect.stringContaining("organization 102 would have 4 org admins, more than the 3 allowed (maxOrgAdmins)") }]);
+    expect(await validateStack(orgAdminCount, admins, { maxOrgAdmins: 4 })).toEqual([]);
+    const preview = [...admins.slice(0, 3), res("OrgMember", "d", { organizationId: 102, email: "d@northwind.example", permissions: UNKNOWN_WIRE })];
+    expect(await validateStack(orgAdminCount, preview)).toEqual([]);
+  });
+
+  it("database-admin-present: an authoritative roster without DB_ADMIN; an unknown grant is no violation", async () => {
+    const roster = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } });
+    expect(await validateStack(databaseAdminPresent, [roster])).toEqual([{ urn: roster.urn, message: expect.stringContaining("database 2001 would have no DB_ADMIN among what the stack declares") }]);
+    const unknownGrant = res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: UNKNOWN_WIRE });
+    expect(await validateStack(databaseAdminPresent, [roster, unknownGrant])).toEqual([]);
+  });
+
+  it("single-ownership-level: a roster member also an OrgMember; unknown people are no violation", async () => {
+    const roster = res("OrganizationMembers", "legal", { organizationId: 102, mode: "additive", members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } } });
+    const ada = res("OrgMember", "ada", { organizationId: 102, email: "ada@northwind.example" });
+    expect(await validateStack(singleOwnershipLevel, [roster, ada])).toEqual([{ urn: ada.urn, message: expect.stringContaining('ada@northwind.example in organization 102 is managed by OrganizationMembers "legal" (additive roster) and OrgMember "ada" (one person)') }]);
+    expect(await validateStack(singleOwnershipLevel, [roster, res("OrgMember", "ada", { organizationId: 102, email: UNKNOWN_WIRE })])).toEqual([]);
+  });
+
+  it("invitation-expiry-horizon: an invitation expiring before the next run; unknown status is no violation", async () => {
+    const soon = res("Invitation", "priya", { organizationId: 102, email: "priya@northwind.example", status: "pending", expiration: new Date(Date.now() + 2 * 86_400_000).toISOString() });
+    expect(await validateStack(invitationExpiryHorizon, [soon])).toEqual([{ urn: soon.urn, message: expect.stringContaining("before the next scheduled run (in 7 days, horizonDays)") }]);
+    expect(await validateStack(invitationExpiryHorizon, [soon], { horizonDays: 1 })).toEqual([]);
+    expect(await validateStack(invitationExpiryHorizon, [res("Invitation", "x", { organizationId: 102, email: "x@northwind.example", status: UNKNOWN_WIRE, expiration: UNKNOWN_WIRE })], { horizonDays: 30 })).toEqual([]);
+  });
+
+  it("every policy documents its remediation, config and enforcement level", () => {
+    for (const p of policies as Policy[]) {
+      expect(p.remediationSteps, p.name).toBeTruthy();
+      expect(p.enforcementLevel, p.name).toMatch(/^(advisory|mandatory)$/);
+      expect(p.url, p.name).toBe(`docs/policy.md#${p.name}`);
+      const doc = fs.readFileSync(path.join(repoRoot, "docs/policy.md"), "utf8");
+      expect(doc, p.name).toContain(`### ${p.name}`);
+      for (const key of Object.keys(p.configSchema?.properties ?? {})) expect(doc, `${p.name}.${key}`).toContain(`\`${key}\``);
+    }
+  });
+});
+
+describe("the pack in its own process, as the CLI runs it (policy/ folder, analyzer gRPC)", () => {
+  let pack: PolicyPackProcess;
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js"))) throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
+    pack = await PolicyPackProcess.start(packDir);
+  });
+  afterAll(() => pack?.close());
+
+  const bad = [
+    res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] }),
+    res("OrganizationMembers", "legal", { organizationId: 102, mode: "additive", members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } } }),
+    res("OrgMember", "ada", { organizationId: 102, email: "ada@northwind.example" }),
+    res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
+  ];
+  const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.enforcementLevel} ${d.policyName} ${d.urn.split("::").at(-1)}`);
+
+  it("describes itself: name, the package's version, six policies with their levels, schemas and remediation", async () => {
+    const info = await pack.info();
+    expect(info.name).toBe(PACK_NAME);
+    expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
+    expect(info.policies.map((p) => [p.name, p.policyType, p.enforcementLevel])).toEqual([
+      ["org-permissions-allowed-domains", "resource", "mandatory"],
+      ["members-allowed-domains", "resource", "mandatory"],
+      ["org-admin-count", "stack", "mandatory"],
+      ["database-admin-present", "stack", "mandatory"],
+      ["single-ownership-level", "stack", "mandatory"],
+      ["invitation-expiry-horizon", "stack", "advisory"],
+    ]);
+    const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
+    expect(schema["org-admin-count"]).toMatchObject({ maxOrgAdmins: { default: 3 }, minOrgAdmins: { default: 1 }, scope: { default: "authoritative" } });
+    expect(schema["invitation-expiry-horizon"]).toMatchObject({ horizonDays: { default: 7 }, invitationLifetimeDays: { default: 14 } });
+    expect(schema["org-permissions-allowed-domains"]).toMatchObject({ allowedDomains: { default: [] }, externalReviewers: {}, externalReviewerPermissions: {}, userEmails: {} });
+    for (const p of info.policies) expect(p.remediationSteps, p.name).not.toBe("");
+  });
+
+  it("reports a bad stack with the default config (domain rules off until allowedDomains is set)", async () => {
+    await pack.configure({});
+    const ds = await pack.run(bad);
+    expect(summary(ds)).toEqual(["mandatory database-admin-present nvc", "mandatory single-ownership-level ada"]);
+    // The engine shows the policy's description, then the message.
+    expect(ds[0]!.message).toMatch(/^Every database keeps at least one DB_ADMIN .*\ndatabase 2001 would have no DB_ADMIN among what the stack declares \(DatabaseUsers "nvc": user 1003 DB_UPLOAD\)\. Fix: /s);
+    expect(ds.every((d) => d.policyPackName === PACK_NAME)).toBe(true);
+  });
+
+  it("takes its options and enforcement levels from the policy config", async () => {
+    await pack.configure({
+      "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] },
+      "members-allowed-domains": { enforcementLevel: "advisory", allowedDomains: ["northwind.example"] },
+      "database-admin-present": "disabled",
+      "single-ownership-level": { enforcementLevel: "advisory" },
+    });
+    const ds = await pack.run(bad);
+    expect(summary(ds)).toEqual([
+      "mandatory org-permissions-allowed-domains mallory",
+      "advisory members-allowed-domains mallory",
+      "advisory single-ownership-level ada",
+    ]);
+    expect(ds[0]!.message).toContain('OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102');
+    // "all" sets every level; a policy's own entry still wins.
+    await pack.configure({ all: "advisory", "database-admin-present": "mandatory" });
+    expect(summary(await pack.run(bad))).toEqual(["mandatory database-admin-present nvc", "advisory single-ownership-level ada"]);
+  });
+
+  it("preview unknowns anywhere produce no violation and no \"can't run during preview\" note", async () => {
+    await pack.configure({
+      "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] },
+      "members-allowed-domains": { allowedDomains: ["northwind.example"] },
+      "org-admin-count": { maxOrgAdmins: 1, scope: "declared" },
+      "database-admin-present": { scope: "declared" },
+      "invitation-expiry-horizon": { horizonDays: 30 },
+    });
+    const preview = [
+      res("OrgMember", "a", { organizationId: 102, email: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
+      res("OrgMember", "b", { organizationId: 102, email: "b@northwind.example", permissions: UNKNOWN_WIRE }),
+      res("OrgMember", "c", { organizationId: UNKNOWN_WIRE, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] }),
+      res("OrganizationMembers", "legal", { organizationId: 102, mode: "authoritative", members: UNKNOWN_WIRE, protectedEmails: UNKNOWN_WIRE }),
+      res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: UNKNOWN_WIRE }),
+      res("DatabaseUsers", "nvc", { databaseId: UNKNOWN_WIRE, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
+      res("Invitation", "i", { organizationId: 102, email: UNKNOWN_WIRE, status: UNKNOWN_WIRE }),
+    ];
+    expect(await pack.run(preview)).toEqual([]);
+  });
+});
