@@ -7,7 +7,15 @@
  * Precedence: a command-line option, then its environment variable, then the default.
  */
 import * as os from "node:os";
-import { DEFAULT_AUTH_FAILURE_LIMIT, DEFAULT_RATE_LIMIT, isLoopbackAddress, startEmulator, type EmulatorOptions, type RequestRecord, type RunningEmulator } from "./index";
+import {
+  DEFAULT_AUTH_FAILURE_LIMIT,
+  DEFAULT_RATE_LIMIT,
+  isLoopbackAddress,
+  startEmulator,
+  type EmulatorOptions,
+  type RequestRecord,
+  type RunningEmulator,
+} from "./index";
 import { PART_UPLOAD_PREFIX } from "./model/uploadStore";
 
 /** One option of the emulator command: how util.parseArgs reads it, its --help line and its environment variable. */
@@ -24,30 +32,42 @@ export interface EmulatorOptionSpec {
 export const EMULATOR_OPTIONS = {
   port: { type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_PORT", help: "port to listen on (default 8080; 0 picks a free one)" },
   host: {
-    type: "string", value: "ADDRESS", env: "REVIEWADMIN_EMULATOR_HOST",
+    type: "string",
+    value: "ADDRESS",
+    env: "REVIEWADMIN_EMULATOR_HOST",
     help: "address to listen on (default 127.0.0.1; 0.0.0.0: every interface, e.g. in a container)",
   },
   state: {
-    type: "string", value: "FILE", env: "REVIEWADMIN_EMULATOR_STATE",
+    type: "string",
+    value: "FILE",
+    env: "REVIEWADMIN_EMULATOR_STATE",
     help: "load the world from FILE if it exists; save it there on every change and at exit",
   },
   seed: { type: "string", value: "N|empty", env: "REVIEWADMIN_EMULATOR_SEED", help: "seed of the world (default 1), or an empty world" },
   "rate-limit": {
-    type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_RATE_LIMIT",
+    type: "string",
+    value: "N",
+    env: "REVIEWADMIN_EMULATOR_RATE_LIMIT",
     help: `requests per second per account (default ${DEFAULT_RATE_LIMIT}, the service's; 0: no limit)`,
   },
   "auth-failure-limit": {
-    type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_AUTH_FAILURE_LIMIT",
+    type: "string",
+    value: "N",
+    env: "REVIEWADMIN_EMULATOR_AUTH_FAILURE_LIMIT",
     help: `failed authentications per second per address (default ${DEFAULT_AUTH_FAILURE_LIMIT}; 0: no limit)`,
   },
   members: { type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_MEMBERS", help: "add N synthetic members to Northwind Legal (102)" },
   databases: { type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_DATABASES", help: "add N synthetic databases to Northwind Legal" },
   "users-per-database": {
-    type: "string", value: "N", env: "REVIEWADMIN_EMULATOR_USERS_PER_DATABASE",
+    type: "string",
+    value: "N",
+    env: "REVIEWADMIN_EMULATOR_USERS_PER_DATABASE",
     help: "new members with DB_UPLOAD on each synthetic database",
   },
   "control-token": {
-    type: "string", value: "TOKEN", env: "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
+    type: "string",
+    value: "TOKEN",
+    env: "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
     help: "the control API's token, sent as header X-Emulator-Token (default: none on loopback, else random)",
   },
   quiet: { type: "boolean", env: "REVIEWADMIN_EMULATOR_QUIET", help: "no log line per request (the variable: 1 or true)" },
@@ -106,7 +126,8 @@ function lookup(name: Name, values: OptionValues, env: NodeJS.ProcessEnv): { val
 
 function wholeNumber(from: string, value: string | boolean, max = Number.MAX_SAFE_INTEGER): number {
   const text = String(value);
-  if (!/^[0-9]+$/.test(text) || Number(text) > max) throw new UsageError(`${from} takes a whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got '${text}'`);
+  if (!/^[0-9]+$/.test(text) || Number(text) > max)
+    throw new UsageError(`${from} takes a whole number${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got '${text}'`);
   return Number(text);
 }
 
@@ -127,10 +148,18 @@ export function resolveSettings(values: OptionValues, env: NodeJS.ProcessEnv = p
     if (found) apply(parse(found.from, found.value));
   };
   const text = (from: string, value: string | boolean) => String(value);
-  read("port", (from, v) => wholeNumber(from, v, 65535), (v) => (options.port = v));
+  read(
+    "port",
+    (from, v) => wholeNumber(from, v, 65535),
+    (v) => (options.port = v),
+  );
   read("host", text, (v) => (options.host = v));
   read("state", text, (v) => (options.stateFile = v));
-  read("seed", (from, v) => (v === "empty" ? ("empty" as const) : wholeNumber(from, v)), (v) => (options.seed = v));
+  read(
+    "seed",
+    (from, v) => (v === "empty" ? ("empty" as const) : wholeNumber(from, v)),
+    (v) => (options.seed = v),
+  );
   read("rate-limit", wholeNumber, (v) => (options.rateLimit = v));
   read("auth-failure-limit", wholeNumber, (v) => (options.authFailureLimit = v));
   read("members", wholeNumber, (v) => (options.scale!.members = v));
@@ -139,7 +168,8 @@ export function resolveSettings(values: OptionValues, env: NodeJS.ProcessEnv = p
   read("quiet", flag, (v) => (settings.quiet = v));
   const token = lookup("control-token", values, env);
   if (token) {
-    if (typeof token.value !== "string" || token.value.length < 8) throw new UsageError(`${token.from} takes a token of at least 8 characters`);
+    if (typeof token.value !== "string" || token.value.length < 8)
+      throw new UsageError(`${token.from} takes a token of at least 8 characters`);
     options.controlToken = token.value;
     settings.controlTokenFrom = token.from;
   }
@@ -164,7 +194,11 @@ function listensEverywhere(host: string): boolean {
 export function banner(emu: RunningEmulator, settings: CommandSettings): string {
   const loopback = isLoopbackAddress(emu.host);
   const everywhere = listensEverywhere(emu.host);
-  const reach = loopback ? "loopback: this machine only" : everywhere ? "every interface: other machines and containers can reach it" : "reachable from other machines";
+  const reach = loopback
+    ? "loopback: this machine only"
+    : everywhere
+      ? "every interface: other machines and containers can reach it"
+      : "reachable from other machines";
   const lines = [`Review admin API emulator listening on ${emu.host}:${emu.port} (${reach})`];
   if (everywhere) {
     lines.push(`  API base URL:  ${emu.url} here; from elsewhere ${externalUrls(emu.port).join(", ")}`);
@@ -182,7 +216,11 @@ export function banner(emu: RunningEmulator, settings: CommandSettings): string 
     );
   }
   lines.push(`  Health:        ${emu.url}/_emulator/health   (no token)`);
-  lines.push(settings.options.stateFile ? `  State file:    ${settings.options.stateFile}` : `  State:         in memory (use --state FILE to keep it)`);
+  lines.push(
+    settings.options.stateFile
+      ? `  State file:    ${settings.options.stateFile}`
+      : `  State:         in memory (use --state FILE to keep it)`,
+  );
   if (!loopback) {
     lines.push(`  Provider:      plain http off loopback is refused unless named: REVIEWADMIN_INSECURE_HTTP_HOSTS=<this host's name>`);
   }
@@ -219,7 +257,11 @@ export function logLine(entry: RequestRecord, now = new Date()): string {
  * the banner (to out), and a line per request unless quiet. Resolves to the running emulator;
  * throws UsageError for a bad option, and an Error saying so when the port is taken.
  */
-export async function startFromCommandLine(values: OptionValues, io: Output, env: NodeJS.ProcessEnv = process.env): Promise<RunningEmulator> {
+export async function startFromCommandLine(
+  values: OptionValues,
+  io: Output,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningEmulator> {
   const settings = resolveSettings(values, env);
   const options: EmulatorOptions = { ...settings.options, onRequest: settings.quiet ? undefined : (entry) => io.out(logLine(entry)) };
   let emu: RunningEmulator;
@@ -228,7 +270,10 @@ export async function startFromCommandLine(values: OptionValues, io: Output, env
   } catch (err) {
     if ((err as { code?: unknown }).code === "EADDRINUSE") {
       const where = `${options.host ?? "127.0.0.1"}:${options.port}`;
-      throw new Error(`${where} is in use (another emulator?): choose another port with --port or REVIEWADMIN_EMULATOR_PORT (0 picks a free one)`);
+      throw new Error(
+        `${where} is in use (another emulator?): choose another port with --port or REVIEWADMIN_EMULATOR_PORT (0 picks a free one)`,
+        { cause: err },
+      );
     }
     throw err;
   }

@@ -88,7 +88,7 @@ function bearerKey(req: http.IncomingMessage): string | undefined {
  */
 function baseUrlOf(req: http.IncomingMessage, fallback: string): string {
   const host = req.headers.host;
-  return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : fallback;
+  return host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : fallback;
 }
 
 /** The request URL; a target that is not a path (e.g. `*`) is read as `/`. */

@@ -17,7 +17,9 @@ const elsewhere = () => t.server.url.replace("127.0.0.1", "0.0.0.0");
 describe("insecureHttpHosts", () => {
   it("is refused by default, and the refusal names the opt-in", () => {
     expect(() => new ReviewAdminClient({ baseUrl: elsewhere(), apiKey: newKey() })).toThrow(InsecureUrlError);
-    expect(() => checkUrl("http://emulator:8080", "baseUrl")).toThrow(/plain http to a host that is not loopback.*reviewadmin:insecureHttpHosts or REVIEWADMIN_INSECURE_HTTP_HOSTS/);
+    expect(() => checkUrl("http://emulator:8080", "baseUrl")).toThrow(
+      /plain http to a host that is not loopback.*reviewadmin:insecureHttpHosts or REVIEWADMIN_INSECURE_HTTP_HOSTS/,
+    );
     // Naming one host allows that host only, over plain http only.
     expect(checkUrl("http://emulator:8080", "baseUrl", ["emulator"]).host).toBe("emulator:8080");
     expect(() => checkUrl("http://other:8080", "baseUrl", ["emulator"])).toThrow(InsecureUrlError);
@@ -30,10 +32,14 @@ describe("insecureHttpHosts", () => {
     expect(insecureHttpHost("[FD00::5]")).toBe("[fd00::5]");
     for (const bad of ["http://emulator", "emulator:8080", "emulator/v1", "*.example.com", "", "user@emulator"]) {
       expect(() => insecureHttpHost(bad), bad).toThrow();
-      expect(() => new ReviewAdminClient({ baseUrl: "https://api.example.com", apiKey: newKey(), insecureHttpHosts: [bad] }), bad).toThrow(ClientConfigError);
+      expect(() => new ReviewAdminClient({ baseUrl: "https://api.example.com", apiKey: newKey(), insecureHttpHosts: [bad] }), bad).toThrow(
+        ClientConfigError,
+      );
     }
     expect(() => insecureHttpHost("*.example.com")).toThrow("'*.example.com': no wildcards, name each host");
-    expect(() => insecureHttpHost("emulator:8080")).toThrow("'emulator:8080' is not a host name (no scheme, port or path: e.g. emulator or 10.0.0.5)");
+    expect(() => insecureHttpHost("emulator:8080")).toThrow(
+      "'emulator:8080' is not a host name (no scheme, port or path: e.g. emulator or 10.0.0.5)",
+    );
   });
 
   it("sends to a named host, announcing it once per origin, and never names the key", async () => {

@@ -44,12 +44,25 @@ describe("options", () => {
   it("reads the command line, then the environment, then the defaults", () => {
     expect(resolveSettings({}, {})).toEqual({ options: { port: 8080, scale: {} }, quiet: false });
     const env = {
-      REVIEWADMIN_EMULATOR_PORT: "9000", REVIEWADMIN_EMULATOR_HOST: "0.0.0.0", REVIEWADMIN_EMULATOR_STATE: "w.json",
-      REVIEWADMIN_EMULATOR_SEED: "empty", REVIEWADMIN_EMULATOR_RATE_LIMIT: "0", REVIEWADMIN_EMULATOR_MEMBERS: "10",
-      REVIEWADMIN_EMULATOR_QUIET: "true", REVIEWADMIN_EMULATOR_CONTROL_TOKEN: "ci-token-1",
+      REVIEWADMIN_EMULATOR_PORT: "9000",
+      REVIEWADMIN_EMULATOR_HOST: "0.0.0.0",
+      REVIEWADMIN_EMULATOR_STATE: "w.json",
+      REVIEWADMIN_EMULATOR_SEED: "empty",
+      REVIEWADMIN_EMULATOR_RATE_LIMIT: "0",
+      REVIEWADMIN_EMULATOR_MEMBERS: "10",
+      REVIEWADMIN_EMULATOR_QUIET: "true",
+      REVIEWADMIN_EMULATOR_CONTROL_TOKEN: "ci-token-1",
     };
     expect(resolveSettings({}, env)).toEqual({
-      options: { port: 9000, host: "0.0.0.0", stateFile: "w.json", seed: "empty", rateLimit: 0, scale: { members: 10 }, controlToken: "ci-token-1" },
+      options: {
+        port: 9000,
+        host: "0.0.0.0",
+        stateFile: "w.json",
+        seed: "empty",
+        rateLimit: 0,
+        scale: { members: 10 },
+        controlToken: "ci-token-1",
+      },
       quiet: true,
       controlTokenFrom: "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
     });
@@ -79,11 +92,19 @@ describe("options", () => {
     const lines: string[] = [];
     const io: Io = { out: (t) => void lines.push(t), err: (t) => void lines.push(t) };
     expect(await main(["emulator", "--port=nine"], io)).toBe(2);
-    expect(lines).toEqual(["pulumi-reviewadmin emulator: --port takes a whole number up to 65535, got 'nine' (see pulumi-reviewadmin emulator --help)"]);
+    expect(lines).toEqual([
+      "pulumi-reviewadmin emulator: --port takes a whole number up to 65535, got 'nine' (see pulumi-reviewadmin emulator --help)",
+    ]);
     lines.length = 0;
     expect(await main(["emulator", "--help"], io)).toBe(0);
     expect(lines[0]).toMatch(/^Usage: pulumi-reviewadmin emulator \[options\]/);
-    for (const variable of ["REVIEWADMIN_EMULATOR_PORT", "REVIEWADMIN_EMULATOR_HOST", "REVIEWADMIN_EMULATOR_STATE", "REVIEWADMIN_EMULATOR_CONTROL_TOKEN", "REVIEWADMIN_EMULATOR_QUIET"]) {
+    for (const variable of [
+      "REVIEWADMIN_EMULATOR_PORT",
+      "REVIEWADMIN_EMULATOR_HOST",
+      "REVIEWADMIN_EMULATOR_STATE",
+      "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
+      "REVIEWADMIN_EMULATOR_QUIET",
+    ]) {
       expect(lines[0]).toContain(`[${variable}]`);
     }
   });
@@ -153,7 +174,9 @@ describe("off loopback", () => {
   it("warns, makes a control token, and protects the control API with it; health needs none", async () => {
     const { emu, io } = await start({ port: "0", host: "0.0.0.0", quiet: true });
     expect(io.errLines).toHaveLength(2);
-    expect(io.errLines[0]).toMatch(/^emulator: warning: listening on 0\.0\.0\.0, not loopback: anyone who can reach port \d+ can call the API/);
+    expect(io.errLines[0]).toMatch(
+      /^emulator: warning: listening on 0\.0\.0\.0, not loopback: anyone who can reach port \d+ can call the API/,
+    );
     expect(io.errLines[1]).toMatch(/control API \(which hands out every key\) answers only requests with the header X-Emulator-Token/);
     const banner = io.outText();
     expect(banner).toContain(`listening on 0.0.0.0:${emu.port} (every interface`);
@@ -180,13 +203,20 @@ describe("off loopback", () => {
     // 0.0.0.0 is not a loopback name, as another container's name for the emulator would not be, yet it reaches this machine.
     const baseUrl = `http://0.0.0.0:${emu.port}`;
     const warnings: string[] = [];
-    const client = new ReviewAdminClient({ baseUrl, apiKey: emu.keys.orgAdmin, insecureHttpHosts: ["0.0.0.0"], warn: (l) => void warnings.push(l) });
+    const client = new ReviewAdminClient({
+      baseUrl,
+      apiKey: emu.keys.orgAdmin,
+      insecureHttpHosts: ["0.0.0.0"],
+      warn: (l) => void warnings.push(l),
+    });
     try {
       const members = await client.listAll("GetOrganizationUsers", { orgId: SEEDED.org, limit: 2 });
       expect(members.length).toBeGreaterThan(4);
       const logged = emu.traffic.log.list("GetOrganizationUsers");
       expect(logged.length).toBeGreaterThan(2);
-      expect(warnings).toEqual([expect.stringMatching(/^reviewadmin: plain http to http:\/\/0\.0\.0\.0:\d+ \(baseUrl\), allowed by the insecureHttpHosts setting/)]);
+      expect(warnings).toEqual([
+        expect.stringMatching(/^reviewadmin: plain http to http:\/\/0\.0\.0\.0:\d+ \(baseUrl\), allowed by the insecureHttpHosts setting/),
+      ]);
     } finally {
       await client.close();
     }
@@ -198,7 +228,9 @@ describe("log lines", () => {
     const at = new Date("2025-03-04T05:06:07.089Z");
     const entry = { method: "GET", path: "/v1/databases?limit=5", operation: "GetDatabases", status: 200, account: "u:1", durationMs: 3.4 };
     expect(logLine(entry, at)).toBe("05:06:07.089 GET /v1/databases?limit=5 200 3.4ms");
-    expect(logLine({ ...entry, method: "PUT", path: "/_upload/0123456789abcdef0123", status: 0 }, at)).toBe("05:06:07.089 PUT /_upload/01234567... - (no answer) 3.4ms");
+    expect(logLine({ ...entry, method: "PUT", path: "/_upload/0123456789abcdef0123", status: 0 }, at)).toBe(
+      "05:06:07.089 PUT /_upload/01234567... - (no answer) 3.4ms",
+    );
   });
 });
 
@@ -216,7 +248,10 @@ describe("as a user runs it", () => {
   }
 
   it("the emulator command and the demo say in one line which Node they need", () => {
-    for (const [script, args] of [["dist/cli/main.js", ["emulator"]], ["dist/demo/index.js", []]] as const) {
+    for (const [script, args] of [
+      ["dist/cli/main.js", ["emulator"]],
+      ["dist/demo/index.js", []],
+    ] as const) {
       const r = onOldNode(script, [...args]);
       expect(r.status, script).toBe(1);
       expect(r.stdout, script).toBe("");
@@ -227,7 +262,9 @@ describe("as a user runs it", () => {
   });
 
   it("the compiled command starts, serves, and stops on SIGINT with exit code 0", async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port=0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port=0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -294,7 +331,8 @@ describe("scripts/build.js (npm run emulator, demo and bench start from dist)", 
   });
 
   it("the package runs the emulator from dist and builds at install", () => {
-    const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { scripts: Record<string, string> })
+      .scripts;
     expect(scripts.prepare).toBe("node scripts/build.js");
     expect(scripts.emulator).toBe("node scripts/build.js --if-stale && node dist/cli/main.js emulator");
     expect(scripts.demo).toMatch(/^node scripts\/build\.js --if-stale && /);
