@@ -1,6 +1,6 @@
 /**
  * DatabaseUserPermissions through the real plugin against the emulator: create, adoption of a
- * user who already holds permissions, refresh, drift, update, replace (delete-first), delete
+ * user who already holds permissions, refresh, drift, update, replace (create-first), delete
  * (also of permissions already gone), check failures and API errors.
  *
  * No 422 test: the resource uses E23 (list), E24 (remove) and E26 (set) only; none creates a
@@ -25,7 +25,7 @@ const alanInputs = { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD"
 const margaretInputs = { databaseId: DB, userId: U.multiOrgMember, permissions: ["DB_UPLOAD", "DB_LEGAL_HOLD"] };
 
 describe("DatabaseUserPermissions", () => {
-  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced delete-first, deleted; permissions removed behind its back", SCENARIO, async () => {
+  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced create-first, deleted; permissions removed behind its back", SCENARIO, async () => {
     await step("creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)", async () => {
       expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
       const sent = record();
@@ -84,22 +84,23 @@ describe("DatabaseUserPermissions", () => {
       expect(permsOf(DB, U.member)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
     });
 
-    await step("replaces delete-first on a change of user or database", async () => {
+    await step("replaces create-first on a change of user or database, each change a run of its own", async () => {
       // Let the key's user administer a second database, so moving the grant there can be applied.
       store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
       await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const byUser = await d.up({ ...alanInputs, userId: U.databaseAdmin });
+        const byUser = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin });
         expect(byUser.op).toBe("replace");
-        expect(byUser.diff).toMatchObject({ replaces: ["userId"], deleteBeforeReplace: true });
+        expect(byUser.diff).toMatchObject({ replaces: ["userId"] });
+        expect(byUser.diff?.deleteBeforeReplace).toBeFalsy();
         expect(byUser.id).toBe(`${DB}/${U.databaseAdmin}`);
-
-        const byDb = await d.up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
-        expect(byDb.op).toBe("replace");
-        expect(byDb.diff).toMatchObject({ replaces: ["databaseId"], deleteBeforeReplace: true });
-        expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
       });
       expect(permsOf(DB, U.member)).toBeUndefined();
+      await world().run(async (run) => {
+        const byDb = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
+        expect(byDb.op).toBe("replace");
+        expect(byDb.diff).toMatchObject({ replaces: ["databaseId"] });
+        expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
+      });
       expect(permsOf(DB, U.databaseAdmin)).toBeUndefined();
       expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
     });

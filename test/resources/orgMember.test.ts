@@ -214,33 +214,42 @@ describe("OrgMember invitation lifecycle", () => {
 });
 
 describe("OrgMember anti-lockout", () => {
-  it("refuses at preview to take ORG_ADMIN from the key's own user", async () => {
-    const sent = record();
-    await world().run(async (run) => {
-      const d = await res(run, "ada");
-      const r = await d.up({ organizationId: ORG, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] });
+  it("refuses at preview to take ORG_ADMIN from the key's own user", SCENARIO, async () => {
+    const ada = { organizationId: ORG, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] };
+    await step("up adopts Ada as she is", async () => {
+      const sent = record();
+      const r = await world().run(async (run) => (await res(run, "ada")).up(ada));
       expect(r.outs.adopted).toBe(true);
-      await expect(d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: [] })).rejects.toThrow(
-        /refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/,
-      );
-      // Permissions not known yet at preview are judged at up, not refused now.
-      expect((await d.preview({ organizationId: ORG, email: "ada@northwind.example", permissions: UNKNOWN })).op).toBe("update");
-      await expect(d.destroy()).rejects.toThrow(/refused/);
+      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
     });
-    expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]); // adopted as it is; refusals send nothing
+    await step("a preview taking ORG_ADMIN away is refused; one with permissions not known yet is judged at up", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "ada");
+        await expect(d.preview({ ...ada, permissions: [] })).rejects.toThrow(/refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/);
+        expect((await d.preview({ ...ada, permissions: UNKNOWN })).op).toBe("update");
+      });
+      expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]);
+    });
+    await step("destroy, a run of its own, is refused and sends no write", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        await expect((await res(run, "ada")).destroy()).rejects.toThrow(/refused/);
+      });
+      expect(sent.writes()).toEqual([]);
+    });
     expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 
   it("refuses to remove the last org admin, even with an organization key", async () => {
+    const orgKey = { key: world().emu.keys.orgKey };
+    await world().run(async (run) => (await res(run, "ada-by-org-key")).up({ organizationId: ORG, email: "ada@northwind.example" }), orgKey);
     const sent = record();
-    await world().run(
-      async (run) => {
-        const d = await res(run, "ada-by-org-key");
-        await d.up({ organizationId: ORG, email: "ada@northwind.example" });
-        await expect(d.destroy()).rejects.toThrow(/last org admin of organization 102/);
-      },
-      { key: world().emu.keys.orgKey },
-    );
-    expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]);
+    // Destroy is a run of its own, as the CLI makes it: judged against a fresh members list.
+    await world().run(async (run) => {
+      await expect((await res(run, "ada-by-org-key")).destroy()).rejects.toThrow(/last org admin of organization 102/);
+    }, orgKey);
+    expect(sent.writes()).toEqual([]);
+    expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 });

@@ -109,8 +109,9 @@ describe("OrgMemberPermissions", () => {
         expect(permsOf(U.aiAdmin)).toEqual(["AI_ADMIN", "CLOUD_MANAGEMENT_ADMIN"]);
         expect(permsOf(U.databaseAdmin)).toEqual([]);
 
-        await a.destroy();
       });
+      // Destroy is a run of its own, as the CLI makes it.
+      await world().run(async (run) => (await res(run, "alan")).destroy());
       expect(store().findMembership(ORG, U.parentAdminUser)).toBeDefined();
       expect(permsOf(U.parentAdminUser)).toEqual([]);
       expect(world().states.get("OrgMemberPermissions/alan")).toBeUndefined();
@@ -188,23 +189,32 @@ describe("OrgMemberPermissions anti-lockout", () => {
     onTestFinished(() => {
       store().updateMember(ORG, U.orgAdmin, { permissions: ["ORG_ADMIN"] });
     });
+    const sent = record();
+    await world().run(async (run) => {
+      expect((await (await res(run, "ada")).up(ada)).outs.permissions).toEqual(["ORG_ADMIN"]);
+    });
+    expect(sent.all()).toEqual(["GetOrganizationUsers 200"]); // already so: nothing written
+
+    // Each Pulumi operation below is a run of its own, as the CLI makes it.
     await world().run(async (run) => {
       const d = await res(run, "ada");
-      const sent = record();
-      expect((await d.up(ada)).outs.permissions).toEqual(["ORG_ADMIN"]);
-      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]); // already so: nothing written
-
       await expect(d.preview({ ...ada, permissions: ["AI_ADMIN"] })).rejects.toThrow(
         /^updating OrgMemberPermissions of ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example \(user 1001\), the user of the API key in use.*allowAdminRemoval: true/,
       );
       // A value not known yet at preview is not refused: the guard runs again at update with the real value.
       expect((await d.preview({ ...ada, permissions: UNKNOWN })).op).toBe("update");
       expect((await d.preview({ ...ada, permissions: ["AI_ADMIN", UNKNOWN] })).op).toBe("update");
+    });
+    await world().run(async (run) => {
+      const d = await res(run, "ada");
       await expect(d.destroy()).rejects.toThrow(/deleting OrgMemberPermissions .*refused: it would take ORG_ADMIN/);
       expect(d.state).toBeDefined();
-      expect(permsOf(U.orgAdmin)).toEqual(["ORG_ADMIN"]);
-      expect(sent.writes()).toEqual([]);
+    });
+    expect(permsOf(U.orgAdmin)).toEqual(["ORG_ADMIN"]);
+    expect(sent.writes()).toEqual([]);
 
+    await world().run(async (run) => {
+      const d = await res(run, "ada");
       const allowed = { ...ada, permissions: ["AI_ADMIN"], allowAdminRemoval: true };
       expect((await d.preview(allowed)).op).toBe("update");
       const r = await d.up(allowed);

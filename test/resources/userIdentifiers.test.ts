@@ -107,8 +107,9 @@ describe("UserIdentifiers", () => {
         // Margaret's identifiers in her other organization are another membership's.
         expect(store().membership(SEEDED.subOrg, U.multiOrgMember).userIdentifiers).toEqual([{ abbreviation: "MH", label: "Margaret Hamilton" }]);
 
-        await b.destroy();
       });
+      // Destroy is a run of its own, as the CLI makes it.
+      await world().run(async (run) => (await res(run, "barbara")).destroy());
       expect(store().findMembership(ORG, U.multiOrgMember)).toBeDefined();
       expect(idsOf(U.multiOrgMember)).toEqual([]);
     });

@@ -1,7 +1,10 @@
 /**
  * A seeded emulator plus the real dynamic-provider plugin, for resource tests. Each `run` is
  * one Pulumi run: a fresh plugin process (as the CLI starts one per run, so per-run caches start
- * empty), configured with stack config, with resource state carried between runs.
+ * empty), configured with stack config, with resource state carried between runs. Keep one
+ * Pulumi operation (up, preview, refresh, destroy) per `run`, as the CLI does: what a run checks
+ * it claims (resources/support/handover.ts), so a destroy in the same run as the up that
+ * declared the resource hands over instead of deleting.
  *
  * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
  * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
