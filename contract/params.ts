@@ -1,26 +1,32 @@
 /**
  * Parameter rules from the spec, as zod schemas shared by the client (checked before a request
- * leaves) and the emulator (answered 400). Values are coerced from strings so the same schema
- * reads a query string on the server side.
+ * leaves) and the emulator (answered 400). An integer may also be given as a string of plain
+ * decimal digits, so the same schema reads a path or query string on the server side; any other
+ * string (`0x66`, `1e3`, ` 12`, `12.0`, `-1`) is refused rather than read the way Number() would.
  */
 import { z } from "zod";
 
 /** Largest unix-millisecond instant a JavaScript Date can hold. */
 const MAX_UNIX_MS = 8.64e15;
 
-function intRange(min: number, max: number, what = "an integer") {
-  return z.coerce
-    .number({ message: `must be ${what} from ${min} to ${max}` })
-    .int({ message: `must be ${what} from ${min} to ${max}` })
-    .min(min, { message: `must be ${what} from ${min} to ${max}` })
-    .max(max, { message: `must be ${what} from ${min} to ${max}` });
+/** A string of plain decimal digits as its number; any other string as NaN (refused); a non-string as it is. */
+function digitsAsNumber(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  return /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
 }
 
-/** A path id: a positive integer. */
-export const id = z.coerce
-  .number({ message: "must be a positive integer id" })
-  .int({ message: "must be a positive integer id" })
-  .positive({ message: "must be a positive integer id" });
+/** An integer (a number, or a string of decimal digits) that `rule` accepts; `message` for any failure. */
+function integer(message: string, rule: (n: z.ZodNumber) => z.ZodNumber) {
+  return z.preprocess(digitsAsNumber, rule(z.number({ message }).int({ message })));
+}
+
+function intRange(min: number, max: number, what = "an integer") {
+  const message = `must be ${what} from ${min} to ${max}`;
+  return integer(message, (n) => n.min(min, { message }).max(max, { message }));
+}
+
+/** A path id: a positive integer, or its plain decimal digits as a string. */
+export const id = integer("must be a positive integer id", (n) => n.positive({ message: "must be a positive integer id" }));
 
 /** `limit` of ordinary list endpoints: 1..200, default 100. */
 export const listLimit = intRange(1, 200).optional();

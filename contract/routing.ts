@@ -2,6 +2,7 @@
  * Routing over the route table: builds a request path from an operation's parameters (the
  * client) and finds the operation of an incoming request (the emulator).
  */
+import { ParameterError } from "./params";
 import { routeList, type RouteDef } from "./routes";
 
 /** Names of the `{name}` segments of a path template. */
@@ -34,14 +35,30 @@ const matchers = routeList
   }))
   .sort((a, b) => b.literalLength - a.literalLength);
 
-/** Finds the route for a method and path (without query); path parameters come back as strings. */
+/** A path segment %-decoded, or undefined when its %-escapes are malformed (`%ZZ`, a lone `%`, bad UTF-8). */
+function decodeSegment(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Finds the route for a method and path (without query); path parameters come back as strings.
+ * A parameter with a malformed %-escape is a ParameterError naming it (a server answers 400).
+ */
 export function matchRoute(method: string, pathname: string): { route: RouteDef; pathParams: Record<string, string> } | undefined {
   for (const m of matchers) {
     if (m.route.method !== method) continue;
     const hit = m.re.exec(pathname);
     if (!hit) continue;
     const pathParams: Record<string, string> = {};
-    m.names.forEach((n, i) => (pathParams[n] = decodeURIComponent(hit[i + 1])));
+    m.names.forEach((n, i) => {
+      const value = decodeSegment(hit[i + 1]);
+      if (value === undefined) throw new ParameterError(n, "has a malformed %-escape", m.route.operationId);
+      pathParams[n] = value;
+    });
     return { route: m.route, pathParams };
   }
   return undefined;
@@ -49,13 +66,14 @@ export function matchRoute(method: string, pathname: string): { route: RouteDef;
 
 /**
  * The path parameters of a path as sent for `route` (a base URL's path may come before the
- * template; a query after it is ignored), as strings; undefined when the path does not fit.
+ * template; a query after it is ignored), as strings; undefined when the path does not fit. A
+ * segment with a malformed %-escape comes back as sent: this reads paths for messages, never throws.
  */
 export function pathParamsOf(route: RouteDef, sentPath: string): Record<string, string> | undefined {
   const m = matchers.find((x) => x.route === route);
   const hit = m ? new RegExp(m.re.source.replace(/^\^/, "")).exec(sentPath.split("?")[0] ?? "") : null;
   if (!m || !hit) return undefined;
-  return Object.fromEntries(m.names.map((n, i) => [n, decodeURIComponent(hit[i + 1] ?? "")]));
+  return Object.fromEntries(m.names.map((n, i) => [n, decodeSegment(hit[i + 1] ?? "") ?? hit[i + 1] ?? ""]));
 }
 
 /** True when some route (of any method) serves this path: lets a server answer 405 rather than 404. */

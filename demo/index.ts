@@ -6,6 +6,8 @@
  * and repairs it with an up. Uses the real Pulumi CLI (Automation API) when it is installed,
  * else the bundled plugin harness. `main` is exported so a test can run it with a captured writer.
  */
+// First: on an old Node, one line saying which Node is needed, before the imports below crash.
+import "../cli/requireNode";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { spawnSync } from "node:child_process";

@@ -14,12 +14,12 @@
  * Every answer is `{data: ...}`; errors use the API's error shape. `GET /_emulator` lists the routes.
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, parseOrThrow, UserIdentifier } from "../contract";
+import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handlers/types";
 import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";
 import type { Store } from "./model/store";
-import type { FaultConfig, Traffic } from "./traffic";
+import type { FaultConfig, RequestRecord, Traffic } from "./traffic";
 import { databaseUserView, databaseView, invitationView, memberView, organizationView, projectView } from "./views";
 
 /** What the control API (and the server) need of a running emulator. */
@@ -32,6 +32,12 @@ export interface ControlRuntime {
   reseed(seed?: number | "empty", scale?: ScaleOptions): Record<string, string>;
   /** Saves the world to the state file, if any (debounced). */
   persist(): void;
+  /** When set, every control request but the health check must carry it (header X-Emulator-Token). */
+  controlToken?: string;
+  /** Called once per finished request, control requests included (the command line's log lines). */
+  onRequest?(entry: RequestRecord): void;
+  /** performance.now() when the emulator started, for the health check's uptime. */
+  startedAt: number;
 }
 
 interface ControlContext {
@@ -44,7 +50,8 @@ interface ControlContext {
 
 type ControlHandler = (ctx: ControlContext) => HandlerResult | Promise<HandlerResult>;
 
-const id = z.coerce.number().int().positive();
+// The API's id rule: a number, or plain decimal digits (never "0x66" read as 102).
+const id = rules.id;
 const permissions = z.array(OrganizationPermission);
 
 const Scale = z.object({
@@ -128,6 +135,13 @@ function keyList(store: Store) {
 const controlRoutes: { method: string; path: string; summary: string; handler: ControlHandler }[] = [
   { method: "GET", path: "/_emulator", summary: "This list, the URL and the named keys", handler: ({ runtime, store }) => ({
     data: { url: runtime.baseUrl(), keys: store.namedKeys, routes: controlRoutes.map(({ method, path, summary }) => ({ method, path, summary })) },
+  }) },
+  { method: "GET", path: "/_emulator/health", summary: "Liveness, without the control token: {status: \"ok\", uptimeSeconds, controlTokenRequired}", handler: ({ runtime }) => ({
+    data: {
+      status: "ok",
+      uptimeSeconds: Math.round((performance.now() - runtime.startedAt) / 100) / 10,
+      controlTokenRequired: runtime.controlToken !== undefined,
+    },
   }) },
 
   // ----- world -----
@@ -263,7 +277,7 @@ const compiled = controlRoutes.map((r) => ({
   re: new RegExp("^" + r.path.replace(/\{\w+\}/g, "([^/]+)") + "/?$"),
 }));
 
-/** Answers one control request. Numeric path parameters come back as numbers. */
+/** Answers one control request. Id path parameters come back as numbers (400 when not an id). */
 export async function handleControl(runtime: ControlRuntime, method: string, url: URL, rawBody: Buffer): Promise<HandlerResult> {
   let pathMatched = false;
   for (const r of compiled) {
@@ -273,8 +287,14 @@ export async function handleControl(runtime: ControlRuntime, method: string, url
     if (r.method !== method) continue;
     const params: Record<string, number | string> = {};
     r.names.forEach((n, i) => {
-      const v = decodeURIComponent(m[i + 1]);
-      params[n] = /^\d+$/.test(v) ? Number(v) : v;
+      let v: string;
+      try {
+        v = decodeURIComponent(m[i + 1]);
+      } catch {
+        throw new BadRequest(n, "has a malformed %-escape");
+      }
+      // Every control path parameter but a key is an id, read by the API's rule.
+      params[n] = n === "key" ? v : parseOrThrow(id, v, "control", n);
     });
     let body: unknown;
     if (rawBody.length > 0) {

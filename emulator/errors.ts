@@ -78,6 +78,16 @@ export class InjectedFault extends EmulatorError {
   }
 }
 
+/**
+ * True when `err` says the client closed the connection before its request was read (Node's
+ * "aborted" / ECONNRESET on the request): a client's choice, not an emulator bug, so there is no
+ * one to answer and nothing to report.
+ */
+export function isClientGone(err: unknown): boolean {
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return typeof e === "object" && e !== null && (e.code === "ECONNRESET" || e.code === "ERR_STREAM_PREMATURE_CLOSE" || e.message === "aborted");
+}
+
 /** The body of an error answer: `{title, status}`, or `{message, status}` for some 404s. */
 export type ErrorBody = { title: string; status: number } | { message: string; status: number };
 

@@ -6,6 +6,7 @@
  *   await fetch(`${emu.url}/v1/users/me`, { headers: { authorization: `Bearer ${emu.keys.orgAdmin}` } });
  *   await emu.close();
  */
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -16,7 +17,7 @@ import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
 import { Store } from "./model/store";
 import { uploadsOf } from "./model/uploadStore";
 import { createServer } from "./server";
-import { Traffic } from "./traffic";
+import { Traffic, type RequestRecord } from "./traffic";
 
 // The world and its parts, for tests, demos and benchmarks that set the stage in process.
 export { SEEDED, type ScaleOptions } from "./model/seed";
@@ -24,7 +25,7 @@ export { Store } from "./model/store";
 export { KEY_SHAPE } from "./model/keys";
 export type { ClockOption } from "./model/clock";
 export type { Caller, WorldSnapshot } from "./model/records";
-export type { Traffic } from "./traffic";
+export type { RequestRecord, Traffic } from "./traffic";
 export { configureUploads, uploadsOf, type UploadOptions, type UploadStore } from "./model/uploadStore";
 
 /** Requests per second per account, as the spec says. */
@@ -36,8 +37,15 @@ export const DEFAULT_AUTH_FAILURE_LIMIT = 5;
 export interface EmulatorOptions {
   /** Port to listen on; 0 (default) picks a free one. */
   port?: number;
-  /** Address to listen on (default 127.0.0.1). */
+  /** Address to listen on (default 127.0.0.1). Off loopback the control API always needs a token (see controlToken). */
   host?: string;
+  /**
+   * Token the control API then requires (header X-Emulator-Token; /_emulator/health excepted).
+   * Default: none on a loopback address, a random one otherwise (RunningEmulator.controlToken).
+   */
+  controlToken?: string;
+  /** Called once per finished request, control requests included (the command line's log lines). */
+  onRequest?: (entry: RequestRecord) => void;
   /** Requests per second per account (default 25); 0 or Infinity turns the limit off. */
   rateLimit?: number;
   /** Failed authentications per second per client address (default 5); 0 or Infinity: off. */
@@ -60,8 +68,13 @@ export interface EmulatorOptions {
 
 /** A started emulator: its URL, keys, world and traffic controls, until close(). */
 export interface RunningEmulator {
-  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash); API paths start with /v1. */
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash); API paths start with /v1. From this machine. */
   readonly url: string;
+  /** The address listened on, as given (e.g. 127.0.0.1, 0.0.0.0), and the port. */
+  readonly host: string;
+  readonly port: number;
+  /** The token the control API requires, or undefined when it is open (loopback without a token). */
+  readonly controlToken: string | undefined;
   /** Ready keys for each role of the seeded world (orgAdmin, orgKey, parentOrgAdmin, ...); current after a reset. */
   readonly keys: Record<string, string>;
   /** The world, for in-process tests that set things up directly. */
@@ -74,6 +87,11 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** True for a listen address that only this machine can reach: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackAddress(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** Writes the world to `file` atomically (a crash mid-write leaves the old file). */
 function saveWorld(store: Store, file: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -82,7 +100,7 @@ function saveWorld(store: Store, file: string): void {
   fs.renameSync(tmp, file);
 }
 
-/** Starts an emulator on loopback; resolves once it listens. */
+/** Starts an emulator (on loopback unless `host` says otherwise); resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const store = new Store({ clock: options.clock, seed: typeof options.seed === "number" ? options.seed : 1 });
   const traffic = new Traffic(
@@ -119,23 +137,40 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   store.onChange(persist);
   if (stateFile) saveWorld(store, stateFile);
 
+  const listenHost = options.host ?? "127.0.0.1";
+  // Off loopback the control API (which hands out every key) is never open.
+  const controlToken = options.controlToken ?? (isLoopbackAddress(listenHost) ? undefined : randomBytes(24).toString("base64url"));
   let baseUrl = "";
-  const runtime: ControlRuntime = { store, traffic, baseUrl: () => baseUrl, reseed: reset, persist };
+  const runtime: ControlRuntime = {
+    store,
+    traffic,
+    baseUrl: () => baseUrl,
+    reseed: reset,
+    persist,
+    controlToken,
+    onRequest: options.onRequest,
+    startedAt: performance.now(),
+  };
   const server = createServer(runtime);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+    server.listen(options.port ?? 0, listenHost, () => {
       server.off("error", reject);
       resolve();
     });
   });
   const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  baseUrl = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${address.port}`;
+  // An unspecified address (0.0.0.0, ::) listens everywhere: this machine reaches it on loopback.
+  const unspecified = address.address === "0.0.0.0" || address.address === "::";
+  const host = unspecified ? "127.0.0.1" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
 
   let closed: Promise<void> | undefined;
   return {
     url: baseUrl,
+    host: listenHost,
+    port: address.port,
+    controlToken,
     get keys() {
       return store.namedKeys;
     },

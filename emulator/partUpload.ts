@@ -6,7 +6,7 @@
  * rules are the model's (model/uploadStore.ts, receivePart).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { MethodNotAllowed, toErrorResponse } from "./errors";
+import { isClientGone, MethodNotAllowed, toErrorResponse } from "./errors";
 import type { Store } from "./model/store";
 import { PART_UPLOAD_PREFIX, uploadsOf } from "./model/uploadStore";
 
@@ -16,9 +16,10 @@ export const PART_UPLOAD_OPERATION = "PutSourceFilePart";
 /**
  * Serves one PUT to a part URL and writes the whole answer: 200 with the part's ETag, or the
  * emulator's error shape (404 unknown URL, 400 file no longer uploading or part over 5GB, 405
- * not a PUT), closing the connection since the rest of a refused body is not read.
+ * not a PUT), closing the connection since the rest of a refused body is not read. Resolves to
+ * the status answered, or 0 when the client went away mid-body (the part is dropped, quietly).
  */
-export async function handlePartUpload(req: IncomingMessage, res: ServerResponse, store: Store): Promise<void> {
+export async function handlePartUpload(req: IncomingMessage, res: ServerResponse, store: Store): Promise<number> {
   try {
     if (req.method !== "PUT") throw new MethodNotAllowed(`part URLs take PUT, not ${req.method}`);
     const pathname = new URL(req.url ?? "/", "http://emulator").pathname;
@@ -26,7 +27,12 @@ export async function handlePartUpload(req: IncomingMessage, res: ServerResponse
     const { etag } = await uploadsOf(store).receivePart(token, req);
     res.writeHead(200, { etag, "content-length": "0" });
     res.end();
+    return 200;
   } catch (err) {
+    if (isClientGone(err)) {
+      req.socket.destroy();
+      return 0;
+    }
     const { status, body, headers } = toErrorResponse(err);
     const text = JSON.stringify(body);
     if (!res.headersSent && !res.destroyed) {
@@ -34,5 +40,6 @@ export async function handlePartUpload(req: IncomingMessage, res: ServerResponse
       res.end(text);
     }
     req.resume();
+    return status;
   }
 }

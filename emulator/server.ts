@@ -8,11 +8,19 @@
  * another method), key (401, or 429 once the failed-authentication limit is hit), rate limit of
  * the caller's account (429), injected fault, parameters and body (400), then the handler
  * (403/404/...).
+ *
+ * The control API takes no API key; when the emulator has a control token (always when it
+ * listens off loopback) every control request but the health check must carry it in the
+ * X-Emulator-Token header, or gets 401 (429 past the failed-authentication limit).
+ *
+ * A client that closes the connection before its request is read gets no answer and leaves no
+ * error report: it is logged with status 0, as a dropped connection is.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import * as http from "node:http";
 import { matchRoute, parseOrThrow, pathIsKnown, type OperationId, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
-import { BadRequest, InjectedFault, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
+import { BadRequest, InjectedFault, isClientGone, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import { handlers } from "./handlers";
 import type { HandlerContext, HandlerResult } from "./handlers/types";
 import type { Caller } from "./model/records";
@@ -80,7 +88,7 @@ function bearerKey(req: http.IncomingMessage): string | undefined {
  */
 function baseUrlOf(req: http.IncomingMessage, fallback: string): string {
   const host = req.headers.host;
-  return host && /^[A-Za-z0-9.\-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : fallback;
+  return host && /^[A-Za-z0-9.-]+(:\d+)?$|^\[[0-9A-Fa-f:.]+\](:\d+)?$/.test(host) ? `http://${host}` : fallback;
 }
 
 /** The request URL; a target that is not a path (e.g. `*`) is read as `/`. */
@@ -90,6 +98,20 @@ function requestUrl(req: http.IncomingMessage, baseUrl: string): URL {
   } catch {
     return new URL("/", baseUrl);
   }
+}
+
+/** The control API's prefix; /_emulator/health answers without the control token. */
+const CONTROL_PREFIX = "/_emulator";
+const HEALTH_PATH = "/_emulator/health";
+/** The header that carries the control token. */
+export const CONTROL_TOKEN_HEADER = "x-emulator-token";
+
+/** True when the request carries `token` in the control-token header (compared in constant time). */
+function hasControlToken(req: http.IncomingMessage, token: string): boolean {
+  const given = req.headers[CONTROL_TOKEN_HEADER];
+  if (typeof given !== "string") return false;
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(token));
 }
 
 /** Resolves after `ms` milliseconds (0: at once). */
@@ -129,12 +151,19 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     send(res, s, body, headers);
   };
 
+  const isControl = url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`);
   try {
-    // Control API: no key, no limits, not logged (tests read the log through it).
-    if (url.pathname === "/_emulator" || url.pathname.startsWith("/_emulator/")) {
+    // Control API: no API key, no limits, not in the request log (tests read the log through it).
+    if (isControl) {
+      const token = runtime.controlToken;
+      if (token !== undefined && url.pathname.replace(/\/$/, "") !== HEALTH_PATH && !hasControlToken(req, token)) {
+        const wait = traffic.authFailureLimiter.take(`ip:${req.socket.remoteAddress ?? "?"}`);
+        if (wait > 0) throw new RateLimited("Too many failed authentication attempts", wait);
+        throw new Unauthorized(`Unauthorized: the control API needs the emulator's control token in the X-Emulator-Token header`);
+      }
       const body = await readBody(req, MAX_JSON_BYTES);
       const result = await handleControl(runtime, method, url, body);
-      send(res, result.status ?? 200, result.data === undefined ? undefined : { data: result.data }, result.headers);
+      finish(result.status ?? 200, result.data === undefined ? undefined : { data: result.data }, result.headers);
       if (method !== "GET") runtime.persist();
       return;
     }
@@ -146,8 +175,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       await delay(traffic.faults.latencyFor(operation));
       if (fault?.drop === "before") return drop();
       if (fault?.status) throw faultError(fault.status, fault.retryAfter);
-      await handlePartUpload(req, res, store);
-      status = res.statusCode;
+      status = await handlePartUpload(req, res, store);
       runtime.persist();
       return;
     }
@@ -213,21 +241,22 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     finish(result.status ?? (out === undefined ? 204 : 200), out, result.headers);
     if (method !== "GET") runtime.persist();
   } catch (err) {
+    if (isClientGone(err)) return drop();
     const answer = toErrorResponse(err, route);
     // A body we stopped reading must not be parsed as the next request on this connection.
     const headers = err instanceof BodyTooLarge ? { ...answer.headers, connection: "close" } : answer.headers;
     finish(answer.status, answer.body, headers);
   } finally {
-    if (!url.pathname.startsWith("/_emulator")) {
-      traffic.log.record({
-        method,
-        path: url.pathname + url.search,
-        operation,
-        status,
-        account: caller?.account ?? null,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-      });
-    }
+    const entry = {
+      method,
+      path: url.pathname + url.search,
+      operation,
+      status,
+      account: caller?.account ?? null,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    if (!isControl) traffic.log.record(entry);
+    runtime.onRequest?.(entry);
   }
 }
 

@@ -142,6 +142,9 @@ export interface LogEntry {
   durationMs: number;
 }
 
+/** A finished request as the server reports it: a LogEntry before the log numbers and dates it. */
+export type RequestRecord = Omit<LogEntry, "seq" | "time">;
+
 /** Request counts, total and per operation, each split by status. */
 export interface Counters {
   total: number;
@@ -158,7 +161,7 @@ export class RequestLog {
   constructor(readonly capacity = 10_000) {}
 
   /** Records a finished request. */
-  record(entry: Omit<LogEntry, "seq" | "time">): void {
+  record(entry: RequestRecord): void {
     const full: LogEntry = { seq: ++this.seq, time: new Date().toISOString(), ...entry };
     this.entries.push(full);
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);

@@ -7,6 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { getClient, type ReviewAdminClient } from "./client";
+import { insecureHttpHost } from "./client/security";
 
 /** The settings every resource and data source uses. */
 export interface Settings {
@@ -24,6 +25,12 @@ export interface Settings {
   deadlineSeconds?: number;
   /** `debug`: one line per request and per retry (key redacted). `reviewadmin:log` or REVIEWADMIN_LOG. */
   log?: "debug" | "off";
+  /**
+   * Hosts besides loopback that may be reached over plain http: the explicit opt-in for a test
+   * emulator in another container (e.g. `emulator`), announced by a warning whenever used.
+   * Comma-separated. `reviewadmin:insecureHttpHosts` or REVIEWADMIN_INSECURE_HTTP_HOSTS.
+   */
+  insecureHttpHosts?: string[];
 }
 
 /** Stack config namespace. */
@@ -53,6 +60,12 @@ const logLevel = (t: string) => {
   return v === "debug" ? "debug" : "off";
 };
 
+const hostList = (t: string) => {
+  const hosts = t.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  if (hosts.length === 0) throw new Error(`must name at least one host, got '${t}'`);
+  return hosts.map(insecureHttpHost);
+};
+
 /** Every setting: its environment variable and its rule. The config key is `reviewadmin:<name>`. */
 export const SETTINGS: Record<Key, SettingRule> = {
   apiKey: { env: "REVIEWADMIN_API_KEY", parse: text },
@@ -62,6 +75,7 @@ export const SETTINGS: Record<Key, SettingRule> = {
   maxAttempts: { env: "REVIEWADMIN_MAX_ATTEMPTS", parse: positiveInteger },
   deadlineSeconds: { env: "REVIEWADMIN_DEADLINE_SECONDS", parse: positiveNumber },
   log: { env: "REVIEWADMIN_LOG", parse: logLevel },
+  insecureHttpHosts: { env: "REVIEWADMIN_INSECURE_HTTP_HOSTS", parse: hostList },
 };
 
 /** A setting that broke its rule, named by where it came from. */
@@ -137,6 +151,11 @@ function debugLine(line: string): void {
   void pulumi.log.info(line);
 }
 
+/** Writes a warning where a run shows it: the Pulumi CLI's output in a program or the plugin, the console in a script. */
+function warningLine(line: string): void {
+  void pulumi.log.warn(line);
+}
+
 /** Writes `line` when the debug switch (`reviewadmin:log` / REVIEWADMIN_LOG = debug) is on. */
 export function logDebug(line: string): void {
   try {
@@ -157,6 +176,8 @@ export function currentClient(override?: Partial<Settings>): ReviewAdminClient {
     maxAttempts: s.maxAttempts,
     deadlineMs: s.deadlineSeconds !== undefined ? s.deadlineSeconds * 1000 : undefined,
     logger: s.log === "debug" ? debugLine : undefined,
+    insecureHttpHosts: s.insecureHttpHosts,
+    warn: warningLine,
   });
 }
 

@@ -4,11 +4,13 @@
  * include its sub-organizations' events).
  *
  * Redaction: "with a parent organization key, data and description of each event are null".
- * Read as: when the caller reaches the organization only as parent org admin (an organization
- * key of the parent, or an org admin of the parent), not as its own org admin.
+ * Read as: every event read with a parent organization key (the organization key of an
+ * organization that has sub-organizations) is redacted, the parent's own events included; and
+ * so is every event read by a caller who reaches the organization only as parent org admin (an
+ * org admin of the parent reading a sub-organization's log), who acts as that key does.
  */
 import { buildPath, routes } from "../../contract";
-import { canAdministerOrganization, isOrgAdmin } from "../model/access";
+import { canAdministerOrganization, isOrgAdmin, isParentOrganizationKey } from "../model/access";
 import { eventView } from "../model/eventLog";
 import { accessibleOrganization } from "./guards";
 import type { HandlerContext, HandlerGroup } from "./types";
@@ -19,7 +21,8 @@ export const DEFAULT_EVENT_LIMIT = 1000;
 /** The organization whose log is read (after the access check), whether to redact, and the page size. */
 function logRequest(ctx: HandlerContext): { orgId: number; redact: boolean; limit: number } {
   const org = accessibleOrganization(ctx, canAdministerOrganization);
-  return { orgId: org.id, redact: !isOrgAdmin(ctx.store, ctx.caller, org.id), limit: ctx.params.limit ?? DEFAULT_EVENT_LIMIT };
+  const redact = isParentOrganizationKey(ctx.store, ctx.caller) || !isOrgAdmin(ctx.store, ctx.caller, org.id);
+  return { orgId: org.id, redact, limit: ctx.params.limit ?? DEFAULT_EVENT_LIMIT };
 }
 
 /** E10, E11 and E12 by operation id (handlers/index.ts merges the groups into the table). */

@@ -51,6 +51,11 @@ export function isParentOrgAdmin(store: Store, caller: Caller, organizationId: n
   return parentId != null && isOrgAdmin(store, caller, parentId);
 }
 
+/** The caller's key is a parent organization key: the organization key of an organization with sub-organizations. */
+export function isParentOrganizationKey(store: Store, caller: Caller): boolean {
+  return caller.kind === "organization" && store.subOrganizations(caller.organizationId).length > 0;
+}
+
 /** The caller holds DB_ADMIN on the database (user keys only). */
 export function isDatabaseAdmin(store: Store, caller: Caller, databaseId: number): boolean {
   if (caller.kind === "organization") return false;

@@ -20,16 +20,21 @@
  * - Status timestamps (as of the end of the requested month): `suspended` while a suspension is
  *   in force (a reactivation clears it), `deletionRequested` once requested (a reactivation
  *   cancels it), `deleted` once deleted. Absent when not applicable.
- * - Database combined size: per SizeSet part (peak, final), the size of the project with the most
- *   billable bytes in that part (the spec: "typically equals the size of the largest project").
+ * - Database combined size: per SizeSet part (peak, final) and per storage type (standard, eca),
+ *   the breakdown of the project with the most bytes of that type in that part. The spec says
+ *   the combined size "typically equals the size of the largest project"; choosing per type keeps
+ *   it from ever being below a project's in either type (a database whose largest project is ECA
+ *   still shows its standard bytes), and choosing a real breakdown (not the maximum of each field
+ *   separately) keeps the three byte counts of a type consistent, as the peak does.
  *   Combined status: any project ACTIVE -> ACTIVE, else any SUSPENDED -> SUSPENDED, else DELETED;
  *   a timestamp is present when every project has it, and is the latest of them (the moment the
  *   whole database reached that state).
- * - Parent aggregate: per database, the combined size of its projects billed ACTIVE (a project
- *   suspended mid-month is billed ACTIVE) goes to `active` and of those billed SUSPENDED to
- *   `suspended`; these are summed over the databases. Deleted projects count in neither. Taking
- *   the largest project per database, as the combined size does, avoids counting a document once
- *   per project that holds it.
+ * - Parent aggregate: per database, the size of its largest project (most billable bytes, both
+ *   types together) billed ACTIVE (a project suspended mid-month is billed ACTIVE) goes to
+ *   `active` and of its largest billed SUSPENDED to `suspended`; these are summed over the
+ *   databases. Deleted projects count in neither. Taking one project per database avoids counting
+ *   a document once per project that holds it. (This is what the provider's parent billing
+ *   summary recomputes from E7, so it stays as it was when the combined size went per type.)
  */
 import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
 import { prng } from "./random";
@@ -234,7 +239,18 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
   };
 }
 
-/** The size set of the largest project, per part (peak, final); zeros for no projects. */
+/**
+ * A database's combined size: per part (peak, final) and per storage type (standard, eca), the
+ * breakdown with the most bytes among the projects' sets; zeros for no projects.
+ */
+export function combinedSizeSet(sets: readonly SizeSet[]): SizeSet {
+  const pick = (part: "peakSize" | "finalSize", type: "standard" | "eca"): Bytes =>
+    sets.reduce<Bytes>((best, s) => (total(s[part][type]) > total(best) ? s[part][type] : best), ZERO_BYTES);
+  const size = (part: "peakSize" | "finalSize") => toSize(pick(part, "standard"), pick(part, "eca"));
+  return { peakSize: size("peakSize"), finalSize: size("finalSize") };
+}
+
+/** The size set of the largest project (both types together), per part (peak, final); zeros for no projects. */
 export function largestSizeSet(sets: readonly SizeSet[]): SizeSet {
   const pick = (part: "peakSize" | "finalSize") =>
     sets.reduce<Size | undefined>((best, s) => (best === undefined || sizeBytes(s[part]) > sizeBytes(best) ? s[part] : best), undefined);
@@ -280,7 +296,7 @@ export function mergeStatus(statuses: readonly MonthStatus[]): MonthStatus {
 
 /**
  * A database's bill for a month: every project created before the month's end (or now), with
- * the combined size (largest project) and merged status.
+ * the combined size (per storage type, the largest project's) and merged status.
  */
 export function databaseBilling(db: BillingDatabase, projects: readonly BillingProject[], year: number, month: number, now: number): DatabaseBilling {
   const { end } = monthBounds(year, month);
@@ -301,7 +317,7 @@ export function databaseBilling(db: BillingDatabase, projects: readonly BillingP
     created: db.created,
     id: db.id,
     name: db.name,
-    monthBilling: largestSizeSet(records.map((r) => r.monthBilling)),
+    monthBilling: combinedSizeSet(records.map((r) => r.monthBilling)),
     monthStatus: mergeStatus(records.map((r) => r.monthStatus)),
     projects: records,
   };

@@ -20,6 +20,11 @@
  * - Complete refuses (400) a gap, a part uploaded but not listed, a part other than the last
  *   outside 5MB..5GB, over 10,000 parts, over 5TB, an ETag that differs, and a SHA1 that differs
  *   (the file then stays UPLOADING, so the bad part can be sent again).
+ * - A repeated completion (its answer was lost, so the client asks again) is answered as a careful
+ *   service would: the same ETags (and the same SHA1, or none) as the completion that succeeded
+ *   get 200 and the file's current view, with nothing done again; different ETags or a different
+ *   SHA1 get 400 "source file N is PROCESSING (or PROCESSED), not UPLOADING", as any other
+ *   completion of a file no longer uploading does.
  * - After complete or a finished direct-link download: PROCESSING, then PROCESSED after
  *   `processingDelayMs` of real time or once the emulator clock passes that delay.
  * - A direct link must answer 206 to a Range request (the spec: the host must support HTTP
@@ -364,6 +369,7 @@ export class UploadStore {
    */
   async complete(databaseId: number, sourceFileId: number, req: CompleteUploadRequest): Promise<SourceFileView> {
     const f = this.sourceFile(databaseId, sourceFileId);
+    if (this.repeatsCompletion(f, req)) return this.view(f);
     this.requireUploading(f, "completion");
     if (this.completing.has(f.id)) throw new BadRequest("sourceFileId", `source file ${f.id} is already being completed`);
     const { minPartSize, maxPartSize, maxParts, maxFileSize } = this.opts;
@@ -414,6 +420,18 @@ export class UploadStore {
     } finally {
       this.completing.delete(f.id);
     }
+  }
+
+  /**
+   * True when `req` is the completion that already assembled `f`, sent again: the same ETags in
+   * the same order as its parts, and the file's SHA1 or none.
+   */
+  private repeatsCompletion(f: SourceFileRecord, req: CompleteUploadRequest): boolean {
+    if (f.state === "UPLOADING" || f.request.directLink !== undefined || f.sha1 === undefined) return false;
+    const parts = Object.keys(f.parts).length;
+    if (req.etags.length !== parts) return false;
+    if (!req.etags.every((etag, i) => f.parts[i + 1] !== undefined && unquote(etag) === unquote(f.parts[i + 1].etag))) return false;
+    return req.sha1 === undefined || req.sha1.toLowerCase() === f.sha1;
   }
 
   // ----- processing -----

@@ -26,12 +26,12 @@ import {
 import { type Clock } from "./clock";
 import { pacerFor, type RequestPacer } from "./pacer";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
-import { checkUrl, keyFingerprint, redact, REDACTED } from "./security";
+import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, redact, REDACTED } from "./security";
 import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
 
 /** Settings of a client. Only baseUrl and apiKey are required. */
 export interface ClientOptions {
-  /** Base URL of the region's API, e.g. https://api.example.com. https only; plain http only for loopback hosts. */
+  /** Base URL of the region's API, e.g. https://api.example.com. https only; plain http only for loopback hosts and insecureHttpHosts. */
   baseUrl: string;
   /** The API key, sent as `Authorization: Bearer <key>`. Never printed, logged or put in an error. */
   apiKey: string;
@@ -55,6 +55,14 @@ export interface ClientOptions {
   retryMaxDelayMs?: number;
   /** Receives debug lines (one per request and per retry); never given the key. */
   logger?: (line: string) => void;
+  /**
+   * Hosts besides loopback the client may reach over plain http (`emulator`, `10.0.0.5`): the
+   * explicit opt-in for a test emulator in another container. The key travels unencrypted to
+   * them, so each use is announced through `warn`. Default none.
+   */
+  insecureHttpHosts?: readonly string[];
+  /** Receives warnings (plain http through insecureHttpHosts, once per client and origin); never given the key. Default: stderr, after "warning: ". */
+  warn?: (line: string) => void;
   /** Time source of pacing and retry waits. Default the system clock; tests pass a manual one. Clients share a pacer only on the same clock. */
   clock?: Clock;
 }
@@ -140,6 +148,19 @@ function nonNegative(name: string, value: number | undefined, fallback: number):
   return value;
 }
 
+/** The insecureHttpHosts option, each host normalized (ClientConfigError for a bad one). */
+function insecureHostsOf(opts: ClientOptions): string[] {
+  const hosts = opts.insecureHttpHosts ?? [];
+  if (!Array.isArray(hosts)) throw new ClientConfigError("insecureHttpHosts must be an array of host names");
+  return hosts.map((h: unknown) => {
+    try {
+      return insecureHttpHost(String(h));
+    } catch (err) {
+      throw new ClientConfigError(`insecureHttpHosts: ${(err as Error).message}`);
+    }
+  });
+}
+
 function isFormDataLike(value: unknown): value is FormData {
   return (
     typeof value === "object" &&
@@ -181,6 +202,10 @@ export class ReviewAdminClient {
   readonly #deadlineMs: number;
   readonly #maxResponseBytes: number;
   readonly #logger?: (line: string) => void;
+  readonly #insecureHttpHosts: readonly string[];
+  readonly #warn: (line: string) => void;
+  /** Origins reached over plain http through insecureHttpHosts that have been announced. */
+  readonly #announced = new Set<string>();
   /** Pools this client acquired, by origin: the base URL's, plus any part-upload hosts. */
   readonly #pools = new Map<string, Pool>();
   #closed = false;
@@ -194,8 +219,12 @@ export class ReviewAdminClient {
     if (typeof opts.apiKey !== "string" || !/^[\x21-\x7e]+$/.test(opts.apiKey)) {
       throw new ClientConfigError("apiKey is required and must be visible ASCII characters without spaces");
     }
-    this.#base = checkUrl(opts.baseUrl, "baseUrl");
+    this.#insecureHttpHosts = insecureHostsOf(opts);
+    if (opts.warn !== undefined && typeof opts.warn !== "function") throw new ClientConfigError("warn must be a function");
+    this.#warn = opts.warn ?? ((line) => void process.stderr.write(`warning: ${line}\n`));
+    this.#base = checkUrl(opts.baseUrl, "baseUrl", this.#insecureHttpHosts);
     if (this.#base.search || this.#base.hash) throw new ClientConfigError("baseUrl must not have a query or fragment");
+    this.#announceInsecure(this.#base, "baseUrl");
     this.baseUrl = normalizeBaseUrl(this.#base);
     this.#apiKey = opts.apiKey;
 
@@ -284,7 +313,8 @@ export class ReviewAdminClient {
    */
   async putPart(url: string, body: Uint8Array | NodeJS.ReadableStream, opts?: { signal?: AbortSignal; size?: number }): Promise<{ etag: string }> {
     this.#assertOpen();
-    const target = checkUrl(url, "part URL");
+    const target = checkUrl(url, "part URL", this.#insecureHttpHosts);
+    this.#announceInsecure(target, "part URL");
     let size: number;
     let makeBody: () => WireBody;
     if (body instanceof Uint8Array) {
@@ -343,6 +373,7 @@ export class ReviewAdminClient {
       maxAttempts: this.#retry.maxAttempts,
       timeoutMs: this.#timeoutMs,
       deadlineMs: this.#deadlineMs,
+      ...(this.#insecureHttpHosts.length > 0 ? { insecureHttpHosts: [...this.#insecureHttpHosts] } : {}),
       stats: this.stats,
       closed: this.#closed,
     };
@@ -359,6 +390,21 @@ export class ReviewAdminClient {
   }
 
   // ---- building requests -------------------------------------------------------------------
+
+  /** Says, once per origin, that this client talks plain http to a host that is not loopback (allowed by insecureHttpHosts). */
+  #announceInsecure(url: URL, what: string): void {
+    if (!isInsecureHttp(url) || this.#announced.has(url.origin)) return;
+    this.#announced.add(url.origin);
+    const carried = what === "baseUrl" ? "the API key and every request" : "part uploads";
+    try {
+      this.#warn(
+        `reviewadmin: plain http to ${url.origin} (${what}), allowed by the insecureHttpHosts setting: ` +
+          `${carried} travel unencrypted. Use it for a test emulator only.`,
+      );
+    } catch {
+      // A failing warn must not fail the client it describes.
+    }
+  }
 
   #assertOpen(): void {
     if (this.#closed) throw new ClientClosedError(`the client for ${this.baseUrl} is closed`);
@@ -607,9 +653,10 @@ export class ReviewAdminClient {
 const clients = new Map<string, ReviewAdminClient>();
 
 function cacheKey(opts: ClientOptions): string {
-  const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl"));
+  const insecure = insecureHostsOf(opts);
+  const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl", insecure));
   const key = typeof opts.apiKey === "string" ? keyFingerprint(opts.apiKey) : "";
-  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst].join("\n");
+  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst, [...insecure].sort().join(",")].join("\n");
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The two rules that keep the API key safe: where the client may send requests (https, or plain
- * http to this machine only), and how the key is kept out of text and map keys.
+ * http to this machine only, or to a test emulator's host named by explicit opt-in), and how the
+ * key is kept out of text and map keys.
  */
 import { createHash } from "node:crypto";
 import { InsecureUrlError } from "./errors";
@@ -12,12 +13,37 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Parses `url` and enforces the transport rule: https anywhere, plain http to a loopback host
- * only (the emulator and tests), nothing else; no user:password part. `what` names the URL in
- * the message ("baseUrl", "part URL"). The message shows the origin only: a part URL's query is
- * a credential.
+ * A host name as the insecureHttpHosts setting takes it (`emulator`, `10.0.0.5`, `[fd00::5]`),
+ * lower-cased as URL.hostname shows it; throws an Error saying what is wrong with anything else
+ * (a URL, a port, a path, a wildcard: each host is named, whole).
  */
-export function checkUrl(url: string, what: string): URL {
+export function insecureHttpHost(entry: string): string {
+  const text = entry.trim().toLowerCase();
+  if (text === "") throw new Error("an empty host name");
+  if (text.includes("*")) throw new Error(`'${entry}': no wildcards, name each host`);
+  let hostname: string | undefined;
+  try {
+    hostname = new URL(`http://${text}`).hostname;
+  } catch {
+    // Not a host: said below.
+  }
+  if (hostname !== text) throw new Error(`'${entry}' is not a host name (no scheme, port or path: e.g. emulator or 10.0.0.5)`);
+  return text;
+}
+
+/** True when `url` is plain http to a host that is not loopback: allowed only through insecureHttpHosts, and then announced. */
+export function isInsecureHttp(url: URL): boolean {
+  return url.protocol === "http:" && !isLoopbackHost(url.hostname);
+}
+
+/**
+ * Parses `url` and enforces the transport rule: https anywhere, plain http to a loopback host
+ * (the emulator and tests) or to a host of `insecureHttpHosts` (the explicit opt-in for a test
+ * emulator elsewhere, e.g. in another container; normalized by insecureHttpHost), nothing
+ * else; no user:password part. `what` names the URL in the message ("baseUrl", "part URL").
+ * The message shows the origin only: a part URL's query is a credential.
+ */
+export function checkUrl(url: string, what: string, insecureHttpHosts: readonly string[] = []): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -29,10 +55,11 @@ export function checkUrl(url: string, what: string): URL {
   }
   if (parsed.protocol === "https:") return parsed;
   if (parsed.protocol === "http:") {
-    if (isLoopbackHost(parsed.hostname)) return parsed;
+    if (isLoopbackHost(parsed.hostname) || insecureHttpHosts.includes(parsed.hostname)) return parsed;
     throw new InsecureUrlError(
       `${what} ${parsed.origin} uses plain http to a host that is not loopback; ` +
-        `the API key would travel unencrypted. Use https (plain http is accepted only for 127.0.0.0/8, localhost and [::1]).`,
+        `the API key would travel unencrypted. Use https (plain http is accepted only for 127.0.0.0/8, localhost and [::1], ` +
+        `and for a test emulator's host named in reviewadmin:insecureHttpHosts or REVIEWADMIN_INSECURE_HTTP_HOSTS).`,
     );
   }
   throw new InsecureUrlError(`${what} must use https (got ${parsed.protocol.replace(/:$/, "")})`);

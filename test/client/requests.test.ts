@@ -83,6 +83,11 @@ describe("requests", () => {
     const cases: [() => Promise<unknown>, string][] = [
       [() => c.call("GetDatabases", { limit: 201 }), "limit"],
       [() => c.call("GetDatabase", { databaseId: 0 }), "databaseId"],
+      // An id given as text must be plain decimal digits: Number() would read these as 102, 1000, 12.
+      [() => c.call("GetDatabase", { databaseId: "0x66" }), "databaseId"],
+      [() => c.call("GetOrganization", { orgId: "1e3" }), "orgId"],
+      [() => c.call("GetOrganizationUser", { orgId: " 12", userId: 1 }), "orgId"],
+      [() => c.call("GetOrganizationUser", { orgId: 12, userId: "12.0" }), "userId"],
       [() => c.call("GetOrganizationBilling", { orgId: 1, month: 13 }), "month"],
       [() => c.call("PostOrganizationUsers", { orgId: 1 }, { users: [] }), "body.users"],
       [() => c.call("PutDatabaseUser", { databaseId: 1, userId: 2 }, { databasePermissions: ["DB_ADMIN", "DB_ADMIN"] }), "body.databasePermissions"],

@@ -6,7 +6,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { accessText, buildPath, matchRoute, pathParamsOf, routeList, routes } from "../../contract";
+import { accessText, buildPath, matchRoute, ParameterError, pathParamsOf, routeList, routes } from "../../contract";
+import { id, listLimit } from "../../contract/params";
 
 const contractFile = path.resolve(__dirname, "../../../shared/contract.md");
 
@@ -47,5 +48,25 @@ describe("route table", () => {
     expect(accessText(routes.GetOrganizationUsers)).toBe("org admin of the organization");
     expect(accessText(routes.PutDatabaseUser, { databaseId: 2002 })).toMatch(/^DB_ADMIN on database 2002, or org admin/);
     for (const route of routeList) expect(accessText(route, { orgId: 1, databaseId: 2, directoryId: 3 })).not.toMatch(/[{}]/);
+  });
+});
+
+describe("parameter rules", () => {
+  it("reads an id from a number or from plain decimal digits, and nothing else", () => {
+    expect(id.parse(102)).toBe(102);
+    expect(id.parse("102")).toBe(102);
+    for (const text of ["0x66", "1e3", " 12", "12 ", "12.0", "+12", "-12", "", "0"]) {
+      expect(id.safeParse(text).success, JSON.stringify(text)).toBe(false);
+    }
+    for (const n of [0, -1, 1.5, Number.NaN]) expect(id.safeParse(n).success, String(n)).toBe(false);
+    expect(id.safeParse("0x66").error?.issues[0]?.message).toBe("must be a positive integer id");
+    expect(listLimit.parse("25")).toBe(25);
+    expect(listLimit.safeParse("0x10").error?.issues[0]?.message).toBe("must be an integer from 1 to 200");
+  });
+
+  it("refuses a path parameter with a malformed %-escape by name; pathParamsOf keeps it as sent", () => {
+    expect(() => matchRoute("GET", "/v1/organizations/%ZZ/users")).toThrow(new ParameterError("orgId", "has a malformed %-escape", "GetOrganizationUsers"));
+    expect(matchRoute("GET", "/v1/organizations/%31%30%32/users")?.pathParams).toEqual({ orgId: "102" });
+    expect(pathParamsOf(routes.GetOrganizationUsers, "/v1/organizations/%ZZ/users")).toEqual({ orgId: "%ZZ" });
   });
 });

@@ -123,6 +123,17 @@ describe("databaseBilling", () => {
     expect(bill).toMatchObject({ id: 2001, name: "Matter", created: db.created });
   });
 
+  it("picks the largest project per storage type, so an ECA project does not hide the standard bytes", () => {
+    const eca = emptyHistory();
+    recordSize(eca, at("2024-01-01T00:00:00Z"), { standard: std(0).eca, eca: { nativeBytes: 20e9, processedBytes: 1e9, producedBytes: 0 } });
+    const bill = databaseBilling(db, [project(1, small), { ...project(2, eca), eca: true }], 2024, 5, NOW);
+    // Project 2 (ECA, 21 GB) is the largest; the combined size still shows project 1's 2 GB standard.
+    for (const part of ["peakSize", "finalSize"] as const) {
+      expect(bill.monthBilling[part].standard).toEqual({ billableGb: 2, nativeBytes: 2e9, processedBytes: 0, producedBytes: 0 });
+      expect(bill.monthBilling[part].eca).toEqual({ billableGb: 21, nativeBytes: 20e9, processedBytes: 1e9, producedBytes: 0 });
+    }
+  });
+
   it("merges statuses: any active -> ACTIVE, all suspended -> SUSPENDED, all deleted -> DELETED (spec)", () => {
     const susp = (t: string) => history([["2024-01-01T00:00:00Z", 1e9]], [[t, "suspended"]]);
     const del = (t: string) => history([["2024-01-01T00:00:00Z", 1e9]], [[t, "deleted"]]);
@@ -241,11 +252,17 @@ describe("billing over HTTP (E7, E8, E28)", () => {
     expect(now.body.data.projects.find((p: any) => p.id === SEEDED.projects.suspended).monthStatus.billingState).toBe("SUSPENDED");
   });
 
-  it("E28 combines the database size as its largest project's", async () => {
+  it("E28 combines the database size per storage type as its largest project's, never below a project's", async () => {
+    // 2001 holds complete and partial projects (standard) and an ECA one.
     const { body } = await get("orgAdmin", `/v1/databases/${SEEDED.databases.open}/billing`);
-    const total = (s: any) => ["standard", "eca"].reduce((n, k) => n + s[k].nativeBytes + s[k].processedBytes + s[k].producedBytes, 0);
-    const largest = Math.max(...body.data.projects.map((p: any) => total(p.monthBilling.peakSize)));
-    expect(total(body.data.monthBilling.peakSize)).toBe(largest);
+    const bytes = (b: any) => b.nativeBytes + b.processedBytes + b.producedBytes;
+    for (const part of ["peakSize", "finalSize"]) {
+      for (const type of ["standard", "eca"]) {
+        const largest = Math.max(...body.data.projects.map((p: any) => bytes(p.monthBilling[part][type])));
+        expect(largest, `${part} ${type}`).toBeGreaterThan(0);
+        expect(bytes(body.data.monthBilling[part][type]), `${part} ${type}`).toBe(largest);
+      }
+    }
   });
 
   it("E8 aggregates the parent and its sub-organizations; a project suspended mid-month counts as active", async () => {
@@ -255,11 +272,14 @@ describe("billing over HTTP (E7, E8, E28)", () => {
     expect(agg.status).toBe(200);
     // Previous month: every project was billed active (3005 was suspended mid-month), so nothing is suspended.
     expect(agg.body.data.suspended.peakSize.standard.nativeBytes).toBe(0);
-    // Active = the sum of the database sizes of 101, 102 and 103 (not 104).
+    // Active = the sum over the databases of 101, 102 and 103 (not 104) of each one's largest
+    // project billed active (both storage types together), as the provider's parent summary recomputes it.
+    const bytes = (size: any) => ["standard", "eca"].reduce((n, k) => n + size[k].nativeBytes + size[k].processedBytes + size[k].producedBytes, 0);
     let sum = 0;
     for (const db of [SEEDED.databases.parentOrg, SEEDED.databases.open, SEEDED.databases.restricted, SEEDED.databases.subOrg]) {
       const r = await get("parentOrgAdmin", `/v1/databases/${db}/billing?${q}`);
-      sum += r.body.data.monthBilling.peakSize.standard.nativeBytes;
+      const active = r.body.data.projects.filter((p: any) => p.monthStatus.billingState === "ACTIVE").map((p: any) => p.monthBilling.peakSize);
+      sum += active.reduce((best: any, size: any) => (bytes(size) > bytes(best) ? size : best)).standard.nativeBytes;
     }
     expect(agg.body.data.active.peakSize.standard.nativeBytes).toBe(sum);
     const current = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.parentOrg}/billing/aggregate`);

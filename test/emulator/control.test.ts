@@ -26,6 +26,20 @@ describe("control API", () => {
     expect((await control(emu.url, "PUT", "/reset")).status).toBe(405);
   });
 
+  it("answers the health check, and reads ids in paths and bodies by the API's rule", async () => {
+    expect(await control(emu.url, "GET", "/health")).toMatchObject({ status: 200, body: { data: { status: "ok", controlTokenRequired: false } } });
+    for (const [method, path, body, parameter] of [
+      ["PATCH", "/organizations/0x66/members/1003", { permissions: [] }, "orgId"],
+      ["DELETE", "/databases/2001/users/1e3", undefined, "userId"],
+      ["DELETE", "/organizations/%ZZ/members/1003", undefined, "orgId"],
+      ["POST", "/databases", { organizationId: "0x66", name: "x" }, "body.organizationId"],
+    ] as const) {
+      const r = await control(emu.url, method, path, body);
+      expect(r.status, path).toBe(400);
+      expect(r.body.title, path).toContain(`'${parameter}'`);
+    }
+  });
+
   it("mints user and organization keys, and revokes them", async () => {
     const user = await control(emu.url, "POST", "/keys", { userId: 1010 });
     expect(user.status).toBe(201);

@@ -178,10 +178,23 @@ describe("activity log over HTTP (E10, E11, E12)", () => {
     expect(typeof recent.body.data.events[0].description).toBe("string");
   });
 
-  it("nulls data and description for a parent organization key and refuses a member", async () => {
+  it("nulls data and description for a parent organization key, on every organization, and refuses a member", async () => {
     const r = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.org}/events/recent?limit=3`);
     expect(r.status).toBe(200);
     for (const e of r.body.data.events) expect(e).toMatchObject({ data: null, description: null });
+    // Every event read with a parent organization key, its own organization's included.
+    const own = await get("parentOrgAdmin", `/v1/organizations/${SEEDED.parentOrg}/events/after/0?limit=50`);
+    expect(own.status).toBe(200);
+    expect(own.body.data.length).toBeGreaterThan(0);
+    for (const e of own.body.data) expect(e).toMatchObject({ organizationId: SEEDED.parentOrg, data: null, description: null });
+    // An organization key of an organization without sub-organizations reads its own events whole.
+    const leaf = await get("orgKey", `/v1/organizations/${SEEDED.org}/events/recent?limit=3`);
+    expect(typeof leaf.body.data.events[0].description).toBe("string");
+    // A user who is org admin of the parent reads the parent's own log whole, a sub-organization's redacted.
+    const parentOwn = await get("parentAdminUser", `/v1/organizations/${SEEDED.parentOrg}/events/recent?limit=3`);
+    expect(typeof parentOwn.body.data.events[0].description).toBe("string");
+    const parentSub = await get("parentAdminUser", `/v1/organizations/${SEEDED.org}/events/recent?limit=3`);
+    for (const e of parentSub.body.data.events) expect(e).toMatchObject({ data: null, description: null });
     expect((await get("member", `/v1/organizations/${SEEDED.org}/events/recent`)).status).toBe(403);
     expect((await get("orgAdmin", `/v1/organizations/${SEEDED.org}/events?begin=10&end=5`)).status).toBe(400);
   });

@@ -139,6 +139,18 @@ describe("parameter and body validation: 400 with a title naming the parameter",
     ["/v1/organizations/102/events?begin=2000&end=1000", "end"],
     ["/v1/organizations/102/events?begin=-5&end=1000", "begin"],
     ["/v1/organizations/102/events/recent?limit=10001", "limit"],
+    // Ids are plain decimal digits: not hex, exponents, spaces or decimals (Number() would read them).
+    ["/v1/organizations/0x66/users", "orgId"],
+    ["/v1/organizations/1e2/users", "orgId"],
+    ["/v1/organizations/%20102/users", "orgId"],
+    ["/v1/organizations/102.0/users", "orgId"],
+    ["/v1/databases/2001/users/0x3EB", "userId"],
+    ["/v1/organizations/102/users?limit=0x10", "limit"],
+    ["/v1/organizations/102/events/after/1e3", "eventId"],
+    // A malformed %-escape is the client's mistake: 400 naming the parameter, not a 500.
+    ["/v1/organizations/%E0%A4%A/users", "orgId"],
+    ["/v1/organizations/%ZZ/users", "orgId"],
+    ["/v1/databases/2001/users/%", "userId"],
   ])("GET %s names %s", async (path, parameter) => {
     const res = await api(emu.url, emu.keys.orgAdmin, "GET", path);
     expect(res.status).toBe(400);

@@ -8,8 +8,9 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
+import * as net from "node:net";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SEEDED } from "../../emulator";
 import { BadRequest, NotFound, Unprocessable } from "../../emulator/errors";
 import { Store } from "../../emulator/model/store";
@@ -153,6 +154,26 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       // ETags without quotes and in upper case are the same ETags.
       const ok = await uploads.complete(DB, id, { etags: etags.map((e) => e.replace(/"/g, "").toUpperCase()), sha1: sha1(whole).toUpperCase() });
       expect(ok.state).toBe("PROCESSING");
+    });
+
+    it("answers a repeated completion with the same ETags and SHA1 with the file, and a different one with 400", async () => {
+      const id = await newFile();
+      for (const [n, b] of [p1, p2, p3].entries()) await putPart(id, n + 1, b);
+      const etags = [md5(p1), md5(p2), md5(p3)];
+      const first = await uploads.complete(DB, id, { etags, sha1: sha1(whole) });
+      const assembled = uploads.sourceFile(DB, id).path;
+      // The answer was lost; the client sends the same completion again (quoted or not, any case, with or without the SHA1).
+      expect(await uploads.complete(DB, id, { etags, sha1: sha1(whole) })).toEqual(first);
+      expect(await uploads.complete(DB, id, { etags: etags.map((e) => e.replace(/"/g, "").toUpperCase()) })).toEqual(first);
+      expect(uploads.sourceFile(DB, id).path).toBe(assembled); // nothing assembled again
+      store.clock.advance(PROCESSING_MS);
+      expect(await uploads.complete(DB, id, { etags })).toEqual({ ...first, state: "PROCESSED" });
+      // Another file's completion is not this one's: the usual refusal of a file no longer uploading.
+      const refusal = (req: { etags: string[]; sha1?: string }) => uploads.complete(DB, id, req).then(() => "completed", (e: BadRequest) => e.message);
+      const notUploading = `invalid parameter 'sourceFileId': source file ${id} is PROCESSED, not UPLOADING; it takes no more completion`;
+      expect(await refusal({ etags: [md5(p1), md5(p3), md5(p3)] })).toBe(notUploading);
+      expect(await refusal({ etags: [md5(p1), md5(p2)] })).toBe(notUploading);
+      expect(await refusal({ etags, sha1: "0".repeat(40) })).toBe(notUploading);
     });
 
     it("enforces the part rules at completion", async () => {
@@ -320,6 +341,48 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
     });
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ id, state: "PROCESSING" });
+    // The same completion again (its answer lost): 200 and the file as it is now.
+    const again = await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/complete`, {
+      etags: listed.body.data.map((p: any) => p.etag),
+      sha1: createHash("sha1").update(Buffer.concat(parts)).digest("hex"),
+    });
+    expect(again.status).toBe(200);
+    expect(again.body.data).toMatchObject({ id, state: expect.stringMatching(/^PROCESSING|PROCESSED$/) });
+    const other = await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/complete`, { etags: [listed.body.data[0].etag] });
+    expect(other.status).toBe(400);
+    expect(other.body.title).toMatch(new RegExp(`source file ${id} is PROCESS(ING|ED), not UPLOADING`));
+  });
+
+  it("treats a client that hangs up mid-body as no request: no answer, no error report, the part not kept", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const ds = await post("databaseAdmin", `/v1/databases/${db}/datasets`, { name: "hang-ups" });
+      const sf = await post("databaseAdmin", `/v1/databases/${db}/datasets/${ds.body.data.id}/sourceFiles`, { filename: "a.zip" });
+      const id = sf.body.data.id;
+      const partUrl = new URL((await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/parts/1`, {})).body.data.url);
+      emu.traffic.log.reset();
+      /** Sends the head of a request announcing 100,000 bytes, 1,000 of them, and closes the connection. */
+      const hangUp = (method: string, target: string, headers: Record<string, string> = {}) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = net.connect(Number(partUrl.port), partUrl.hostname, () => {
+            const head = Object.entries({ host: partUrl.host, "content-length": "100000", ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+            socket.write(`${method} ${target} HTTP/1.1\r\n${head}\r\n`);
+            socket.write(Buffer.alloc(1000, 7), () => setTimeout(() => socket.destroy(), 20));
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", reject);
+        });
+      await hangUp("PUT", partUrl.pathname);
+      await hangUp("POST", `/v1/organizations/102/users`, { authorization: `Bearer ${emu.keys.orgAdmin}`, "content-type": "application/json" });
+      await expect.poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status])).toEqual([
+        ["PutSourceFilePart", 0],
+        ["PostOrganizationUsers", 0],
+      ]);
+      expect(errors).not.toHaveBeenCalled();
+      expect(emu.store.extensions.uploads && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it("answers 422 naming the dataset limit, and 403 without upload permission", async () => {
