@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
-} from "../../contract";
+} from "../../contract/custodianCsv";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";

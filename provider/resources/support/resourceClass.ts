@@ -11,7 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
-import type { ResourceImpl } from "./lifecycle";
+import type { ResourceImpl, ResourceShape } from "./implementation";
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -79,7 +79,7 @@ export abstract class ReviewAdminResource extends pulumi.dynamic.Resource {
   declare readonly schemaVersion: pulumi.Output<number>;
 
   constructor(
-    definition: { readonly kind: string; readonly outputs: readonly string[] },
+    definition: ResourceShape,
     name: string,
     args: object,
     opts?: pulumi.CustomResourceOptions,
