@@ -31,7 +31,7 @@
  *   the largest project per database, as the combined size does, avoids counting a document once
  *   per project that holds it.
  */
-import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
+import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import { prng } from "./random";
 
 /** Bytes of one kind of storage, by data type. */
