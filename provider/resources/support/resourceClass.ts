@@ -78,12 +78,7 @@ export abstract class ReviewAdminResource extends pulumi.dynamic.Resource {
   /** Version of the state layout this resource was last written with. */
   declare readonly schemaVersion: pulumi.Output<number>;
 
-  constructor(
-    definition: ResourceShape,
-    name: string,
-    args: object,
-    opts?: pulumi.CustomResourceOptions,
-  ) {
+  constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     warnAboutConfig();
     const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
     super(providerFor(definition.kind), name, { ...seeded, ...args }, opts, MODULE, definition.kind);
