@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { NameFilter } from "./argTypes.generated";
 
+// Other data sources spread `.shape` into their schemas.
 /**
  * Name filters shared by list data sources.
  * @outputType NameFilter

@@ -12,9 +12,9 @@ import { Email, OrganizationId, UserId } from "./inputs";
 import { personKeys } from "./handover";
 import { containsUnknown, defineResource, diffFields } from "./lifecycle";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
+import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { patchMember } from "./membership";
 import { normalizeEmail } from "./normalize";
-import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { memberByEmail, listedMembers } from "./runCache";
 
 /** Which E22 field a resource manages, and how to read it. */
