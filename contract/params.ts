@@ -5,6 +5,9 @@
  * string (`0x66`, `1e3`, ` 12`, `12.0`, `-1`) is refused rather than read the way Number() would.
  */
 import { z } from "zod";
+import { ParameterError } from "./parameterError";
+
+export { ParameterError };
 
 /** Largest unix-millisecond instant a JavaScript Date can hold. */
 const MAX_UNIX_MS = 8.64e15;
@@ -45,21 +48,6 @@ export const partNumber = intRange(1, 10000, "a part number");
 
 /** after + limit, the pagination inputs every list endpoint takes. */
 export const paging = { after, limit: listLimit };
-
-/** One parameter broke one rule. Thrown by the client before sending, and mapped to 400 by the emulator. */
-export class ParameterError extends Error {
-  override readonly name = "ParameterError";
-  constructor(
-    /** The parameter's name, e.g. `limit` or `body.users.0.email`. */
-    readonly parameter: string,
-    /** The rule it broke, e.g. `must be an integer from 1 to 200`. */
-    readonly rule: string,
-    /** The operation id, when known. */
-    readonly operationId?: string,
-  ) {
-    super(`${operationId ? operationId + ": " : ""}invalid parameter '${parameter}': ${rule}`);
-  }
-}
 
 /** Parses `value` with `schema`; throws a ParameterError naming the first bad field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, operationId?: string, prefix = ""): z.output<S> {

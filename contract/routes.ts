@@ -289,18 +289,8 @@ export const routes = {
 
 /** The route table's type. */
 export type Routes = typeof routes;
-/** An operation id. */
-export type OperationId = keyof Routes;
-/** Parameters (path and query) an operation takes, as a caller writes them. */
-export type ParamsOf<K extends OperationId> = z.input<Routes[K]["params"]>;
-/** The JSON body an operation takes (never for GET, multipart for E5). */
-export type BodyOf<K extends OperationId> = Routes[K] extends { body: infer B }
-  ? B extends z.ZodType ? z.input<B> : B extends "multipart" ? FormData : never
-  : never;
-/** The `data` a successful response carries. */
-export type DataOf<K extends OperationId> = z.output<Routes[K]["data"]>;
-/** The element type of a paged list operation. */
-export type ItemOf<K extends OperationId> = DataOf<K> extends readonly (infer T)[] ? T : never;
+// The operation types, generated from this table into zod-free TypeScript (types.ts).
+export type { BodyOf, DataOf, ItemOf, OperationId, ParamsOf } from "./types";
 
 /** All routes as a list, in the contract's order. */
 export const routeList: readonly RouteDef[] = Object.values(routes);

@@ -4,8 +4,14 @@
  * Entities are loose objects: fields the spec calls "not shown" pass through untouched, so a
  * live service that sends more than the spec lists never fails validation. Fields the spec marks
  * conditional ("set for sub-organizations", "only in the database's project list") are optional.
+ *
+ * An entity's type is its schema's output, generated into zod-free TypeScript
+ * (types.generated.ts, `npm run generate`) so that published declarations never import zod:
+ * `export type X = generated.X` beside `export const X` names it here, and tells the generator
+ * to print it.
  */
 import { z } from "zod";
+import type * as generated from "./types.generated";
 
 /** An ISO 8601 UTC timestamp as the service sends it. */
 export const Timestamp = z.string();
@@ -19,11 +25,11 @@ export function uniqueArray<T extends z.ZodType>(item: T) {
 
 /** Organization permissions, spelled exactly as the spec spells them. */
 export const OrganizationPermission = z.enum(["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"]);
-export type OrganizationPermission = z.infer<typeof OrganizationPermission>;
+export type OrganizationPermission = generated.OrganizationPermission;
 
 /** Database permissions, spelled exactly as the spec spells them. */
 export const DatabasePermission = z.enum(["DB_ADMIN", "DB_UPLOAD", "DB_DELETE", "DB_LEGAL_HOLD"]);
-export type DatabasePermission = z.infer<typeof DatabasePermission>;
+export type DatabasePermission = generated.DatabasePermission;
 
 /** Billing and final states (contract: ACTIVE, SUSPENDED, DELETED). Other spellings pass as strings. */
 export const BillingState = z.union([z.enum(["ACTIVE", "SUSPENDED", "DELETED"]), z.string()]);
@@ -42,7 +48,7 @@ export const Database = z.looseObject({
   orgAdminAccess: z.boolean(),
   owningOrganizationId: z.number().int(),
 });
-export type Database = z.infer<typeof Database>;
+export type Database = generated.Database;
 
 export const Saml = z.looseObject({
   entityId: z.string().nullish(),
@@ -58,7 +64,7 @@ export const Organization = z.looseObject({
   parentOrganizationId: z.number().int().nullish(),
   saml: Saml.nullish(),
 });
-export type Organization = z.infer<typeof Organization>;
+export type Organization = generated.Organization;
 
 /** A project of a database; the last two fields appear only in a database's project list (E29). */
 export const Project = z.looseObject({
@@ -75,11 +81,11 @@ export const Project = z.looseObject({
   emailThreadingStatus: z.string().optional(),
   lastLogin: Timestamp.nullish(),
 });
-export type Project = z.infer<typeof Project>;
+export type Project = generated.Project;
 
 /** A user identifier: a short abbreviation and its label. */
 export const UserIdentifier = z.looseObject({ abbreviation: z.string(), label: z.string() });
-export type UserIdentifier = z.infer<typeof UserIdentifier>;
+export type UserIdentifier = generated.UserIdentifier;
 
 export const UserOrganization = z.looseObject({ id: z.number().int(), name: z.string(), orgAdmin: z.boolean() });
 
@@ -99,7 +105,7 @@ export const User = z.looseObject({
   mfaRequired: z.boolean().optional(),
   permissions: z.array(OrganizationPermission).optional(),
 });
-export type User = z.infer<typeof User>;
+export type User = generated.User;
 
 /** A user as the organization member endpoints (E18, E19, E21, E22) return it. */
 export const Member = User.extend({
@@ -107,7 +113,7 @@ export const Member = User.extend({
   userIdentifiers: z.array(UserIdentifier),
   permissions: z.array(OrganizationPermission),
 });
-export type Member = z.infer<typeof Member>;
+export type Member = generated.Member;
 
 /** A holder of database-level permissions (E23 to E26). */
 export const DatabaseUser = z.looseObject({
@@ -115,7 +121,7 @@ export const DatabaseUser = z.looseObject({
   permissions: z.array(DatabasePermission),
   user: User,
 });
-export type DatabaseUser = z.infer<typeof DatabaseUser>;
+export type DatabaseUser = generated.DatabaseUser;
 
 /** A pending or expired invitation to an organization. */
 export const Invitation = z.looseObject({
@@ -129,7 +135,7 @@ export const Invitation = z.looseObject({
   organizationId: z.number().int(),
   organizationPermissions: z.array(OrganizationPermission),
 });
-export type Invitation = z.infer<typeof Invitation>;
+export type Invitation = generated.Invitation;
 
 /** Bytes by data type and the billable gigabytes of one kind of storage. */
 export const SizeBreakdown = z.looseObject({
@@ -138,15 +144,15 @@ export const SizeBreakdown = z.looseObject({
   processedBytes: z.number(),
   producedBytes: z.number(),
 });
-export type SizeBreakdown = z.infer<typeof SizeBreakdown>;
+export type SizeBreakdown = generated.SizeBreakdown;
 
 /** Standard and early-case-assessment storage. */
 export const Size = z.looseObject({ eca: SizeBreakdown, standard: SizeBreakdown });
-export type Size = z.infer<typeof Size>;
+export type Size = generated.Size;
 
 /** A month's peak size (the basis of the bill) and final size (month end, or now). */
 export const SizeSet = z.looseObject({ finalSize: Size, peakSize: Size });
-export type SizeSet = z.infer<typeof SizeSet>;
+export type SizeSet = generated.SizeSet;
 
 /** How a month is billed, the state at its end, and change timestamps where they apply. */
 export const MonthStatus = z.looseObject({
@@ -156,7 +162,7 @@ export const MonthStatus = z.looseObject({
   deletionRequested: Timestamp.nullish(),
   deleted: Timestamp.nullish(),
 });
-export type MonthStatus = z.infer<typeof MonthStatus>;
+export type MonthStatus = generated.MonthStatus;
 
 /** A project's billing record within a database billing record. */
 export const ProjectBilling = z.looseObject({
@@ -169,7 +175,7 @@ export const ProjectBilling = z.looseObject({
   name: z.string(),
   partial: z.boolean(),
 });
-export type ProjectBilling = z.infer<typeof ProjectBilling>;
+export type ProjectBilling = generated.ProjectBilling;
 
 /** A database's billing record for one month, with its projects (E7 elements, E28). */
 export const DatabaseBilling = z.looseObject({
@@ -180,11 +186,11 @@ export const DatabaseBilling = z.looseObject({
   monthStatus: MonthStatus,
   projects: z.array(ProjectBilling),
 });
-export type DatabaseBilling = z.infer<typeof DatabaseBilling>;
+export type DatabaseBilling = generated.DatabaseBilling;
 
 /** A parent organization's month, over all databases of it and its sub-organizations (E8). */
 export const ParentBilling = z.looseObject({ active: SizeSet, suspended: SizeSet });
-export type ParentBilling = z.infer<typeof ParentBilling>;
+export type ParentBilling = generated.ParentBilling;
 
 /** One entry of an organization's activity log; data and description are null for parent keys. */
 export const ActivityEvent = z.looseObject({
@@ -196,7 +202,7 @@ export const ActivityEvent = z.looseObject({
   description: z.string().nullable(),
   data: z.record(z.string(), z.unknown()).nullable(),
 });
-export type ActivityEvent = z.infer<typeof ActivityEvent>;
+export type ActivityEvent = generated.ActivityEvent;
 
 export const DocCounts = z.looseObject({
   docCount: z.number().int(),
@@ -207,7 +213,7 @@ export const DocCounts = z.looseObject({
 
 /** Document counts and sizes of a database; each document counted once. */
 export const DatabaseSize = z.looseObject({ nativeDocs: DocCounts, processedDocs: DocCounts, producedDocs: DocCounts });
-export type DatabaseSize = z.infer<typeof DatabaseSize>;
+export type DatabaseSize = generated.DatabaseSize;
 
 /** A person to add to an organization (E19). */
 export const AddUser = z.object({
@@ -215,14 +221,14 @@ export const AddUser = z.object({
   firstName: z.string(),
   lastName: z.string(),
 });
-export type AddUser = z.infer<typeof AddUser>;
+export type AddUser = generated.AddUser;
 
 /** E19 body: people to add, all with the same organization permissions. */
 export const AddUsersRequest = z.object({
   permissions: uniqueArray(OrganizationPermission).optional(),
   users: z.array(AddUser).min(1, { message: "must name at least one user" }),
 });
-export type AddUsersRequest = z.infer<typeof AddUsersRequest>;
+export type AddUsersRequest = generated.AddUsersRequest;
 
 /** E19 result: who became a member, who was invited, and which emails could not be parsed. */
 export const AddUsersResult = z.looseObject({
@@ -230,18 +236,18 @@ export const AddUsersResult = z.looseObject({
   invites: z.array(Invitation),
   users: z.array(Member),
 });
-export type AddUsersResult = z.infer<typeof AddUsersResult>;
+export type AddUsersResult = generated.AddUsersResult;
 
 /** E22 body: a field left out is left as it is. */
 export const UpdateMemberRequest = z.object({
   organizationPermissions: uniqueArray(OrganizationPermission).optional(),
   userIdentifiers: z.array(UserIdentifier).optional(),
 });
-export type UpdateMemberRequest = z.infer<typeof UpdateMemberRequest>;
+export type UpdateMemberRequest = generated.UpdateMemberRequest;
 
 /** E26 body: the user's whole set of database permissions (it overwrites). */
 export const SetDatabaseUserRequest = z.object({ databasePermissions: uniqueArray(DatabasePermission) });
-export type SetDatabaseUserRequest = z.infer<typeof SetDatabaseUserRequest>;
+export type SetDatabaseUserRequest = generated.SetDatabaseUserRequest;
 
 /** E13 and E15 body. */
 export const EmailRequest = z.object({ email: z.string().min(1, { message: "must not be empty" }) });
@@ -262,10 +268,11 @@ export const CreateDatasetRequest = z.looseObject({
   deduplication: z.string().optional(),
   timezone: z.string().optional(),
 });
-export type CreateDatasetRequest = z.infer<typeof CreateDatasetRequest>;
+export type CreateDatasetRequest = generated.CreateDatasetRequest;
 
+/** A dataset: the processing settings of the source files uploaded into it (up1). */
 export const Dataset = z.looseObject({ id: z.number().int(), name: z.string() });
-export type Dataset = z.infer<typeof Dataset>;
+export type Dataset = generated.Dataset;
 
 /** Create-source-file body; `custodian` is the file-level custodian the spec describes. */
 export const CreateSourceFileRequest = z.looseObject({
@@ -275,25 +282,26 @@ export const CreateSourceFileRequest = z.looseObject({
   childCustodians: z.record(z.string(), z.string()).optional(),
   directLink: z.url({ message: "must be a URL" }).optional(),
 });
-export type CreateSourceFileRequest = z.infer<typeof CreateSourceFileRequest>;
+export type CreateSourceFileRequest = generated.CreateSourceFileRequest;
 
+/** A source file of a dataset and where its upload or processing stands (up2, up5). */
 export const SourceFile = z.looseObject({ id: z.number().int(), state: SourceFileState });
-export type SourceFile = z.infer<typeof SourceFile>;
+export type SourceFile = generated.SourceFile;
 
 /** A pre-authenticated URL for one part (up3). */
 export const PartUrl = z.looseObject({ partNumber: z.number().int(), url: z.string() });
-export type PartUrl = z.infer<typeof PartUrl>;
+export type PartUrl = generated.PartUrl;
 
 /** A part the service has received (up4). */
 export const UploadedPart = z.looseObject({ partNumber: z.number().int(), etag: z.string(), size: z.number().int() });
-export type UploadedPart = z.infer<typeof UploadedPart>;
+export type UploadedPart = generated.UploadedPart;
 
 /** Complete-upload body (up5): ETags in part order, optionally the whole file's SHA1. */
 export const CompleteUploadRequest = z.object({
   etags: z.array(z.string()).min(1, { message: "must hold at least one ETag" }),
   sha1: z.string().regex(/^[0-9a-f]{40}$/i, { message: "must be 40 hex digits" }).optional(),
 });
-export type CompleteUploadRequest = z.infer<typeof CompleteUploadRequest>;
+export type CompleteUploadRequest = generated.CompleteUploadRequest;
 
 /** The error body: `{title, status}`, or `{message, status}` on some not-found answers. */
 export const ErrorBody = z.looseObject({
@@ -301,4 +309,4 @@ export const ErrorBody = z.looseObject({
   message: z.string().optional(),
   status: z.number().int().optional(),
 });
-export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ErrorBody = generated.ErrorBody;

@@ -5,7 +5,8 @@
  * call a route (`access`) and which ids its path names.
  */
 import { STATUS_CODES } from "node:http";
-import { ParameterError, pathParamsOf, routes, type OperationId, type RouteDef } from "../contract";
+import { ParameterError, pathParamsOf, routes, type RouteDef } from "../contract";
+import type { OperationId } from "../contract/types";
 import { accessText } from "../contract/routing";
 import { ApiError, NetworkError } from "./client";
 import { oneLine } from "./util";

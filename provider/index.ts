@@ -12,7 +12,7 @@ export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./res
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
 export { OrganizationMembers, type OrganizationMembersArgs, type RosterMemberInput, type LivePerson } from "./resources/organizationMembers";
 export { DatabaseUsers, type DatabaseUsersArgs, type LiveUser } from "./resources/databaseUsers";
-export type { RosterMode } from "./resources/support/roster";
+export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
@@ -63,8 +63,8 @@ export type {
   ParamsOf,
   BodyOf,
   DataOf,
-} from "../contract";
-export { ParameterError } from "../contract";
+} from "../contract/types";
+export { ParameterError } from "../contract/parameterError";
 
 // The HTTP client and its errors
 export {

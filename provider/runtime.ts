@@ -14,7 +14,7 @@ import { orgMember } from "./resources/orgMember";
 import { orgMemberPermissions } from "./resources/orgMemberPermissions";
 import { organizationMembers } from "./resources/organizationMembers";
 import { sourceFile } from "./resources/sourceFile";
-import type { ResourceImpl } from "./resources/support/lifecycle";
+import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 

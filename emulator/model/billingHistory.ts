@@ -36,7 +36,7 @@
  *   a document once per project that holds it. (This is what the provider's parent billing
  *   summary recomputes from E7, so it stays as it was when the combined size went per type.)
  */
-import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract";
+import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import { prng } from "./random";
 
 /** Bytes of one kind of storage, by data type. */

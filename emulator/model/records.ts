@@ -3,7 +3,7 @@
  * and the snapshot of the whole world that `--state` writes. The API's JSON shapes are built from
  * them in ../views.ts; the rules that change them are Store's (store.ts).
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract/types";
 import type { Custodian } from "../../contract/custodianCsv";
 import type { BillingHistories } from "./billingHistory";
 

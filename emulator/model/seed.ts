@@ -31,7 +31,7 @@
  * Synthetic scale (benchmarks, paging tests) adds members and databases to that world without
  * events: it stands for a big organization that already exists, not for N changes.
  */
-import type { OrganizationPermission } from "../../contract";
+import type { OrganizationPermission } from "../../contract/types";
 import { seedBillingHistory } from "./billingHistory";
 import { seedEvents } from "./eventLog";
 import type { DatabaseRecord, MembershipRecord } from "./records";

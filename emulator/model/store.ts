@@ -11,7 +11,7 @@
  * The whole state is plain data (`toJSON`/`load`), so `--state file.json` can keep a demo
  * world across restarts.
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
+import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract/types";
 import { NotFound } from "../errors";
 import type { BillingHistories } from "./billingHistory";
 import { Clock, type ClockOption } from "./clock";

@@ -37,7 +37,7 @@ import * as path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { request } from "undici";
-import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract";
+import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract/types";
 import { BadRequest, NotFound, Unprocessable } from "../errors";
 import type { Store } from "./store";
 

@@ -10,10 +10,12 @@
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
 import { FormData as UndiciFormData, type Pool } from "undici";
-import { parseOrThrow, ParameterError } from "../../contract/params";
-import { routes, type BodyOf, type DataOf, type OperationId, type ParamsOf, type RouteDef } from "../../contract/routes";
+import { ParameterError } from "../../contract/parameterError";
+import { parseOrThrow } from "../../contract/params";
+import { routes, type RouteDef } from "../../contract/routes";
 import { buildPath } from "../../contract/routing";
 import { ErrorBody } from "../../contract/schemas";
+import type { BodyOf, DataOf, OperationId, ParamsOf } from "../../contract/types";
 import {
   ApiError,
   ClientClosedError,

@@ -12,7 +12,7 @@ import { STATUS_CODES } from "node:http";
 
 import { oneLine } from "../util";
 
-export { ParameterError } from "../../contract/params";
+export { ParameterError } from "../../contract/parameterError";
 
 /** Appended to a message when the client tried more than once. */
 function attemptsSuffix(attempts: number): string {

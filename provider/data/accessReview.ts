@@ -8,23 +8,27 @@
  * real changes in access.
  */
 import { z } from "zod";
-import type { DatabasePermission, OrganizationPermission } from "../../contract";
+import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, type DataSourceOptions } from "./dataSource";
+import type { GetAccessMatrixArgs } from "./argTypes.generated";
 
+export type { GetAccessMatrixArgs };
+
+/**
+ * getAccessMatrix arguments.
+ * @inputType GetAccessMatrixArgs
+ */
 const getAccessMatrixArgs = z.strictObject({
   /** The organization to review. */
   organizationId: idArg,
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
   includeActivity: z.boolean().optional(),
 });
-
-/** getAccessMatrix arguments. */
-export type GetAccessMatrixArgs = z.input<typeof getAccessMatrixArgs>;
 
 /** A member of the organization and their organization permissions. */
 export interface AccessMember {

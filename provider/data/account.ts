@@ -2,18 +2,22 @@
  * Data sources for the account behind the key and its organizations (E2, E3, E6).
  */
 import { z } from "zod";
-import type { Organization, User } from "../../contract";
+import type { Organization, User } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesName, nameFilterArgs } from "./filters";
+import type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs } from "./argTypes.generated";
+
+export type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs };
 
 /** getCurrentUser result: the user behind the API key (E2). */
 export type GetCurrentUserResult = User;
 
+/**
+ * getCurrentUser arguments: none.
+ * @inputType GetCurrentUserArgs
+ */
 const getCurrentUserArgs = z.strictObject({});
-
-/** getCurrentUser arguments: none. */
-export type GetCurrentUserArgs = z.input<typeof getCurrentUserArgs>;
 
 /** Reads the user behind the API key (E2; any valid key). */
 export async function getCurrentUser(args: GetCurrentUserArgs = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
@@ -24,6 +28,10 @@ export async function getCurrentUser(args: GetCurrentUserArgs = {}, opts?: DataS
 
 export const getCurrentUserOutput = outputForm(getCurrentUser);
 
+/**
+ * getOrganizations arguments: filters applied after every page is read.
+ * @inputType GetOrganizationsArgs
+ */
 const getOrganizationsArgs = z.strictObject({
   ...nameFilterArgs.shape,
   /** Keep only the sub-organizations of this organization. */
@@ -31,9 +39,6 @@ const getOrganizationsArgs = z.strictObject({
   /** true: only organizations with a parent; false: only top-level ones. */
   isSubOrganization: z.boolean().optional(),
 });
-
-/** getOrganizations arguments: filters applied after every page is read. */
-export type GetOrganizationsArgs = z.input<typeof getOrganizationsArgs>;
 
 export interface GetOrganizationsResult {
   /** The caller's organizations and their sub-organizations (E3), after the filters, in the service's order. */
@@ -60,13 +65,14 @@ export async function getOrganizations(input: GetOrganizationsArgs = {}, opts?: 
 
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
+/**
+ * getOrganization arguments.
+ * @inputType GetOrganizationArgs
+ */
 const getOrganizationArgs = z.strictObject({
   /** The organization to read. */
   organizationId: idArg,
 });
-
-/** getOrganization arguments. */
-export type GetOrganizationArgs = z.input<typeof getOrganizationArgs>;
 
 /** getOrganization result: the organization (E6). */
 export type GetOrganizationResult = Organization;

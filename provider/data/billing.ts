@@ -14,23 +14,17 @@
  * project's.
  */
 import { z } from "zod";
-import {
-  params,
-  type DatabaseBilling,
-  type MonthStatus,
-  type Organization,
-  type ParentBilling,
-  type ProjectBilling,
-  type Size,
-  type SizeBreakdown,
-  type SizeSet,
-} from "../../contract";
+import { params } from "../../contract";
+import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { mapLimit } from "../util";
 import { idArg, intArg, numberArg, parseArgs } from "./args";
 import { csvLine } from "./csv";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesName, nameFilterArgs } from "./filters";
+import type { GetBillingSummaryArgs, GetDatabaseBillingArgs, GetOrganizationBillingArgs, GetParentBillingSummaryArgs, GetParentOrganizationBillingArgs, MonthArgs } from "./argTypes.generated";
+
+export type { GetBillingSummaryArgs, GetDatabaseBillingArgs, GetOrganizationBillingArgs, GetParentBillingSummaryArgs, GetParentOrganizationBillingArgs, MonthArgs };
 
 // ------------------------------------------------------------------------------------------------
 // Months
@@ -49,16 +43,16 @@ export function currentMonthUtc(now: Date = new Date()): YearMonth {
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
 
-/** Year and month arguments (the contract's rules for them): each defaults to the current one (UTC). */
+/**
+ * Year and month arguments: each defaults to the current one (UTC).
+ * @inputType MonthArgs
+ */
 const monthArgs = z.object({
   /** Four-digit year; default the current year (UTC). */
   year: numberArg(params.year.unwrap()).optional(),
   /** 1..12; default the current month (UTC). */
   month: numberArg(params.month.unwrap()).optional(),
 });
-
-/** Year and month arguments: each defaults to the current one (UTC). */
-export type MonthArgs = z.input<typeof monthArgs>;
 
 /**
  * Resolves optional year and month to a month: each left-out part is the current UTC one. Throws
@@ -88,15 +82,16 @@ function monthLabel(m: YearMonth): string {
 // One month
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * getOrganizationBilling arguments; the name filters match database names.
+ * @inputType GetOrganizationBillingArgs
+ */
 const getOrganizationBillingArgs = z.strictObject({
   ...monthArgs.shape,
   ...nameFilterArgs.shape,
   /** The organization. */
   organizationId: idArg,
 });
-
-/** getOrganizationBilling arguments; the name filters match database names. */
-export type GetOrganizationBillingArgs = z.input<typeof getOrganizationBillingArgs>;
 
 export interface GetOrganizationBillingResult extends YearMonth {
   /** The organization asked about. */
@@ -129,14 +124,15 @@ export async function getOrganizationBilling(input: GetOrganizationBillingArgs, 
 
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
+/**
+ * getParentOrganizationBilling arguments.
+ * @inputType GetParentOrganizationBillingArgs
+ */
 const getParentOrganizationBillingArgs = z.strictObject({
   ...monthArgs.shape,
   /** The parent organization. */
   organizationId: idArg,
 });
-
-/** getParentOrganizationBilling arguments. */
-export type GetParentOrganizationBillingArgs = z.input<typeof getParentOrganizationBillingArgs>;
 
 /** getParentOrganizationBilling result: the aggregate (E8) and the month it is for. */
 export interface GetParentOrganizationBillingResult extends YearMonth, ParentBilling {
@@ -161,14 +157,15 @@ export async function getParentOrganizationBilling(
 
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
+/**
+ * getDatabaseBilling arguments.
+ * @inputType GetDatabaseBillingArgs
+ */
 const getDatabaseBillingArgs = z.strictObject({
   ...monthArgs.shape,
   /** The database. */
   databaseId: idArg,
 });
-
-/** getDatabaseBilling arguments. */
-export type GetDatabaseBillingArgs = z.input<typeof getDatabaseBillingArgs>;
 
 /** getDatabaseBilling result: the database's billing record with all projects (E28), and the month. */
 export type GetDatabaseBillingResult = DatabaseBilling & YearMonth & { databaseId: number };
@@ -252,13 +249,14 @@ const summaryArgs = monthArgs.extend({
   months: intArg(1, 36).optional(),
 });
 
+/**
+ * getBillingSummary arguments: `months` months ending with year/month (default: the current month only).
+ * @inputType GetBillingSummaryArgs
+ */
 const getBillingSummaryArgs = summaryArgs.strict().extend({
   /** The organization. */
   organizationId: idArg,
 });
-
-/** getBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
-export type GetBillingSummaryArgs = z.input<typeof getBillingSummaryArgs>;
 
 /** getBillingSummary result: billable GB by database and month, peak against final, standard against eca. */
 export interface BillingSummary {
@@ -398,13 +396,14 @@ export interface ParentSummaryMonth extends YearMonth {
   matchesAggregate: boolean;
 }
 
+/**
+ * getParentBillingSummary arguments: `months` months ending with year/month (default: the current month only).
+ * @inputType GetParentBillingSummaryArgs
+ */
 const getParentBillingSummaryArgs = summaryArgs.strict().extend({
   /** The parent organization. */
   organizationId: idArg,
 });
-
-/** getParentBillingSummary arguments: `months` months ending with year/month (default: the current month only). */
-export type GetParentBillingSummaryArgs = z.input<typeof getParentBillingSummaryArgs>;
 
 /** getParentBillingSummary result: a parent organization across its sub-organizations. */
 export interface ParentBillingSummary {

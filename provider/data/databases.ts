@@ -2,28 +2,33 @@
  * Data sources for databases (E1, E9, E27, E30).
  */
 import { z } from "zod";
-import type { Database, DatabaseSize } from "../../contract";
+import type { Database, DatabaseSize } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
+import type { DatabaseFilter, GetDatabaseArgs, GetDatabaseSizeArgs, GetDatabasesArgs, GetOrganizationDatabasesArgs } from "./argTypes.generated";
 
+export type { DatabaseFilter, GetDatabaseArgs, GetDatabaseSizeArgs, GetDatabasesArgs, GetOrganizationDatabasesArgs };
+
+/**
+ * Filters shared by the database lists, applied after every page is read.
+ * @outputType DatabaseFilter
+ */
 const databaseFilterArgs = z.object({
   ...nameFilterArgs.shape,
   /** Keep only databases with this orgAdminAccess setting. */
   orgAdminAccess: z.boolean().optional(),
 });
 
-/** Filters shared by the database lists, applied after every page is read. */
-export type DatabaseFilter = z.output<typeof databaseFilterArgs>;
-
+/**
+ * getDatabases arguments: filters applied after every page is read.
+ * @inputType GetDatabasesArgs
+ */
 const getDatabasesArgs = z.strictObject({
   ...databaseFilterArgs.shape,
   /** Keep only databases owned by this organization. */
   organizationId: idArg.optional(),
 });
-
-/** getDatabases arguments: filters applied after every page is read. */
-export type GetDatabasesArgs = z.input<typeof getDatabasesArgs>;
 
 /** Result of the database lists. */
 export interface GetDatabasesResult {
@@ -53,13 +58,14 @@ export async function getDatabases(input: GetDatabasesArgs = {}, opts?: DataSour
 
 export const getDatabasesOutput = outputForm(getDatabases);
 
+/**
+ * getDatabase arguments.
+ * @inputType GetDatabaseArgs
+ */
 const getDatabaseArgs = z.strictObject({
   /** The database to read. */
   databaseId: idArg,
 });
-
-/** getDatabase arguments. */
-export type GetDatabaseArgs = z.input<typeof getDatabaseArgs>;
 
 /** getDatabase result: the database (E27). */
 export type GetDatabaseResult = Database;
@@ -73,14 +79,15 @@ export async function getDatabase(args: GetDatabaseArgs, opts?: DataSourceOption
 
 export const getDatabaseOutput = outputForm(getDatabase);
 
+/**
+ * getOrganizationDatabases arguments: the organization, and filters applied after every page is read.
+ * @inputType GetOrganizationDatabasesArgs
+ */
 const getOrganizationDatabasesArgs = z.strictObject({
   ...databaseFilterArgs.shape,
   /** The owning organization. */
   organizationId: idArg,
 });
-
-/** getOrganizationDatabases arguments: the organization, and filters applied after every page is read. */
-export type GetOrganizationDatabasesArgs = z.input<typeof getOrganizationDatabasesArgs>;
 
 export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
   /** The organization asked about. */
@@ -102,13 +109,14 @@ export async function getOrganizationDatabases(
 
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
 
+/**
+ * getDatabaseSize arguments.
+ * @inputType GetDatabaseSizeArgs
+ */
 const getDatabaseSizeArgs = z.strictObject({
   /** The database to measure. */
   databaseId: idArg,
 });
-
-/** getDatabaseSize arguments. */
-export type GetDatabaseSizeArgs = z.input<typeof getDatabaseSizeArgs>;
 
 /** getDatabaseSize result: document counts and sizes of native, processed and produced documents (E30; the spec does not state the units). */
 export interface GetDatabaseSizeResult extends DatabaseSize {

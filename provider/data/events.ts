@@ -9,9 +9,13 @@
  * page loses and repeats nothing either, and range results are kept to begin <= timestamp < end.
  */
 import { z } from "zod";
-import { params, type ActivityEvent } from "../../contract";
+import { params } from "../../contract";
+import type { ActivityEvent } from "../../contract/types";
 import { idArg, numberArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import type { GetActivityEventsArgs, TimeInput } from "./argTypes.generated";
+
+export type { GetActivityEventsArgs, TimeInput };
 
 const TIME_RULE = "must be unix milliseconds, a Date or an ISO 8601 time";
 
@@ -25,18 +29,22 @@ function toMillis(value: number | string | Date): number | undefined {
   return params.unixMs.safeParse(ms).success ? ms : undefined;
 }
 
-/** A point in time: unix milliseconds, a Date, or an ISO 8601 string; parsed to unix milliseconds. */
+/**
+ * A point in time: unix milliseconds, a Date, or an ISO 8601 string.
+ * @inputType TimeInput
+ */
 const timeArg = z.union([z.number(), z.string(), z.date()], { error: TIME_RULE }).transform((value, ctx) => {
   const ms = toMillis(value);
   if (ms === undefined) ctx.addIssue({ code: "custom", message: TIME_RULE });
   return ms ?? z.NEVER;
 });
 
-/** A point in time: unix milliseconds, a Date, or an ISO 8601 string. */
-export type TimeInput = z.input<typeof timeArg>;
-
 const USAGE = "give begin (and optionally end) for a time range, afterEventId for the events after an event, or recent: true for the most recent events";
 
+/**
+ * getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`.
+ * @inputType GetActivityEventsArgs
+ */
 const getActivityEventsArgs = z
   .strictObject({
     /** The organization whose activity log to read. */
@@ -69,9 +77,6 @@ const getActivityEventsArgs = z
       ctx.addIssue({ code: "custom", path: ["begin"], message: "must be earlier than now when 'end' is left out" });
     }
   });
-
-/** getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`. */
-export type GetActivityEventsArgs = z.input<typeof getActivityEventsArgs>;
 
 /** `end` when left out: now (this machine's clock) plus one millisecond, so that an event of this millisecond is included. */
 function defaultEnd(): number {

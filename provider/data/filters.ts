@@ -1,16 +1,18 @@
 /** The filters list data sources apply after every page is read, and the argument schema of the name filters they share. */
 import { z } from "zod";
+import type { NameFilter } from "./argTypes.generated";
 
-/** Name filters shared by list data sources (spread `.shape` into a data source's schema). */
+// Other data sources spread `.shape` into their schemas.
+/**
+ * Name filters shared by list data sources.
+ * @outputType NameFilter
+ */
 export const nameFilterArgs = z.object({
   /** Keep only items whose name equals this exactly (case-sensitive). */
   name: z.string().optional(),
   /** Keep only items whose name contains this (case-insensitive). */
   nameContains: z.string().optional(),
 });
-
-/** Name filters shared by list data sources. */
-export type NameFilter = z.output<typeof nameFilterArgs>;
 
 /** True when `names` (any of them) pass the filter; an absent filter passes everything. */
 export function matchesName(filter: NameFilter, ...names: (string | null | undefined)[]): boolean {

@@ -15,7 +15,7 @@ export {
   type OutputFn,
   type Plain,
 } from "./dataSource";
-export type { NameFilter } from "./filters";
+export type { NameFilter } from "./argTypes.generated";
 export * from "./account";
 export * from "./databases";
 export * from "./projects";

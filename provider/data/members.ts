@@ -3,10 +3,14 @@
  * identifiers (E17) and database users (E23, E25).
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, type DatabaseUser, type Invitation, type Member, type UserIdentifier } from "../../contract";
+import { DatabasePermission, OrganizationPermission } from "../../contract";
+import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
+import type { GetDatabaseUserArgs, GetDatabaseUsersArgs, GetOrganizationInvitationsArgs, GetOrganizationMemberArgs, GetOrganizationMembersArgs, GetOrganizationUserIdentifiersArgs, ListedInvitationStatus, MemberFilter } from "./argTypes.generated";
+
+export type { GetDatabaseUserArgs, GetDatabaseUsersArgs, GetOrganizationInvitationsArgs, GetOrganizationMemberArgs, GetOrganizationMembersArgs, GetOrganizationUserIdentifiersArgs, ListedInvitationStatus, MemberFilter };
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
   return [first, last].filter((s) => typeof s === "string" && s !== "").join(" ");
@@ -20,6 +24,11 @@ function sameEmail(a: string | null | undefined, b: string): boolean {
 // Members
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * Member filters, applied after every page is read. `name` matches the full name ("First Last")
+ * exactly; `nameContains` matches the full name, username or email, case-insensitively.
+ * @outputType MemberFilter
+ */
 const memberFilterArgs = z.object({
   ...nameFilterArgs.shape,
   /** Keep only members holding this organization permission. */
@@ -33,18 +42,13 @@ const memberFilterArgs = z.object({
 });
 
 /**
- * Member filters, applied after every page is read. `name` matches the full name ("First Last")
- * exactly; `nameContains` matches the full name, username or email, case-insensitively.
+ * getOrganizationMembers arguments: the organization, and filters applied after every page is read.
+ * @inputType GetOrganizationMembersArgs
  */
-export type MemberFilter = z.output<typeof memberFilterArgs>;
-
 const getOrganizationMembersArgs = memberFilterArgs.strict().extend({
   /** The organization whose members to list. */
   organizationId: idArg,
 });
-
-/** getOrganizationMembers arguments: the organization, and filters applied after every page is read. */
-export type GetOrganizationMembersArgs = z.input<typeof getOrganizationMembersArgs>;
 
 export interface GetOrganizationMembersResult {
   /** The organization asked about. */
@@ -86,15 +90,16 @@ export async function getOrganizationMembers(
 
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
+/**
+ * getOrganizationMember arguments.
+ * @inputType GetOrganizationMemberArgs
+ */
 const getOrganizationMemberArgs = z.strictObject({
   /** The organization. */
   organizationId: idArg,
   /** The member's user id. */
   userId: idArg,
 });
-
-/** getOrganizationMember arguments. */
-export type GetOrganizationMemberArgs = z.input<typeof getOrganizationMemberArgs>;
 
 /** getOrganizationMember result: the member with permissions and identifiers (E21). */
 export type GetOrganizationMemberResult = Member;
@@ -114,14 +119,19 @@ export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 // Invitations
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * Where an invitation stands: `pending` (can still be accepted) or `expired`.
+ * @outputType ListedInvitationStatus
+ */
 const listedInvitationStatus = z.enum(["pending", "expired"]);
-
-/** Where an invitation stands: `pending` (can still be accepted) or `expired`. */
-export type ListedInvitationStatus = z.infer<typeof listedInvitationStatus>;
 
 /** An invitation with its status spelled out. */
 export type InvitationWithStatus = Invitation & { status: ListedInvitationStatus };
 
+/**
+ * getOrganizationInvitations arguments: the organization, and filters applied after reading.
+ * @inputType GetOrganizationInvitationsArgs
+ */
 const getOrganizationInvitationsArgs = z.strictObject({
   /** The organization whose invitations to list. */
   organizationId: idArg,
@@ -132,9 +142,6 @@ const getOrganizationInvitationsArgs = z.strictObject({
   /** Keep only invitations granting this organization permission. */
   permission: OrganizationPermission.optional(),
 });
-
-/** getOrganizationInvitations arguments: the organization, and filters applied after reading. */
-export type GetOrganizationInvitationsArgs = z.input<typeof getOrganizationInvitationsArgs>;
 
 export interface GetOrganizationInvitationsResult {
   /** The organization asked about. */
@@ -179,15 +186,16 @@ export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvita
 // User identifiers
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * getOrganizationUserIdentifiers arguments.
+ * @inputType GetOrganizationUserIdentifiersArgs
+ */
 const getOrganizationUserIdentifiersArgs = z.strictObject({
   /** The organization whose user identifiers to list. */
   organizationId: idArg,
   /** Keep only the identifier with this abbreviation. */
   abbreviation: z.string().optional(),
 });
-
-/** getOrganizationUserIdentifiers arguments. */
-export type GetOrganizationUserIdentifiersArgs = z.input<typeof getOrganizationUserIdentifiersArgs>;
 
 export interface GetOrganizationUserIdentifiersResult {
   /** The organization asked about. */
@@ -216,6 +224,10 @@ export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUs
 // Database users
 // ------------------------------------------------------------------------------------------------
 
+/**
+ * getDatabaseUsers arguments; `name`/`nameContains` match the full name or username.
+ * @inputType GetDatabaseUsersArgs
+ */
 const getDatabaseUsersArgs = z.strictObject({
   ...nameFilterArgs.shape,
   /** The database whose users to list. */
@@ -225,9 +237,6 @@ const getDatabaseUsersArgs = z.strictObject({
   /** Keep only active (true) or inactive (false) users. */
   active: z.boolean().optional(),
 });
-
-/** getDatabaseUsers arguments; `name`/`nameContains` match the full name or username. */
-export type GetDatabaseUsersArgs = z.input<typeof getDatabaseUsersArgs>;
 
 export interface GetDatabaseUsersResult {
   /** The database asked about. */
@@ -260,15 +269,16 @@ export async function getDatabaseUsers(input: GetDatabaseUsersArgs, opts?: DataS
 
 export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
 
+/**
+ * getDatabaseUser arguments.
+ * @inputType GetDatabaseUserArgs
+ */
 const getDatabaseUserArgs = z.strictObject({
   /** The database. */
   databaseId: idArg,
   /** The user's id. */
   userId: idArg,
 });
-
-/** getDatabaseUser arguments. */
-export type GetDatabaseUserArgs = z.input<typeof getDatabaseUserArgs>;
 
 /** getDatabaseUser result: the user's database permissions (E25). */
 export type GetDatabaseUserResult = DatabaseUser;

@@ -2,11 +2,18 @@
  * Data sources for projects (E4, E16, E29).
  */
 import { z } from "zod";
-import type { Project } from "../../contract";
+import type { Project } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
+import type { GetDatabaseProjectsArgs, GetOrganizationProjectsArgs, GetProjectsArgs, ProjectFilter } from "./argTypes.generated";
 
+export type { GetDatabaseProjectsArgs, GetOrganizationProjectsArgs, GetProjectsArgs, ProjectFilter };
+
+/**
+ * Project filters as parsed (ids are numbers), applied after every page is read. The name filters match `name` or `displayName`.
+ * @outputType ProjectFilter
+ */
 const projectFilterArgs = z.object({
   ...nameFilterArgs.shape,
   /** Keep only projects of databases owned by this organization. */
@@ -24,9 +31,6 @@ const projectFilterArgs = z.object({
   /** Keep only projects with this mfaRequired. */
   mfaRequired: z.boolean().optional(),
 });
-
-/** Project filters as parsed (ids are numbers), applied after every page is read. The name filters match `name` or `displayName`. */
-export type ProjectFilter = z.output<typeof projectFilterArgs>;
 
 /** Result of the project lists. */
 export interface GetProjectsResult {
@@ -52,10 +56,11 @@ export function filterProjects(all: Project[], f: ProjectFilter): GetProjectsRes
   return { projects, ids: projects.map((p) => p.id) };
 }
 
+/**
+ * getProjects arguments: filters applied after every page is read.
+ * @inputType GetProjectsArgs
+ */
 const getProjectsArgs = projectFilterArgs.strict();
-
-/** getProjects arguments: filters applied after every page is read. */
-export type GetProjectsArgs = z.input<typeof getProjectsArgs>;
 
 /** Lists every project the key can access (E4, all pages), then filters. */
 export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
@@ -67,13 +72,14 @@ export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSource
 
 export const getProjectsOutput = outputForm(getProjects);
 
+/**
+ * getOrganizationProjects arguments: the organization, and filters applied after every page is read.
+ * @inputType GetOrganizationProjectsArgs
+ */
 const getOrganizationProjectsArgs = projectFilterArgs.strict().extend({
   /** The organization whose databases' projects to list. */
   organizationId: idArg,
 });
-
-/** getOrganizationProjects arguments: the organization, and filters applied after every page is read. */
-export type GetOrganizationProjectsArgs = z.input<typeof getOrganizationProjectsArgs>;
 
 export interface GetOrganizationProjectsResult extends GetProjectsResult {
   /** The organization asked about. */
@@ -95,13 +101,14 @@ export async function getOrganizationProjects(
 
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);
 
+/**
+ * getDatabaseProjects arguments: the database, and filters applied after every page is read.
+ * @inputType GetDatabaseProjectsArgs
+ */
 const getDatabaseProjectsArgs = projectFilterArgs.omit({ organizationId: true }).strict().extend({
   /** The database whose projects to list. */
   databaseId: idArg,
 });
-
-/** getDatabaseProjects arguments: the database, and filters applied after every page is read. */
-export type GetDatabaseProjectsArgs = z.input<typeof getDatabaseProjectsArgs>;
 
 /** getDatabaseProjects result; projects here also carry emailThreadingStatus and lastLogin. */
 export interface GetDatabaseProjectsResult extends GetProjectsResult {

@@ -10,7 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
   CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
-} from "../../contract";
+} from "../../contract/custodianCsv";
 import type { ReviewAdminClient } from "../client";
 import { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type MappingReport } from "../custodians/mapping";
 import { CUSTODIAN_PRESETS, PRESET_NAMES, presetOfHeaders, type CustodianPreset } from "../custodians/presets";

@@ -3,13 +3,13 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { DatabasePermission, DatabaseUser } from "../../contract";
+import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
-import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, diffFields, stateHolds } from "./support/lifecycle";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sameSet, sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -38,14 +38,20 @@ const Inputs = z.strictObject({
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<DatabaseUserPermissionsArgs, z.input<typeof Inputs>>(true);
 
-/** What a DatabaseUserPermissions stores. */
-export interface DatabaseUserPermissionsState extends Inputs {
+/** What a DatabaseUserPermissions stores: its inputs, and what the service says of the user. */
+export interface DatabaseUserPermissionsState {
+  databaseId: number;
+  userId: number;
+  /** The user's live permissions on the database, sorted. */
+  permissions: DatabasePermission[];
+  allowAdminRemoval?: boolean;
   /** Whether the user's account is active, as the service reports it. */
   active: boolean;
   username: string | null;
   /** True when the user already held permissions on the database when the resource was created. */
   adopted: boolean;
 }
+stateHolds<DatabaseUserPermissionsState, Inputs>(true);
 
 const label = (s: { databaseId: number; userId: number }) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`;
 

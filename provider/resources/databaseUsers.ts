@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { DatabasePermission, DatabaseUser } from "../../contract";
+import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { definedOnly, mapLimit } from "../util";
@@ -14,7 +14,8 @@ import { declarationsSettled, grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, progressOf, rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, progressOf, rosterMode, rosterResource } from "./support/roster";
+import type { RosterMode } from "./support/rosterMode";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUsers roster. */

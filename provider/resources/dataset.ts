@@ -10,11 +10,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { CreateDatasetRequest } from "../../contract";
+import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId } from "./support/inputs";
-import { argsMatch, defineResource } from "./support/lifecycle";
+import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -104,11 +104,29 @@ argsMatch<DatasetArgs, z.input<typeof Inputs>>(true);
 /** Every setting; all of them replace when they change. */
 const SETTINGS = Object.keys(Inputs.shape) as (keyof Inputs)[];
 
-/** What a Dataset stores: its settings as created, and its id. */
-export interface DatasetState extends Inputs {
+/** What a Dataset stores: its settings as created (see DatasetArgs), and its id. */
+export interface DatasetState {
+  databaseId: number;
+  name: string;
+  description?: string;
+  deduplication?: string;
+  timezone?: string;
+  deNIST?: boolean;
+  pdfCreation?: string;
+  emailInlineImages?: string;
+  ocrLanguage?: string;
+  defaultPdfPageSize?: string;
+  chatSegmentation?: string;
+  emailHyperlinkedImages?: boolean;
+  chatAttachmentFetching?: boolean;
+  presentationSpeakerNotes?: string;
+  /** Sorted. */
+  partialProjectIds?: number[];
+  defaultCustodian?: string;
   /** The dataset's id as a number, for SourceFile.datasetId (the resource id is the same, as a string). */
   datasetId: number;
 }
+stateHolds<DatasetState, Inputs>(true);
 
 const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' in database ${s.databaseId}`;
 

@@ -3,10 +3,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { OrganizationPermission } from "../../contract";
+import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, defineResource, diffFields } from "./support/lifecycle";
+import { argsMatch, defineResource, diffFields, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
 import { normalizeEmail, sortedSet } from "./support/normalize";
@@ -43,10 +43,17 @@ const Inputs = z.strictObject({
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<InvitationArgs, z.input<typeof Inputs>>(true);
 
-/** What an Invitation stores. */
-export interface InvitationState extends Inputs {
+/** What an Invitation stores: its inputs, and where the invitation stands. */
+export interface InvitationState {
+  organizationId: number;
+  /** Lower-cased. */
+  email: string;
+  firstName?: string;
+  lastName?: string;
   /** The live permissions of the invitation (the inputs' until it is read). */
   permissions?: OrganizationPermission[];
+  resendWhenExpired?: boolean;
+  resendTrigger?: string;
   /** `pending`, `expired` or `accepted`. */
   status: InvitationStatus;
   /** When the invitation expires; null once accepted. */
@@ -56,6 +63,7 @@ export interface InvitationState extends Inputs {
   /** True when create found the invitation (or the membership) already there. */
   adopted: boolean;
 }
+stateHolds<InvitationState, Inputs>(true);
 
 const label = (s: { email: string; organizationId: number }) => `Invitation of ${s.email} to organization ${s.organizationId}`;
 

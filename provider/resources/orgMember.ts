@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { Member, OrganizationPermission } from "../../contract";
+import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";

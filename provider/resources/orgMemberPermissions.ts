@@ -2,10 +2,11 @@
  * OrgMemberPermissions: the organization permissions of one existing member (E21/E22).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { OrganizationPermission } from "../../contract";
+import type { OrganizationPermission } from "../../contract/types";
 import { OrganizationPermissions } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
-import { memberFieldResource, type MemberFieldInputs, type MemberFieldState } from "./support/memberFieldResource";
+import { memberFieldResource } from "./support/memberFieldResource";
+import type { MemberFieldInputs, MemberFieldState } from "./support/memberFieldTypes";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import type { OrganizationPermission } from "../../contract";
+import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
@@ -14,7 +14,8 @@ import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, progressOf, rosterMode, rosterResource, type RosterMode } from "./support/roster";
+import { adoptionNote, progressOf, rosterMode, rosterResource } from "./support/roster";
+import type { RosterMode } from "./support/rosterMode";
 import { listedInvitations, listedMembers } from "./support/runCache";
 
 /** One person of the roster. Fields left out are not managed for that person. */

@@ -30,7 +30,7 @@ import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ParameterError } from "../../contract";
+import { ParameterError } from "../../contract/parameterError";
 import type { ReviewAdminClient } from "../client";
 import { answerLost, describeCause, isStatus, ResourceError } from "../failures";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";

@@ -4,7 +4,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { IdentifierList } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
-import { memberFieldResource, type MemberFieldInputs, type MemberFieldState } from "./support/memberFieldResource";
+import { memberFieldResource } from "./support/memberFieldResource";
+import type { MemberFieldInputs, MemberFieldState } from "./support/memberFieldTypes";
 import { normalizeIdentifiers, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 

@@ -4,7 +4,7 @@
  * its own outcome back. The engine creates resources in parallel, so a program declaring N
  * members sends about N/BATCH_SIZE requests instead of N.
  */
-import type { AddUser, Invitation, Member, OrganizationPermission } from "../../../contract";
+import type { AddUser, Invitation, Member, OrganizationPermission } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { normalizeEmail } from "./normalize";
 

@@ -15,22 +15,13 @@ import { explainFailure, isStatus, ResourceError } from "../../failures";
 import { currentClient } from "../../settings";
 import { definedOnly } from "../../util";
 import { claim, holderOf, noteCheck, type ClaimKey } from "./handover";
+import type { ResourceImplementation } from "./implementation";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
 export const UNKNOWN: string = unknownValue;
 
 /** Version of the state this code writes; every version reads the states older ones wrote (see CHANGELOG.md). */
 export const SCHEMA_VERSION = 1;
-
-/** The dynamic-provider methods the plugin calls with wire values (the serialized shim forwards to these). */
-export interface ResourceImpl {
-  check(olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: unknown): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: unknown): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: unknown): Promise<void>;
-}
 
 /** What a resource's own code gets for one operation: the client, and the action to name in its errors. */
 export interface Operation {
@@ -181,8 +172,11 @@ function operation(action: string): Operation {
   };
 }
 
-/** Turns a resource's definition into the methods the plugin calls (see the file comment). */
-export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImpl & { readonly definition: ResourceDefinition<I, S> } {
+/**
+ * Turns a resource's definition into the methods the plugin calls (see the file comment). Typed
+ * as the zod-free ResourceImplementation: the resource modules export what this returns.
+ */
+export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImplementation {
   const stateOf = (props: unknown): S => {
     const stored = stripProvider(props);
     return def.upgrade ? def.upgrade(stored) : (stored as S);
@@ -286,4 +280,18 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
  */
 export function argsMatch<A, I>(
   _ok: [Exclude<keyof A, keyof I>, Exclude<keyof I, keyof A>] extends [never, never] ? true : { onlyInArgs: Exclude<keyof A, keyof I>; onlyInSchema: Exclude<keyof I, keyof A> },
+): void {}
+
+/**
+ * Compile-time check that a state interface carries every field of the checked inputs, each of a
+ * type the inputs accept: what `interface XState extends Inputs` said, written out so that the
+ * published declarations stay free of zod. `stateHolds<DatasetState, Inputs>(true)` fails to
+ * compile when the schema gains a field the state lacks, or a field's types drift apart.
+ */
+export function stateHolds<S, I>(
+  _ok: [Exclude<keyof I, keyof S>] extends [never]
+    ? [S] extends [I]
+      ? true
+      : { notAcceptedByInputs: { [K in keyof I & keyof S]: [S[K]] extends [I[K]] ? never : K }[keyof I & keyof S] }
+    : { missingInState: Exclude<keyof I, keyof S> },
 ): void {}

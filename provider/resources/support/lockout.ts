@@ -9,7 +9,7 @@
  * removals one at a time against a fresh members list and makes the write before the next one is
  * decided. Two resources removing the last two admins in parallel therefore cannot both pass.
  */
-import type { Member } from "../../../contract";
+import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
 import { currentUser, listedMembers, relistMembers } from "./runCache";

@@ -4,7 +4,7 @@
  * `userId` or `email`; create never adds anyone. Delete empties the field; the membership stays.
  */
 import { z } from "zod";
-import type { Member } from "../../../contract";
+import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
 import { definedOnly } from "../../util";
@@ -12,6 +12,7 @@ import { Email, OrganizationId, UserId } from "./inputs";
 import { personKeys } from "./handover";
 import { containsUnknown, defineResource, diffFields } from "./lifecycle";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
+import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { patchMember } from "./membership";
 import { normalizeEmail } from "./normalize";
 import { memberByEmail, listedMembers } from "./runCache";
@@ -34,29 +35,6 @@ export interface MemberFieldSpec<F extends string, V> {
   /** What a claim on this field is called (handover.ts). */
   claimKind: "permissions" | "identifiers";
 }
-
-/** The member a resource names: the organization, and the user id or the email. */
-interface MemberRef {
-  organizationId: number;
-  userId?: number;
-  email?: string;
-  allowAdminRemoval?: boolean;
-}
-
-/** The inputs of a member-field resource: the member and the value. */
-export type MemberFieldInputs<F extends string, V> = MemberRef & { [K in F]: V };
-
-/** What a member-field resource stores. */
-export type MemberFieldState<F extends string, V> = {
-  organizationId: number;
-  /** The member's user id (resolved from the email when named by email). */
-  userId: number;
-  /** The member's email, lower-cased. */
-  email: string;
-  allowAdminRemoval?: boolean;
-  /** Which identity the program used, so refresh gives back the same inputs. */
-  namedBy: "userId" | "email";
-} & { [K in F]: V };
 
 /** Builds the implementation of one member field (see the file comment). */
 export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F, V>) {

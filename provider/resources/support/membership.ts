@@ -3,7 +3,7 @@
  * them (member or invitation), invite or add them (batched E19), bring an invitation in line,
  * re-send it, and remove them. Every read goes through the run's shared lists (runCache.ts).
  */
-import type { Invitation, Member, OrganizationPermission } from "../../../contract";
+import type { Invitation, Member, OrganizationPermission } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { isStatus, ResourceError } from "../../failures";
 import { addUser } from "./addUserBatcher";

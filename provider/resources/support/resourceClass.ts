@@ -11,7 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
-import type { ResourceImpl } from "./lifecycle";
+import type { ResourceImpl, ResourceShape } from "./implementation";
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -78,12 +78,7 @@ export abstract class ReviewAdminResource extends pulumi.dynamic.Resource {
   /** Version of the state layout this resource was last written with. */
   declare readonly schemaVersion: pulumi.Output<number>;
 
-  constructor(
-    definition: { readonly kind: string; readonly outputs: readonly string[] },
-    name: string,
-    args: object,
-    opts?: pulumi.CustomResourceOptions,
-  ) {
+  constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     warnAboutConfig();
     const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
     super(providerFor(definition.kind), name, { ...seeded, ...args }, opts, MODULE, definition.kind);

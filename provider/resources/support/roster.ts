@@ -8,9 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { defineResource, type Operation, type ResourceDefinition } from "./lifecycle";
-
-/** "authoritative": the live set is made to equal the map; "additive": entries are only added or updated. */
-export type RosterMode = "authoritative" | "additive";
+import { ROSTER_MODES } from "./rosterMode";
 
 /** One line naming what a roster adopted on creation: "adopted 3 people already there: a, b, c". */
 export function adoptionNote(action: string, what: string, names: readonly string[]): string | undefined {
@@ -38,7 +36,7 @@ export function progressOf(action: string, total: number, what: string): () => v
 }
 
 /** The mode input, required: removing people is never a default. */
-export const rosterMode = z.enum(["authoritative", "additive"], { message: 'must be "authoritative" or "additive"' });
+export const rosterMode = z.enum(ROSTER_MODES, { message: 'must be "authoritative" or "additive"' });
 
 /** What a roster kind supplies. */
 export interface RosterDefinition<I, S> extends Pick<ResourceDefinition<I, S>, "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims"> {

@@ -4,7 +4,7 @@
  * kept up to date by the provider's own writes. They live as long as the plugin process,
  * which serves one run.
  */
-import type { DatabaseUser, Invitation, Member, User } from "../../../contract";
+import type { DatabaseUser, Invitation, Member, User } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { isStatus } from "../../failures";
 import { normalizeEmail } from "./normalize";

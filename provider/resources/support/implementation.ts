@@ -1,0 +1,31 @@
+/**
+ * What a resource kind's implementation is to the rest of the package: the methods the plugin
+ * calls, and the kind and output names its class is built from. Its own module, free of zod,
+ * because the implementations are exported (runtime.ts registers them) and published
+ * declarations must not import zod; how an implementation is made, schemas included, is
+ * lifecycle.ts.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+/** The dynamic-provider methods the plugin calls with wire values (the serialized shim forwards to these). */
+export interface ResourceImpl {
+  check(olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: unknown): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: unknown): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: unknown): Promise<void>;
+}
+
+/** What a resource class needs of its kind: the type name and every output name. */
+export interface ResourceShape {
+  /** The type name: `pulumi-nodejs:dynamic/reviewadmin:<kind>`. */
+  readonly kind: string;
+  /** Every output name, seeded on the class so Pulumi creates an output property for each. */
+  readonly outputs: readonly string[];
+}
+
+/** A resource kind's implementation (what `defineResource` makes): its methods, and its shape. */
+export interface ResourceImplementation extends ResourceImpl {
+  readonly definition: ResourceShape;
+}
