@@ -20,8 +20,16 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and the harness speak the engine's untyped wire format.
-    files: ["test/**", "harness/**"],
+    // Tests, the harness, the demo and the benchmarks speak the engine's untyped wire format.
+    files: ["test/**", "harness/**", "demo/**", "bench/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    // Node's CommonJS and plain-JavaScript tooling files.
+    files: ["**/*.cjs", "scripts/**/*.js"],
+    languageOptions: {
+      sourceType: "commonjs",
+      globals: { module: "writable", require: "readonly", process: "readonly", __dirname: "readonly", console: "readonly" },
+    },
   },
 );

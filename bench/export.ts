@@ -185,7 +185,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       try {
         result = await run();
       } catch (e) {
-        if (e instanceof RunError) throw new Error(`${name} failed: ${e.result.errors.slice(0, 3).join("; ")}`);
+        if (e instanceof RunError) throw new Error(`${name} failed: ${e.result.errors.slice(0, 3).join("; ")}`, { cause: e });
         throw e;
       }
       const wallMs = Math.round(performance.now() - p0);

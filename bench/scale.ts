@@ -259,7 +259,7 @@ async function stackRun(what: string, fn: () => Promise<RunResult>): Promise<{ s
   } catch (e) {
     if (e instanceof RunError) {
       const first = e.result.errors.slice(0, 5).join("\n  ");
-      throw new Error(`${what} failed (${e.result.errors.length} error(s)):\n  ${first}`);
+      throw new Error(`${what} failed (${e.result.errors.length} error(s)):\n  ${first}`, { cause: e });
     }
     throw e;
   }
@@ -474,8 +474,11 @@ function naiveInWorker(size: ScaleWorld, parallel: number, log: (line: string) =
     let settled = false;
     worker.on("message", (m: NaiveWorkerMessage) => {
       if ("log" in m) log(m.log);
-      else if ("result" in m) (settled = true), resolve(m.result);
-      else (settled = true), reject(new Error(`naive baseline: ${m.error}`));
+      else {
+        settled = true;
+        if ("result" in m) resolve(m.result);
+        else reject(new Error(`naive baseline: ${m.error}`));
+      }
     });
     worker.on("error", (e) => ((settled = true), reject(e)));
     worker.on("exit", (code) => {

@@ -138,10 +138,12 @@ export function readCsvRecords(input: string | Uint8Array): CsvRecord[] {
   try {
     // trim: whitespace around a quoted value is not an error; callers trim values again
     // because csv-parse keeps the whitespace inside quotes.
-    records = parse(input, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: true, info: true }) as any;
-  } catch (err: any) {
-    const row = typeof err?.records === "number" ? err.records + 1 : 0;
-    throw new CustodianCsvError(row, `not a well-formed CSV (${err?.message ?? err})`);
+    records = parse(input, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as CsvRecord[];
+  } catch (err: unknown) {
+    // csv-parse's errors carry how many records it read before the bad one.
+    const { records: read, message } = (err ?? {}) as { records?: unknown; message?: string };
+    const row = typeof read === "number" ? read + 1 : 0;
+    throw new CustodianCsvError(row, `not a well-formed CSV (${message ?? String(err)})`);
   }
   if (records.length === 0) throw new CustodianCsvError(1, "the file has no header row");
   return records;

@@ -44,9 +44,9 @@ const UNKNOWN_SENTINELS = new Set([
   "dd056dcd-154b-4c76-9bd3-c8f88648b5ff", // object
 ]);
 
-function read(obj: any, key: string | number): unknown {
+function read(obj: unknown, key: string | number): unknown {
   try {
-    return obj[key];
+    return (obj as Record<string | number, unknown>)[key];
   } catch {
     // `@pulumi/policy` wraps props in a proxy that throws UnknownValueError on an unknown.
     return UNKNOWN;

@@ -12,7 +12,6 @@
  * during a build is newer than the stamp, so the next --if-stale builds again. Plain CommonJS
  * with no dependency, since it runs before anything is compiled.
  */
-/* global require, module, process, __dirname */
 "use strict";
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");

@@ -23,9 +23,11 @@ export interface HandlerResult {
 /** Everything a handler may read about one request. */
 export interface HandlerContext {
   route: RouteDef;
-  /** Path and query parameters, parsed and coerced by the route's schema. */
+  /** Path and query parameters, parsed and coerced by the route's schema (each handler knows its route's). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   params: Record<string, any>;
   /** JSON body parsed by the route's body schema (undefined for GET and multipart). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   /** Raw request body bytes (multipart routes only; up to 200 MB). */
   rawBody?: Buffer;

@@ -114,7 +114,7 @@ export class Deployment {
       const diff = await p.diff(old.id, r.urn, old.outputs, checked, old.inputs);
       const inputChanges = changedKeys(old.inputs, checked);
       // DIFF_UNKNOWN: the engine compares the inputs itself (`__provider` included).
-      let changed = diff.changes ?? inputChanges.length > 0;
+      const changed = diff.changes ?? inputChanges.length > 0;
       let replace = changed && diff.replaces.length > 0;
       if (changed && r.replaceOnChanges.some((k) => k === "*" || inputChanges.includes(k))) replace = true;
       const keys = diff.diffs.length > 0 ? diff.diffs : inputChanges;

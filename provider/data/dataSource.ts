@@ -135,6 +135,8 @@ export function argumentError(dataSource: string, message: string, cause?: unkno
  * The Output form of a data source whose Promise form takes `A` and gives `R`: the arguments
  * may be pulumi Inputs, and may be left out when every argument is optional.
  */
+// `{} extends A` is true exactly when every argument is optional.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type OutputFn<A, R> = {} extends A
   ? (args?: OutputArgs<A>, opts?: DataSourceOutputOptions) => pulumi.Output<Plain<R>>
   : (args: OutputArgs<A>, opts?: DataSourceOutputOptions) => pulumi.Output<Plain<R>>;

@@ -136,7 +136,7 @@ function prepare(inputs: Inputs, opts: { report: boolean }): { bytes: Buffer; re
 /** A header error of a file in the service's format, with what to do when the file is an export of another system. */
 function withExportHint(err: unknown, source: Buffer): unknown {
   if (!(err instanceof CustodianCsvError) || err.row !== 1) return err;
-  let headers: string[] = [];
+  let headers: string[];
   try {
     headers = mapCustodianExport(source).report.headers;
   } catch {

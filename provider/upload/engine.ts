@@ -155,7 +155,8 @@ const Options = z
 
 /** Uploads one file into a dataset; see the file comment and UploadFileOptions. */
 export async function uploadFile(options: UploadFileOptions): Promise<UploadResult> {
-  const { client, signal, onProgress, onSourceFile, logger, ...data } = options ?? ({} as UploadFileOptions);
+  // Only the data options are checked by the schema; the callbacks, the signal and the client are not data.
+  const { client, signal: _signal, onProgress: _onProgress, onSourceFile: _onSourceFile, logger: _logger, ...data } = options ?? ({} as UploadFileOptions);
   parseOrThrow(Options, data, "uploadFile");
   const api = client ?? currentClient();
   if (options.directLink !== undefined) return uploadLink(api, options);
