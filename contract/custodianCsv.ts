@@ -160,7 +160,7 @@ export function parseCustodianCsv(input: string | Uint8Array, opts: ParseCustodi
   const records = readCsvRecords(input);
 
   // Header: lowercased and matched against the supported properties.
-  const header = records[0].record.map((h) => h.trim().toLowerCase());
+  const header = records[0]!.record.map((h) => h.trim().toLowerCase());
   const columns: (CustodianProperty | null)[] = []; // null: dropped
   const seen = new Map<string, number>();
   header.forEach((name, i) => {
@@ -197,7 +197,7 @@ export function parseCustodianCsv(input: string | Uint8Array, opts: ParseCustodi
 
     const person = Object.fromEntries(Object.values(CUSTODIAN_COLUMNS).map((p) => [p, null])) as Record<CustodianProperty, string | null>;
     cells.forEach((value, i) => {
-      const property = columns[i];
+      const property = columns[i] ?? null;
       if (property === null) {
         if (header[i] === "" && value !== null) {
           throw new CustodianCsvError(row, `a value stands in column ${i + 1}, which has no header name`);

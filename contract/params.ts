@@ -53,7 +53,7 @@ export const paging = { after, limit: listLimit };
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, operationId?: string, prefix = ""): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issue = result.error.issues[0]!;
   const where = [prefix, ...issue.path.map(String)].filter(Boolean).join(".") || "(value)";
   throw new ParameterError(where, issue.message, operationId);
 }

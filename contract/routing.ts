@@ -7,7 +7,7 @@ import { routeList, type RouteDef } from "./routes";
 
 /** Names of the `{name}` segments of a path template. */
 export function pathParamNames(route: RouteDef): string[] {
-  return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 }
 
 /** Fills a path template and appends the remaining defined params as the query string. */
@@ -55,7 +55,7 @@ export function matchRoute(method: string, pathname: string): { route: RouteDef;
     if (!hit) continue;
     const pathParams: Record<string, string> = {};
     m.names.forEach((n, i) => {
-      const value = decodeSegment(hit[i + 1]);
+      const value = decodeSegment(hit[i + 1]!);
       if (value === undefined) throw new ParameterError(n, "has a malformed %-escape", m.route.operationId);
       pathParams[n] = value;
     });

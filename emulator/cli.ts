@@ -147,7 +147,7 @@ export function resolveSettings(values: OptionValues, env: NodeJS.ProcessEnv = p
     const found = lookup(name, values, env);
     if (found) apply(parse(found.from, found.value));
   };
-  const text = (from: string, value: string | boolean) => String(value);
+  const text = (_from: string, value: string | boolean) => String(value);
   read(
     "port",
     (from, v) => wholeNumber(from, v, 65535),

@@ -632,7 +632,7 @@ export class ReviewAdminClient {
     }
     const parsed = route.data.safeParse((body as { data: unknown }).data);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
+      const issue = parsed.error.issues[0]!;
       throw new ResponseValidationError(ctx, dotted("data", issue.path), issue.message);
     }
 

@@ -140,7 +140,7 @@ export class RequestPacer {
     const span = WINDOW_MS + MARGIN_MS;
     while (this.#recent.length > perWindow) this.#recent.shift();
     // The request that would be the (perWindow+1)th inside one span must wait for the oldest to leave it.
-    const forWindow = this.#recent.length === perWindow ? this.#recent[0] + span - now : 0;
+    const forWindow = this.#recent.length === perWindow ? this.#recent[0]! + span - now : 0;
 
     return Math.max(0, forToken, forWindow, this.#pausedUntil - now);
   }

@@ -42,7 +42,7 @@ export function judgeCustodianFile(
     const pct = Math.round(share * 100);
     return {
       failure:
-        `${opts.input}: ${notSynced.length} of ${report.rows} rows (${pct}%) have no email and would not be synced (${rowList(notSynced)}): ` +
+        `${notSynced.length} of ${report.rows} rows (${pct}%) have no email and would not be synced (${rowList(notSynced)}): ` +
         `a mis-mapped export is the likely cause. ${hintFor(report, opts.preset)} ` +
         `To sync the ${report.withEmail} row${report.withEmail === 1 ? "" : "s"} that ${report.withEmail === 1 ? "has" : "have"} one anyway, set allowIgnoredRows: true.`,
       warnings,

@@ -337,7 +337,7 @@ export function toMarkdown(matrix: AccessMatrix): string {
         order.map(([id, p]) => [
           p.label,
           p.org,
-          ...matrix.databases.map((d, i) => (!d.readable ? "?" : list(grants[i].get(id) ?? []))),
+          ...matrix.databases.map((d, i) => (!d.readable ? "?" : list(grants[i]!.get(id) ?? []))),
         ]),
       ),
     );

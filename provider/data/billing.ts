@@ -357,7 +357,7 @@ export async function getBillingSummary(input: GetBillingSummaryArgs, opts?: Dat
   const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
   const client = clientFor(DS, opts);
   const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, organizationId, ym, opts));
-  const rows = months.flatMap((ym, i) => perMonth[i].map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
+  const rows = months.flatMap((ym, i) => perMonth[i]!.map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
   const totals = monthTotals(months, rows);
   return { organizationId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
 }

@@ -182,13 +182,13 @@ function peopleFailure(people: CustodianInput[]): CheckFailure | undefined {
     } catch (err) {
       if (!(err instanceof CustodianCsvError)) throw err;
       const column = err.column ? `, ${CUSTODIAN_COLUMNS[err.column as keyof typeof CUSTODIAN_COLUMNS] ?? err.column}` : "";
-      return { property: `people.${i}`, reason: `people.${i} (${who(person)})${column}: ${err.rule}` };
+      return { property: `people.${i}`, reason: `${who(person)}${column}: ${err.rule}` };
     }
     const email = person.email?.trim().toLowerCase();
     if (!email) continue;
     const first = firstOfEmail.get(email);
     if (first !== undefined) {
-      return { property: `people.${i}`, reason: `people.${i} (${person.email}): the same email as people.${first} (people are matched by email)` };
+      return { property: `people.${i}`, reason: `${person.email}: the same email as people.${first} (people are matched by email)` };
     }
     firstOfEmail.set(email, i);
   }
@@ -222,7 +222,7 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
       return { inputs: { ...inputs, contentHash: sha256(bytes) } };
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      return { failures: [{ property, reason: `${property}: ${reason}` }] };
+      return { failures: [{ property, reason }] };
     }
   },
 

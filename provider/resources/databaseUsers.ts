@@ -136,7 +136,7 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   const wrote = progressOf(action, plan.set.length + plan.remove.length, "users");
   await mapLimit(plan.set, 8, async (id) => {
     const userId = Number(id);
-    const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id] });
+    const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id]! });
     await rememberDatabaseUser(client, dbId, userId, live);
     wrote();
   });

@@ -239,7 +239,7 @@ function notResumable(err: unknown): boolean {
 /** Plan-time checks of the file or the link; returns failures, or what check adds to the inputs. */
 async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promise<{ failures: CheckFailure[]; computed: Partial<CheckedInputs> }> {
   const failures: CheckFailure[] = [];
-  const fail = (property: string, reason: string) => failures.push({ property, reason: `${property}: ${reason}` });
+  const fail = (property: string, reason: string) => failures.push({ property, reason });
   const computed: Partial<CheckedInputs> = {};
 
   if (inputs.path !== undefined && inputs.path !== UNKNOWN) {

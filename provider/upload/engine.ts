@@ -196,7 +196,7 @@ function alreadyComplete(err: unknown): { state: string } | undefined {
 /** True when an S3-style ETag (an MD5, maybe quoted) lets us compare a part's content, not just its size. */
 function md5OfEtag(etag: string): string | undefined {
   const m = /^"?([0-9a-f]{32})"?$/i.exec(etag.trim());
-  return m?.[1].toLowerCase();
+  return m?.[1]?.toLowerCase();
 }
 
 /** Failures a new part URL may cure: an expired or refused URL, a storage error, a network failure. */

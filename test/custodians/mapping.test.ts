@@ -70,7 +70,7 @@ describe("presets on real-shaped exports", () => {
     expect(r.report.used.find((u) => u.property === "officeLocation")?.headers).toEqual(["Office"]);
     const verdict = judge(M365_EXPORT, { preset: "entra-id" });
     expect(verdict.failure).toBe(
-      "csvPath: 3 of 3 rows (100%) have no email and would not be synced (row 2 (Ada Lovelace), row 3 (Alan Turing), row 4 (Carol Custodian)): " +
+      "3 of 3 rows (100%) have no email and would not be synced (row 2 (Ada Lovelace), row 3 (Alan Turing), row 4 (Carol Custodian)): " +
         "a mis-mapped export is the likely cause. Columns whose values look like email addresses: 'User principal name' (100% of rows); " +
         'map one with columns: { email: "User principal name" }. To sync the 0 rows that have one anyway, set allowIgnoredRows: true.',
     );
@@ -227,7 +227,7 @@ describe("the verdict on rows without an email", () => {
     ]);
     const most = judge(rows(2, 7), {});
     expect(most.failure).toBe(
-      "csvPath: 7 of 9 rows (78%) have no email and would not be synced (row 4 (Service 0), row 5 (Service 1), row 6 (Service 2), row 7 (Service 3), row 8 (Service 4) and 2 more): " +
+      "7 of 9 rows (78%) have no email and would not be synced (row 4 (Service 0), row 5 (Service 1), row 6 (Service 2), row 7 (Service 3), row 8 (Service 4) and 2 more): " +
         "a mis-mapped export is the likely cause. Columns whose values look like email addresses: 'user principal name' (78% of rows); map one with columns: { email: \"user principal name\" }. " +
         "To sync the 2 rows that have one anyway, set allowIgnoredRows: true.",
     );
@@ -240,7 +240,7 @@ describe("the verdict on rows without an email", () => {
     // A Google download read without its preset: no column is named like the service's email.
     const verdict = judge(GOOGLE_EXPORT, { columns: { department: "Department" } });
     expect(verdict.failure).toBe(
-      "csvPath: 3 of 3 rows (100%) have no email and would not be synced (row 2, row 3, row 4): a mis-mapped export is the likely cause. " +
+      "3 of 3 rows (100%) have no email and would not be synced (row 2, row 3, row 4): a mis-mapped export is the likely cause. " +
         "The header row looks like a Google Workspace Admin console 'Download users': set preset: \"google-workspace\". To sync the 0 rows that have one anyway, set allowIgnoredRows: true.",
     );
   });

@@ -115,7 +115,7 @@ describe("CustodianDirectorySync from exports", () => {
           "Columns whose values look like email addresses: 'User principal name' (100% of rows); map one with columns: { email: \"User principal name\" }. " +
           "To sync the 0 rows that have one anyway, set allowIgnoredRows: true.",
       );
-      await expect(d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" })).rejects.toThrow(/check failed: csvPath: csvPath: 3 of 3 rows \(100%\)/);
+      await expect(d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" })).rejects.toThrow(/check failed: csvPath: 3 of 3 rows \(100%\)/);
       expect(syncs()).toBe(before);
 
       // Saying so on purpose syncs what there is (nothing with an email here); the service reports the rest.
@@ -132,12 +132,12 @@ describe("CustodianDirectorySync from exports", () => {
     await world.run(async (run) => {
       const mostlyIgnored = "email,user principal name\na@northwind.example,\n,svc1@northwind.example\n,svc2@northwind.example\n";
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: mostlyIgnored })).toMatch(
-        /^csv \| csv: 2 of 3 rows \(67%\) have no email and would not be synced \(row 3 \(svc1@northwind\.example\), row 4 \(svc2@northwind\.example\)\): a mis-mapped export is the likely cause\. .*set allowIgnoredRows: true\.$/,
+        /^csv \| 2 of 3 rows \(67%\) have no email and would not be synced \(row 3 \(svc1@northwind\.example\), row 4 \(svc2@northwind\.example\)\): a mis-mapped export is the likely cause\. .*set allowIgnoredRows: true\.$/,
       );
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: mostlyIgnored, allowIgnoredRows: true })).toBe("");
 
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: ENTRA_EXPORT })).toMatch(
-        /^csv \| csv: custodian CSV row 1, column 'userprincipalname': unknown header 'userprincipalname' \(supported: .*\)\. The header row looks like a Microsoft Entra ID 'Download users' \(or Microsoft 365 admin center 'Export users'\): set preset: "entra-id" to map its columns\.$/,
+        /^csv \| custodian CSV row 1, column 'userprincipalname': unknown header 'userprincipalname' \(supported: .*\)\. The header row looks like a Microsoft Entra ID 'Download users' \(or Microsoft 365 admin center 'Export users'\): set preset: "entra-id" to map its columns\.$/,
       );
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: WORKDAY_EXPORT })).toMatch(/set preset: "workday" to map its columns\.$/);
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: "Mail,Name\na@b.example,A\n" })).toMatch(
@@ -150,17 +150,17 @@ describe("CustodianDirectorySync from exports", () => {
     await world.run(async (run) => {
       const check = (inputs: Record<string, unknown>) => failuresOf(run, { directoryId: dirs.raw, ...inputs });
       expect(await check({ people: [{ email: "a@b.example" }], preset: "okta" })).toBe(
-        "preset | preset: preset, columns and dateFormat read an export given as csv or csvPath; people are already typed records",
+        "preset | preset, columns and dateFormat read an export given as csv or csvPath; people are already typed records",
       );
-      expect(await check({ csv: OKTA_EXPORT, preset: "azure" })).toBe("preset | preset: must be one of: entra-id, okta, google-workspace, workday");
-      expect(await check({ csv: OKTA_EXPORT, columns: { mail: "email" } })).toMatch(/^columns\.mail \| columns\.mail: is not a custodian property \(properties: email, businessPhone, /);
-      expect(await check({ csv: OKTA_EXPORT, columns: { email: "" } })).toBe("columns.email | columns.email: must name a header of the file");
-      expect(await check({ csv: OKTA_EXPORT, dateFormat: "yyyy/MM/dd" })).toBe("dateFormat | dateFormat: must be one of: yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy");
+      expect(await check({ csv: OKTA_EXPORT, preset: "azure" })).toBe("preset | must be one of: entra-id, okta, google-workspace, workday");
+      expect(await check({ csv: OKTA_EXPORT, columns: { mail: "email" } })).toMatch(/^columns\.mail \| is not a custodian property \(properties: email, businessPhone, /);
+      expect(await check({ csv: OKTA_EXPORT, columns: { email: "" } })).toBe("columns.email | must name a header of the file");
+      expect(await check({ csv: OKTA_EXPORT, dateFormat: "yyyy/MM/dd" })).toBe("dateFormat | must be one of: yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy");
       expect(await check({ csv: OKTA_EXPORT, preset: "okta", columns: { email: "Email Address" } })).toBe(
-        `csv | csv: custodian CSV row 1, column 'Email Address': columns.email names 'Email Address', which is not a header of the file (its headers: ${OKTA_EXPORT.split("\r\n")[0]!.split(",").join(", ")})`,
+        `csv | custodian CSV row 1, column 'Email Address': columns.email names 'Email Address', which is not a header of the file (its headers: ${OKTA_EXPORT.split("\r\n")[0]!.split(",").join(", ")})`,
       );
       expect(await check({ csv: WORKDAY_EXPORT, preset: "workday" })).toBe(
-        "csv | csv: custodian CSV row 2, column 'Hire Date': date '3/1/2015' is not written yyyy-MM-dd: set dateFormat to how the file writes dates (yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy)",
+        "csv | custodian CSV row 2, column 'Hire Date': date '3/1/2015' is not written yyyy-MM-dd: set dateFormat to how the file writes dates (yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy)",
       );
     });
   });

@@ -100,7 +100,7 @@ describe("Dataset", () => {
     await world().run(async (run) => {
       const d = await res(run, "bad", "Dataset");
       const check = (extra: object) => run.plugin.check(d.urn, {}, { __provider: d.provider, databaseId: DB, name: "x", ...extra });
-      const reasons = async (extra: object) => (await check(extra)).failures.map((f) => f.reason).join("\n");
+      const reasons = async (extra: object) => (await check(extra)).failures.map((f) => `${f.property}: ${f.reason}`).join("\n");
       expect(await reasons({ timezone: "Mars/Olympus" })).toMatch(/timezone: 'Mars\/Olympus' is not an IANA time zone name/);
       expect(await reasons({ timezone: "europe/paris" })).toMatch(/timezone: must be spelled as in the IANA database \(did you mean Europe\/Paris\?\)/);
       expect(await reasons({ timezone: "+05:00" })).toMatch(/timezone: must be an IANA time zone name, not a UTC offset/);
@@ -286,7 +286,7 @@ describe("SourceFile", () => {
     await world().run(async (run) => {
       const d = await res(run, "bad");
       const check = (extra: object) => run.plugin.check(d.urn, {}, { __provider: d.provider, databaseId: DB, datasetId, ...extra });
-      const reasons = async (extra: object) => (await check(extra)).failures.map((f) => f.reason).join("\n");
+      const reasons = async (extra: object) => (await check(extra)).failures.map((f) => `${f.property}: ${f.reason}`).join("\n");
       expect(await reasons({ path: path.join(dir, "nope.pst") })).toMatch(/path: no file at .*nope\.pst/);
       expect(await reasons({ path: dir })).toMatch(/path: .* is not a regular file/);
       expect(await reasons({ path: good, directLink: "https://files.example.com/a.zip" })).toMatch(/path: give exactly one of path .* and directLink/);

@@ -130,7 +130,7 @@ export interface ResourceWorld {
   record(): Recorded;
   /** A resource of the file's kind (or of `kind`) in `run`. */
   res(run: Run, name: string, kind?: string): Promise<ResourceDriver>;
-  /** The check failures of one set of inputs, one line each (by default the reason alone). */
+  /** The check failures of one set of inputs, one line each (by default "property: reason", as the engine shows them). */
   failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string): Promise<string>;
 }
 
@@ -178,7 +178,7 @@ export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {})
       };
     },
     res,
-    async failuresOf(run, inputs, line = (f) => f.reason) {
+    async failuresOf(run, inputs, line = (f) => `${f.property}: ${f.reason}`) {
       const d = await res(run, "bad");
       const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
       return failures.map(line).join("\n");

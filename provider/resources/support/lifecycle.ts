@@ -141,7 +141,7 @@ export function checkInputs<I>(schema: z.ZodType<I>, news: unknown): { inputs: I
   for (const issue of result.error.issues) {
     if (underUnknown(raw, issue.path)) continue;
     const property = issue.path.length ? issue.path.map(String).join(".") : "(inputs)";
-    failures.push({ property, reason: `${property}: ${issue.message}` });
+    failures.push({ property, reason: issue.message });
   }
   // With only unknown-related issues, keep the raw inputs: they are checked again at `up`.
   return { inputs: news as Record<string, unknown>, failures };
