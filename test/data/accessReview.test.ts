@@ -87,6 +87,18 @@ describe("access review", () => {
     expect(data.toMarkdown(m)).toContain("| x@y.z | Pipe\\| New Line | 7 | — |");
   });
 
+  it("toCsv neutralizes cells a spreadsheet would run as formulas, and leaves numbers alone", () => {
+    const m: data.AccessMatrix = {
+      organization: { id: 1, name: "=HYPERLINK(\"http://evil.example\",\"Click\")" },
+      summary: { members: 1, orgAdmins: 0, pendingInvitations: 0, expiredInvitations: 0, databases: 0, unreadableDatabases: 0, databaseUsers: 0 },
+      members: [{ userId: 7, email: "@x.example", firstName: "+1", lastName: "-cmd", username: "-42", permissions: [] }],
+      invitations: [],
+      databases: [],
+    };
+    const [, row] = data.toCsv(m).split("\n");
+    expect(row).toBe(`organization,1,"'=HYPERLINK(""http://evil.example"",""Click"")",7,'@x.example,-42,'+1 -cmd,member,,`);
+  });
+
   it("getAccessMatrix without org admin fails with one clear line", async () => {
     const err = await failure(data.getAccessMatrix({ organizationId: SEEDED.org }, s.as("databaseAdmin")));
     expect(err.status).toBe(403);
