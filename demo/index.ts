@@ -13,7 +13,8 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "./platform";
-import { cliStack, fieldChanges, harnessStack, hasPulumiCli, type StackRun as DemoRun, type Stack as DemoStack, type StackStep as DemoStep } from "../harness/stacks";
+import { cliStack, harnessStack, hasPulumiCli, type Stack as DemoStack } from "../harness/stacks";
+import { outputLines, stepLines } from "./report";
 
 /** The --help text. */
 export const USAGE = `Usage: npm run demo [-- --harness]
@@ -40,18 +41,6 @@ Options:
 export const SUCCESS_LINE = "Result: drift found and repaired. The platform matches the baseline again.";
 
 const PROJECT = "access-baseline";
-const LABELS: Record<DemoStep["op"], string> = {
-  create: "created",
-  update: "updated",
-  replace: "replaced",
-  same: "same",
-  delete: "deleted",
-  read: "read",
-  import: "imported",
-  "refresh-changed": "drifted",
-  "refresh-gone": "gone",
-  "refresh-same": "same",
-};
 
 /** The example's folders: the source (Pulumi.yaml, the project folder) and the program to run. */
 function locateExample(): { projectDir: string; program: string } {
@@ -67,63 +56,6 @@ function locateExample(): { projectDir: string; program: string } {
 function cliVersion(): string {
   const r = spawnSync("pulumi", ["version"], { encoding: "utf8", timeout: 20_000 });
   return (r.stdout ?? "").trim();
-}
-
-/** A short description of a resource from its outputs, for "created" lines. */
-function summary(step: DemoStep): string {
-  const o = (step.after ?? {}) as Record<string, any>;
-  const perms = (p: unknown) => (Array.isArray(p) && p.length > 0 ? p.join(", ") : "no permissions");
-  switch (step.type) {
-    case "OrganizationMembers":
-      return `${Object.keys(o.members ?? {}).length} people managed in organization ${o.organizationId} (${o.mode}); ${(o.unmanaged ?? []).length} others there, not managed`;
-    case "DatabaseUserPermissions":
-      return `${o.username ?? `user ${o.userId}`} on database ${o.databaseId}: ${perms(o.permissions)}${o.adopted ? " (already held: adopted)" : ""}`;
-    case "Invitation":
-      return `${o.email} to organization ${o.organizationId}: ${o.status}, ${perms(o.permissions)}${o.adopted ? " (already there: adopted)" : ""}`;
-    case "CustodianDirectorySync":
-      return `${o.peopleCount} people synced into directory ${o.directoryId}`;
-    default:
-      return "";
-  }
-}
-
-/** The step list of a run: one line per resource, with what changed underneath. */
-function stepLines(run: DemoRun): string[] {
-  const lines: string[] = [];
-  for (const s of run.steps) {
-    lines.push(`  ${LABELS[s.op].padEnd(8)} ${s.type.padEnd(24)} ${s.name}`);
-    const details =
-      s.op === "create"
-        ? [summary(s)]
-        : s.op === "refresh-gone"
-          ? ["no longer exists in the platform: removed outside the program"]
-          : s.op === "update" || s.op === "replace" || s.op === "refresh-changed"
-            ? fieldChanges(s.before, s.after)
-            : [];
-    for (const d of details.filter(Boolean)) lines.push(`             ${d}`);
-  }
-  const counts = new Map<string, number>();
-  for (const s of run.steps) counts.set(LABELS[s.op], (counts.get(LABELS[s.op]) ?? 0) + 1);
-  lines.push(`  ${run.steps.length === 0 ? "no resources" : [...counts].map(([label, n]) => `${n} ${label}`).join(", ")}`);
-  return lines;
-}
-
-/** Stack outputs, one entry per line. */
-function outputLines(outputs: Record<string, unknown>): string[] {
-  const flat = (v: unknown): string =>
-    Array.isArray(v)
-      ? v.length > 0 ? v.map(flat).join(", ") : "(none)"
-      : v !== null && typeof v === "object"
-        ? Object.entries(v).map(([k, x]) => `${k} ${flat(x)}`).join(", ")
-        : String(v);
-  const lines: string[] = [];
-  for (const [name, value] of Object.entries(outputs)) {
-    lines.push(`    ${name}:`);
-    const items = Array.isArray(value) ? value : value !== null && typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k}: ${flat(v)}`) : [value];
-    if (items.length === 0) lines.push("      (none)");
-    for (const item of items) lines.push(`      ${typeof item === "string" ? item : flat(item)}`);
-  }
-  return lines;
 }
 
 function platformLines(before: AccessView, after: AccessView): string[] {
