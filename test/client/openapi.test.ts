@@ -4,7 +4,8 @@
  * document changes, paging through links.next, the events' own next links) goes to the
  * document's paths; either side alone with the document misses the other; the failure hints name
  * the ids of a renamed path; a document that cannot be used is one ClientConfigError; and the
- * settings (`reviewadmin:openapi` / REVIEWADMIN_OPENAPI) check it once, naming each operation.
+ * settings (`reviewadmin:openapi` / REVIEWADMIN_OPENAPI, a program's config for data sources)
+ * check it once, naming each operation.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -14,6 +15,7 @@ import { stringify } from "yaml";
 import { openApiDocumentOf } from "../../contract/openapi";
 import { OpenApiError, SEEDED, startEmulator } from "../../emulator";
 import { ApiError, ClientConfigError, getClient, ReviewAdminClient } from "../../provider/client";
+import { clientFor } from "../../provider/data/dataSource";
 import { describeCause } from "../../provider/failures";
 import { currentClient, resolveSettings, settingsFromConfig, SettingsError } from "../../provider/settings";
 import { api, useEmulator } from "../support/emulatorHttp";
@@ -167,6 +169,12 @@ describe("settings", () => {
           `Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${relative}`,
       ),
     );
+    // A data source in a Pulumi program reads the program's config: the same line, never the built-in routes.
+    process.env.PULUMI_CONFIG = JSON.stringify({ "reviewadmin:openapi": relative });
+    expect(() => clientFor("getOrganizationMembers")).toThrow(
+      `getOrganizationMembers: reviewadmin: config reviewadmin:openapi names ${relative}, which cannot be used: 2 operations of the route table cannot be mapped: `,
+    );
+    delete process.env.PULUMI_CONFIG;
     process.env.REVIEWADMIN_OPENAPI = "missing.yaml";
     expect(() => resolveSettings()).toThrow(
       "reviewadmin: environment variable REVIEWADMIN_OPENAPI names missing.yaml, which cannot be used: cannot be read (no such file). Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi missing.yaml",

@@ -188,7 +188,7 @@ describe("what a document cannot serve (each a problem naming the operation)", (
     ).toEqual(["GetDatabaseSize: 2 operations of the document have this operationId (GET /v1/databases/{databaseId}/size, GET /v1/databases/{databaseId}/size2)"]);
     expect(
       problemsOf((d) => {
-        d.paths["/v1/users/me"]!.servers = [{ url: "https://{host}/v1" }];
+        (d.paths["/v1/users/me"] as Record<string, unknown>).servers = [{ url: "https://{host}/v1" }];
       }),
     ).toEqual(["GetCurrentUser: the server url https://{host}/v1 has variable {host} without a default"]);
   });
