@@ -15,7 +15,12 @@ const DIFFERENT = 1;
 const TROUBLE = 2;
 
 /** What each status is called in the table and the summary. */
-const LABEL: Record<RouteComparison["status"], string> = { same: "same", different: "different", missing: "missing", unmappable: "cannot be mapped" };
+const LABEL: Record<RouteComparison["status"], string> = {
+  same: "same",
+  different: "different",
+  missing: "missing",
+  unmappable: "cannot be mapped",
+};
 
 /** The routes command (see its description). */
 export const routes: Command = {
@@ -71,7 +76,8 @@ With --openapi-out FILE it writes the built-in routes as an OpenAPI document (YA
       return 0;
     }
     const w = (k: "id" | "operationId" | "method") => Math.max(...rows.map((r) => r[k].length));
-    for (const r of rows) io.out(`${r.id.padEnd(w("id"))}  ${r.operationId.padEnd(w("operationId"))}  ${r.method.padEnd(w("method"))}  ${r.path}`);
+    for (const r of rows)
+      io.out(`${r.id.padEnd(w("id"))}  ${r.operationId.padEnd(w("operationId"))}  ${r.method.padEnd(w("method"))}  ${r.path}`);
     return 0;
   },
 };
@@ -97,7 +103,13 @@ function compare(file: string, json: boolean, io: Io): number {
   const count = (status: RouteComparison["status"]) => result.routes.filter((r) => r.status === status).length;
   const code = result.routes.every((r) => r.status === "same") ? SAME : DIFFERENT;
   if (json) {
-    const summary = { same: count("same"), different: count("different"), missing: count("missing"), unmappable: count("unmappable"), onlyInDocument: result.onlyInDocument.length };
+    const summary = {
+      same: count("same"),
+      different: count("different"),
+      missing: count("missing"),
+      unmappable: count("unmappable"),
+      onlyInDocument: result.onlyInDocument.length,
+    };
     io.out(JSON.stringify({ ...result, summary, exitCode: code }, null, 2));
     return code;
   }
@@ -116,7 +128,9 @@ function compare(file: string, json: boolean, io: Io): number {
     if (r.problem) lines.push(`${indent}${r.problem.slice(r.operationId.length + 2)}`);
   }
   for (const d of result.onlyInDocument) {
-    lines.push(`${"-".padEnd(w.id)}  ${(d.operationId ?? "(no operationId)").padEnd(w.op)}  ${"only in the document".padEnd(w.status)}  ${d.method} ${d.path}`);
+    lines.push(
+      `${"-".padEnd(w.id)}  ${(d.operationId ?? "(no operationId)").padEnd(w.op)}  ${"only in the document".padEnd(w.status)}  ${d.method} ${d.path}`,
+    );
   }
   lines.push(
     "",

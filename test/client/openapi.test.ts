@@ -42,12 +42,22 @@ const emu = useEmulator({ openapi: RENAMED });
 const clients: ReviewAdminClient[] = [];
 afterAll(() => Promise.all(clients.map((c) => c.close())));
 const client = (opts: { openapi?: string; baseUrl?: string } = { openapi: RENAMED }) => {
-  const c = new ReviewAdminClient({ baseUrl: opts.baseUrl ?? emu.url, apiKey: emu.keys.orgAdmin, requestsPerSecond: 1000, retryBaseMs: 1, ...opts });
+  const c = new ReviewAdminClient({
+    baseUrl: opts.baseUrl ?? emu.url,
+    apiKey: emu.keys.orgAdmin,
+    requestsPerSecond: 1000,
+    retryBaseMs: 1,
+    ...opts,
+  });
   clients.push(c);
   return c;
 };
 /** The API requests the emulator logged since `from` (its log's length before). */
-const logged = (from: number) => emu.traffic.log.list().slice(from).map((e) => `${e.method} ${e.path} ${e.status}`);
+const logged = (from: number) =>
+  emu.traffic.log
+    .list()
+    .slice(from)
+    .map((e) => `${e.method} ${e.path} ${e.status}`);
 
 describe("client and emulator on a renamed document", () => {
   it("sends every kind of request to the document's paths, and the emulator serves them", async () => {
@@ -103,8 +113,14 @@ describe("client and emulator on a renamed document", () => {
   it("words a failure with the ids of the renamed path, from the template the client used", async () => {
     const c = client();
     const err = (await c.call("GetOrganizationUser", { orgId: SEEDED.org, userId: 999_999 }).catch((e: unknown) => e)) as ApiError;
-    expect(err).toMatchObject({ status: 404, path: `/api/v2/orgs/${SEEDED.org}/members/999999`, pathTemplate: "/api/v2/orgs/{orgId}/members/{userId}" });
-    expect(describeCause(err)).toMatch(new RegExp(`^the service answered 404 .*\\(check that organization ${SEEDED.org} and user 999999 exist\\)$`));
+    expect(err).toMatchObject({
+      status: 404,
+      path: `/api/v2/orgs/${SEEDED.org}/members/999999`,
+      pathTemplate: "/api/v2/orgs/{orgId}/members/{userId}",
+    });
+    expect(describeCause(err)).toMatch(
+      new RegExp(`^the service answered 404 .*\\(check that organization ${SEEDED.org} and user 999999 exist\\)$`),
+    );
 
     const denied = (await c.call("GetDatabaseUsers", { databaseId: SEEDED.databases.restricted }).catch((e: unknown) => e)) as ApiError;
     expect(denied).toMatchObject({ status: 403, path: `/api/v2/dbs/${SEEDED.databases.restricted}/grants` });
@@ -119,13 +135,16 @@ describe("a document that cannot be used", () => {
     const make = () => new ReviewAdminClient({ baseUrl: "https://api.example.com", apiKey: "K.ABCDEFGH.SECRET", openapi: BROKEN });
     expect(make).toThrow(ClientConfigError);
     expect(make).toThrow(`openapi: ${BROKEN}: 2 operations of the route table cannot be mapped: ${BROKEN_PROBLEMS}`);
-    expect(() => new ReviewAdminClient({ baseUrl: "https://api.example.com", apiKey: "K.ABCDEFGH.SECRET", openapi: path.join(dir, "nope.yaml") })).toThrow(
-      `openapi: ${path.join(dir, "nope.yaml")}: cannot be read (no such file)`,
-    );
+    expect(
+      () =>
+        new ReviewAdminClient({ baseUrl: "https://api.example.com", apiKey: "K.ABCDEFGH.SECRET", openapi: path.join(dir, "nope.yaml") }),
+    ).toThrow(`openapi: ${path.join(dir, "nope.yaml")}: cannot be read (no such file)`);
   });
 
   it("stops the emulator from starting, naming every operation", async () => {
-    await expect(startEmulator({ openapi: BROKEN })).rejects.toThrow(new OpenApiError(BROKEN, "2 operations of the route table cannot be mapped", BROKEN_PROBLEMS.split("; ")));
+    await expect(startEmulator({ openapi: BROKEN })).rejects.toThrow(
+      new OpenApiError(BROKEN, "2 operations of the route table cannot be mapped", BROKEN_PROBLEMS.split("; ")),
+    );
   });
 });
 

@@ -103,7 +103,12 @@ describe("comparing with the built-in routes", () => {
         delete d.paths[p];
         d.paths[p.replace(/^\/v1/, "")] = item;
       }
-      Object.assign(d, { servers: [{ url: "https://{region}.example.com/{version}", variables: { region: { default: "eu" }, version: { default: "v1" } } }, { url: "/other" }] });
+      Object.assign(d, {
+        servers: [
+          { url: "https://{region}.example.com/{version}", variables: { region: { default: "eu" }, version: { default: "v1" } } },
+          { url: "/other" },
+        ],
+      });
       d.paths["/users/me"]!.get!.servers = [{ url: "https://api.example.com/v1/" }];
     });
     expect(compareWithOpenApi(doc, "servers.yaml").routes.map((r) => r.status)).toEqual(routeList.map(() => "same"));
@@ -129,14 +134,24 @@ describe("comparing with the built-in routes", () => {
     expect(byOp.GetDatabaseUser!.mapped).toEqual({ method: "GET", path: "/api/v2/users/{userId}/grants/{databaseId}" });
     expect(byOp.GetDatabaseUser!.renamed).toBeUndefined();
     // One by name, the other by position.
-    expect(byOp.PutDatabaseUser).toMatchObject({ mapped: { path: "/api/v2/dbs/{databaseId}/grants/{userId}" }, renamed: { dbId: "databaseId" } });
-    expect(byOp.GetOrganizationEventsAfter).toMatchObject({ mapped: { path: "/api/v2/orgs/{orgId}/activity/since/{eventId}" }, renamed: { organizationId: "orgId" } });
+    expect(byOp.PutDatabaseUser).toMatchObject({
+      mapped: { path: "/api/v2/dbs/{databaseId}/grants/{userId}" },
+      renamed: { dbId: "databaseId" },
+    });
+    expect(byOp.GetOrganizationEventsAfter).toMatchObject({
+      mapped: { path: "/api/v2/orgs/{orgId}/activity/since/{eventId}" },
+      renamed: { organizationId: "orgId" },
+    });
     // Case ignored; a name that is not a word.
     const doc = edited((d) => {
       move(d, "/v1/organizations/{orgId}/users/{userId}", "get", "/v1/organizations/{ORGID}/users/{user-id}");
     });
     const member = compareWithOpenApi(doc, "case.yaml").routes.find((r) => r.operationId === "GetOrganizationUser")!;
-    expect(member).toMatchObject({ status: "same", mapped: { path: "/v1/organizations/{orgId}/users/{userId}" }, renamed: { ORGID: "orgId", "user-id": "userId" } });
+    expect(member).toMatchObject({
+      status: "same",
+      mapped: { path: "/v1/organizations/{orgId}/users/{userId}" },
+      renamed: { ORGID: "orgId", "user-id": "userId" },
+    });
   });
 
   it("takes the document's method and path, and lists what only the document has", () => {
@@ -148,7 +163,9 @@ describe("comparing with the built-in routes", () => {
       document: { operationId: "DeleteOrganizationInvitation", method: "POST", path: "/api/v2/orgs/{organizationId}/invites/revoke" },
       mapped: { method: "POST", path: "/api/v2/orgs/{orgId}/invites/revoke" },
     });
-    expect(compared.onlyInDocument).toEqual([{ operationId: "GetProjectUsers", method: "GET", path: "/api/v2/projects/{projectId}/users" }]);
+    expect(compared.onlyInDocument).toEqual([
+      { operationId: "GetProjectUsers", method: "GET", path: "/api/v2/projects/{projectId}/users" },
+    ]);
   });
 });
 
@@ -156,7 +173,10 @@ describe("what a document cannot serve (each a problem naming the operation)", (
   const problemsOf = (edit: (d: ReturnType<typeof builtInDocument>) => void) => compareWithOpenApi(edited(edit), "doc.yaml").problems;
 
   it("an operation the document lacks", () => {
-    const compared = compareWithOpenApi(edited((d) => delete d.paths["/v1/databases/{databaseId}/users"]), "doc.yaml");
+    const compared = compareWithOpenApi(
+      edited((d) => delete d.paths["/v1/databases/{databaseId}/users"]),
+      "doc.yaml",
+    );
     expect(compared.problems).toEqual(["GetDatabaseUsers: not in the document (no operation has this operationId)"]);
     expect(compared.routes.find((r) => r.operationId === "GetDatabaseUsers")).toMatchObject({ status: "missing", ours: { method: "GET" } });
     expect(compared.routes.find((r) => r.operationId === "GetDatabaseUsers")!.document).toBeUndefined();
@@ -164,8 +184,12 @@ describe("what a document cannot serve (each a problem naming the operation)", (
 
   it("a path parameter the operation cannot fill, and one of ours with no place in the path", () => {
     expect(
-      problemsOf((d) => move(d, "/v1/organizations/{orgId}/users/{userId}", "patch", "/v1/tenants/{tenant}/organizations/{orgId}/users/{userId}")),
-    ).toEqual(["PatchOrganizationUser: PATCH /v1/tenants/{tenant}/organizations/{orgId}/users/{userId}: path parameter {tenant} cannot be filled (it has {orgId}, {userId})"]);
+      problemsOf((d) =>
+        move(d, "/v1/organizations/{orgId}/users/{userId}", "patch", "/v1/tenants/{tenant}/organizations/{orgId}/users/{userId}"),
+      ),
+    ).toEqual([
+      "PatchOrganizationUser: PATCH /v1/tenants/{tenant}/organizations/{orgId}/users/{userId}: path parameter {tenant} cannot be filled (it has {orgId}, {userId})",
+    ]);
     expect(problemsOf((d) => move(d, "/v1/organizations/{orgId}/invitations", "delete", "/v1/invitations"))).toEqual([
       "DeleteOrganizationInvitation: DELETE /v1/invitations: the path has no place for {orgId} (it has {orgId})",
     ]);
@@ -185,7 +209,9 @@ describe("what a document cannot serve (each a problem naming the operation)", (
       problemsOf((d) => {
         d.paths["/v1/databases/{databaseId}/size2"] = { get: { operationId: "GetDatabaseSize" } };
       }),
-    ).toEqual(["GetDatabaseSize: 2 operations of the document have this operationId (GET /v1/databases/{databaseId}/size, GET /v1/databases/{databaseId}/size2)"]);
+    ).toEqual([
+      "GetDatabaseSize: 2 operations of the document have this operationId (GET /v1/databases/{databaseId}/size, GET /v1/databases/{databaseId}/size2)",
+    ]);
     expect(
       problemsOf((d) => {
         (d.paths["/v1/users/me"] as Record<string, unknown>).servers = [{ url: "https://{host}/v1" }];
