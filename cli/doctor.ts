@@ -16,11 +16,14 @@ comes with its fix: a key another region does not know, a key disabled after 90 
 base URL where something else answers, a missing role.
 
 It never writes anything and never prints the key: only its middle part, the key id the web
-application shows. Settings come from REVIEWADMIN_API_KEY, REVIEWADMIN_BASE_URL and
-REVIEWADMIN_REQUESTS_PER_SECOND. To check a stack's settings:
+application shows. Settings come from REVIEWADMIN_API_KEY, REVIEWADMIN_BASE_URL,
+REVIEWADMIN_REQUESTS_PER_SECOND and REVIEWADMIN_OPENAPI (the vendor's OpenAPI document, when the
+routes come from it: see \`pulumi-reviewadmin routes --openapi\`). To check a stack's settings:
 
   REVIEWADMIN_API_KEY=$(pulumi config get reviewadmin:apiKey) \\
   REVIEWADMIN_BASE_URL=$(pulumi config get reviewadmin:baseUrl) npx pulumi-reviewadmin doctor
+
+(and REVIEWADMIN_OPENAPI=$(pulumi config get reviewadmin:openapi) when the stack sets it).
 
 Exit code 0 when the key can be used (warnings may remain), 1 when a problem blocks use (no key,
 a key the service refuses, a base URL where the API does not answer, no admin right anywhere).`,

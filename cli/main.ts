@@ -16,7 +16,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   doctor: { summary: "check the API key and base URL: who the key is, what it can manage", load: async () => (await import("./doctor.js")).doctor },
   emulator: { summary: "run the local emulator of the API (seeded world, keys, control API)", load: async () => (await import("./emulator.js")).emulator },
   export: { summary: "write a Pulumi project that adopts an organization's live access", load: async () => (await import("./export.js")).exportCommand },
-  routes: { summary: "list the API operations this version uses", load: async () => (await import("./routes.js")).routes },
+  routes: { summary: "list the API operations this version uses, or compare them with the vendor's OpenAPI document", load: async () => (await import("./routes.js")).routes },
 };
 
 /** One line saying which Node is needed, or undefined when this one will do. */

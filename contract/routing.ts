@@ -1,19 +1,25 @@
 /**
  * Routing over the route table: builds a request path from an operation's parameters (the
- * client) and finds the operation of an incoming request (the emulator).
+ * client) and finds the operation of an incoming request (the emulator). A RouteTable is the
+ * routes one client or one emulator uses: the built-in rows of routes.ts, each with its method
+ * and path possibly replaced by the vendor's own (read from its OpenAPI document by openapi.ts).
+ * The module-level functions route over the built-in table.
  */
-import { ParameterError } from "./params";
-import { routeList, type RouteDef } from "./routes";
+import { ParameterError } from "./parameterError";
+import { routeList, type HttpMethod, type OperationId, type RouteDef } from "./routes";
+
+/** A `{name}` segment of a path template (the built-in rows use word characters only). */
+const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** Names of the `{name}` segments of a path template. */
 export function pathParamNames(route: RouteDef): string[] {
-  return [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return [...route.path.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
 /** Fills a path template and appends the remaining defined params as the query string. */
 export function buildPath(route: RouteDef, params: Record<string, unknown>): string {
   const used = new Set<string>();
-  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const path = route.path.replace(PLACEHOLDER, (_, name: string) => {
     used.add(name);
     return encodeURIComponent(String(params[name]));
   });
@@ -25,15 +31,29 @@ export function buildPath(route: RouteDef, params: Record<string, unknown>): str
   return qs ? `${path}?${qs}` : path;
 }
 
-/** Compiled matchers, most specific first so /events/recent wins over /events/after/{id}. */
-const matchers = routeList
-  .map((r) => ({
-    route: r,
-    names: pathParamNames(r),
-    re: new RegExp("^" + r.path.replace(/\{\w+\}/g, "([^/]+)") + "/?$"),
-    literalLength: r.path.replace(/\{\w+\}/g, "").length,
-  }))
-  .sort((a, b) => b.literalLength - a.literalLength);
+/** A route's path as a regular expression: each `{name}` one segment, literal text escaped, an optional trailing slash. */
+function patternOf(path: string): string {
+  return path
+    .split(PLACEHOLDER)
+    .map((part, i) => (i % 2 === 1 ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("") + "/?";
+}
+
+interface Matcher {
+  route: RouteDef;
+  names: string[];
+  re: RegExp;
+  literalLength: number;
+}
+
+function matcherOf(route: RouteDef): Matcher {
+  return {
+    route,
+    names: pathParamNames(route),
+    re: new RegExp(`^${patternOf(route.path)}$`),
+    literalLength: route.path.replace(PLACEHOLDER, "").length,
+  };
+}
 
 /** A path segment %-decoded, or undefined when its %-escapes are malformed (`%ZZ`, a lone `%`, bad UTF-8). */
 function decodeSegment(text: string): string | undefined {
@@ -44,41 +64,119 @@ function decodeSegment(text: string): string | undefined {
   }
 }
 
-/**
- * Finds the route for a method and path (without query); path parameters come back as strings.
- * A parameter with a malformed %-escape is a ParameterError naming it (a server answers 400).
- */
-export function matchRoute(method: string, pathname: string): { route: RouteDef; pathParams: Record<string, string> } | undefined {
-  for (const m of matchers) {
-    if (m.route.method !== method) continue;
-    const hit = m.re.exec(pathname);
-    if (!hit) continue;
-    const pathParams: Record<string, string> = {};
-    m.names.forEach((n, i) => {
-      const value = decodeSegment(hit[i + 1]!);
-      if (value === undefined) throw new ParameterError(n, "has a malformed %-escape", m.route.operationId);
-      pathParams[n] = value;
-    });
-    return { route: m.route, pathParams };
+/** Where one operation is served when it differs from its built-in row: a method, and a path template whose `{name}`s are the row's own parameter names. */
+export interface RouteOverride {
+  readonly method: HttpMethod;
+  readonly path: string;
+}
+
+/** The leading literal segments every path shares (`/v1` for the built-in rows), or "". */
+function sharedPrefix(list: readonly RouteDef[]): string {
+  const literal = (path: string) => {
+    const segments = path.split("/").slice(1);
+    const end = segments.findIndex((s) => s.includes("{"));
+    return end === -1 ? segments : segments.slice(0, end);
+  };
+  let shared = literal(list[0]?.path ?? "");
+  for (const r of list) {
+    const segments = literal(r.path);
+    let n = 0;
+    while (n < shared.length && n < segments.length && shared[n] === segments[n]) n++;
+    // A route whose whole path is the shared part (`/v1`) leaves its last segment out: it names the operation.
+    shared = shared.slice(0, Math.min(n, segments.length - 1));
   }
-  return undefined;
+  return shared.length ? `/${shared.join("/")}` : "";
+}
+
+/**
+ * The routes one client or one emulator uses: every built-in row, with the method and path of
+ * the operations in `overrides` replaced. Facts other than method and path (parameters, bodies,
+ * schemas, access) are always the row's. Throws an Error when an override's path does not name
+ * exactly the row's path parameters (openapi.ts maps names before it builds one).
+ */
+export class RouteTable {
+  /** Every route by operation id. */
+  readonly routes: Readonly<Record<OperationId, RouteDef>>;
+  /** Every route, in the contract's order. */
+  readonly list: readonly RouteDef[];
+  /** Where the routes come from: `built-in`, or the OpenAPI document's file. */
+  readonly source: string;
+  /** The leading literal segments every path shares: `/v1` for the built-in rows (a base URL ending in it is trimmed by the client). */
+  readonly prefix: string;
+  /** Most specific first, so /events/recent wins over /events/after/{id}. */
+  readonly #matchers: Matcher[];
+
+  constructor(overrides: Partial<Record<OperationId, RouteOverride>> = {}, source = "built-in") {
+    const list = routeList.map((row) => {
+      const o = overrides[row.operationId as OperationId];
+      if (!o) return row;
+      const route: RouteDef = { ...row, method: o.method, path: o.path };
+      const ours = pathParamNames(row).sort().join(", ");
+      const theirs = pathParamNames(route).sort().join(", ");
+      if (ours !== theirs) throw new Error(`route override of ${row.operationId}: path ${o.path} must name {${ours}}, names {${theirs}}`);
+      return route;
+    });
+    this.list = list;
+    this.routes = Object.fromEntries(list.map((r) => [r.operationId, r])) as Record<OperationId, RouteDef>;
+    this.source = source;
+    this.prefix = sharedPrefix(list);
+    this.#matchers = list.map(matcherOf).sort((a, b) => b.literalLength - a.literalLength);
+  }
+
+  /** The route of an operation id, or undefined for an id the contract does not have. */
+  route(operationId: string): RouteDef | undefined {
+    return Object.hasOwn(this.routes, operationId) ? this.routes[operationId as OperationId] : undefined;
+  }
+
+  /**
+   * Finds the route for a method and path (without query); path parameters come back as strings.
+   * A parameter with a malformed %-escape is a ParameterError naming it (a server answers 400).
+   */
+  match(method: string, pathname: string): { route: RouteDef; pathParams: Record<string, string> } | undefined {
+    for (const m of this.#matchers) {
+      if (m.route.method !== method) continue;
+      const hit = m.re.exec(pathname);
+      if (!hit) continue;
+      const pathParams: Record<string, string> = {};
+      m.names.forEach((n, i) => {
+        const value = decodeSegment(hit[i + 1]!);
+        if (value === undefined) throw new ParameterError(n, "has a malformed %-escape", m.route.operationId);
+        pathParams[n] = value;
+      });
+      return { route: m.route, pathParams };
+    }
+    return undefined;
+  }
+
+  /** True when some route (of any method) serves this path: lets a server answer 405 rather than 404. */
+  pathIsKnown(pathname: string): boolean {
+    return this.#matchers.some((m) => m.re.test(pathname));
+  }
+}
+
+/** The built-in routes: routes.ts as it is. */
+export const BUILT_IN_ROUTES = new RouteTable();
+
+/** The built-in route for a method and path (see RouteTable.match). */
+export function matchRoute(method: string, pathname: string): { route: RouteDef; pathParams: Record<string, string> } | undefined {
+  return BUILT_IN_ROUTES.match(method, pathname);
+}
+
+/** True when some built-in route (of any method) serves this path. */
+export function pathIsKnown(pathname: string): boolean {
+  return BUILT_IN_ROUTES.pathIsKnown(pathname);
 }
 
 /**
  * The path parameters of a path as sent for `route` (a base URL's path may come before the
- * template; a query after it is ignored), as strings; undefined when the path does not fit. A
- * segment with a malformed %-escape comes back as sent: this reads paths for messages, never throws.
+ * template; a query after it is ignored), as strings; undefined when the path does not fit. Reads
+ * `route.path`, so it works for a route of any table. A segment with a malformed %-escape comes
+ * back as sent: this reads paths for messages, never throws.
  */
 export function pathParamsOf(route: RouteDef, sentPath: string): Record<string, string> | undefined {
-  const m = matchers.find((x) => x.route === route);
-  const hit = m ? new RegExp(m.re.source.replace(/^\^/, "")).exec(sentPath.split("?")[0] ?? "") : null;
-  if (!m || !hit) return undefined;
-  return Object.fromEntries(m.names.map((n, i) => [n, decodeSegment(hit[i + 1] ?? "") ?? hit[i + 1] ?? ""]));
-}
-
-/** True when some route (of any method) serves this path: lets a server answer 405 rather than 404. */
-export function pathIsKnown(pathname: string): boolean {
-  return matchers.some((m) => m.re.test(pathname));
+  const hit = new RegExp(`${patternOf(route.path)}$`).exec(sentPath.split("?")[0] ?? "");
+  if (!hit) return undefined;
+  return Object.fromEntries(pathParamNames(route).map((n, i) => [n, decodeSegment(hit[i + 1] ?? "") ?? hit[i + 1] ?? ""]));
 }
 
 /**

@@ -70,6 +70,12 @@ export const EMULATOR_OPTIONS = {
     env: "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
     help: "the control API's token, sent as header X-Emulator-Token (default: none on loopback, else random)",
   },
+  openapi: {
+    type: "string",
+    value: "FILE",
+    env: "REVIEWADMIN_EMULATOR_OPENAPI",
+    help: "serve each operation on the method and path of this OpenAPI 3.x document (JSON or YAML), as the provider does with reviewadmin:openapi",
+  },
   quiet: { type: "boolean", env: "REVIEWADMIN_EMULATOR_QUIET", help: "no log line per request (the variable: 1 or true)" },
 } as const satisfies Record<string, EmulatorOptionSpec>;
 
@@ -82,7 +88,9 @@ Runs a local emulator of the review platform's administration API until Ctrl-C: 
 of the contract, with a seeded world (organizations, people with every role, databases, projects,
 invitations), ready API keys for each role, rate limits, billing, an activity log and uploads.
 The control API under /_emulator resets the world, mints keys, moves the clock, injects faults
-and reads the request log; docs/emulator.md describes both.
+and reads the request log; docs/emulator.md describes both. With --openapi FILE it serves every
+operation on the method and path of the vendor's OpenAPI document (docs/openapi.md), as the
+provider sends them when configured with the same document (reviewadmin:openapi).
 
 Each option can also be set by the environment variable in brackets; the command line wins.`;
 
@@ -90,6 +98,7 @@ Each option can also be set by the environment variable in brackets; the command
 export const EXAMPLES = [
   "npx pulumi-reviewadmin emulator",
   "npx pulumi-reviewadmin emulator --port=9000 --state .emulator.json",
+  "npx pulumi-reviewadmin emulator --openapi vendor-openapi.yaml",
   "REVIEWADMIN_EMULATOR_HOST=0.0.0.0 REVIEWADMIN_EMULATOR_CONTROL_TOKEN=ci-token npx pulumi-reviewadmin emulator --quiet",
 ];
 
@@ -155,6 +164,7 @@ export function resolveSettings(values: OptionValues, env: NodeJS.ProcessEnv = p
   );
   read("host", text, (v) => (options.host = v));
   read("state", text, (v) => (options.stateFile = v));
+  read("openapi", text, (v) => (options.openapi = v));
   read(
     "seed",
     (from, v) => (v === "empty" ? ("empty" as const) : wholeNumber(from, v)),
@@ -203,7 +213,7 @@ export function banner(emu: RunningEmulator, settings: CommandSettings): string 
   if (everywhere) {
     lines.push(`  API base URL:  ${emu.url} here; from elsewhere ${externalUrls(emu.port).join(", ")}`);
   } else {
-    lines.push(`  API base URL:  ${emu.url}   (paths start with /v1; send Authorization: Bearer <key>)`);
+    lines.push(`  API base URL:  ${emu.url}   (paths start with ${emu.routes.prefix || "/"}; send Authorization: Bearer <key>)`);
   }
   if (emu.controlToken === undefined) {
     lines.push(`  Control API:   ${emu.url}/_emulator   (GET it for the list; open on loopback, no token)`);
@@ -216,6 +226,9 @@ export function banner(emu: RunningEmulator, settings: CommandSettings): string 
     );
   }
   lines.push(`  Health:        ${emu.url}/_emulator/health   (no token)`);
+  if (settings.options.openapi !== undefined) {
+    lines.push(`  Routes:        from ${settings.options.openapi} (the provider needs the same document: reviewadmin:openapi)`);
+  }
   lines.push(
     settings.options.stateFile
       ? `  State file:    ${settings.options.stateFile}`

@@ -14,7 +14,7 @@
  * Every answer is `{data: ...}`; errors use the API's error shape. `GET /_emulator` lists the routes.
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier } from "../contract";
+import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier, type RouteTable } from "../contract";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handlers/types";
 import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";
@@ -26,6 +26,8 @@ import { databaseUserView, databaseView, invitationView, memberView, organizatio
 export interface ControlRuntime {
   store: Store;
   traffic: Traffic;
+  /** The routes the API is served on: the built-in ones, or those of an OpenAPI document. */
+  routes: RouteTable;
   /** The URL the emulator listens on. */
   baseUrl(): string;
   /** Replaces the world with a fresh seeded one (or an empty one); returns the named keys. */

@@ -10,6 +10,8 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
+import { routeTableFromOpenApi } from "../contract/openapi";
+import { BUILT_IN_ROUTES, type RouteTable } from "../contract/routing";
 import type { ControlRuntime } from "./control";
 import type { ClockOption } from "./model/clock";
 import type { WorldSnapshot } from "./model/records";
@@ -23,6 +25,7 @@ import { Traffic, type RequestRecord } from "./traffic";
 export { SEEDED, type ScaleOptions } from "./model/seed";
 export { Store } from "./model/store";
 export { KEY_SHAPE } from "./model/keys";
+export { OpenApiError } from "../contract/openapi";
 export type { ClockOption } from "./model/clock";
 export type { Caller, WorldSnapshot } from "./model/records";
 export type { RequestRecord, Traffic } from "./traffic";
@@ -64,6 +67,13 @@ export interface EmulatorOptions {
    * `clock`: advancing the emulator a month must not refill a bucket.
    */
   rateLimitClock?: () => number;
+  /**
+   * The vendor's OpenAPI 3.x document (JSON or YAML file): serve each operation on the document's
+   * method and path instead of the built-in ones, as a client configured with the same document
+   * sends them. A document that lacks an operation or cannot be mapped makes startEmulator throw
+   * an OpenApiError naming each such operation. Default: the built-in routes.
+   */
+  openapi?: string;
 }
 
 /** A started emulator: its URL, keys, world and traffic controls, until close(). */
@@ -75,6 +85,8 @@ export interface RunningEmulator {
   readonly port: number;
   /** The token the control API requires, or undefined when it is open (loopback without a token). */
   readonly controlToken: string | undefined;
+  /** The routes it serves: the built-in ones, or those of the `openapi` document (`routes.source` names it). */
+  readonly routes: RouteTable;
   /** Ready keys for each role of the seeded world (orgAdmin, orgKey, parentOrgAdmin, ...); current after a reset. */
   readonly keys: Record<string, string>;
   /** The world, for in-process tests that set things up directly. */
@@ -102,6 +114,8 @@ function saveWorld(store: Store, file: string): void {
 
 /** Starts an emulator (on loopback unless `host` says otherwise); resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  // First: a document that cannot be used must fail before anything listens or is written.
+  const routes = options.openapi === undefined ? BUILT_IN_ROUTES : routeTableFromOpenApi(options.openapi);
   const store = new Store({ clock: options.clock, seed: typeof options.seed === "number" ? options.seed : 1 });
   const traffic = new Traffic(
     options.rateLimit === 0 ? Infinity : (options.rateLimit ?? DEFAULT_RATE_LIMIT),
@@ -144,6 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const runtime: ControlRuntime = {
     store,
     traffic,
+    routes,
     baseUrl: () => baseUrl,
     reseed: reset,
     persist,
@@ -171,6 +186,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     host: listenHost,
     port: address.port,
     controlToken,
+    routes,
     get keys() {
       return store.namedKeys;
     },

@@ -4,7 +4,7 @@
  * and writes the envelope or the one error shape. Handlers never touch the socket.
  *
  * Besides the control API (/_emulator) and the part URLs (/_upload/), routing is by the route
- * table alone. Order of checks: route (404 when no route has the path, 405 when one has it with
+ * table alone (the built-in one, or the one read from an OpenAPI document at start). Order of checks: route (404 when no route has the path, 405 when one has it with
  * another method), key (401, or 429 once the failed-authentication limit is hit), rate limit of
  * the caller's account (429), injected fault, parameters and body (400), then the handler
  * (403/404/...).
@@ -18,7 +18,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import * as http from "node:http";
-import { matchRoute, parseOrThrow, pathIsKnown, type OperationId, type RouteDef } from "../contract";
+import { parseOrThrow, type OperationId, type RouteDef } from "../contract";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, isClientGone, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import { handlers } from "./handlers";
@@ -180,9 +180,9 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       return;
     }
 
-    const matched = matchRoute(method, url.pathname);
+    const matched = runtime.routes.match(method, url.pathname);
     if (!matched) {
-      if (pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
+      if (runtime.routes.pathIsKnown(url.pathname)) throw new MethodNotAllowed(`Method ${method} is not allowed on ${url.pathname}`);
       throw new NotFound("path", url.pathname);
     }
     route = matched.route;
@@ -226,6 +226,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     const handler = handlers[route.operationId as OperationId];
     const ctx: HandlerContext = {
       route,
+      routes: runtime.routes,
       params,
       body,
       rawBody: route.body === "multipart" ? raw : undefined,

@@ -32,10 +32,20 @@ function routeOf(operationId: string): RouteDef | undefined {
   return (routes as Record<string, RouteDef>)[operationId];
 }
 
+/**
+ * The ids a failed request's path named, by the route's parameter names. Read through the path
+ * template the client used (`err.pathTemplate`): with routes from the vendor's OpenAPI document the
+ * path as sent is the document's, not the built-in row's.
+ */
+function idsOf(err: ApiError, route: RouteDef | undefined): Record<string, string> {
+  if (!route) return {};
+  return pathParamsOf(err.pathTemplate ? { ...route, path: err.pathTemplate } : route, err.path) ?? {};
+}
+
 /** What to check after a failure of the service, from the status and the route's facts. */
 export function hintFor(err: ApiError): string | undefined {
   const route = routeOf(err.operationId);
-  const ids = route ? (pathParamsOf(route, err.path) ?? {}) : {};
+  const ids = idsOf(err, route);
   switch (err.status) {
     case 401:
       return "the API key is missing or invalid: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key belongs to this region's baseUrl";

@@ -6,7 +6,10 @@
  * its rule.
  */
 import * as pulumi from "@pulumi/pulumi";
+import * as path from "node:path";
+import { OpenApiError } from "../contract/openapi";
 import { getClient, type ReviewAdminClient } from "./client";
+import { routeTableFor } from "./client/routeTables";
 import { insecureHttpHost } from "./client/security";
 
 /** The settings every resource and data source uses. */
@@ -31,6 +34,14 @@ export interface Settings {
    * Comma-separated. `reviewadmin:insecureHttpHosts` or REVIEWADMIN_INSECURE_HTTP_HOSTS.
    */
   insecureHttpHosts?: string[];
+  /**
+   * The vendor's OpenAPI 3.x document (JSON or YAML file; a relative path is read from the
+   * directory Pulumi runs in, the project's): each operation's method and path come from it,
+   * matched by operationId. Read and checked once per process, when the setting is read: a
+   * document that lacks an operation or serves one in a way that cannot be mapped fails the run
+   * with one line naming each. Held here as an absolute path. `reviewadmin:openapi` or REVIEWADMIN_OPENAPI.
+   */
+  openapi?: string;
 }
 
 /** Stack config namespace. */
@@ -66,6 +77,24 @@ const hostList = (t: string) => {
   return hosts.map(insecureHttpHost);
 };
 
+/**
+ * An OpenAPI document's path, as an absolute path, once its routes have been read and checked
+ * (routeTableFor reads a file once per process); the message names every operation it cannot serve.
+ */
+const openapiDocument = (t: string) => {
+  const file = path.resolve(t.trim());
+  try {
+    routeTableFor(file);
+  } catch (err) {
+    if (!(err instanceof OpenApiError)) throw err;
+    const why = err.problems.length ? `${err.reason}: ${err.problems.join("; ")}` : err.reason;
+    throw new Error(`names ${t.trim()}, which cannot be used: ${why}. Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${t.trim()}`, {
+      cause: err,
+    });
+  }
+  return file;
+};
+
 /** Every setting: its environment variable and its rule. The config key is `reviewadmin:<name>`. */
 export const SETTINGS: Record<Key, SettingRule> = {
   apiKey: { env: "REVIEWADMIN_API_KEY", parse: text },
@@ -76,6 +105,7 @@ export const SETTINGS: Record<Key, SettingRule> = {
   deadlineSeconds: { env: "REVIEWADMIN_DEADLINE_SECONDS", parse: positiveNumber },
   log: { env: "REVIEWADMIN_LOG", parse: logLevel },
   insecureHttpHosts: { env: "REVIEWADMIN_INSECURE_HTTP_HOSTS", parse: hostList },
+  openapi: { env: "REVIEWADMIN_OPENAPI", parse: openapiDocument },
 };
 
 /** A setting that broke its rule, named by where it came from. */
@@ -177,6 +207,7 @@ export function currentClient(override?: Partial<Settings>): ReviewAdminClient {
     deadlineMs: s.deadlineSeconds !== undefined ? s.deadlineSeconds * 1000 : undefined,
     logger: s.log === "debug" ? debugLine : undefined,
     insecureHttpHosts: s.insecureHttpHosts,
+    openapi: s.openapi,
     warn: warningLine,
   });
 }

@@ -3,15 +3,20 @@
  * the program under setMocks, every dynamic resource sent to the real dynamic-provider plugin)
  * against a fresh seeded emulator: up, a second up with no changes, drift injected through the
  * emulator found by refresh and repaired by up, destroy leaving the emulator as it was apart from
- * what the resources document as left in place. The same scenarios run through the real CLI in
+ * what the resources document as left in place; then all of it again with every route renamed by
+ * an OpenAPI document on both sides. The same scenarios run through the real CLI in
  * test/automation.test.ts. Also: the examples' Pulumi.yaml files, and `npm run demo`'s main.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
+import { openApiDocumentOf } from "../contract/openapi";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
+import { startEmulator, type RunningEmulator } from "../emulator";
 import { harnessStack, hasPulumiCli } from "../harness/stacks";
-import { exampleScenarios, repoRoot } from "./support/exampleScenarios";
+import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 
 const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];
 
@@ -41,6 +46,56 @@ describe("example projects", () => {
 });
 
 exampleScenarios({ name: "harness", skip: false, makeStack: harnessStack });
+// The renamed-routes run: the same scenarios, unchanged, with the emulator serving every
+// operation on the paths of a vendor document where all of them differ from the built-in routes,
+// and the provider configured with the same document (reviewadmin:openapi).
+exampleScenarios({
+  name: "harness, renamed routes",
+  skip: false,
+  makeStack: harnessStack,
+  openapi: path.join(repoRoot, "test/fixtures/openapi/renamed.yaml"),
+});
+
+describe("an OpenAPI document that cannot be used", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "examples-openapi-"));
+  const broken = path.join(dir, "broken.yaml");
+  const line = new RegExp(
+    `reviewadmin: config reviewadmin:openapi names ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, which cannot be used: ` +
+      "1 operation of the route table cannot be mapped: GetDatabaseUsers: not in the document \\(no operation has this operationId\\)\\. " +
+      "Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ",
+  );
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    const doc = openApiDocumentOf() as { paths: Record<string, unknown> };
+    delete doc.paths["/v1/databases/{databaseId}/users"];
+    fs.writeFileSync(broken, stringify(doc));
+    emu = await startEmulator({ rateLimit: 0 });
+  });
+  afterAll(async () => {
+    await emu?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const stackOf = (example: string) =>
+    harnessStack({
+      project: example,
+      stack: "test",
+      program: programOf(example),
+      config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin, "reviewadmin:openapi": broken },
+      secretConfigKeys: ["reviewadmin:apiKey"],
+    });
+
+  // Data sources read the program's config instead (test/client/openapi.test.ts).
+  it("fails a resource's first operation (the plugin's configure) with the one line naming it, and sends nothing", async () => {
+    const stack = stackOf("custodian-sync");
+    const before = emu.traffic.log.list().length;
+    try {
+      await expect(stack.up()).rejects.toThrow(line);
+    } finally {
+      await stack.close();
+    }
+    expect(emu.traffic.log.list().slice(before)).toEqual([]);
+  });
+});
 
 describe("npm run demo", () => {
   it("--help prints the usage; an unknown option is refused", async () => {

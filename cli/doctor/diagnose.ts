@@ -15,6 +15,7 @@
  */
 import { accessText, routes, type Database, type OperationId, type Organization, type User } from "../../contract";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
+import { routeTableFor } from "../../provider/client/routeTables";
 import { resolveSettings, SettingsError, SETTINGS, type Settings } from "../../provider/settings";
 import { oneLine } from "../../provider/util";
 import type { Capability, DatabaseAccess, DoctorReport, Identity, OrganizationAccess, RouteCheck, Severity } from "./report";
@@ -102,7 +103,8 @@ const FIX = {
   throttled:
     "something else is using the same account's 25 requests per second: wait a few seconds and run the doctor again; give runs that share the account a lower REVIEWADMIN_REQUESTS_PER_SECOND",
   serviceError: "a problem on the service's side (maintenance?): try again later",
-  routes: "compare `pulumi-reviewadmin routes` with your region's API documentation; a path that differs is one line of contract/routes.ts",
+  routes:
+    "compare the routes with the vendor's OpenAPI document: `pulumi-reviewadmin routes --openapi FILE`; when they differ, set REVIEWADMIN_OPENAPI (reviewadmin:openapi in a stack) to the document",
   orgAdmin: "use an organization-level key (it carries the org admin role) or the key of an org admin of the organizations to manage",
 };
 
@@ -135,6 +137,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
   }
   report.baseUrl = shownUrl(settings.baseUrl);
   report.baseUrlFrom = opts.baseUrl !== undefined ? "--base-url" : process.env[SETTINGS.baseUrl.env] ? SETTINGS.baseUrl.env : "stack config";
+  if (settings.openapi !== undefined) report.openapi = settings.openapi;
   report.keyId = keyIdOf(settings.apiKey);
   if (report.keyId === undefined) {
     add("warning", "key-shape", "the key does not look like <prefix>.<ID>.<SECRET> (three parts separated by dots), so no part of it is shown", "copy the whole key again, without quotes, spaces or line breaks");
@@ -159,6 +162,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
       maxAttempts: Math.min(settings.maxAttempts ?? 3, 3),
       timeoutMs: (settings.requestTimeoutSeconds ?? 15) * 1000,
       deadlineMs: (settings.deadlineSeconds ?? 30) * 1000,
+      openapi: settings.openapi,
     });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -199,6 +203,13 @@ function settingsProblem(err: SettingsError, add: (s: Severity, code: string, me
     );
   } else if (/no base URL/.test(err.message)) {
     add("error", "no-base-url", `no base URL is set (${SETTINGS.baseUrl.env}); keys are per region, so there is no default`, `export ${SETTINGS.baseUrl.env}=https://<your region's API host>, or pass --base-url`);
+  } else if (err.message.includes(SETTINGS.openapi.env)) {
+    add(
+      "error",
+      "openapi-unusable",
+      err.message.replace(/^reviewadmin: /, "").replace(/\. Compare it with the built-in routes: .*$/, ""),
+      `correct the document (it is yours to edit: add the operations it lacks, or correct their operationId) or unset ${SETTINGS.openapi.env}; \`pulumi-reviewadmin routes --openapi FILE\` shows every operation against it`,
+    );
   } else {
     add("error", "bad-setting", err.message.replace(/^reviewadmin: /, ""), "correct the environment variable it names");
   }
@@ -236,7 +247,8 @@ async function runChecks(
 
   /** Adds the problem a failure of a call every valid key may make stands for; true when nothing more can be checked. */
   function blocking(op: OperationId, out: { err: unknown; kind: FailureKind }): boolean {
-    const route = routes[op];
+    // The method and path the client sent: the OpenAPI document's when one is set (read already, so this cannot throw).
+    const route = routeTableFor(report.openapi).routes[op];
     const what = `${route.method} ${route.path} (${route.id} ${op})`;
     switch (out.kind) {
       case "rejected":

@@ -84,6 +84,8 @@ export interface DoctorReport {
   baseUrl?: string;
   /** Where the base URL came from: an environment variable or `--base-url`. */
   baseUrlFrom?: string;
+  /** The OpenAPI document the routes came from (REVIEWADMIN_OPENAPI), when one is set; else the built-in routes were used. */
+  openapi?: string;
   /** The key's middle segment (what the admin UI shows to identify a key); never more of it. */
   keyId?: string;
   identity?: Identity;
@@ -138,6 +140,7 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function formatReport(r: DoctorReport): string {
   const lines: string[] = ["pulumi-reviewadmin doctor"];
   if (r.baseUrl) lines.push(...block("base URL", [`${r.baseUrl}${r.baseUrlFrom ? ` (${r.baseUrlFrom})` : ""}`]));
+  if (r.openapi) lines.push(...block("route table", [`from ${r.openapi} (REVIEWADMIN_OPENAPI)`]));
   if (r.keyId !== undefined) lines.push(...block("key", [`${r.keyId} (the key id; the rest of the key is never shown)`]));
   if (r.identity) lines.push(...block("acts as", [whoText(r.identity, r.organizations)]));
   if (r.organizations.length) lines.push(...block("organizations", r.organizations.map(orgLine)));

@@ -9,7 +9,7 @@
  * so is every event read by a caller who reaches the organization only as parent org admin (an
  * org admin of the parent reading a sub-organization's log), who acts as that key does.
  */
-import { buildPath, routes } from "../../contract";
+import { buildPath } from "../../contract";
 import { canAdministerOrganization, isOrgAdmin, isParentOrganizationKey } from "../model/access";
 import { eventView } from "../model/eventLog";
 import { accessibleOrganization } from "./guards";
@@ -37,7 +37,7 @@ export const eventHandlers = {
     const page = ctx.store.eventLog().range([orgId], begin, end, limit);
     let next: string | null = null;
     if (page.nextBegin !== null) {
-      next = ctx.baseUrl + buildPath(routes.GetOrganizationEvents, { orgId, begin: page.nextBegin, end, limit });
+      next = ctx.baseUrl + buildPath(ctx.routes.routes.GetOrganizationEvents, { orgId, begin: page.nextBegin, end, limit });
     }
     return { data: page.events.map((e) => eventView(e, redact)), next };
   },
@@ -48,7 +48,7 @@ export const eventHandlers = {
     const page = ctx.store.eventLog().after([orgId], ctx.params.eventId, limit);
     let next: string | null = null;
     if (page.nextAfter !== null) {
-      next = ctx.baseUrl + buildPath(routes.GetOrganizationEventsAfter, { orgId, eventId: page.nextAfter, limit });
+      next = ctx.baseUrl + buildPath(ctx.routes.routes.GetOrganizationEventsAfter, { orgId, eventId: page.nextAfter, limit });
     }
     return { data: page.events.map((e) => eventView(e, redact)), next };
   },

@@ -4,7 +4,7 @@
  * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
  */
 import type { IncomingMessage } from "node:http";
-import type { OperationId, RouteDef } from "../../contract";
+import type { OperationId, RouteDef, RouteTable } from "../../contract";
 import type { Caller } from "../model/records";
 import type { Store } from "../model/store";
 
@@ -23,6 +23,8 @@ export interface HandlerResult {
 /** Everything a handler may read about one request. */
 export interface HandlerContext {
   route: RouteDef;
+  /** The routes the emulator serves, for links it writes (links.next). */
+  routes: RouteTable;
   /** Path and query parameters, parsed and coerced by the route's schema (each handler knows its route's). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   params: Record<string, any>;

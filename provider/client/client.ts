@@ -12,8 +12,8 @@ import { inspect } from "node:util";
 import { FormData as UndiciFormData, type Pool } from "undici";
 import { ParameterError } from "../../contract/parameterError";
 import { parseOrThrow } from "../../contract/params";
-import { routes, type RouteDef } from "../../contract/routes";
-import { buildPath } from "../../contract/routing";
+import { type RouteDef } from "../../contract/routes";
+import { BUILT_IN_ROUTES, buildPath, type RouteTable } from "../../contract/routing";
 import { ErrorBody } from "../../contract/schemas";
 import type { BodyOf, DataOf, OperationId, ParamsOf } from "../../contract/types";
 import {
@@ -29,6 +29,7 @@ import { type Clock } from "./clock";
 import { pacerFor, type RequestPacer } from "./pacer";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
 import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, redact, REDACTED } from "./security";
+import { routeTableFor } from "./routeTables";
 import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
 
 /** Settings of a client. Only baseUrl and apiKey are required. */
@@ -67,6 +68,13 @@ export interface ClientOptions {
   warn?: (line: string) => void;
   /** Time source of pacing and retry waits. Default the system clock; tests pass a manual one. Clients share a pacer only on the same clock. */
   clock?: Clock;
+  /**
+   * The vendor's OpenAPI 3.x document (a JSON or YAML file, relative to the current directory):
+   * each operation's method and path are taken from it, matched by operationId. Read once per
+   * process; a document lacking an operation, or serving one in a way that cannot be mapped, is
+   * a ClientConfigError naming every such operation. Default: the built-in routes.
+   */
+  openapi?: string;
 }
 
 /** Counters since construction: requests sent (retries included), retries, 429 answers, requests per operation. */
@@ -127,11 +135,24 @@ const USER_AGENT = "pulumi-reviewadmin";
 const PUT_PART = "putPart";
 
 /**
- * Trims trailing slashes, and a trailing `/v1` (every route path starts with the version, so a
- * base URL copied with it would send `/v1/v1/...`).
+ * Trims trailing slashes, and a trailing `prefix`: the segments every route path starts with
+ * (`/v1` for the built-in routes), so a base URL copied with the version does not send `/v1/v1/...`.
  */
-function normalizeBaseUrl(url: URL): string {
-  return url.origin + url.pathname.replace(/\/+$/, "").replace(/\/v1$/i, "");
+function normalizeBaseUrl(url: URL, prefix: string): string {
+  const path = url.pathname.replace(/\/+$/, "");
+  const trimmed = prefix !== "" && path.toLowerCase().endsWith(prefix.toLowerCase()) ? path.slice(0, -prefix.length) : path;
+  return url.origin + trimmed;
+}
+
+/** The route table of the options: the built-in one, or the openapi document's (ClientConfigError when it cannot be used). */
+function routesOf(opts: ClientOptions): RouteTable {
+  if (opts.openapi === undefined) return BUILT_IN_ROUTES;
+  if (typeof opts.openapi !== "string" || opts.openapi.trim() === "") throw new ClientConfigError("openapi must be the path of an OpenAPI document");
+  try {
+    return routeTableFor(opts.openapi);
+  } catch (err) {
+    throw new ClientConfigError(`openapi: ${(err as Error).message}`, { cause: err });
+  }
 }
 
 function positive(name: string, value: number | undefined, fallback: number, integer = false): number {
@@ -197,6 +218,7 @@ export class ReviewAdminClient {
 
   readonly #apiKey: string;
   readonly #base: URL;
+  readonly #routes: RouteTable;
   readonly #pacer: RequestPacer;
   readonly #clock?: Clock;
   readonly #retry: RetryPolicy;
@@ -227,7 +249,8 @@ export class ReviewAdminClient {
     this.#base = checkUrl(opts.baseUrl, "baseUrl", this.#insecureHttpHosts);
     if (this.#base.search || this.#base.hash) throw new ClientConfigError("baseUrl must not have a query or fragment");
     this.#announceInsecure(this.#base, "baseUrl");
-    this.baseUrl = normalizeBaseUrl(this.#base);
+    this.#routes = routesOf(opts);
+    this.baseUrl = normalizeBaseUrl(this.#base, this.#routes.prefix);
     this.#apiKey = opts.apiKey;
 
     const rate = positive("requestsPerSecond", opts.requestsPerSecond, DEFAULTS.requestsPerSecond);
@@ -376,6 +399,7 @@ export class ReviewAdminClient {
       timeoutMs: this.#timeoutMs,
       deadlineMs: this.#deadlineMs,
       ...(this.#insecureHttpHosts.length > 0 ? { insecureHttpHosts: [...this.#insecureHttpHosts] } : {}),
+      ...(this.#routes !== BUILT_IN_ROUTES ? { openapi: this.#routes.source } : {}),
       stats: this.stats,
       closed: this.#closed,
     };
@@ -414,7 +438,7 @@ export class ReviewAdminClient {
 
   #route(op: OperationId): RouteDef {
     this.#assertOpen();
-    const route = (routes as Record<string, RouteDef>)[op];
+    const route = this.#routes.route(String(op));
     if (!route) throw new TypeError(`unknown operation id '${String(op)}'`);
     return route;
   }
@@ -465,7 +489,7 @@ export class ReviewAdminClient {
   }
 
   #ctx(route: RouteDef, path: string): RequestContext {
-    return { operationId: route.operationId, method: route.method, path };
+    return { operationId: route.operationId, method: route.method, path, pathTemplate: route.path };
   }
 
   /** The path of a links.next URL, if it is on this client's origin; anything else is refused. */
@@ -656,13 +680,15 @@ const clients = new Map<string, ReviewAdminClient>();
 
 function cacheKey(opts: ClientOptions): string {
   const insecure = insecureHostsOf(opts);
-  const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl", insecure));
+  const routes = routesOf(opts);
+  const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl", insecure), routes.prefix);
   const key = typeof opts.apiKey === "string" ? keyFingerprint(opts.apiKey) : "";
-  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst, [...insecure].sort().join(",")].join("\n");
+  // A different route table is a different client: the same key and base URL, other paths.
+  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst, [...insecure].sort().join(","), routes.source].join("\n");
 }
 
 /**
- * The process-wide client for (baseUrl, apiKey, requestsPerSecond, burst), created on first use
+ * The process-wide client for (baseUrl, apiKey, requestsPerSecond, burst, insecureHttpHosts, openapi), created on first use
  * so every resource in a process shares one pool and one pacer. Other options are taken
  * from the first call. A closed client is replaced by a new one.
  */

@@ -26,6 +26,8 @@ export interface RequestContext {
   readonly method: string;
   /** Path and query as sent (for part uploads the path only: their query is a credential). */
   readonly path: string;
+  /** The route's path template the path was built from (`/v1/organizations/{orgId}/users`); none for a part upload. */
+  readonly pathTemplate?: string;
 }
 
 /** Base of every error the client defines; `code` is stable across versions. */
@@ -34,12 +36,15 @@ export abstract class ReviewAdminError extends Error {
   readonly operationId: string;
   readonly method: string;
   readonly path: string;
+  /** The route's path template the path was built from, when it was an API call: says which table (built-in or the OpenAPI document's) was in use. */
+  readonly pathTemplate?: string;
 
   constructor(message: string, ctx: RequestContext, options?: { cause?: unknown }) {
     super(message, options);
     this.operationId = ctx.operationId;
     this.method = ctx.method;
     this.path = ctx.path;
+    if (ctx.pathTemplate !== undefined) this.pathTemplate = ctx.pathTemplate;
   }
 }
 

@@ -11,7 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { accessText, ParameterError, routes, type RouteDef } from "../../contract";
 import { ApiError, type CallOptions, type ReviewAdminClient } from "../client";
 import { describeCause } from "../failures";
-import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, type Settings } from "../settings";
+import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, SettingsError, type Settings } from "../settings";
 import { definedOnly } from "../util";
 
 /** Options every data source takes (both the Promise and the Output form). */
@@ -38,13 +38,16 @@ export const PAGE_SIZE = 200;
 
 /**
  * The `reviewadmin:*` values of the running Pulumi program's config (apiKey, baseUrl,
- * requestsPerSecond); an empty object outside a program or when nothing is set. Never throws.
+ * requestsPerSecond, ...); an empty object outside a program or when nothing is set. Throws the
+ * SettingsError of a value that breaks its rule (an OpenAPI document that cannot be used must
+ * not fall back to the built-in routes).
  */
 export function settingsFromPulumiConfig(): Partial<Settings> {
   try {
     const config = new pulumi.Config(CONFIG_NAMESPACE);
     return definedOnly(settingsFromConfig((key) => config.get(key)));
-  } catch {
+  } catch (err) {
+    if (err instanceof SettingsError) throw err;
     return {};
   }
 }

@@ -24,7 +24,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const ENV = ["REVIEWADMIN_API_KEY", "REVIEWADMIN_BASE_URL", "REVIEWADMIN_REQUESTS_PER_SECOND"] as const;
+const ENV = ["REVIEWADMIN_API_KEY", "REVIEWADMIN_BASE_URL", "REVIEWADMIN_REQUESTS_PER_SECOND", "REVIEWADMIN_OPENAPI"] as const;
 
 /** Runs the doctor with these settings in the environment (others unset), and checks that the key never shows. */
 async function doctor(env: Partial<Record<(typeof ENV)[number], string>>, args: string[] = []) {
@@ -192,6 +192,42 @@ describe("doctor with the seeded keys", () => {
     expect(section(r.out, "rate")).toMatch(/^rate {10}40 requests\/s configured/);
     expect(r.out).toContain("\nwarning: REVIEWADMIN_REQUESTS_PER_SECOND is 40, above the service's 25 requests per second per user account");
     expect(r.out).toContain("  fix: set it to 25 or less");
+  });
+});
+
+describe("doctor with the routes of an OpenAPI document (REVIEWADMIN_OPENAPI)", () => {
+  const renamed = path.join(repoRoot, "test/fixtures/openapi/renamed.yaml");
+
+  it("checks the key on the document's routes, and says where the routes come from", async () => {
+    const other = await startEmulator({ openapi: renamed });
+    try {
+      const r = await doctor({ REVIEWADMIN_API_KEY: other.keys.orgAdmin!, REVIEWADMIN_BASE_URL: other.url, REVIEWADMIN_OPENAPI: renamed });
+      expect(r.code, r.out).toBe(0);
+      expect(section(r.out, "route table")).toBe(`route table   from ${renamed} (REVIEWADMIN_OPENAPI)`);
+      expect(section(r.out, "routes")).toMatch(/^routes {8}\d+ read-only calls answered as expected/);
+      expect(other.traffic.log.list().every((e) => e.path.startsWith("/api/v2/"))).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a document the service does not follow: the error shows the document's path", async () => {
+    const r = await doctor({ ...withKey("orgAdmin"), REVIEWADMIN_OPENAPI: renamed });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      "\nerror: GET /api/v2/orgs (E3 GetOrganizations) answered 404 path /api/v2/orgs not found, which the route table does not expect for any valid key\n" +
+        "  fix: compare the routes with the vendor's OpenAPI document: `pulumi-reviewadmin routes --openapi FILE`; when they differ, set REVIEWADMIN_OPENAPI",
+    );
+  });
+
+  it("a document that cannot be used: one error naming each operation, and what to do", async () => {
+    const r = await doctor({ ...withKey("orgAdmin"), REVIEWADMIN_OPENAPI: path.join(repoRoot, "package.json") });
+    expect(r.code).toBe(1);
+    expect(r.out).toContain(
+      `\nerror: environment variable REVIEWADMIN_OPENAPI names ${path.join(repoRoot, "package.json")}, which cannot be used: is not valid JSON`.slice(0, 60),
+    );
+    expect(r.out).toContain("is not an OpenAPI 3.x document (its openapi field is missing)\n");
+    expect(r.out).toContain("  fix: correct the document (it is yours to edit: add the operations it lacks, or correct their operationId) or unset REVIEWADMIN_OPENAPI;");
   });
 });
 

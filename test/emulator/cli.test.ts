@@ -104,6 +104,7 @@ describe("options", () => {
       "REVIEWADMIN_EMULATOR_STATE",
       "REVIEWADMIN_EMULATOR_CONTROL_TOKEN",
       "REVIEWADMIN_EMULATOR_QUIET",
+      "REVIEWADMIN_EMULATOR_OPENAPI",
     ]) {
       expect(lines[0]).toContain(`[${variable}]`);
     }
@@ -167,6 +168,37 @@ describe("on loopback", () => {
     await expect(startFromCommandLine({ port: String(emu.port) }, capture(), {})).rejects.toThrow(
       `127.0.0.1:${emu.port} is in use (another emulator?): choose another port with --port or REVIEWADMIN_EMULATOR_PORT (0 picks a free one)`,
     );
+  });
+});
+
+describe("--openapi", () => {
+  const renamed = path.join(repoRoot, "test/fixtures/openapi/renamed.yaml");
+
+  it("serves every operation on the document's routes, and says so in the banner", async () => {
+    const { emu, io } = await start({ port: "0", openapi: renamed });
+    expect(io.outText()).toContain(`API base URL:  ${emu.url}   (paths start with /api/v2; send Authorization: Bearer <key>)`);
+    expect(io.outText()).toContain(`Routes:        from ${renamed} (the provider needs the same document: reviewadmin:openapi)`);
+    expect((await api(emu.url, emu.keys.orgAdmin, "GET", "/api/v2/account")).status).toBe(200);
+    expect((await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/users/me")).status).toBe(404);
+    expect(io.outText().split("\n").slice(-2)[0]).toMatch(/ GET \/api\/v2\/account 200 [\d.]+ms$/);
+    expect(resolveSettings({}, { REVIEWADMIN_EMULATOR_OPENAPI: renamed }).options.openapi).toBe(renamed);
+  });
+
+  it("refuses in one line a document that cannot serve every operation", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-openapi-"));
+    try {
+      const doc = path.join(dir, "empty.yaml");
+      fs.writeFileSync(doc, "openapi: 3.1.0\npaths: {}\n");
+      const lines: string[] = [];
+      const io: Io = { out: (t) => void lines.push(t), err: (t) => void lines.push(t) };
+      expect(await main(["emulator", "--port", "0", "--openapi", doc], io)).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        new RegExp(`^pulumi-reviewadmin emulator: ${doc.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 35 operations of the route table cannot be mapped: GetDatabases: not in the document \\(no operation has this operationId\\); GetCurrentUser: `),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

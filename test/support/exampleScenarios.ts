@@ -29,6 +29,12 @@ export interface ScenarioEngine {
   skip: boolean;
   /** Per-test timeout in ms. */
   timeout?: number;
+  /**
+   * An OpenAPI document both sides take: the emulator serves its routes (`openapi`) and the stack
+   * sets `reviewadmin:openapi` to it. Each example then also checks that every request it made
+   * went to the document's paths.
+   */
+  openapi?: string;
 }
 
 /** The entry file of an example, as a user runs it. */
@@ -67,9 +73,9 @@ async function controlOk(emu: RunningEmulator, method: string, route: string, bo
 }
 
 /** Data sources run in the program's process (the test process under the harness): close their clients. */
-async function closeProgramClients(emu: RunningEmulator): Promise<void> {
+async function closeProgramClients(emu: RunningEmulator, openapi: string | undefined): Promise<void> {
   const dist = createRequire(path.join(repoRoot, "package.json"))("./dist/provider/index.js") as typeof import("../../provider");
-  await dist.getClient({ baseUrl: emu.url, apiKey: emu.keys.orgAdmin }).close();
+  await dist.getClient({ baseUrl: emu.url, apiKey: emu.keys.orgAdmin, ...(openapi ? { openapi } : {}) }).close();
 }
 
 /**
@@ -80,7 +86,7 @@ function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () =
   const ctx = {} as { emu: RunningEmulator; stack: DemoStack; initial: World };
   beforeAll(async () => {
     if (engine.skip) return;
-    ctx.emu = await startEmulator({ rateLimit: 0 });
+    ctx.emu = await startEmulator({ rateLimit: 0, ...(engine.openapi ? { openapi: engine.openapi } : {}) });
     ctx.initial = worldOf(ctx.emu);
     ctx.stack = await engine.makeStack({
       project: example,
@@ -90,6 +96,7 @@ function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () =
         "reviewadmin:baseUrl": ctx.emu.url,
         "reviewadmin:apiKey": ctx.emu.keys.orgAdmin,
         "reviewadmin:requestsPerSecond": "1000",
+        ...(engine.openapi ? { "reviewadmin:openapi": engine.openapi } : {}),
         ...extraConfig(),
       },
       secretConfigKeys: ["reviewadmin:apiKey"],
@@ -98,11 +105,30 @@ function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () =
   afterAll(async () => {
     await ctx.stack?.close();
     if (ctx.emu) {
-      await closeProgramClients(ctx.emu);
+      await closeProgramClients(ctx.emu, engine.openapi);
       await ctx.emu.close();
     }
   });
   return ctx;
+}
+
+/**
+ * With an OpenAPI document: every API request of the example went to one of the document's
+ * routes (under its path prefix, and routed to an operation: an unrouted path is logged without
+ * one), proof the client followed the document rather than the built-in paths.
+ */
+function documentRoutesOnly(engine: ScenarioEngine, ctx: { emu: RunningEmulator }): void {
+  if (!engine.openapi) return;
+  it.skipIf(engine.skip)(`every request went to the paths of ${path.basename(engine.openapi)}`, () => {
+    const api = ctx.emu.traffic.log.list().filter((e) => !e.path.startsWith("/_"));
+    expect(api.length).toBeGreaterThan(0);
+    const prefix = ctx.emu.routes.prefix;
+    expect(prefix).not.toBe("/v1");
+    for (const e of api) {
+      expect(e.path, JSON.stringify(e)).toMatch(new RegExp(`^${prefix}/`));
+      expect(e.operation, JSON.stringify(e)).not.toBeNull();
+    }
+  });
 }
 
 /** Registers the scenarios of every example for one engine. */
@@ -220,6 +246,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expected.users.find((u) => u.id === linus)!.primaryOrganization = SEEDED.org;
       expect(worldOf(ctx.emu)).toEqual(expected);
     });
+    documentRoutesOnly(engine, ctx);
   });
 
   describe(`access-review (${engine.name})`, () => {
@@ -290,6 +317,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expect(destroy.steps).toEqual([]);
       expect(worldOf(ctx.emu)).toEqual(before);
     });
+    documentRoutesOnly(engine, ctx);
   });
 
   describe(`custodian-sync (${engine.name})`, () => {
@@ -355,5 +383,6 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expect(after.directories.find((d) => d.id === SEEDED.directories.org)!.custodians).toEqual(synced);
       expect({ ...after, directories: [] }).toEqual({ ...ctx.initial, directories: [] });
     });
+    documentRoutesOnly(engine, ctx);
   });
 }
