@@ -21,7 +21,9 @@
 import * as fs from "node:fs";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
-import { routeList, type HttpMethod, type OperationId, type RouteDef } from "./routes";
+import type { HttpMethod, RouteDef } from "./routeDef";
+import { routeList } from "./routes";
+import type { OperationId } from "./types";
 import { BUILT_IN_ROUTES, pathParamNames, RouteTable, type RouteOverride } from "./routing";
 
 /** A document that cannot be used, as one line: `<source>: <reason>[: <problem>; <problem>...]`. */
@@ -322,7 +324,7 @@ export function openApiDocumentOf(table: RouteTable = BUILT_IN_ROUTES, title = "
   const paths: Record<string, Json> = {};
   for (const r of table.list) {
     const inPath = pathParamNames(r);
-    const shape = r.params.shape as Record<string, z.ZodType>;
+    const shape = (r.params as z.ZodObject).shape as Record<string, z.ZodType>;
     const parameters = Object.keys(shape).map((name) => ({
       name,
       in: inPath.includes(name) ? "path" : "query",

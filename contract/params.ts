@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ParameterError } from "./parameterError";
+import type { Schema } from "./routeDef";
 
 export { ParameterError };
 
@@ -50,7 +51,10 @@ export const partNumber = intRange(1, 10000, "a part number");
 export const paging = { after, limit: listLimit };
 
 /** Parses `value` with `schema`; throws a ParameterError naming the first bad field. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, operationId?: string, prefix = ""): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, operationId?: string, prefix?: string): z.output<S>;
+/** Parses `value` with a route's schema (known only as a Schema); throws a ParameterError naming the first bad field. */
+export function parseOrThrow(schema: Schema, value: unknown, operationId?: string, prefix?: string): unknown;
+export function parseOrThrow(schema: Schema, value: unknown, operationId?: string, prefix = ""): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

@@ -6,7 +6,9 @@
  * The module-level functions route over the built-in table.
  */
 import { ParameterError } from "./parameterError";
-import { routeList, type HttpMethod, type OperationId, type RouteDef } from "./routes";
+import type { HttpMethod, RouteDef } from "./routeDef";
+import { routeList } from "./routes";
+import type { OperationId } from "./types";
 
 /** A `{name}` segment of a path template (the built-in rows use word characters only). */
 const PLACEHOLDER = /\{(\w+)\}/g;

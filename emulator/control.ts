@@ -14,7 +14,8 @@
  * Every answer is `{data: ...}`; errors use the API's error shape. `GET /_emulator` lists the routes.
  */
 import { z } from "zod";
-import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier, type RouteTable } from "../contract";
+import { DatabasePermission, OrganizationPermission, params as rules, parseOrThrow, UserIdentifier } from "../contract";
+import type { RouteTable } from "../contract/routing";
 import { BadRequest, MethodNotAllowed, NotFound } from "./errors";
 import type { HandlerResult } from "./handlers/types";
 import { addSyntheticDatabases, addSyntheticMembers, SEEDED, type ScaleOptions } from "./model/seed";

@@ -5,7 +5,8 @@
  * (the fake-gcs-server habit): `toErrorResponse` below is the only place that knows that a
  * NotFound is a 404 and what the body looks like.
  */
-import { ParameterError, type RouteDef } from "../contract";
+import { ParameterError } from "../contract/parameterError";
+import type { RouteDef } from "../contract/routeDef";
 
 /** Base class of every error the emulator throws on purpose. */
 export class EmulatorError extends Error {

@@ -18,7 +18,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import * as http from "node:http";
-import { parseOrThrow, type OperationId, type RouteDef } from "../contract";
+import { parseOrThrow } from "../contract/params";
+import type { RouteDef } from "../contract/routeDef";
+import type { OperationId } from "../contract/types";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, isClientGone, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
 import { handlers } from "./handlers";
@@ -210,7 +212,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
     if (fault?.status) throw faultError(fault.status, fault.retryAfter);
 
     const query = Object.fromEntries(url.searchParams);
-    const params = parseOrThrow(route.params, { ...query, ...matched.pathParams }, route.operationId);
+    const params = parseOrThrow(route.params, { ...query, ...matched.pathParams }, route.operationId) as HandlerContext["params"];
     const raw = await readBody(req, route.body === "multipart" ? MAX_MULTIPART_BYTES : MAX_JSON_BYTES);
     let body: unknown;
     if (route.body && route.body !== "multipart") {

@@ -4,7 +4,9 @@
  * are thrown as `EmulatorError` (see errors.ts) and turned into the one error shape in one place.
  */
 import type { IncomingMessage } from "node:http";
-import type { OperationId, RouteDef, RouteTable } from "../../contract";
+import type { RouteDef } from "../../contract/routeDef";
+import type { RouteTable } from "../../contract/routing";
+import type { OperationId } from "../../contract/types";
 import type { Caller } from "../model/records";
 import type { Store } from "../model/store";
 

@@ -25,7 +25,7 @@
 import {
   CUSTODIAN_COLUMNS, CustodianCsvError, isCalendarDate, parseCustodianCsv, readCsvRecords, renderCustodianCsv,
   type CustodianColumn, type CustodianInput, type CustodianProperty,
-} from "../../contract";
+} from "../../contract/custodianCsv";
 import { CUSTODIAN_PRESETS, type CustodianPreset } from "./presets";
 
 /** How a file writes dates; yyyy-MM-dd is always accepted too. A time or zone after the date is dropped. */

@@ -27,7 +27,7 @@
  *   Last Name, Business Title, Hire Date, Termination Date, Worker, Manager, ...). Check your
  *   report's header row and add `columns` for what differs.
  */
-import type { CustodianProperty } from "../../contract";
+import type { CustodianProperty } from "../../contract/custodianCsv";
 
 /** The name of a preset. */
 export type CustodianPreset = "entra-id" | "okta" | "google-workspace" | "workday";
