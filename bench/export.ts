@@ -69,7 +69,15 @@ export interface ExportBenchResult {
   rateLimit: { emulatorPerSecond: number; clientPerSecond: number };
   /** ceil(members/200) + Σ ceil(users/200) + organizations × 5. */
   listBound: number;
-  export: { requests: number; writeCount: number; byOperation: Record<string, number>; throttled: number; wallMs: number; accessBytes: number; accessLines: number };
+  export: {
+    requests: number;
+    writeCount: number;
+    byOperation: Record<string, number>;
+    throttled: number;
+    wallMs: number;
+    accessBytes: number;
+    accessLines: number;
+  };
   tsc: { ok: boolean; wallMs: number; output: string };
   firstUp: ExportPhase;
   noChangeUp: ExportPhase;
@@ -86,7 +94,8 @@ const RATE = 25;
 const PAGE = 200;
 
 /** The parts of the world a program could change, as one comparable text. */
-const accessOf = (w: WorldSnapshot) => JSON.stringify({ memberships: w.memberships, invitations: w.invitations, databaseUsers: w.databaseUsers });
+const accessOf = (w: WorldSnapshot) =>
+  JSON.stringify({ memberships: w.memberships, invitations: w.invitations, databaseUsers: w.databaseUsers });
 
 /** The emulator's request counters (the log itself left out). */
 type Counters = { total: number; byStatus: Record<string, number>; byOperation: Record<string, { total: number }> };
@@ -107,7 +116,11 @@ function runBin(args: string[]): Promise<{ code: number | null; stdout: string; 
 
 /** Requests by operation, sorted by name. */
 function totalsOf(byOperation: Record<string, { total: number }>): Record<string, number> {
-  return Object.fromEntries(Object.entries(byOperation).map(([op, c]): [string, number] => [op, c.total]).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(
+    Object.entries(byOperation)
+      .map(([op, c]): [string, number] => [op, c.total])
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 function stepCounts(r: RunResult): Record<string, number> {
@@ -136,7 +149,8 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     const organizationMembers = initial.memberships.filter((m) => m.organizationId === ORG).length;
     const databases = initial.databases.filter((d) => d.owningOrganizationId === ORG);
     const usersOf = (id: number) => initial.databaseUsers.filter((u) => u.databaseId === id).length;
-    const listBound = Math.ceil(organizationMembers / PAGE) + databases.reduce((n, d) => n + Math.ceil(Math.max(1, usersOf(d.id)) / PAGE), 0) + 5;
+    const listBound =
+      Math.ceil(organizationMembers / PAGE) + databases.reduce((n, d) => n + Math.ceil(Math.max(1, usersOf(d.id)) / PAGE), 0) + 5;
     const before = accessOf(initial);
 
     log(`export: exporting ${organizationMembers} members and ${databases.length} databases (bound ${listBound} requests)...`);
@@ -157,7 +171,9 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       accessLines: access.split("\n").length - 1,
     };
     const databasesExported = (access.match(/^ {8}id: \d+,$/gm) ?? []).length;
-    log(`export: ${exported.requests} requests (${exported.throttled} answered 429), ${(exportMs / 1000).toFixed(1)} s; access.ts ${(exported.accessBytes / 1024 / 1024).toFixed(1)} MiB, ${exported.accessLines} lines`);
+    log(
+      `export: ${exported.requests} requests (${exported.throttled} answered 429), ${(exportMs / 1000).toFixed(1)} s; access.ts ${(exported.accessBytes / 1024 / 1024).toFixed(1)} MiB, ${exported.accessLines} lines`,
+    );
 
     log("export: compiling the exported project with tsc...");
     linkDependencies(project);
@@ -201,7 +217,9 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         steps: stepCounts(result),
         pluginPeakRssBytes: peakSince(probeDir, since),
       };
-      log(`export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB, steps ${JSON.stringify(out.steps)}`);
+      log(
+        `export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB, steps ${JSON.stringify(out.steps)}`,
+      );
       return out;
     };
     const firstUp = await phase("first up of the exported program", () => stack!.up(program));
@@ -211,16 +229,37 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
 
     const resources = 1 + databasesExported;
     const goals: ExportGoal[] = [
-      { id: "export-requests", description: "export requests at most ceil(members/200) + Σ ceil(users/200) + organizations x 5", limit: listBound, measured: exported.requests },
+      {
+        id: "export-requests",
+        description: "export requests at most ceil(members/200) + Σ ceil(users/200) + organizations x 5",
+        limit: listBound,
+        measured: exported.requests,
+      },
       { id: "first-up-writes", description: "first up of the exported program: write requests", limit: 0, measured: firstUp.writeCount },
-      { id: "first-up-adopts", description: "first up: resources not created (adopting) out of the resources declared", limit: 0, measured: resources - (firstUp.steps.create ?? 0) },
+      {
+        id: "first-up-adopts",
+        description: "first up: resources not created (adopting) out of the resources declared",
+        limit: 0,
+        measured: resources - (firstUp.steps.create ?? 0),
+      },
       { id: "no-change-up", description: "a no-change up: requests", limit: 0, measured: noChangeUp.requests },
       { id: "refresh-requests", description: "refresh requests within the list bound", limit: listBound, measured: refresh.requests },
       { id: "refresh-changes", description: "refresh: resources found changed", limit: 0, measured: refresh.steps["refresh-update"] ?? 0 },
-      { id: "world-unchanged", description: "memberships, invitations and database users changed by the runs (1 = changed)", limit: 0, measured: worldUnchanged ? 0 : 1 },
+      {
+        id: "world-unchanged",
+        description: "memberships, invitations and database users changed by the runs (1 = changed)",
+        limit: 0,
+        measured: worldUnchanged ? 0 : 1,
+      },
     ].map((g) => ({ ...g, met: g.measured <= g.limit }));
     return {
-      world: { ...world, organizationMembers, databasesExported, databaseUsers: databases.reduce((n, d) => n + usersOf(d.id), 0), organizations: 1 },
+      world: {
+        ...world,
+        organizationMembers,
+        databasesExported,
+        databaseUsers: databases.reduce((n, d) => n + usersOf(d.id), 0),
+        organizations: 1,
+      },
       rateLimit: { emulatorPerSecond: RATE, clientPerSecond: RATE },
       listBound,
       export: exported,
@@ -235,7 +274,10 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         `The exporter is the compiled bin run as a child process; the exported program is compiled by tsc and run through ProgramStack (real plugin over gRPC, a fresh plugin per run). Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
         `Organization ${ORG} holds the seeded people plus ${world.members} synthetic members and ${world.databases} x ${world.usersPerDatabase} synthetic database users, who are members too: ${organizationMembers} members in all. Database 2002 has org admin access off: the org admin key cannot read its users, so the export names it in access.ts and leaves it out (its one 403 is counted in the export requests).`,
         "Plugin peak memory: maxRSS of the plugin process, written every 100 ms by bench/memoryProbe.ts (NODE_OPTIONS --require).",
-        `Load average (1/5/15 min) at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(" ")} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
+        `Load average (1/5/15 min) at the end: ${os
+          .loadavg()
+          .map((x) => x.toFixed(2))
+          .join(" ")} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
       ],
       totalWallMs: Math.round(performance.now() - t0),
     };
@@ -256,8 +298,14 @@ export function exportText(r: ExportBenchResult): string {
     `Export benchmark: ${w.organizationMembers} members (${w.members} synthetic + ${w.databases} x ${w.usersPerDatabase} database users + seeded), ${w.databasesExported} databases exported`,
     `  export: ${r.export.requests} requests (bound ${r.listBound}), ${secs(r.export.wallMs)}; access.ts ${r.export.accessLines} lines; tsc ${r.tsc.ok ? "ok" : "FAILED"} in ${secs(r.tsc.wallMs)}`,
   ];
-  for (const [label, p] of [["first up", r.firstUp], ["no-change up", r.noChangeUp], ["refresh", r.refresh]] as const) {
-    lines.push(`  ${label.padEnd(13)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, steps ${JSON.stringify(p.steps)}`);
+  for (const [label, p] of [
+    ["first up", r.firstUp],
+    ["no-change up", r.noChangeUp],
+    ["refresh", r.refresh],
+  ] as const) {
+    lines.push(
+      `  ${label.padEnd(13)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, steps ${JSON.stringify(p.steps)}`,
+    );
   }
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
   for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);

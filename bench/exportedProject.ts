@@ -11,7 +11,9 @@ import { performance } from "node:perf_hooks";
 import { routes } from "../contract/routes";
 
 /** The repository root (this file is bench/ in the sources and dist/bench/ when built). */
-export const repoRoot = [path.resolve(__dirname, ".."), path.resolve(__dirname, "../..")].find((d) => fs.existsSync(path.join(d, "package.json")))!;
+export const repoRoot = [path.resolve(__dirname, ".."), path.resolve(__dirname, "../..")].find((d) =>
+  fs.existsSync(path.join(d, "package.json")),
+)!;
 
 /** Makes `<dir>/node_modules` a link to this repository's, unless it has one. */
 export function linkDependencies(dir: string): void {
@@ -35,14 +37,24 @@ export function tsc(dir: string, opts: { emit?: boolean } = {}): TscResult {
   linkDependencies(dir);
   const bin = path.join(repoRoot, "node_modules", "typescript", "bin", "tsc");
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [bin, "-p", path.join(dir, "tsconfig.json"), ...(opts.emit ? [] : ["--noEmit"])], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [bin, "-p", path.join(dir, "tsconfig.json"), ...(opts.emit ? [] : ["--noEmit"])], {
+    encoding: "utf8",
+  });
   return { ok: r.status === 0, output: `${r.stdout ?? ""}${r.stderr ?? ""}`.trim(), wallMs: Math.round(performance.now() - t0) };
 }
 
 /** Operation ids that change something in the service (every method but GET). */
-export const WRITE_OPERATIONS: ReadonlySet<string> = new Set(Object.values(routes).filter((r) => r.method !== "GET").map((r) => r.operationId));
+export const WRITE_OPERATIONS: ReadonlySet<string> = new Set(
+  Object.values(routes)
+    .filter((r) => r.method !== "GET")
+    .map((r) => r.operationId),
+);
 
 /** Write requests in the emulator's counters (`traffic.log.counters.byOperation`), by operation; empty when none. */
 export function writesIn(byOperation: Record<string, { total: number }>): Record<string, number> {
-  return Object.fromEntries(Object.entries(byOperation).filter(([op]) => WRITE_OPERATIONS.has(op)).map(([op, c]) => [op, c.total]));
+  return Object.fromEntries(
+    Object.entries(byOperation)
+      .filter(([op]) => WRITE_OPERATIONS.has(op))
+      .map(([op, c]) => [op, c.total]),
+  );
 }

@@ -114,11 +114,20 @@ async function main(): Promise<number> {
     enterprise: args.enterprise,
     machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
   };
-  const md: string[] = [`## Benchmarks${args.quick ? " (quick)" : args.enterprise ? " (enterprise)" : ""}`, "", `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`, ""];
+  const md: string[] = [
+    `## Benchmarks${args.quick ? " (quick)" : args.enterprise ? " (enterprise)" : ""}`,
+    "",
+    `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`,
+    "",
+  ];
   let goalsMet = true;
 
   if (args.only === undefined || args.only === "scale") {
-    const scale = await benchScale({ world: args.quick ? QUICK_WORLD : FULL_WORLD, log, naive: args.sequential ? "sequential" : "concurrent" });
+    const scale = await benchScale({
+      world: args.quick ? QUICK_WORLD : FULL_WORLD,
+      log,
+      naive: args.sequential ? "sequential" : "concurrent",
+    });
     results.scale = scale;
     process.stdout.write(`${scaleText(scale)}\n`);
     md.push(scaleMarkdown(scale), "");

@@ -66,7 +66,12 @@ export interface ScaleBenchOptions {
 
 export type Phase = "create" | "noChangeUp" | "refresh" | "destroy";
 export const PHASES: readonly Phase[] = ["create", "noChangeUp", "refresh", "destroy"];
-const PHASE_LABEL: Record<Phase, string> = { create: "create (first up)", noChangeUp: "no-change up", refresh: "refresh", destroy: "destroy" };
+const PHASE_LABEL: Record<Phase, string> = {
+  create: "create (first up)",
+  noChangeUp: "no-change up",
+  refresh: "refresh",
+  destroy: "destroy",
+};
 
 /** What one phase cost. */
 export interface PhaseResult {
@@ -142,8 +147,15 @@ const EMULATOR_RATE = 25;
 const CLIENT_RATE = 25;
 
 const MEMBER_OPS = new Set([
-  "GetCurrentUser", "DeleteOrganizationInvitation", "GetOrganizationInvitations", "PostOrganizationInvitationResend",
-  "GetOrganizationUsers", "PostOrganizationUsers", "DeleteOrganizationUser", "GetOrganizationUser", "PatchOrganizationUser",
+  "GetCurrentUser",
+  "DeleteOrganizationInvitation",
+  "GetOrganizationInvitations",
+  "PostOrganizationInvitationResend",
+  "GetOrganizationUsers",
+  "PostOrganizationUsers",
+  "DeleteOrganizationUser",
+  "GetOrganizationUser",
+  "PatchOrganizationUser",
 ]);
 const DATABASE_USER_OPS = new Set(["GetDatabaseUsers", "DeleteDatabaseUser", "GetDatabaseUser", "PutDatabaseUser"]);
 
@@ -230,8 +242,15 @@ async function measure(
   const extra = (await run()) ?? {};
   const wallMs = performance.now() - t0;
   const c = log.counters;
-  const byOperation = Object.fromEntries(Object.entries(c.byOperation).map(([op, v]) => [op, v.total]).sort(([a], [b]) => String(a).localeCompare(String(b))));
-  const sum = (ops: Set<string>) => Object.entries(byOperation).filter(([op]) => ops.has(op)).reduce((n, [, v]) => n + (v as number), 0);
+  const byOperation = Object.fromEntries(
+    Object.entries(c.byOperation)
+      .map(([op, v]) => [op, v.total])
+      .sort(([a], [b]) => String(a).localeCompare(String(b))),
+  );
+  const sum = (ops: Set<string>) =>
+    Object.entries(byOperation)
+      .filter(([op]) => ops.has(op))
+      .reduce((n, [, v]) => n + (v as number), 0);
   return {
     requests: c.total,
     byOperation,
@@ -282,11 +301,7 @@ function newStack(w: World, name: string): ProgramStack {
 // ---------------------------------------------------------------------------------------------
 // The three variants
 
-async function programVariant(
-  name: "perMember" | "rosters",
-  size: ScaleWorld,
-  log: (line: string) => void,
-): Promise<VariantResult> {
+async function programVariant(name: "perMember" | "rosters", size: ScaleWorld, log: (line: string) => void): Promise<VariantResult> {
   const w = await makeWorld(size);
   const stack = newStack(w, name);
   const program =
@@ -296,7 +311,11 @@ async function programVariant(
             new OrgMember(`member-${p.userId}`, { organizationId: ORG, email: p.email, permissions: [...ORG_PERMISSIONS] });
           }
           for (const g of w.grants) {
-            new DatabaseUserPermissions(`dbuser-${g.databaseId}-${g.userId}`, { databaseId: g.databaseId, userId: g.userId, permissions: [...DB_PERMISSIONS] });
+            new DatabaseUserPermissions(`dbuser-${g.databaseId}-${g.userId}`, {
+              databaseId: g.databaseId,
+              userId: g.userId,
+              permissions: [...DB_PERMISSIONS],
+            });
           }
         }
       : () => {
@@ -306,24 +325,48 @@ async function programVariant(
             members: Object.fromEntries(w.members.map((p) => [p.email, { permissions: [...ORG_PERMISSIONS] }])),
           });
           for (const databaseId of w.databases) {
-            const users = Object.fromEntries(w.grants.filter((g) => g.databaseId === databaseId).map((g) => [String(g.userId), [...DB_PERMISSIONS]]));
+            const users = Object.fromEntries(
+              w.grants.filter((g) => g.databaseId === databaseId).map((g) => [String(g.userId), [...DB_PERMISSIONS]]),
+            );
             new DatabaseUsers(`database-${databaseId}`, { databaseId, mode: "authoritative", users });
           }
         };
   const resources = name === "perMember" ? w.members.length + w.grants.length : 1 + w.databases.length;
   const phases = {} as Record<Phase, PhaseResult>;
   try {
-    const step = async (phase: Phase, run: () => Promise<{ steps?: Record<string, number> } | void>, verify: () => { ok: boolean; detail: string }) => {
+    const step = async (
+      phase: Phase,
+      run: () => Promise<{ steps?: Record<string, number> } | void>,
+      verify: () => { ok: boolean; detail: string },
+    ) => {
       log(`  ${name}: ${PHASE_LABEL[phase]}...`);
       phases[phase] = await measure(w, run, verify);
       const r = phases[phase];
-      log(`  ${name}: ${PHASE_LABEL[phase]}: ${r.requests} requests, ${(r.wallMs / 1000).toFixed(1)} s, ${r.throttled} 429s; ${r.verified.detail}`);
+      log(
+        `  ${name}: ${PHASE_LABEL[phase]}: ${r.requests} requests, ${(r.wallMs / 1000).toFixed(1)} s, ${r.throttled} 429s; ${r.verified.detail}`,
+      );
     };
-    await step("create", () => stackRun(`${name} create`, () => stack.up(program)), () => verifyWorld(w, "present"));
-    await step("noChangeUp", () => stackRun(`${name} no-change up`, () => stack.up(program, { expectNoChanges: true })), () => verifyWorld(w, "present"));
-    await step("refresh", () => stackRun(`${name} refresh`, () => stack.refresh()), () => verifyWorld(w, "present"));
+    await step(
+      "create",
+      () => stackRun(`${name} create`, () => stack.up(program)),
+      () => verifyWorld(w, "present"),
+    );
+    await step(
+      "noChangeUp",
+      () => stackRun(`${name} no-change up`, () => stack.up(program, { expectNoChanges: true })),
+      () => verifyWorld(w, "present"),
+    );
+    await step(
+      "refresh",
+      () => stackRun(`${name} refresh`, () => stack.refresh()),
+      () => verifyWorld(w, "present"),
+    );
     // Rosters stop managing on delete and remove nobody (by design): everyone stays.
-    await step("destroy", () => stackRun(`${name} destroy`, () => stack.destroy()), () => verifyWorld(w, name === "perMember" ? "gone" : "present"));
+    await step(
+      "destroy",
+      () => stackRun(`${name} destroy`, () => stack.destroy()),
+      () => verifyWorld(w, name === "perMember" ? "gone" : "present"),
+    );
   } finally {
     await stack.close();
     await w.emu.close();
@@ -335,7 +378,8 @@ async function programVariant(
         ? `${w.members.length} OrgMember + ${w.grants.length} DatabaseUserPermissions`
         : `1 OrganizationMembers (additive, ${w.members.length} people) + ${w.databases.length} DatabaseUsers (authoritative, ${size.usersPerDatabase} users each)`,
     resources,
-    driver: "ProgramStack: the program under setMocks, each dynamic resource stepped by the real plugin over gRPC (fresh plugin per run); registrations concurrent, unbounded like the CLI's default --parallel",
+    driver:
+      "ProgramStack: the program under setMocks, each dynamic resource stepped by the real plugin over gRPC (fresh plugin per run); registrations concurrent, unbounded like the CLI's default --parallel",
     phases,
   };
 }
@@ -360,21 +404,35 @@ async function naiveVariant(size: ScaleWorld, parallel: number, log: (line: stri
       log(`  naive: ${PHASE_LABEL[phase]}...`);
       phases[phase] = await measure(w, run, verify);
       const r = phases[phase];
-      log(`  naive: ${PHASE_LABEL[phase]}: ${r.requests} requests, ${(r.wallMs / 1000).toFixed(1)} s, ${r.throttled} 429s; ${r.verified.detail}`);
+      log(
+        `  naive: ${PHASE_LABEL[phase]}: ${r.requests} requests, ${(r.wallMs / 1000).toFixed(1)} s, ${r.throttled} 429s; ${r.verified.detail}`,
+      );
     };
     await step(
       "create",
       () =>
         all([
-          ...w.members.map((p) => () =>
-            client.call("PostOrganizationUsers", { orgId: ORG }, { users: [{ email: p.email, firstName: "", lastName: "" }], permissions: [...ORG_PERMISSIONS] }),
+          ...w.members.map(
+            (p) => () =>
+              client.call(
+                "PostOrganizationUsers",
+                { orgId: ORG },
+                { users: [{ email: p.email, firstName: "", lastName: "" }], permissions: [...ORG_PERMISSIONS] },
+              ),
           ),
-          ...w.grants.map((g) => () => client.call("PutDatabaseUser", { databaseId: g.databaseId, userId: g.userId }, { databasePermissions: [...DB_PERMISSIONS] })),
+          ...w.grants.map(
+            (g) => () =>
+              client.call("PutDatabaseUser", { databaseId: g.databaseId, userId: g.userId }, { databasePermissions: [...DB_PERMISSIONS] }),
+          ),
         ]),
       () => verifyWorld(w, "present"),
     );
     // Nothing changed and a preview without refresh reads nothing: no request at all.
-    await step("noChangeUp", async () => {}, () => verifyWorld(w, "present"));
+    await step(
+      "noChangeUp",
+      async () => {},
+      () => verifyWorld(w, "present"),
+    );
     await step(
       "refresh",
       () =>
@@ -444,7 +502,12 @@ function goalsOf(size: ScaleWorld, v: ScaleResult["variants"]): Goal[] {
       null,
       Object.fromEntries(Object.entries(v).map(([k, r]) => [k, PHASES.reduce((n, p) => n + r.phases[p].throttled, 0)])),
     ),
-    goal("no-change-up", "a no-change up sends no request", null, per((r) => r.phases.noChangeUp.requests)),
+    goal(
+      "no-change-up",
+      "a no-change up sends no request",
+      null,
+      per((r) => r.phases.noChangeUp.requests),
+    ),
     goal(
       "refresh-database-users",
       `refresh of ${dbUsers} database users: one list per database, at most databases x ceil(U/200) + ${GOAL_CONSTANT}`,
@@ -467,7 +530,11 @@ interface NaiveWorkerData {
 type NaiveWorkerMessage = { log: string } | { result: VariantResult } | { error: string };
 
 /** The naive baseline in a worker thread: its own event loop, emulator and client limiter. */
-function naiveInWorker(size: ScaleWorld, parallel: number, log: (line: string) => void): { result: Promise<VariantResult>; stop: () => Promise<unknown> } {
+function naiveInWorker(
+  size: ScaleWorld,
+  parallel: number,
+  log: (line: string) => void,
+): { result: Promise<VariantResult>; stop: () => Promise<unknown> } {
   const data: NaiveWorkerData = { benchScaleNaive: { size, parallel } };
   const worker = new Worker(__filename, { workerData: data });
   const result = new Promise<VariantResult>((resolve, reject) => {
@@ -522,7 +589,13 @@ export async function benchScale(opts: ScaleBenchOptions = {}): Promise<ScaleRes
     (["perMember", "rosters"] as const).map((k) => [
       k,
       Object.fromEntries(
-        PHASES.map((p) => [p, { requests: ratio(variants[k].phases[p].requests, naive.phases[p].requests), wall: ratio(variants[k].phases[p].wallMs, naive.phases[p].wallMs) }]),
+        PHASES.map((p) => [
+          p,
+          {
+            requests: ratio(variants[k].phases[p].requests, naive.phases[p].requests),
+            wall: ratio(variants[k].phases[p].wallMs, naive.phases[p].wallMs),
+          },
+        ]),
       ),
     ]),
   ) as ScaleResult["ratios"];
@@ -573,18 +646,24 @@ export function batchSummary(sizes: number[]): string {
 export function scaleText(r: ScaleResult): string {
   const lines: string[] = [];
   const { world: w } = r;
-  lines.push(`Scale benchmark: ${w.members} members, ${w.databases} databases x ${w.usersPerDatabase} users (${w.databaseUsers} database users), organization ${w.organizationId}`);
+  lines.push(
+    `Scale benchmark: ${w.members} members, ${w.databases} databases x ${w.usersPerDatabase} users (${w.databaseUsers} database users), organization ${w.organizationId}`,
+  );
   lines.push(`Emulator limit ${r.rateLimit.emulatorPerSecond} req/s per account; client ${r.rateLimit.clientPerSecond} req/s.`);
   for (const k of ["perMember", "rosters", "naive"] as const) {
     const v = r.variants[k];
     lines.push("");
     lines.push(`${k}: ${v.description}`);
     lines.push(`  driven by ${v.driver}`);
-    lines.push(`  ${"phase".padEnd(18)} ${"requests".padStart(8)} ${"vs naive".padStart(9)} ${"wall s".padStart(8)} ${"vs naive".padStart(9)} ${"floor s".padStart(8)} ${"429s".padStart(5)}  by operation`);
+    lines.push(
+      `  ${"phase".padEnd(18)} ${"requests".padStart(8)} ${"vs naive".padStart(9)} ${"wall s".padStart(8)} ${"vs naive".padStart(9)} ${"floor s".padStart(8)} ${"429s".padStart(5)}  by operation`,
+    );
     for (const p of PHASES) {
       const x = v.phases[p];
       const rr = k === "naive" ? null : r.ratios[k][p];
-      const ops = Object.entries(x.byOperation).map(([op, n]) => `${opLabel(op).split(" ")[0]}:${n}`).join(" ");
+      const ops = Object.entries(x.byOperation)
+        .map(([op, n]) => `${opLabel(op).split(" ")[0]}:${n}`)
+        .join(" ");
       lines.push(
         `  ${PHASE_LABEL[p].padEnd(18)} ${String(x.requests).padStart(8)} ${(rr ? times(rr.requests) : "").padStart(9)} ${secs(x.wallMs).padStart(8)} ${(rr ? times(rr.wall) : "").padStart(9)} ${secs(x.rateFloorMs).padStart(8)} ${String(x.throttled).padStart(5)}  ${ops}${x.verified.ok ? "" : `  VERIFY FAILED: ${x.verified.detail}`}`,
       );
@@ -593,12 +672,15 @@ export function scaleText(r: ScaleResult): string {
   lines.push("");
   for (const k of ["perMember", "rosters"] as const) {
     const sizes = r.variants[k].phases.create.e19BatchSizes ?? [];
-    if (sizes.length) lines.push(`${k} create: ${sizes.length} E19 calls for ${sizes.reduce((a, b) => a + b, 0)} people: ${batchSummary(sizes)}`);
+    if (sizes.length)
+      lines.push(`${k} create: ${sizes.length} E19 calls for ${sizes.reduce((a, b) => a + b, 0)} people: ${batchSummary(sizes)}`);
   }
   lines.push("");
   lines.push("Goals:");
   for (const g of r.goals) {
-    const measured = Object.entries(g.measured).map(([k, m]) => `${k} ${m}`).join(", ");
+    const measured = Object.entries(g.measured)
+      .map(([k, m]) => `${k} ${m}`)
+      .join(", ");
     lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}${g.limit !== null ? ` (limit ${g.limit})` : ""}: ${measured}`);
   }
   lines.push(`All goals met: ${r.allGoalsMet ? "yes" : "NO"}. Total ${secs(r.totalWallMs)} s.`);

@@ -50,12 +50,23 @@ async function run(job: UploadJob): Promise<UploadJobResult> {
     case "idle":
       break;
     case "multipart": {
-      const r = await uploadFile({ client, databaseId: job.databaseId, datasetId: job.datasetId, path: job.path, partSize: job.partSize, concurrency: job.concurrency });
+      const r = await uploadFile({
+        client,
+        databaseId: job.databaseId,
+        datasetId: job.datasetId,
+        path: job.path,
+        partSize: job.partSize,
+        concurrency: job.concurrency,
+      });
       extra = { sourceFileId: r.sourceFileId, sha1: r.sha1, partCount: r.partCount, partSize: r.partSize };
       break;
     }
     case "single": {
-      const created = await client.call("PostDatasetFile", { databaseId: job.databaseId, datasetId: job.datasetId }, { filename: "single-put.bin" });
+      const created = await client.call(
+        "PostDatasetFile",
+        { databaseId: job.databaseId, datasetId: job.datasetId },
+        { filename: "single-put.bin" },
+      );
       const { url } = await client.call("PostSourceFilePart", { databaseId: job.databaseId, sourceFileId: created.id, partNumber: 1 });
       const { etag } = await client.putPart(url, fs.createReadStream(job.path, { highWaterMark: 1024 * 1024 }), { size });
       await client.call("PostSourceFile", { databaseId: job.databaseId, sourceFileId: created.id }, { etags: [etag] });

@@ -68,7 +68,10 @@ function optionLabel(name: string, o: OptionSpec): string {
 }
 
 /** Parses `argv` for `cmd`; unknown options and missing values are UsageErrors. `help` is true for -h/--help. */
-export function parseOptions(cmd: Command, argv: string[]): { help: boolean; values: Record<string, string | boolean | string[] | undefined> } {
+export function parseOptions(
+  cmd: Command,
+  argv: string[],
+): { help: boolean; values: Record<string, string | boolean | string[] | undefined> } {
   const options: ParseArgsConfig["options"] = { help: { type: "boolean", short: "h" } };
   for (const [name, o] of Object.entries(cmd.options)) {
     options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) };

@@ -41,7 +41,10 @@ a key the service refuses, a base URL where the API does not answer, no admin ri
     "npx pulumi-reviewadmin doctor --json | jq .problems",
   ],
   async run(options, io) {
-    const report = await diagnose({ baseUrl: options["base-url"] as string | undefined, custodiansOnly: options["custodians-only"] === true });
+    const report = await diagnose({
+      baseUrl: options["base-url"] as string | undefined,
+      custodiansOnly: options["custodians-only"] === true,
+    });
     io.out(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return report.ok ? 0 : 1;
   },

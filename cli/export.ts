@@ -42,11 +42,14 @@ function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPer
   } else {
     apiKey = process.env[envName]?.trim();
     if (!apiKey) {
-      throw new UsageError(`no API key: set ${envName}, or name a file that holds it with --api-key-file (never the key itself on the command line: it would stay in the shell's history)`);
+      throw new UsageError(
+        `no API key: set ${envName}, or name a file that holds it with --api-key-file (never the key itself on the command line: it would stay in the shell's history)`,
+      );
     }
   }
   const baseUrl = (o["base-url"] as string | undefined) ?? process.env.REVIEWADMIN_BASE_URL;
-  if (!baseUrl) throw new UsageError("no base URL: set REVIEWADMIN_BASE_URL or pass --base-url https://<your region's API host> (keys are per region)");
+  if (!baseUrl)
+    throw new UsageError("no base URL: set REVIEWADMIN_BASE_URL or pass --base-url https://<your region's API host> (keys are per region)");
   const requestsPerSecond = positiveInt("requests-per-second", o["requests-per-second"]);
   return { apiKey, baseUrl, ...(requestsPerSecond !== undefined ? { requestsPerSecond } : {}) };
 }
@@ -82,11 +85,27 @@ function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs
   const invitations = sum((o) => o.invitations.length);
   const expired = sum((o) => o.invitations.filter((i) => i.expired).length);
   const skipped = sum((o) => o.skippedDatabases.length);
-  const parts = [plural(orgs.length, "organization"), plural(sum((o) => o.members.length), "member")];
+  const parts = [
+    plural(orgs.length, "organization"),
+    plural(
+      sum((o) => o.members.length),
+      "member",
+    ),
+  ];
   if (access.scope.invitations) parts.push(`${plural(invitations, "invitation")} (${expired} expired)`);
   if (access.scope.grants) {
-    parts.push(`${plural(sum((o) => o.databases.length), "database")}${skipped ? ` (${skipped} more not readable with this key)` : ""}`);
-    parts.push(plural(sum((o) => o.databases.reduce((n, d) => n + d.grants.length, 0)), "grant"));
+    parts.push(
+      `${plural(
+        sum((o) => o.databases.length),
+        "database",
+      )}${skipped ? ` (${skipped} more not readable with this key)` : ""}`,
+    );
+    parts.push(
+      plural(
+        sum((o) => o.databases.reduce((n, d) => n + d.grants.length, 0)),
+        "grant",
+      ),
+    );
   }
   return [
     `Exported ${parts.join(", ")} to ${out} with ${plural(requests, "API request")} in ${(wallMs / 1000).toFixed(1)} s.`,
@@ -113,10 +132,24 @@ or an org admin's key); databases whose users it cannot read are named in access
 
 Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
   options: {
-    org: { type: "string", multiple: true, value: "ID", help: "an organization to export (repeat for more); default: every organization the key administers" },
-    out: { type: "string", short: "o", value: "DIR", help: `folder to write the project into (default ${DEFAULT_OUT}); refused when not empty` },
+    org: {
+      type: "string",
+      multiple: true,
+      value: "ID",
+      help: "an organization to export (repeat for more); default: every organization the key administers",
+    },
+    out: {
+      type: "string",
+      short: "o",
+      value: "DIR",
+      help: `folder to write the project into (default ${DEFAULT_OUT}); refused when not empty`,
+    },
     force: { type: "boolean", help: "write into a folder that is not empty (rewrites the exported files, leaves the others)" },
-    style: { type: "string", value: "STYLE", help: "rosters (default: OrganizationMembers + DatabaseUsers) or per-person (OrgMember + DatabaseUserPermissions)" },
+    style: {
+      type: "string",
+      value: "STYLE",
+      help: "rosters (default: OrganizationMembers + DatabaseUsers) or per-person (OrgMember + DatabaseUserPermissions)",
+    },
     mode: { type: "string", value: "MODE", help: "roster mode: additive (default: never removes anyone) or authoritative" },
     "no-grants": { type: "boolean", help: "leave database grants out" },
     "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
@@ -126,7 +159,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "api-key-env": { type: "string", value: "NAME", help: `environment variable holding the API key (default ${DEFAULT_KEY_ENV})` },
     "api-key-file": { type: "string", value: "FILE", help: "file holding the API key (instead of an environment variable)" },
     "base-url": { type: "string", value: "URL", help: "the region's API base URL (default REVIEWADMIN_BASE_URL)" },
-    "requests-per-second": { type: "string", value: "N", help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)" },
+    "requests-per-second": {
+      type: "string",
+      value: "N",
+      help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)",
+    },
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
   },
   examples: [
@@ -155,7 +192,9 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     }
     const project = o.project as string | undefined;
     if (project !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(project)) {
-      throw new UsageError(`--project must be lower-case letters, digits, '.', '_' or '-' (a Pulumi project and npm package name), got '${project}'`);
+      throw new UsageError(
+        `--project must be lower-case letters, digits, '.', '_' or '-' (a Pulumi project and npm package name), got '${project}'`,
+      );
     }
     const out = (o.out as string | undefined) ?? DEFAULT_OUT;
     checkOutputFolder(out, o.force === true);

@@ -13,10 +13,22 @@ const NEED = { major: 22, minor: 19 };
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  doctor: { summary: "check the API key and base URL: who the key is, what it can manage", load: async () => (await import("./doctor.js")).doctor },
-  emulator: { summary: "run the local emulator of the API (seeded world, keys, control API)", load: async () => (await import("./emulator.js")).emulator },
-  export: { summary: "write a Pulumi project that adopts an organization's live access", load: async () => (await import("./export.js")).exportCommand },
-  routes: { summary: "list the API operations this version uses, or compare them with the vendor's OpenAPI document", load: async () => (await import("./routes.js")).routes },
+  doctor: {
+    summary: "check the API key and base URL: who the key is, what it can manage",
+    load: async () => (await import("./doctor.js")).doctor,
+  },
+  emulator: {
+    summary: "run the local emulator of the API (seeded world, keys, control API)",
+    load: async () => (await import("./emulator.js")).emulator,
+  },
+  export: {
+    summary: "write a Pulumi project that adopts an organization's live access",
+    load: async () => (await import("./export.js")).exportCommand,
+  },
+  routes: {
+    summary: "list the API operations this version uses, or compare them with the vendor's OpenAPI document",
+    load: async () => (await import("./routes.js")).routes,
+  },
 };
 
 /** One line saying which Node is needed, or undefined when this one will do. */
@@ -28,17 +40,19 @@ export function nodeProblem(version = process.versions.node): string | undefined
 
 function overview(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
-  return [
-    "Usage: pulumi-reviewadmin <command> [options]",
-    "",
-    "Tools for the review platform's administration API, outside a Pulumi program.",
-    "",
-    "Commands:",
-    ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
-    "",
-    "Run `pulumi-reviewadmin <command> --help` for a command's options.",
-    "Credentials come from REVIEWADMIN_API_KEY and REVIEWADMIN_BASE_URL unless a command says otherwise.",
-  ].join("\n") + "\n";
+  return (
+    [
+      "Usage: pulumi-reviewadmin <command> [options]",
+      "",
+      "Tools for the review platform's administration API, outside a Pulumi program.",
+      "",
+      "Commands:",
+      ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
+      "",
+      "Run `pulumi-reviewadmin <command> --help` for a command's options.",
+      "Credentials come from REVIEWADMIN_API_KEY and REVIEWADMIN_BASE_URL unless a command says otherwise.",
+    ].join("\n") + "\n"
+  );
 }
 
 /** Runs the command line `argv` (without node and the script); resolves to the exit code. */

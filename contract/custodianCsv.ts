@@ -33,7 +33,7 @@ export const MAX_CSV_BYTES = 190_000_000;
 
 /** The supported columns: CSV header name (lowercase) to property name, in the spec's order. */
 export const CUSTODIAN_COLUMNS = {
-  "email": "email",
+  email: "email",
   "business phone": "businessPhone",
   "company name": "companyName",
   "user principal name": "userPrincipalName",
@@ -42,15 +42,15 @@ export const CUSTODIAN_COLUMNS = {
   "manager name": "managerName",
   "manager email": "managerEmail",
   "mobile phone": "mobilePhone",
-  "role": "role",
+  role: "role",
   "employee type": "employeeType",
-  "department": "department",
+  department: "department",
   "fax number": "faxNumber",
   "office location": "officeLocation",
   "other emails": "otherEmails",
   "preferred language": "preferredLanguage",
-  "notes": "notes",
-  "name": "name",
+  notes: "notes",
+  name: "name",
   "first name": "firstName",
   "middle name": "middleName",
   "last name": "lastName",
@@ -138,7 +138,13 @@ export function readCsvRecords(input: string | Uint8Array): CsvRecord[] {
   try {
     // trim: whitespace around a quoted value is not an error; callers trim values again
     // because csv-parse keeps the whitespace inside quotes.
-    records = parse(input, { bom: true, trim: true, relax_column_count: true, skip_empty_lines: true, info: true }) as unknown as CsvRecord[];
+    records = parse(input, {
+      bom: true,
+      trim: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+    }) as unknown as CsvRecord[];
   } catch (err: unknown) {
     // csv-parse's errors carry how many records it read before the bad one.
     const { records: read, message } = (err ?? {}) as { records?: unknown; message?: string };

@@ -16,7 +16,9 @@ export type Pages = "list" | "events" | "none";
 
 /** What a route needs of a schema: zod's safeParse, reduced to the parts read here. */
 export interface Schema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
 /** One operation of the API. */

@@ -35,10 +35,12 @@ export function buildPath(route: RouteDef, params: Record<string, unknown>): str
 
 /** A route's path as a regular expression: each `{name}` one segment, literal text escaped, an optional trailing slash. */
 function patternOf(path: string): string {
-  return path
-    .split(PLACEHOLDER)
-    .map((part, i) => (i % 2 === 1 ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("") + "/?";
+  return (
+    path
+      .split(PLACEHOLDER)
+      .map((part, i) => (i % 2 === 1 ? "([^/]+)" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+      .join("") + "/?"
+  );
 }
 
 interface Matcher {

@@ -299,7 +299,10 @@ export type UploadedPart = generated.UploadedPart;
 /** Complete-upload body (up5): ETags in part order, optionally the whole file's SHA1. */
 export const CompleteUploadRequest = z.object({
   etags: z.array(z.string()).min(1, { message: "must hold at least one ETag" }),
-  sha1: z.string().regex(/^[0-9a-f]{40}$/i, { message: "must be 40 hex digits" }).optional(),
+  sha1: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/i, { message: "must be 40 hex digits" })
+    .optional(),
 });
 export type CompleteUploadRequest = generated.CompleteUploadRequest;
 

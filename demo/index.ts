@@ -96,8 +96,10 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   say("Review admin: access as code, drift found and repaired", "=".repeat(56), "");
   const useCli = !forceHarness && hasPulumiCli();
   if (useCli) {
-    say(`Pulumi CLI found (${cliVersion()}): running the program with the real CLI through the Automation API,`,
-      "with a local file backend in a temporary folder (no login).");
+    say(
+      `Pulumi CLI found (${cliVersion()}): running the program with the real CLI through the Automation API,`,
+      "with a local file backend in a temporary folder (no login).",
+    );
   } else if (forceHarness) {
     say("--harness: running the program through the bundled plugin harness (the real dynamic-provider plugin over gRPC).");
   } else {
@@ -111,8 +113,11 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     emu = await startEmulator();
     const orgId = SEEDED.org;
     const org = emu.store.organization(orgId).name;
-    say("", `1. The emulator of the admin API is listening on ${emu.url} (seeded world, 25 requests/s).`,
-      `   The program acts with an org admin's API key (Ada Lovelace, organization ${orgId} "${org}").`);
+    say(
+      "",
+      `1. The emulator of the admin API is listening on ${emu.url} (seeded world, 25 requests/s).`,
+      `   The program acts with an org admin's API key (Ada Lovelace, organization ${orgId} "${org}").`,
+    );
 
     const args = {
       project: PROJECT,
@@ -148,9 +153,12 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     say(...stepLines(second), `  (${seconds(t2)})`);
 
     // 4. Someone changes access in the web application.
-    say("", "4. Meanwhile, someone changes access in the web application (through the emulator's control API):",
+    say(
+      "",
+      "4. Meanwhile, someone changes access in the web application (through the emulator's control API):",
       `     - makes Alan Turing (user ${SEEDED.users.member}) an org admin`,
-      `     - takes Ken Thompson's (user ${SEEDED.users.aiAdmin}) permissions on database ${SEEDED.databases.open} away`);
+      `     - takes Ken Thompson's (user ${SEEDED.users.aiAdmin}) permissions on database ${SEEDED.databases.open} away`,
+    );
     await control(emu, "PATCH", `/organizations/${orgId}/members/${SEEDED.users.member}`, { permissions: ["ORG_ADMIN"] });
     await control(emu, "DELETE", `/databases/${SEEDED.databases.open}/users/${SEEDED.users.aiAdmin}`);
     const drifted = view();
@@ -160,7 +168,11 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     say("", "5. pulumi refresh: read every resource back from the platform and compare with the state");
     const [refresh, t3] = await timed(() => stack!.refresh());
     const drift = refresh.steps.filter((s) => s.op === "refresh-changed" || s.op === "refresh-gone");
-    say(...stepLines(refresh), `  Drift found in ${drift.length} of ${refresh.steps.length} resources: ${drift.map((s) => s.name).join(", ") || "none"}.`, `  (${seconds(t3)})`);
+    say(
+      ...stepLines(refresh),
+      `  Drift found in ${drift.length} of ${refresh.steps.length} resources: ${drift.map((s) => s.name).join(", ") || "none"}.`,
+      `  (${seconds(t3)})`,
+    );
 
     // 6. Up puts the baseline back.
     say("", "6. pulumi up: put the baseline back");

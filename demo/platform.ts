@@ -63,8 +63,10 @@ export function describeAccessChanges(before: AccessView, after: AccessView): st
     if (!b) lines.push(`+ member ${email} (${a.name}): permissions ${list(a.permissions)}; identifiers ${list(a.identifiers)}`);
     else if (!a) lines.push(`- member ${email} (${b.name})`);
     else {
-      if (!same(b.permissions, a.permissions)) lines.push(`~ member ${email}: permissions ${list(b.permissions)} -> ${list(a.permissions)}`);
-      if (!same(b.identifiers, a.identifiers)) lines.push(`~ member ${email}: identifiers ${list(b.identifiers)} -> ${list(a.identifiers)}`);
+      if (!same(b.permissions, a.permissions))
+        lines.push(`~ member ${email}: permissions ${list(b.permissions)} -> ${list(a.permissions)}`);
+      if (!same(b.identifiers, a.identifiers))
+        lines.push(`~ member ${email}: identifiers ${list(b.identifiers)} -> ${list(a.identifiers)}`);
     }
   }
   for (const email of keys(before.invitations, after.invitations)) {

@@ -61,17 +61,24 @@ export function stepLines(run: StackRun): string[] {
 export function outputLines(outputs: Record<string, unknown>): string[] {
   const flat = (v: unknown): string =>
     Array.isArray(v)
-      ? v.length > 0 ? v.map(flat).join(", ") : "(none)"
+      ? v.length > 0
+        ? v.map(flat).join(", ")
+        : "(none)"
       : v !== null && typeof v === "object"
-        ? Object.entries(v).map(([k, x]) => `${k} ${flat(x)}`).join(", ")
+        ? Object.entries(v)
+            .map(([k, x]) => `${k} ${flat(x)}`)
+            .join(", ")
         : String(v);
   const lines: string[] = [];
   for (const [name, value] of Object.entries(outputs)) {
     lines.push(`    ${name}:`);
-    const items = Array.isArray(value) ? value : value !== null && typeof value === "object" ? Object.entries(value).map(([k, v]) => `${k}: ${flat(v)}`) : [value];
+    const items = Array.isArray(value)
+      ? value
+      : value !== null && typeof value === "object"
+        ? Object.entries(value).map(([k, v]) => `${k}: ${flat(v)}`)
+        : [value];
     if (items.length === 0) lines.push("      (none)");
     for (const item of items) lines.push(`      ${typeof item === "string" ? item : flat(item)}`);
   }
   return lines;
 }
-

@@ -59,7 +59,9 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   let stack: Stack | undefined;
   try {
     emu = await startEmulator();
-    say(`Example ${name}, against the emulator at ${emu.url} (seeded world), with ${useCli ? "the Pulumi CLI" : "the bundled plugin harness (no Pulumi CLI)"}.`);
+    say(
+      `Example ${name}, against the emulator at ${emu.url} (seeded world), with ${useCli ? "the Pulumi CLI" : "the bundled plugin harness (no Pulumi CLI)"}.`,
+    );
     const args = {
       project: name!,
       stack: "example",

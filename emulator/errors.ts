@@ -86,7 +86,9 @@ export class InjectedFault extends EmulatorError {
  */
 export function isClientGone(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
-  return typeof e === "object" && e !== null && (e.code === "ECONNRESET" || e.code === "ERR_STREAM_PREMATURE_CLOSE" || e.message === "aborted");
+  return (
+    typeof e === "object" && e !== null && (e.code === "ECONNRESET" || e.code === "ERR_STREAM_PREMATURE_CLOSE" || e.message === "aborted")
+  );
 }
 
 /** The body of an error answer: `{title, status}`, or `{message, status}` for some 404s. */

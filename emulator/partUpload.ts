@@ -36,7 +36,12 @@ export async function handlePartUpload(req: IncomingMessage, res: ServerResponse
     const { status, body, headers } = toErrorResponse(err);
     const text = JSON.stringify(body);
     if (!res.headersSent && !res.destroyed) {
-      res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(text)), connection: "close" });
+      res.writeHead(status, {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": String(Buffer.byteLength(text)),
+        connection: "close",
+      });
       res.end(text);
     }
     req.resume();

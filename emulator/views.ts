@@ -3,7 +3,15 @@
  * shape is built in one function so E18, E19, E21 and E22 cannot drift apart.
  */
 import type { Database, DatabaseUser, Invitation, Member, Organization, Project, User } from "../contract";
-import type { DatabaseRecord, DatabaseUserRecord, InvitationRecord, MembershipRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./model/records";
+import type {
+  DatabaseRecord,
+  DatabaseUserRecord,
+  InvitationRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  UserRecord,
+} from "./model/records";
 import type { Store } from "./model/store";
 
 /** Organization; `parentOrganizationId` only on sub-organizations ("set for sub-organizations"). */

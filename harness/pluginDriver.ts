@@ -355,7 +355,11 @@ class PluginProcess {
       };
       const timer = setTimeout(() => {
         this.waiters.delete(poll);
-        reject(new Error(`no plugin log line matching ${String(match)} within ${timeoutMs} ms; got:\n${this.logs.map((l) => l.line).join("\n")}`));
+        reject(
+          new Error(
+            `no plugin log line matching ${String(match)} within ${timeoutMs} ms; got:\n${this.logs.map((l) => l.line).join("\n")}`,
+          ),
+        );
       }, timeoutMs);
       if (!poll()) this.waiters.add(poll);
     });
@@ -395,7 +399,9 @@ class PluginProcess {
       this.child.on("error", reject);
       this.child.on("exit", (code, signal) => {
         if (port === undefined) {
-          reject(new Error(`plugin exited (code ${code}, signal ${signal}) before printing its port:\n${this.text.stderr}${partial.stderr}`));
+          reject(
+            new Error(`plugin exited (code ${code}, signal ${signal}) before printing its port:\n${this.text.stderr}${partial.stderr}`),
+          );
         }
       });
     });
@@ -405,7 +411,10 @@ class PluginProcess {
 /** Sets the URN, and the name and type the engine also sends with each request. */
 function withUrn<Req extends { setUrn(v: string): Req; setName(v: string): Req; setType(v: string): Req }>(req: Req, urn: string): Req {
   const parts = urn.split("::");
-  return req.setUrn(urn).setName(parts[3] ?? "").setType(parts[2] ?? "");
+  return req
+    .setUrn(urn)
+    .setName(parts[3] ?? "")
+    .setType(parts[2] ?? "");
 }
 
 /** The ConfigureRequest the engine sends: config in `args`, secrets wrapped. */

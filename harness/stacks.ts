@@ -150,7 +150,8 @@ function stepsOf(kind: StackRun["kind"], events: automation.StepEventMetadata[])
       if (!m.new || m.op === "delete") op = "refresh-gone";
       else op = JSON.stringify(sortKeys(before)) === JSON.stringify(sortKeys(after)) ? "refresh-same" : "refresh-changed";
     } else if (REPLACE_OPS.has(m.op)) op = "replace";
-    else if (m.op === "create" || m.op === "update" || m.op === "same" || m.op === "delete" || m.op === "read" || m.op === "import") op = m.op;
+    else if (m.op === "create" || m.op === "update" || m.op === "same" || m.op === "delete" || m.op === "read" || m.op === "import")
+      op = m.op;
     else continue; // discard, remove-pending-replace...: nothing a reader needs
     const prior = byUrn.get(m.urn);
     byUrn.set(m.urn, {
@@ -255,7 +256,9 @@ export async function cliStack(args: StackArgs): Promise<Stack> {
 export function fieldChanges(before: unknown, after: unknown, at = ""): string[] {
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    return keys.flatMap((k) => fieldChanges(before[k], after[k], at + (/^[A-Za-z_$][\w$]*$/.test(k) ? (at ? `.${k}` : k) : `[${JSON.stringify(k)}]`)));
+    return keys.flatMap((k) =>
+      fieldChanges(before[k], after[k], at + (/^[A-Za-z_$][\w$]*$/.test(k) ? (at ? `.${k}` : k) : `[${JSON.stringify(k)}]`)),
+    );
   }
   // Lists of records of the same length, item by item (a list of plain values is one value).
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length && [...before, ...after].every(isObject)) {

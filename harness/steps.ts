@@ -7,16 +7,7 @@ import type { Props } from "./wire";
 
 /** What a run did (or, in preview, would do) to one resource, in the CLI's words. */
 export type StepOp =
-  | "create"
-  | "update"
-  | "replace"
-  | "same"
-  | "delete"
-  | "read"
-  | "import"
-  | "refresh-changed"
-  | "refresh-gone"
-  | "refresh-same";
+  "create" | "update" | "replace" | "same" | "delete" | "read" | "import" | "refresh-changed" | "refresh-gone" | "refresh-same";
 
 /** Check failures, which the engine reports as a failed step. */
 export class CheckFailedError extends Error {

@@ -52,7 +52,12 @@ export function clean(value: any): any {
 /** A copy with every object's keys in sorted order, so that JSON texts compare by value. */
 export function sortKeys(v: any): any {
   if (Array.isArray(v)) return v.map(sortKeys);
-  if (isObject(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys(v[k])]));
+  if (isObject(v))
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys(v[k])]),
+    );
   return v;
 }
 

@@ -7,6 +7,7 @@ import { PolicyPack } from "@pulumi/policy";
 import { PACK_NAME, policies } from "./policies";
 
 new PolicyPack(PACK_NAME, {
-  description: "Access guardrails for pulumi-reviewadmin stacks: allowed email domains, org admin counts, a DB_ADMIN per database, one ownership level per person, invitation expiry.",
+  description:
+    "Access guardrails for pulumi-reviewadmin stacks: allowed email domains, org admin counts, a DB_ADMIN per database, one ownership level per person, invitation expiry.",
   policies,
 });

@@ -4,7 +4,14 @@
  * Enforcement levels are defaults; a policy config file (`--policy-pack-config`) changes them and
  * sets each policy's options. docs/policy.md describes every policy.
  */
-import type { PolicyConfigSchema, ReportViolation, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
+import type {
+  PolicyConfigSchema,
+  ReportViolation,
+  ResourceValidationArgs,
+  ResourceValidationPolicy,
+  StackValidationArgs,
+  StackValidationPolicy,
+} from "@pulumi/policy";
 import {
   ADMIN_DEFAULTS,
   declarationsOf,
@@ -54,14 +61,15 @@ const externalReviewers: JsonSchema = {
   type: "array",
   items: { type: "string" },
   default: [],
-  description: "External reviewers: emails (jane@lawfirm.example) or domains (lawfirm.example or @lawfirm.example) allowed to join outside allowedDomains.",
+  description:
+    "External reviewers: emails (jane@lawfirm.example) or domains (lawfirm.example or @lawfirm.example) allowed to join outside allowedDomains.",
 };
 
 const scope = (what: string): JsonSchema => ({
-    type: "string",
-    enum: ["authoritative", "declared"],
-    default: "authoritative",
-    description: `Where the minimum applies: "authoritative" (${what} the stack owns whole with an authoritative roster) or "declared" (every ${what.replace(/s$/, "")} the stack grants permissions in).`,
+  type: "string",
+  enum: ["authoritative", "declared"],
+  default: "authoritative",
+  description: `Where the minimum applies: "authoritative" (${what} the stack owns whole with an authoritative roster) or "declared" (every ${what.replace(/s$/, "")} the stack grants permissions in).`,
 });
 
 const schemas = {
@@ -81,8 +89,18 @@ const schemas = {
   memberDomains: { properties: { allowedDomains, externalReviewers } },
   orgAdminCount: {
     properties: {
-      maxOrgAdmins: { type: "integer", minimum: 1, default: ADMIN_DEFAULTS.maxOrgAdmins, description: "At most this many org admins per organization." },
-      minOrgAdmins: { type: "integer", minimum: 0, default: ADMIN_DEFAULTS.minOrgAdmins, description: "At least this many org admins (0: no minimum)." },
+      maxOrgAdmins: {
+        type: "integer",
+        minimum: 1,
+        default: ADMIN_DEFAULTS.maxOrgAdmins,
+        description: "At most this many org admins per organization.",
+      },
+      minOrgAdmins: {
+        type: "integer",
+        minimum: 0,
+        default: ADMIN_DEFAULTS.minOrgAdmins,
+        description: "At least this many org admins (0: no minimum).",
+      },
       scope: scope("organizations"),
       userEmails,
     },
@@ -91,7 +109,12 @@ const schemas = {
   ownership: { properties: { userEmails } },
   invitationExpiry: {
     properties: {
-      horizonDays: { type: "number", minimum: 0, default: EXPIRY_DEFAULTS.horizonDays, description: "Days until the next scheduled run of the stack." },
+      horizonDays: {
+        type: "number",
+        minimum: 0,
+        default: EXPIRY_DEFAULTS.horizonDays,
+        description: "Days until the next scheduled run of the stack.",
+      },
       invitationLifetimeDays: {
         type: "number",
         exclusiveMinimum: 0,
@@ -144,7 +167,8 @@ function perStack<C extends object>(kinds: Kinds, rule: (d: Declared, cfg: C) =>
 export const orgPermissionsAllowedDomains: ResourceValidationPolicy = {
   name: "org-permissions-allowed-domains",
   displayName: "Organization permissions only for allowed email domains",
-  description: "Organization permissions (ORG_ADMIN and the others) are only for people of the allowed email domains; external reviewers hold at most externalReviewerPermissions, never ORG_ADMIN.",
+  description:
+    "Organization permissions (ORG_ADMIN and the others) are only for people of the allowed email domains; external reviewers hold at most externalReviewerPermissions, never ORG_ADMIN.",
   enforcementLevel: "mandatory",
   severity: "high",
   configSchema: schemas.orgPermissionDomains,
@@ -157,7 +181,8 @@ export const orgPermissionsAllowedDomains: ResourceValidationPolicy = {
 export const membersAllowedDomains: ResourceValidationPolicy = {
   name: "members-allowed-domains",
   displayName: "Members and invitations only for allowed email domains",
-  description: "People outside the allowed email domains are neither added to an organization nor invited, unless they are listed external reviewers.",
+  description:
+    "People outside the allowed email domains are neither added to an organization nor invited, unless they are listed external reviewers.",
   enforcementLevel: "mandatory",
   severity: "high",
   configSchema: schemas.memberDomains,
@@ -169,11 +194,13 @@ export const membersAllowedDomains: ResourceValidationPolicy = {
 export const orgAdminCount: StackValidationPolicy = {
   name: "org-admin-count",
   displayName: "Between minOrgAdmins and maxOrgAdmins org admins per organization",
-  description: "Each organization has at most maxOrgAdmins org admins among what the stack declares, and at least minOrgAdmins where the stack owns the membership (scope).",
+  description:
+    "Each organization has at most maxOrgAdmins org admins among what the stack declares, and at least minOrgAdmins where the stack owns the membership (scope).",
   enforcementLevel: "mandatory",
   severity: "high",
   configSchema: schemas.orgAdminCount,
-  remediationSteps: "Take ORG_ADMIN from some people (another organization permission may do) or give it to someone, as the message says; or change maxOrgAdmins, minOrgAdmins or scope.",
+  remediationSteps:
+    "Take ORG_ADMIN from some people (another organization permission may do) or give it to someone, as the message says; or change maxOrgAdmins, minOrgAdmins or scope.",
   url: `${DOC}#org-admin-count`,
   validateStack: perStack(ORG_PEOPLE, orgAdminCountFindings),
 };
@@ -181,7 +208,8 @@ export const orgAdminCount: StackValidationPolicy = {
 export const databaseAdminPresent: StackValidationPolicy = {
   name: "database-admin-present",
   displayName: "Every database keeps a DB_ADMIN",
-  description: "Every database keeps at least one DB_ADMIN among what the stack declares (databases owned by an authoritative DatabaseUsers roster, or every database with scope: declared).",
+  description:
+    "Every database keeps at least one DB_ADMIN among what the stack declares (databases owned by an authoritative DatabaseUsers roster, or every database with scope: declared).",
   enforcementLevel: "mandatory",
   severity: "high",
   configSchema: schemas.databaseAdmin,
@@ -193,13 +221,26 @@ export const databaseAdminPresent: StackValidationPolicy = {
 export const singleOwnershipLevel: StackValidationPolicy = {
   name: "single-ownership-level",
   displayName: "No person managed at two ownership levels",
-  description: "Each person of an organization or database is managed by one resource (field-level resources for different fields excepted), and an authoritative roster shares its scope with no resource naming someone it would remove.",
+  description:
+    "Each person of an organization or database is managed by one resource (field-level resources for different fields excepted), and an authoritative roster shares its scope with no resource naming someone it would remove.",
   enforcementLevel: "mandatory",
   severity: "high",
   configSchema: schemas.ownership,
-  remediationSteps: "Keep the person in one resource and remove them from the other, or protect them in the authoritative roster (protectedEmails / protectedUserIds) to manage them elsewhere.",
+  remediationSteps:
+    "Keep the person in one resource and remove them from the other, or protect them in the authoritative roster (protectedEmails / protectedUserIds) to manage them elsewhere.",
   url: `${DOC}#single-ownership-level`,
-  validateStack: perStack(new Set(["OrgMember", "OrganizationMembers", "OrgMemberPermissions", "UserIdentifiers", "Invitation", "DatabaseUsers", "DatabaseUserPermissions"]), ownershipFindings),
+  validateStack: perStack(
+    new Set([
+      "OrgMember",
+      "OrganizationMembers",
+      "OrgMemberPermissions",
+      "UserIdentifiers",
+      "Invitation",
+      "DatabaseUsers",
+      "DatabaseUserPermissions",
+    ]),
+    ownershipFindings,
+  ),
 };
 
 export const invitationExpiryHorizon: StackValidationPolicy = {
@@ -209,7 +250,8 @@ export const invitationExpiryHorizon: StackValidationPolicy = {
   enforcementLevel: "advisory",
   severity: "low",
   configSchema: schemas.invitationExpiry,
-  remediationSteps: "Ask the person to accept in time, re-send the invitation (change resendTrigger on the Invitation), or run the stack more often; set horizonDays to the real schedule.",
+  remediationSteps:
+    "Ask the person to accept in time, re-send the invitation (change resendTrigger on the Invitation), or run the stack more often; set horizonDays to the real schedule.",
   url: `${DOC}#invitation-expiry-horizon`,
   validateStack: perStack(new Set(["Invitation", "OrgMember"]), (d, cfg) => invitationExpiryFindings(d, cfg)),
 };

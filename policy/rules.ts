@@ -215,7 +215,10 @@ export function declarationsOf(r: ResourceInfo): Declared {
       if (Array.isArray(managed)) permissions = managed.includes("permissions") ? permsOf(p.permissions) : undefined;
       else permissions = optional(p.permissions, permsOf);
       out.declarations.push({
-        res, scope: "organization", scopeId: org(), level: "one person",
+        res,
+        scope: "organization",
+        scopeId: org(),
+        level: "one person",
         email: emailOf(p.email),
         userId: optional(p.userId, (v) => required(v, isNumber)),
         permissions,
@@ -227,7 +230,11 @@ export function declarationsOf(r: ResourceInfo): Declared {
     }
     case "Invitation":
       out.declarations.push({
-        res, scope: "organization", scopeId: org(), level: "one person", invitation: true,
+        res,
+        scope: "organization",
+        scopeId: org(),
+        level: "one person",
+        invitation: true,
         email: emailOf(p.email),
         userId: optional(p.userId, (v) => required(v, isNumber)),
         // An invitation without permissions invites a plain member.
@@ -238,13 +245,28 @@ export function declarationsOf(r: ResourceInfo): Declared {
       });
       break;
     case "OrgMemberPermissions":
-      out.declarations.push({ res, scope: "organization", scopeId: org(), level: "one field", field: "permissions", ...memberRef(p), permissions: permsOf(p.permissions) });
+      out.declarations.push({
+        res,
+        scope: "organization",
+        scopeId: org(),
+        level: "one field",
+        field: "permissions",
+        ...memberRef(p),
+        permissions: permsOf(p.permissions),
+      });
       break;
     case "UserIdentifiers":
       out.declarations.push({ res, scope: "organization", scopeId: org(), level: "one field", field: "userIdentifiers", ...memberRef(p) });
       break;
     case "DatabaseUserPermissions":
-      out.declarations.push({ res, scope: "database", scopeId: db(), level: "one person", userId: required(p.userId, isNumber), permissions: permsOf(p.permissions) });
+      out.declarations.push({
+        res,
+        scope: "database",
+        scopeId: db(),
+        level: "one person",
+        userId: required(p.userId, isNumber),
+        permissions: permsOf(p.permissions),
+      });
       break;
     case "OrganizationMembers":
     case "DatabaseUsers": {
@@ -255,7 +277,10 @@ export function declarationsOf(r: ResourceInfo): Declared {
       const level: Level = mode === "additive" ? "additive roster" : "authoritative roster";
       const map = isOrg ? p.members : p.users;
       const roster: Roster = {
-        res, scope, scopeId, mode,
+        res,
+        scope,
+        scopeId,
+        mode,
         people: isObject(map) ? new Set() : UNKNOWN,
         protectedPeople: isOrg
           ? setOf(p.protectedEmails, (x) => (isString(x) ? x.trim().toLowerCase() : undefined))
@@ -273,7 +298,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         if (isOrg) {
           if (isObject(value) && "status" in value) {
             // Live entry (outputs): declared only if listed in `managed`.
-            const fields = isObject(managed) ? managed[person] ?? managed[key] : undefined;
+            const fields = isObject(managed) ? (managed[person] ?? managed[key]) : undefined;
             if (isObject(managed) && fields === undefined) continue;
             permissions = Array.isArray(fields) && fields.includes("permissions") ? permsOf(value.permissions) : undefined;
             userId = isNumber(value.userId) ? value.userId : undefined;
@@ -317,7 +342,8 @@ export function declaredBy(resources: ResourceInfo[]): Declared {
 /** user id -> email, from the config and from outputs that know both (OrgMember, roster entries, Invitation). */
 export function emailsByUserId(declared: Declared, configured: Record<string, string> = {}): Map<number, string> {
   const out = new Map<number, string>();
-  for (const [id, email] of Object.entries(configured)) if (/^\d+$/.test(id) && typeof email === "string") out.set(Number(id), email.trim().toLowerCase());
+  for (const [id, email] of Object.entries(configured))
+    if (/^\d+$/.test(id) && typeof email === "string") out.set(Number(id), email.trim().toLowerCase());
   for (const d of declared.declarations) {
     if (d.scope === "organization" && isNumber(d.userId) && isString(d.email) && !out.has(d.userId)) out.set(d.userId, d.email);
   }
@@ -354,7 +380,8 @@ function scopeLabel(scope: "organization" | "database", id: number): string {
 
 const hasPerm = (p: Maybe<Perms> | undefined, perm: string) => p !== undefined && !isUnknown(p) && p.known.includes(perm);
 /** Could hold `perm` once unknowns resolve (but does not visibly). */
-const mayHavePerm = (p: Maybe<Perms> | undefined, perm: string) => isUnknown(p) || (p !== undefined && !p.known.includes(perm) && p.partial);
+const mayHavePerm = (p: Maybe<Perms> | undefined, perm: string) =>
+  isUnknown(p) || (p !== undefined && !p.known.includes(perm) && p.partial);
 
 // ---------------------------------------------------------------------------------------------
 // Findings and config
@@ -387,7 +414,8 @@ function domainRules(cfg: DomainConfig) {
     active: allowed.size > 0,
     allowedList: [...allowed].sort().join(", "),
     isAllowed: (email: string) => allowed.has(domainOf(email)),
-    isExternalReviewer: (email: string) => external.some((e) => (e.includes("@") && !e.startsWith("@") ? e === email : normDomain(e) === domainOf(email))),
+    isExternalReviewer: (email: string) =>
+      external.some((e) => (e.includes("@") && !e.startsWith("@") ? e === email : normDomain(e) === domainOf(email))),
     externalPermissions: new Set((cfg.externalReviewerPermissions ?? []).filter((p) => p !== "ORG_ADMIN")),
   };
 }
@@ -556,14 +584,27 @@ export function orgAdminCountFindings(declared: Declared, cfg: AdminCountConfig 
     const scopes = minimumScopes(declared, "organization", which);
     // A resource whose organization is not known yet may be the admin of any organization.
     const anywhere = unknownScope.some((d) => hasPerm(d.permissions, "ORG_ADMIN") || mayHavePerm(d.permissions, "ORG_ADMIN"));
-    const rosterUnknown = (orgId: number) => declared.rosters.some((r) => r.scope === "organization" && (r.scopeId === orgId || isUnknown(r.scopeId)) && isUnknown(r.people));
+    const rosterUnknown = (orgId: number) =>
+      declared.rosters.some((r) => r.scope === "organization" && (r.scopeId === orgId || isUnknown(r.scopeId)) && isUnknown(r.people));
     for (const orgId of scopes) {
       const decls = (groups.get(orgId) ?? []).filter((d) => !d.invitation);
       const granting = decls.filter((d) => hasPerm(d.permissions, "ORG_ADMIN"));
       const distinct = new Set(granting.map((d) => personKey(d, emails) ?? `unknown:${d.res.urn}`));
       if (distinct.size >= min) continue;
-      if (anywhere || rosterUnknown(orgId) || decls.some((d) => mayHavePerm(d.permissions, "ORG_ADMIN") || (hasPerm(d.permissions, "ORG_ADMIN") && personKey(d, emails) === undefined))) continue;
-      const owners = [...new Set([...declared.rosters.filter((r) => r.scope === "organization" && r.scopeId === orgId).map((r) => r.res), ...decls.map((d) => d.res)])];
+      if (
+        anywhere ||
+        rosterUnknown(orgId) ||
+        decls.some(
+          (d) => mayHavePerm(d.permissions, "ORG_ADMIN") || (hasPerm(d.permissions, "ORG_ADMIN") && personKey(d, emails) === undefined),
+        )
+      )
+        continue;
+      const owners = [
+        ...new Set([
+          ...declared.rosters.filter((r) => r.scope === "organization" && r.scopeId === orgId).map((r) => r.res),
+          ...decls.map((d) => d.res),
+        ]),
+      ];
       const first = owners[0];
       const names = owners.map(label).join(", ");
       const unmanaged = decls.filter((d) => d.permissions === undefined).length;
@@ -571,7 +612,9 @@ export function orgAdminCountFindings(declared: Declared, cfg: AdminCountConfig 
         urn: first?.urn,
         message:
           `${scopeLabel("organization", orgId)} would have ${distinct.size === 0 ? "no org admin" : `only ${distinct.size} org admin(s)`} among what the stack declares (${names}); at least ${min} required (minOrgAdmins).` +
-          (unmanaged ? ` ${unmanaged} declared ${unmanaged === 1 ? "person has" : "people have"} unmanaged permissions, which do not count.` : "") +
+          (unmanaged
+            ? ` ${unmanaged} declared ${unmanaged === 1 ? "person has" : "people have"} unmanaged permissions, which do not count.`
+            : "") +
           ` Fix: give ORG_ADMIN to ${min === 1 ? "someone" : `${min} people`} in ${first ? label(first) : "the program"}, or lower minOrgAdmins / set scope in the policy config.`,
       });
     }
@@ -604,7 +647,10 @@ export function databaseAdminFindings(declared: Declared, cfg: DatabaseAdminConf
     if (rosters.some((r) => isUnknown(r.people))) continue;
     const owners = [...new Set([...rosters.filter((r) => r.scopeId === dbId).map((r) => r.res), ...decls.map((d) => d.res)])];
     const first = owners[0];
-    const users = decls.map((d) => `${isNumber(d.userId) ? `user ${d.userId}` : "a user not known yet"} ${isUnknown(d.permissions) ? "?" : d.permissions!.known.join("+")}`);
+    const users = decls.map(
+      (d) =>
+        `${isNumber(d.userId) ? `user ${d.userId}` : "a user not known yet"} ${isUnknown(d.permissions) ? "?" : d.permissions!.known.join("+")}`,
+    );
     findings.push({
       urn: first?.urn,
       message:
@@ -653,7 +699,8 @@ export function ownershipFindings(declared: Declared, cfg: OwnershipConfig = {})
       }
       // An authoritative roster removes the people other resources declare.
       for (const r of declared.rosters) {
-        if (r.scope !== scope || r.scopeId !== id || r.mode !== "authoritative" || isUnknown(r.people) || isUnknown(r.protectedPeople)) continue;
+        if (r.scope !== scope || r.scopeId !== id || r.mode !== "authoritative" || isUnknown(r.people) || isUnknown(r.protectedPeople))
+          continue;
         const people = r.people;
         const protectedPeople = r.protectedPeople;
         const reported = new Set<string>();
@@ -700,7 +747,7 @@ export function invitationExpiryFindings(declared: Declared, cfg: InvitationExpi
   const nextRun = now + horizonDays * DAY_MS;
   const findings: Finding[] = [];
   for (const d of declared.declarations) {
-    if (d.scope !== "organization" || d.res.kind !== "Invitation" && d.res.kind !== "OrgMember") continue;
+    if (d.scope !== "organization" || (d.res.kind !== "Invitation" && d.res.kind !== "OrgMember")) continue;
     if (isUnknown(d.status) || isUnknown(d.expiration) || isUnknown(d.resendWhenExpired) || !isString(d.email)) continue;
     const who = `${label(d.res)}: the invitation of ${d.email}${isNumber(d.scopeId) ? ` to organization ${d.scopeId}` : ""}`;
     let expiresAt: number;

@@ -10,7 +10,12 @@ export { OrgMemberPermissions, type OrgMemberPermissionsArgs } from "./resources
 export { UserIdentifiers, type UserIdentifiersArgs, type UserIdentifierInput } from "./resources/userIdentifiers";
 export { DatabaseUserPermissions, type DatabaseUserPermissionsArgs } from "./resources/databaseUserPermissions";
 export { Invitation, type InvitationArgs, type InvitationStatus } from "./resources/invitation";
-export { OrganizationMembers, type OrganizationMembersArgs, type RosterMemberInput, type LivePerson } from "./resources/organizationMembers";
+export {
+  OrganizationMembers,
+  type OrganizationMembersArgs,
+  type RosterMemberInput,
+  type LivePerson,
+} from "./resources/organizationMembers";
 export { DatabaseUsers, type DatabaseUsersArgs, type LiveUser } from "./resources/databaseUsers";
 export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
@@ -36,7 +41,14 @@ export {
 } from "../contract/custodianCsv";
 // Exports of other systems read as custodian CSVs (CustodianDirectorySync's preset and columns)
 export { CUSTODIAN_PRESETS, type CustodianPreset } from "./custodians/presets";
-export { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type ExportMapping, type MappingReport } from "./custodians/mapping";
+export {
+  DATE_FORMATS,
+  mapCustodianExport,
+  type ColumnMapping,
+  type DateFormat,
+  type ExportMapping,
+  type MappingReport,
+} from "./custodians/mapping";
 
 // The API's entities and operations, as types (for client.call and data-source results)
 export type {

@@ -20,8 +20,16 @@ import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./s
 
 const implementations: Record<string, ResourceImpl> = Object.fromEntries(
   [
-    orgMember, orgMemberPermissions, userIdentifiers, databaseUserPermissions, invitation, custodianDirectorySync, organizationMembers,
-    databaseUsers, dataset, sourceFile,
+    orgMember,
+    orgMemberPermissions,
+    userIdentifiers,
+    databaseUserPermissions,
+    invitation,
+    custodianDirectorySync,
+    organizationMembers,
+    databaseUsers,
+    dataset,
+    sourceFile,
   ].map((impl) => [impl.definition.kind, impl]),
 );
 

@@ -72,7 +72,10 @@ const logLevel = (t: string) => {
 };
 
 const hostList = (t: string) => {
-  const hosts = t.split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const hosts = t
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
   if (hosts.length === 0) throw new Error(`must name at least one host, got '${t}'`);
   return hosts.map(insecureHttpHost);
 };
@@ -88,9 +91,12 @@ const openapiDocument = (t: string) => {
   } catch (err) {
     if (!(err instanceof OpenApiError)) throw err;
     const why = err.problems.length ? `${err.reason}: ${err.problems.join("; ")}` : err.reason;
-    throw new Error(`names ${t.trim()}, which cannot be used: ${why}. Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${t.trim()}`, {
-      cause: err,
-    });
+    throw new Error(
+      `names ${t.trim()}, which cannot be used: ${why}. Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${t.trim()}`,
+      {
+        cause: err,
+      },
+    );
   }
   return file;
 };
@@ -223,11 +229,15 @@ export function configWarnings(all: Record<string, string>, isSecret: (key: stri
   for (const full of Object.keys(all)) {
     const [namespace, key] = full.split(":");
     if (namespace !== CONFIG_NAMESPACE || key === undefined || known.includes(key)) continue;
-    out.push(`config ${full} is not a setting of pulumi-reviewadmin (known: ${known.map((k) => `${CONFIG_NAMESPACE}:${k}`).join(", ")}); it is ignored`);
+    out.push(
+      `config ${full} is not a setting of pulumi-reviewadmin (known: ${known.map((k) => `${CONFIG_NAMESPACE}:${k}`).join(", ")}); it is ignored`,
+    );
   }
   const keyName = `${CONFIG_NAMESPACE}:apiKey`;
   if (all[keyName] !== undefined && !isSecret(keyName)) {
-    out.push(`config ${keyName} is stored in plain text in the stack's config file; store it encrypted: pulumi config set --secret ${keyName} <key>`);
+    out.push(
+      `config ${keyName} is stored in plain text in the stack's config file; store it encrypted: pulumi config set --secret ${keyName} <key>`,
+    );
   }
   return out;
 }

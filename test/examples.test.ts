@@ -115,7 +115,9 @@ describe("npm run demo", () => {
     expect(lines.at(-1)).toBe(SUCCESS_LINE);
     expect(SUCCESS_LINE).toContain("drift found and repaired");
     if (!hasPulumiCli()) {
-      expect(out).toContain("Pulumi CLI not found: running the program through the bundled plugin harness (the real dynamic-provider plugin over gRPC)");
+      expect(out).toContain(
+        "Pulumi CLI not found: running the program through the bundled plugin harness (the real dynamic-provider plugin over gRPC)",
+      );
     }
     expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
     expect(out).toContain("Drift found in 2 of 5 resources: members, ken-db2001.");

@@ -14,12 +14,24 @@ afterEach(() => {
 describe("settings", () => {
   it("reads every setting from config, with its rule", () => {
     const config: Record<string, string> = {
-      apiKey: "K.ABCDEFGH.SECRET", baseUrl: "https://api.example.com", requestsPerSecond: "10",
-      requestTimeoutSeconds: "5", maxAttempts: "2", deadlineSeconds: "20", log: "DEBUG", insecureHttpHosts: "emulator, 10.0.0.5",
+      apiKey: "K.ABCDEFGH.SECRET",
+      baseUrl: "https://api.example.com",
+      requestsPerSecond: "10",
+      requestTimeoutSeconds: "5",
+      maxAttempts: "2",
+      deadlineSeconds: "20",
+      log: "DEBUG",
+      insecureHttpHosts: "emulator, 10.0.0.5",
     };
     expect(settingsFromConfig((k) => config[k])).toEqual({
-      apiKey: "K.ABCDEFGH.SECRET", baseUrl: "https://api.example.com", requestsPerSecond: 10,
-      requestTimeoutSeconds: 5, maxAttempts: 2, deadlineSeconds: 20, log: "debug", insecureHttpHosts: ["emulator", "10.0.0.5"],
+      apiKey: "K.ABCDEFGH.SECRET",
+      baseUrl: "https://api.example.com",
+      requestsPerSecond: 10,
+      requestTimeoutSeconds: 5,
+      maxAttempts: 2,
+      deadlineSeconds: 20,
+      log: "debug",
+      insecureHttpHosts: ["emulator", "10.0.0.5"],
     });
     expect(() => settingsFromConfig((k) => (k === "maxAttempts" ? "2.5" : undefined))).toThrow(
       new SettingsError("reviewadmin: config reviewadmin:maxAttempts must be a positive integer, got '2.5'"),
@@ -35,7 +47,9 @@ describe("settings", () => {
     expect(resolveSettings()).toMatchObject({ deadlineSeconds: 7, maxAttempts: 3 });
     expect(currentClient().toJSON()).toMatchObject({ maxAttempts: 3, deadlineMs: 7000 });
     process.env.REVIEWADMIN_DEADLINE_SECONDS = "soon";
-    expect(() => resolveSettings()).toThrow("reviewadmin: environment variable REVIEWADMIN_DEADLINE_SECONDS must be a positive number, got 'soon'");
+    expect(() => resolveSettings()).toThrow(
+      "reviewadmin: environment variable REVIEWADMIN_DEADLINE_SECONDS must be a positive number, got 'soon'",
+    );
   });
 
   it("insecureHttpHosts: plain http to the hosts it names, each use announced as a warning", async () => {
@@ -47,7 +61,9 @@ describe("settings", () => {
       "reviewadmin: environment variable REVIEWADMIN_INSECURE_HTTP_HOSTS 'http://emulator:8080' is not a host name (no scheme, port or path: e.g. emulator or 10.0.0.5)",
     );
     process.env.REVIEWADMIN_INSECURE_HTTP_HOSTS = " , ";
-    expect(() => resolveSettings()).toThrow("reviewadmin: environment variable REVIEWADMIN_INSECURE_HTTP_HOSTS must name at least one host, got ' , '");
+    expect(() => resolveSettings()).toThrow(
+      "reviewadmin: environment variable REVIEWADMIN_INSECURE_HTTP_HOSTS must name at least one host, got ' , '",
+    );
     process.env.REVIEWADMIN_INSECURE_HTTP_HOSTS = "Emulator";
     // Outside a Pulumi program the SDK's warning goes to the console.
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -67,7 +83,9 @@ describe("settings", () => {
     const all = { "reviewadmin:apikey": "x", "reviewadmin:apiKey": "K.A.B", "reviewadmin:baseUrl": "https://x", "other:apikey": "y" };
     const warnings = configWarnings(all, () => false);
     expect(warnings).toEqual([
-      expect.stringMatching(/^config reviewadmin:apikey is not a setting of pulumi-reviewadmin \(known: reviewadmin:apiKey, .*\); it is ignored$/),
+      expect.stringMatching(
+        /^config reviewadmin:apikey is not a setting of pulumi-reviewadmin \(known: reviewadmin:apiKey, .*\); it is ignored$/,
+      ),
       "config reviewadmin:apiKey is stored in plain text in the stack's config file; store it encrypted: pulumi config set --secret reviewadmin:apiKey <key>",
     ]);
     expect(configWarnings({ "reviewadmin:apiKey": "K.A.B" }, (k) => k === "reviewadmin:apiKey")).toEqual([]);

@@ -91,7 +91,10 @@ function makeFile(name: string, size: number, seed = 1): { file: string; sha1: s
 
 const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
 const count = (op: string) => emu.traffic.log.list(op).length;
-const counts = () => Object.fromEntries(["PostDatasetFile", "PostSourceFilePart", "PutSourceFilePart", "GetSourceFileParts", "PostSourceFile"].map((op) => [op, count(op)]));
+const counts = () =>
+  Object.fromEntries(
+    ["PostDatasetFile", "PostSourceFilePart", "PutSourceFilePart", "GetSourceFileParts", "PostSourceFile"].map((op) => [op, count(op)]),
+  );
 const stored = (id: number) => uploadsOf(emu.store).sourceFile(DB, id);
 
 beforeAll(async () => {
@@ -142,7 +145,14 @@ describe("uploadFile", () => {
   it("sends a small file as one part, with its SHA1", async () => {
     const { file, sha1: expected, bytes } = makeFile("small.bin", 100_000);
     const progress: UploadProgress[] = [];
-    const r = await uploadFile({ client: clientFor(), databaseId: DB, datasetId, path: file, custodian: "Ada", onProgress: (p) => progress.push(p) });
+    const r = await uploadFile({
+      client: clientFor(),
+      databaseId: DB,
+      datasetId,
+      path: file,
+      custodian: "Ada",
+      onProgress: (p) => progress.push(p),
+    });
     expect(r).toMatchObject({ state: "PROCESSING", size: bytes.length, sha1: expected, partCount: 1, partsSent: 1, partsReused: 0 });
     expect(counts()).toEqual({ PostDatasetFile: 1, PostSourceFilePart: 1, PutSourceFilePart: 1, GetSourceFileParts: 0, PostSourceFile: 1 });
     const f = stored(r.sourceFileId);
@@ -161,7 +171,15 @@ describe("uploadFile", () => {
     client.holdPart = 1;
     client.partCount = 3;
     const logs: string[] = [];
-    const r = await uploadFile({ client, databaseId: DB, datasetId, path: file, partSize: PART, concurrency: 3, logger: (l) => logs.push(l) });
+    const r = await uploadFile({
+      client,
+      databaseId: DB,
+      datasetId,
+      path: file,
+      partSize: PART,
+      concurrency: 3,
+      logger: (l) => logs.push(l),
+    });
 
     expect(r).toMatchObject({ state: "PROCESSING", size, sha1: expected, partCount: 3, partSize: PART, partsSent: 3 });
     expect(client.maxInFlight).toBeGreaterThan(1);
@@ -180,7 +198,9 @@ describe("uploadFile", () => {
   it("gives up on a part after partAttempts fresh URLs, saying which source file to resume", async () => {
     const { file } = makeFile("stubborn.bin", 1000, 3);
     emu.traffic.faults.set({ rates: { "500": 1 }, operations: ["PutSourceFilePart"] });
-    const err = await uploadFile({ client: clientFor({ maxAttempts: 1 }), databaseId: DB, datasetId, path: file, partAttempts: 2 }).catch((e) => e);
+    const err = await uploadFile({ client: clientFor({ maxAttempts: 1 }), databaseId: DB, datasetId, path: file, partAttempts: 2 }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(UploadError);
     expect(err.message).toMatch(/stopped with 0 of 1 parts.*500.*resume with \{resume: \{sourceFileId: \d+\}\}/);
     expect(err.cause).toBeInstanceOf(ApiError);
@@ -193,14 +213,24 @@ describe("uploadFile", () => {
     const { file, sha1: expected, bytes } = makeFile("resume.bin", 3 * PART, 4);
     const stop = new AbortController();
     const err = await uploadFile({
-      client: clientFor(), databaseId: DB, datasetId, path: file, partSize: PART, concurrency: 1, signal: stop.signal,
+      client: clientFor(),
+      databaseId: DB,
+      datasetId,
+      path: file,
+      partSize: PART,
+      concurrency: 1,
+      signal: stop.signal,
       onProgress: (p) => p.partsDone === 1 && stop.abort(new Error("interrupted by the test")),
     }).catch((e) => e);
     expect(err).toBeInstanceOf(UploadError);
     expect(err).toMatchObject({ partsDone: 1, partCount: 3 });
     expect(err.cause.message).toBe("interrupted by the test");
     const id: number = err.sourceFileId;
-    expect(uploadsOf(emu.store).listParts(DB, id).map((p) => p.partNumber)).toEqual([1]);
+    expect(
+      uploadsOf(emu.store)
+        .listParts(DB, id)
+        .map((p) => p.partNumber),
+    ).toEqual([1]);
     expect(count("PostSourceFile")).toBe(0);
 
     emu.traffic.log.reset();
@@ -224,7 +254,14 @@ describe("uploadFile", () => {
 
     // Part 2 has the right size but the wrong MD5 ETag: only it goes again.
     emu.traffic.log.reset();
-    const r = await uploadFile({ client: clientFor(), databaseId: DB, datasetId, path: file, partSize: PART, resume: { sourceFileId: err.sourceFileId } });
+    const r = await uploadFile({
+      client: clientFor(),
+      databaseId: DB,
+      datasetId,
+      path: file,
+      partSize: PART,
+      resume: { sourceFileId: err.sourceFileId },
+    });
     expect(r).toMatchObject({ sha1: expected, partsSent: 1, partsReused: 2 });
     expect(count("PutSourceFilePart")).toBe(1);
     expect(fs.readFileSync(stored(r.sourceFileId).path!).equals(bytes)).toBe(true);
@@ -232,7 +269,9 @@ describe("uploadFile", () => {
 
   it("refuses to complete when the file's SHA1 is not the planned one", async () => {
     const { file } = makeFile("changed.bin", 5000, 6);
-    const err = await uploadFile({ client: clientFor(), databaseId: DB, datasetId, path: file, expectedSha1: "0".repeat(40) }).catch((e) => e);
+    const err = await uploadFile({ client: clientFor(), databaseId: DB, datasetId, path: file, expectedSha1: "0".repeat(40) }).catch(
+      (e) => e,
+    );
     expect(err).toBeInstanceOf(UploadError);
     expect(err.message).toMatch(/changed since it was planned; the upload was not completed/);
     expect(count("PostSourceFile")).toBe(0);

@@ -11,7 +11,11 @@ const roster = new reviewadmin.OrganizationMembers("members", {
   members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } },
 });
 const member = new reviewadmin.OrgMember("grace", { organizationId: org, email: "grace@northwind.example" });
-const grant = new reviewadmin.DatabaseUserPermissions("alan", { databaseId: 2001, userId: member.userId.apply((id) => id ?? 0), permissions: ["DB_UPLOAD"] });
+const grant = new reviewadmin.DatabaseUserPermissions("alan", {
+  databaseId: 2001,
+  userId: member.userId.apply((id) => id ?? 0),
+  permissions: ["DB_UPLOAD"],
+});
 
 // A resource output passes to a data source without a conversion.
 export const databases = reviewadmin.getOrganizationDatabasesOutput({ organizationId: member.organizationId });

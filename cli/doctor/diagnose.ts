@@ -116,7 +116,11 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     organizations: [],
     databases: [],
     capabilities: [],
-    rate: { configured: SERVICE_RATE_LIMIT, serviceLimit: SERVICE_RATE_LIMIT, spent: { requests: 0, retries: 0, throttled: 0, seconds: 0 } },
+    rate: {
+      configured: SERVICE_RATE_LIMIT,
+      serviceLimit: SERVICE_RATE_LIMIT,
+      spent: { requests: 0, retries: 0, throttled: 0, seconds: 0 },
+    },
     routes: [],
     problems: [],
   };
@@ -136,11 +140,17 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     return finish();
   }
   report.baseUrl = shownUrl(settings.baseUrl);
-  report.baseUrlFrom = opts.baseUrl !== undefined ? "--base-url" : process.env[SETTINGS.baseUrl.env] ? SETTINGS.baseUrl.env : "stack config";
+  report.baseUrlFrom =
+    opts.baseUrl !== undefined ? "--base-url" : process.env[SETTINGS.baseUrl.env] ? SETTINGS.baseUrl.env : "stack config";
   if (settings.openapi !== undefined) report.openapi = settings.openapi;
   report.keyId = keyIdOf(settings.apiKey);
   if (report.keyId === undefined) {
-    add("warning", "key-shape", "the key does not look like <prefix>.<ID>.<SECRET> (three parts separated by dots), so no part of it is shown", "copy the whole key again, without quotes, spaces or line breaks");
+    add(
+      "warning",
+      "key-shape",
+      "the key does not look like <prefix>.<ID>.<SECRET> (three parts separated by dots), so no part of it is shown",
+      "copy the whole key again, without quotes, spaces or line breaks",
+    );
   }
   report.rate.configured = settings.requestsPerSecond ?? SERVICE_RATE_LIMIT;
   if (report.rate.configured > SERVICE_RATE_LIMIT) {
@@ -167,7 +177,12 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/apiKey/.test(message)) {
-      add("error", "key-text", "the key holds characters a key cannot have (spaces, line breaks or non-ASCII)", "copy the whole key again, without quotes, spaces or line breaks");
+      add(
+        "error",
+        "key-text",
+        "the key holds characters a key cannot have (spaces, line breaks or non-ASCII)",
+        "copy the whole key again, without quotes, spaces or line breaks",
+      );
     } else {
       const fix = err instanceof InsecureUrlError ? `use the https:// address of your region's API; ${FIX.baseUrl}` : FIX.baseUrl;
       add("error", "bad-base-url", `the base URL ${report.baseUrl} cannot be used: ${message}`, fix);
@@ -184,11 +199,21 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     await client.close();
   }
   if (report.rate.spent.throttled > 0) {
-    add("warning", "throttled", `the service answered 429 (rate limited) ${report.rate.spent.throttled} time(s) to this check's few calls`, FIX.throttled);
+    add(
+      "warning",
+      "throttled",
+      `the service answered 429 (rate limited) ${report.rate.spent.throttled} time(s) to this check's few calls`,
+      FIX.throttled,
+    );
   }
   const odd = report.routes.filter((r) => !r.asExpected);
   if (odd.length > 0 && report.problems.every((p) => p.severity !== "error")) {
-    add("warning", "route-unexpected", `${odd.map((r) => `${r.id} ${r.operationId}`).join(", ")} did not answer as the route table expects (see routes above)`, FIX.routes);
+    add(
+      "warning",
+      "route-unexpected",
+      `${odd.map((r) => `${r.id} ${r.operationId}`).join(", ")} did not answer as the route table expects (see routes above)`,
+      FIX.routes,
+    );
   }
   return finish();
 }
@@ -202,7 +227,12 @@ function settingsProblem(err: SettingsError, add: (s: Severity, code: string, me
       `export ${SETTINGS.apiKey.env}=<key>; to check a stack's key: ${SETTINGS.apiKey.env}=$(pulumi config get reviewadmin:apiKey) ${SETTINGS.baseUrl.env}=$(pulumi config get reviewadmin:baseUrl) npx pulumi-reviewadmin doctor`,
     );
   } else if (/no base URL/.test(err.message)) {
-    add("error", "no-base-url", `no base URL is set (${SETTINGS.baseUrl.env}); keys are per region, so there is no default`, `export ${SETTINGS.baseUrl.env}=https://<your region's API host>, or pass --base-url`);
+    add(
+      "error",
+      "no-base-url",
+      `no base URL is set (${SETTINGS.baseUrl.env}); keys are per region, so there is no default`,
+      `export ${SETTINGS.baseUrl.env}=https://<your region's API host>, or pass --base-url`,
+    );
   } else if (err.message.includes(SETTINGS.openapi.env)) {
     add(
       "error",
@@ -252,10 +282,20 @@ async function runChecks(
     const what = `${route.method} ${route.path} (${route.id} ${op})`;
     switch (out.kind) {
       case "rejected":
-        add("error", "key-rejected", `the service at ${base} does not accept this key: ${what} answered ${answerText(out.err)}`, FIX.rejected);
+        add(
+          "error",
+          "key-rejected",
+          `the service at ${base} does not accept this key: ${what} answered ${answerText(out.err)}`,
+          FIX.rejected,
+        );
         return true;
       case "not-the-api":
-        add("error", "not-the-api", `${base} does not answer like the administration API: ${what} answered ${answerText(out.err)}`, FIX.baseUrl);
+        add(
+          "error",
+          "not-the-api",
+          `${base} does not answer like the administration API: ${what} answered ${answerText(out.err)}`,
+          FIX.baseUrl,
+        );
         return true;
       case "unreachable":
         add("error", "unreachable", `nothing answers at ${base}: ${what} got ${answerText(out.err)}`, FIX.unreachable);
@@ -267,14 +307,24 @@ async function runChecks(
         add("error", "service-error", `the service answered ${answerText(out.err)} to ${what}`, FIX.serviceError);
         return true;
       default:
-        add("error", "route-unexpected", `${what} answered ${answerText(out.err)}, which the route table does not expect for any valid key`, FIX.routes);
+        add(
+          "error",
+          "route-unexpected",
+          `${what} answered ${answerText(out.err)}, which the route table does not expect for any valid key`,
+          FIX.routes,
+        );
         return true;
     }
   }
 
   // E2: who the key acts as. An organization-level key may have no user of its own: a 403 or 404
   // in the API's own error shape says so, and the checks go on without an identity.
-  const me = await probe("GetCurrentUser", () => client.call("GetCurrentUser", {}), ["forbidden", "not-found"], "no user behind this key: an organization-level key");
+  const me = await probe(
+    "GetCurrentUser",
+    () => client.call("GetCurrentUser", {}),
+    ["forbidden", "not-found"],
+    "no user behind this key: an organization-level key",
+  );
   if (!me.ok && me.kind !== "forbidden" && me.kind !== "not-found") {
     blocking("GetCurrentUser", me);
     return;
@@ -298,14 +348,28 @@ async function runChecks(
       if (user) admins.add(orgId); // E2 says so; not confirmed by a call
       continue;
     }
-    const out = await probe("GetOrganizationUsers", () => client.call("GetOrganizationUsers", { orgId, limit: 1 }), user ? [] : ["forbidden"]);
+    const out = await probe(
+      "GetOrganizationUsers",
+      () => client.call("GetOrganizationUsers", { orgId, limit: 1 }),
+      user ? [] : ["forbidden"],
+    );
     if (out.ok) admins.add(orgId);
     else if (user && out.kind === "forbidden") {
-      add("warning", "org-admin-unconfirmed", `E2 says the key's user is org admin of organization ${orgId}, but reading its members (E18) was refused`, "check the user's ORG_ADMIN permission in that organization in the web application");
+      add(
+        "warning",
+        "org-admin-unconfirmed",
+        `E2 says the key's user is org admin of organization ${orgId}, but reading its members (E18) was refused`,
+        "check the user's ORG_ADMIN permission in that organization in the web application",
+      );
     } else if (out.kind !== "forbidden" && blocking("GetOrganizationUsers", out)) return;
   }
   if (!user && claimed.length > PROBE_LIMIT) {
-    add("warning", "not-all-probed", `only the first ${PROBE_LIMIT} of ${claimed.length} organizations were checked for the org admin role`, "nothing to fix; the others may be administered too");
+    add(
+      "warning",
+      "not-all-probed",
+      `only the first ${PROBE_LIMIT} of ${claimed.length} organizations were checked for the org admin role`,
+      "nothing to fix; the others may be administered too",
+    );
   }
 
   // The key's own permissions in the organizations it administers (E21 on itself); a 404 there
@@ -315,7 +379,12 @@ async function runChecks(
   let identityOutside = !user;
   if (user) {
     for (const orgId of [...admins].slice(0, PROBE_LIMIT)) {
-      const out = await probe("GetOrganizationUser", () => client.call("GetOrganizationUser", { orgId, userId: user.id }), ["not-found"], "the key's identity is no member: an organization-level key");
+      const out = await probe(
+        "GetOrganizationUser",
+        () => client.call("GetOrganizationUser", { orgId, userId: user.id }),
+        ["not-found"],
+        "the key's identity is no member: an organization-level key",
+      );
       if (out.ok) {
         memberSomewhere = true;
         permissions.set(orgId, [...out.data.permissions].sort());
@@ -349,7 +418,11 @@ async function runChecks(
     let confirmed = false;
     if (i < PROBE_LIMIT) {
       const mayRefuse = viaOrgAdmin && !db.orgAdminAccess;
-      const out = await probe("GetDatabaseUsers", () => client.call("GetDatabaseUsers", { databaseId: db.id, limit: 1 }), mayRefuse ? ["forbidden"] : []);
+      const out = await probe(
+        "GetDatabaseUsers",
+        () => client.call("GetDatabaseUsers", { databaseId: db.id, limit: 1 }),
+        mayRefuse ? ["forbidden"] : [],
+      );
       if (out.ok) {
         access = viaOrgAdmin && db.orgAdminAccess ? "org admin" : "DB_ADMIN";
         confirmed = true;
@@ -360,12 +433,23 @@ async function runChecks(
     }
     const usable = access !== "summary only";
     report.databases.push({
-      id: db.id, name: db.name, owningOrganizationId: db.owningOrganizationId, orgAdminAccess: db.orgAdminAccess,
-      access, manageUsers: usable, upload: usable, confirmed,
+      id: db.id,
+      name: db.name,
+      owningOrganizationId: db.owningOrganizationId,
+      orgAdminAccess: db.orgAdminAccess,
+      access,
+      manageUsers: usable,
+      upload: usable,
+      confirmed,
     });
   }
   if (databases.length > PROBE_LIMIT) {
-    add("warning", "not-all-probed", `only the first ${PROBE_LIMIT} of ${databases.length} databases were checked with a call; the rest is inferred from the access rules`, "nothing to fix");
+    add(
+      "warning",
+      "not-all-probed",
+      `only the first ${PROBE_LIMIT} of ${databases.length} databases were checked with a call; the rest is inferred from the access rules`,
+      "nothing to fix",
+    );
   }
 
   report.capabilities = capabilities(report, isOrgKey);
@@ -388,7 +472,9 @@ function capabilities(report: DoctorReport, isOrgKey: boolean): Capability[] {
   const adminOrgs = report.organizations.filter((o) => o.roles.includes("org admin"));
   const holdOrgs = report.organizations.filter((o) => !o.roles.includes("org admin") && o.permissions?.includes("LEGAL_HOLD_ADMIN"));
   // A member whose permissions no call could read may hold LEGAL_HOLD_ADMIN there.
-  const unknownOrgs = report.organizations.filter((o) => o.roles.includes("member") && !o.roles.includes("org admin") && o.permissions === undefined);
+  const unknownOrgs = report.organizations.filter(
+    (o) => o.roles.includes("member") && !o.roles.includes("org admin") && o.permissions === undefined,
+  );
   const readable = report.organizations.filter((o) => o.roles.includes("org admin") || o.roles.includes("parent org admin"));
   return [
     {
@@ -413,7 +499,9 @@ function capabilities(report: DoctorReport, isOrgKey: boolean): Capability[] {
       kinds: ["CustodianDirectorySync"],
       where: [...adminOrgs, ...holdOrgs].map((o) => `directories of ${orgText(o)}`),
       maybe: unknownOrgs.length
-        ? [`directories of ${unknownOrgs.map(orgText).join(", ")}, if the user holds LEGAL_HOLD_ADMIN there (only org admins can read that permission)`]
+        ? [
+            `directories of ${unknownOrgs.map(orgText).join(", ")}, if the user holds LEGAL_HOLD_ADMIN there (only org admins can read that permission)`,
+          ]
         : [],
       needs: accessText(routes.PostDirectoryCustodians),
     },
@@ -434,7 +522,10 @@ function roleProblems(
   custodiansOnly: boolean,
 ): void {
   const usableDbs = report.databases.filter((d) => d.manageUsers || d.upload);
-  const who = report.identity?.kind === "organization" ? "this organization-level key" : `the key's user${report.identity?.name ? ` (${report.identity.name})` : ""}`;
+  const who =
+    report.identity?.kind === "organization"
+      ? "this organization-level key"
+      : `the key's user${report.identity?.name ? ` (${report.identity.name})` : ""}`;
   if (admins.size === 0 && usableDbs.length === 0) {
     const memberOf = report.organizations.filter((o) => o.roles.includes("member")).map((o) => `${o.id} ${o.name}`);
     const member = memberOf.length ? ` (member of ${memberOf.join(", ")})` : "";
@@ -474,4 +565,3 @@ function roleProblems(
     );
   }
 }
-

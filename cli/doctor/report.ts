@@ -114,7 +114,11 @@ function block(name: string, lines: string[]): string[] {
 
 function orgLine(o: OrganizationAccess): string {
   const roles = o.roles.length ? o.roles.join(", ") : "no role";
-  const perms = o.permissions?.length ? ` (permissions: ${o.permissions.join(", ")})` : o.permissions ? " (no organization permission)" : "";
+  const perms = o.permissions?.length
+    ? ` (permissions: ${o.permissions.join(", ")})`
+    : o.permissions
+      ? " (no organization permission)"
+      : "";
   return `${o.id} ${o.name}: ${roles}${perms}`;
 }
 
@@ -189,5 +193,7 @@ function whoText(i: Identity, orgs: OrganizationAccess[]): string {
   if (i.kind === "user") return `${name}, user ${i.userId}`;
   const own = orgs.filter((o) => o.roles.includes("org admin")).map((o) => `${o.id} ${o.name}`);
   const of = own.length ? ` of ${own.join(", ")}` : "";
-  return i.userId === undefined ? `an organization-level key${of} (E2 answers no user for it)` : `an organization-level key${of} (E2: ${name}, user ${i.userId})`;
+  return i.userId === undefined
+    ? `an organization-level key${of} (E2 answers no user for it)`
+    : `an organization-level key${of} (E2: ${name}, user ${i.userId})`;
 }

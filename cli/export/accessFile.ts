@@ -24,11 +24,17 @@ const list = (items: readonly string[]) => `[${items.map(str).join(", ")}]`;
 const day = (iso: string) => iso.slice(0, 10);
 
 function names(p: { firstName?: string; lastName?: string }): string {
-  return (p.firstName !== undefined ? `, firstName: ${str(p.firstName)}` : "") + (p.lastName !== undefined ? `, lastName: ${str(p.lastName)}` : "");
+  return (
+    (p.firstName !== undefined ? `, firstName: ${str(p.firstName)}` : "") +
+    (p.lastName !== undefined ? `, lastName: ${str(p.lastName)}` : "")
+  );
 }
 
 function memberLine(m: ExportedMember, decide: string | undefined): string {
-  const ids = m.identifiers === undefined ? "" : `, identifiers: [${m.identifiers.map((i) => `{ abbreviation: ${str(i.abbreviation)}, label: ${str(i.label)} }`).join(", ")}]`;
+  const ids =
+    m.identifiers === undefined
+      ? ""
+      : `, identifiers: [${m.identifiers.map((i) => `{ abbreviation: ${str(i.abbreviation)}, label: ${str(i.label)} }`).join(", ")}]`;
   return `{ email: ${str(m.email)}${names(m)}, permissions: ${list(m.permissions)}${ids} },${decide ? ` // DECIDE: ${decide}` : ""}`;
 }
 
@@ -118,7 +124,8 @@ function organizationBlock(org: ExportedOrganization, access: ExportedAccess, p:
     out.push("    // Database grants were not exported (--no-grants): they are left as they are.");
     out.push("    databases: [],");
   } else {
-    for (const s of org.skippedDatabases) out.push(`    // Not exported: database ${s.id} ${commentText(str(s.name))}: ${commentText(s.reason)}.`);
+    for (const s of org.skippedDatabases)
+      out.push(`    // Not exported: database ${s.id} ${commentText(str(s.name))}: ${commentText(s.reason)}.`);
     out.push(org.databases.length ? "    databases: [" : "    databases: [],");
     for (const db of org.databases) {
       out.push("      {", `        id: ${db.id},`, `        name: ${str(db.name)},`);
@@ -195,6 +202,10 @@ export interface Organization {
   expiredInvitations: Invitation[];
   databases: Database[];
 }`;
-  const body = ["export const organizations: Organization[] = [", ...access.organizations.flatMap((o) => organizationBlock(o, access, p)), "];"];
+  const body = [
+    "export const organizations: Organization[] = [",
+    ...access.organizations.flatMap((o) => organizationBlock(o, access, p)),
+    "];",
+  ];
   return [...header, types, "", ...body].join("\n") + "\n";
 }

@@ -5,7 +5,16 @@
  * the users of each database (E23), so the requests are ceil(members/200) + one per 200 users of
  * each database + a few per organization.
  */
-import type { Database, DatabasePermission, DatabaseUser, Invitation, Member, Organization, OrganizationPermission, User } from "../../contract";
+import type {
+  Database,
+  DatabasePermission,
+  DatabaseUser,
+  Invitation,
+  Member,
+  Organization,
+  OrganizationPermission,
+  User,
+} from "../../contract";
 import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/resources/support/normalize";
@@ -116,7 +125,11 @@ async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
  * E2 says which organizations the key's user belongs to and where it is org admin; E3 (only to
  * explain a refusal) which others it can see.
  */
-async function organizationsToExport(client: ReviewAdminClient, me: User, wanted: number[] | undefined): Promise<{ id: number; name: string }[]> {
+async function organizationsToExport(
+  client: ReviewAdminClient,
+  me: User,
+  wanted: number[] | undefined,
+): Promise<{ id: number; name: string }[]> {
   const mine = me.organizations ?? [];
   const administered = mine.filter((o) => o.orgAdmin).map((o) => ({ id: o.id, name: o.name }));
   if (wanted === undefined) {
@@ -136,7 +149,9 @@ async function organizationsToExport(client: ReviewAdminClient, me: User, wanted
       continue;
     }
     if (membership) {
-      throw new ExportRefused(`the key lacks org admin on organization ${named(membership)}: its user is a member without ORG_ADMIN, and listing members and invitations needs org admin`);
+      throw new ExportRefused(
+        `the key lacks org admin on organization ${named(membership)}: its user is a member without ORG_ADMIN, and listing members and invitations needs org admin`,
+      );
     }
     visible ??= await reading("the organizations the key can see", () => client.listAll("GetOrganizations", { limit: PAGE }));
     const seen = visible.find((o) => o.id === id);
@@ -144,7 +159,9 @@ async function organizationsToExport(client: ReviewAdminClient, me: User, wanted
       const parent = seen.parentOrganizationId != null ? administered.find((o) => o.id === seen.parentOrganizationId) : undefined;
       throw new ExportRefused(
         `the key lacks org admin on organization ${named(seen)}` +
-          (parent ? `: it is parent org admin (of ${named(parent)}), which does not reach members and invitations; use a key of organization ${id}` : ""),
+          (parent
+            ? `: it is parent org admin (of ${named(parent)}), which does not reach members and invitations; use a key of organization ${id}`
+            : ""),
       );
     }
     const sees = visible.map(named).join(", ");
@@ -179,7 +196,8 @@ const byEmail = <T extends { email: string }>(a: T, b: T) => compareText(a.email
 
 /** Why the key cannot read a database's users, for the comment in access.ts. */
 function skipReason(orgAdminAccess: boolean, err: unknown): string {
-  if (!orgAdminAccess) return "org admin access is off on it and the key holds no DB_ADMIN on it (export it with the key of one of its database admins)";
+  if (!orgAdminAccess)
+    return "org admin access is off on it and the key holds no DB_ADMIN on it (export it with the key of one of its database admins)";
   return describeCause(err);
 }
 
@@ -192,7 +210,9 @@ function grantOf(u: DatabaseUser, members: Map<number, Member>): ExportedGrant {
     userId: u.user.id,
     permissions: sortedSet(u.permissions),
     active: u.active,
-    who: m ? personLabel(m.firstName, m.lastName, normalizeEmail(m.email)) : personLabel(u.user.firstName, u.user.lastName, u.user.username),
+    who: m
+      ? personLabel(m.firstName, m.lastName, normalizeEmail(m.email))
+      : personLabel(u.user.firstName, u.user.lastName, u.user.username),
     member: !!m,
   };
 }
@@ -223,7 +243,10 @@ async function readDatabases(
     } finally {
       read += 1;
     }
-    const exported = users.filter((u) => u.permissions.length > 0).map((u) => grantOf(u, members)).sort((a, b) => a.userId - b.userId);
+    const exported = users
+      .filter((u) => u.permissions.length > 0)
+      .map((u) => grantOf(u, members))
+      .sort((a, b) => a.userId - b.userId);
     grants += exported.length;
     const tenth = Math.floor((read / databases.length) * 10);
     if (databases.length >= 10 && tenth > reported) {
@@ -239,21 +262,33 @@ async function readDatabases(
 }
 
 /** One organization's members, invitations and (with grants) databases. */
-async function readOrganization(client: ReviewAdminClient, org: { id: number; name: string }, scope: ExportScope, progress: ReadProgress): Promise<ExportedOrganization> {
+async function readOrganization(
+  client: ReviewAdminClient,
+  org: { id: number; name: string },
+  scope: ExportScope,
+  progress: ReadProgress,
+): Promise<ExportedOrganization> {
   progress(`organization ${named(org)}: reading members${scope.invitations ? ", invitations" : ""}${scope.grants ? " and databases" : ""}`);
   const [members, invitations, databases] = await Promise.all([
     reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id, limit: PAGE })),
     scope.invitations
-      ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then((d) => d.invitations)
+      ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then(
+          (d) => d.invitations,
+        )
       : Promise.resolve([] as Invitation[]),
     scope.grants
-      ? reading(`the databases of organization ${named(org)}`, () => client.listAll("GetOrganizationDatabases", { orgId: org.id, limit: PAGE }))
+      ? reading(`the databases of organization ${named(org)}`, () =>
+          client.listAll("GetOrganizationDatabases", { orgId: org.id, limit: PAGE }),
+        )
       : Promise.resolve([] as Database[]),
   ]);
   const exportedMembers = members.map((m) => exportedMember(m, scope.identifiers)).sort(byEmail);
   const memberEmails = new Set(exportedMembers.map((m) => m.email));
   // A member wins over an invitation of the same email, as in the rosters.
-  const exportedInvitations = invitations.map(exportedInvitation).filter((i) => !memberEmails.has(i.email)).sort(byEmail);
+  const exportedInvitations = invitations
+    .map(exportedInvitation)
+    .filter((i) => !memberEmails.has(i.email))
+    .sort(byEmail);
   const expired = exportedInvitations.filter((i) => i.expired).length;
   progress(
     `organization ${named(org)}: ${members.length} members` +
@@ -262,18 +297,30 @@ async function readOrganization(client: ReviewAdminClient, org: { id: number; na
   );
   const own = databases.filter((d) => d.owningOrganizationId === org.id).sort((a, b) => a.id - b.id);
   const read = await readDatabases(client, org, own, new Map(members.map((m) => [m.id, m])), progress);
-  return { id: org.id, name: org.name, members: exportedMembers, invitations: exportedInvitations, databases: read.databases, skippedDatabases: read.skipped };
+  return {
+    id: org.id,
+    name: org.name,
+    members: exportedMembers,
+    invitations: exportedInvitations,
+    databases: read.databases,
+    skippedDatabases: read.skipped,
+  };
 }
 
 /**
  * Reads the access the key can export, within `scope`. Throws ExportRefused (or a one-line
  * failure naming what was being read) before anything is written.
  */
-export async function readAccess(client: ReviewAdminClient, scope: ExportScope, progress: ReadProgress = () => {}): Promise<ExportedAccess> {
+export async function readAccess(
+  client: ReviewAdminClient,
+  scope: ExportScope,
+  progress: ReadProgress = () => {},
+): Promise<ExportedAccess> {
   const me = await reading("the key's own account (E2)", () => client.call("GetCurrentUser", {}));
   const organizations: ExportedOrganization[] = [];
   // One organization at a time: the client paces every request of the key anyway.
-  for (const org of await organizationsToExport(client, me, scope.organizations)) organizations.push(await readOrganization(client, org, scope, progress));
+  for (const org of await organizationsToExport(client, me, scope.organizations))
+    organizations.push(await readOrganization(client, org, scope, progress));
   return { scope, organizations };
 }
 

@@ -17,7 +17,9 @@ export function checkOutputFolder(dir: string, force: boolean): void {
   }
   if (!stat.isDirectory()) throw new UsageError(`the output folder ${dir} is a file`);
   if (!force && fs.readdirSync(dir).length > 0) {
-    throw new UsageError(`the output folder ${dir} exists and is not empty: choose another, or pass --force to rewrite the exported files in it (other files are left as they are)`);
+    throw new UsageError(
+      `the output folder ${dir} exists and is not empty: choose another, or pass --force to rewrite the exported files in it (other files are left as they are)`,
+    );
   }
 }
 

@@ -56,6 +56,13 @@ export const eventHandlers = {
   /** E12: the most recent events, oldest first, as data.events. */
   GetRecentOrganizationEvents: (ctx) => {
     const { orgId, redact, limit } = logRequest(ctx);
-    return { data: { events: ctx.store.eventLog().recent([orgId], limit).map((e) => eventView(e, redact)) } };
+    return {
+      data: {
+        events: ctx.store
+          .eventLog()
+          .recent([orgId], limit)
+          .map((e) => eventView(e, redact)),
+      },
+    };
   },
 } satisfies HandlerGroup;

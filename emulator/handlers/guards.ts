@@ -33,7 +33,10 @@ export function accessibleOrganization(
 }
 
 /** The database of the path (`databaseId`; 404 when missing), once `rule` lets the caller in (else 403). */
-export function accessibleDatabase(ctx: HandlerContext, rule: (store: Store, caller: Caller, db: DatabaseRecord) => boolean): DatabaseRecord {
+export function accessibleDatabase(
+  ctx: HandlerContext,
+  rule: (store: Store, caller: Caller, db: DatabaseRecord) => boolean,
+): DatabaseRecord {
   const db = ctx.store.database(ctx.params.databaseId);
   demandAccess(ctx, rule(ctx.store, ctx.caller, db));
   return db;

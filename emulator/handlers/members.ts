@@ -53,7 +53,12 @@ export const memberHandlers = {
   PatchOrganizationUser: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
     const { organizationPermissions, userIdentifiers } = ctx.body;
-    const m = ctx.store.updateMember(orgId, ctx.params.userId, { permissions: organizationPermissions, userIdentifiers }, ctx.caller.userId);
+    const m = ctx.store.updateMember(
+      orgId,
+      ctx.params.userId,
+      { permissions: organizationPermissions, userIdentifiers },
+      ctx.caller.userId,
+    );
     return { data: memberView(ctx.store, m) };
   },
 } satisfies HandlerGroup;

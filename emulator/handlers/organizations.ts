@@ -18,7 +18,10 @@ export const organizationHandlers = {
     const { store } = ctx;
     const org = accessibleOrganization(ctx, canAdministerOrganization);
     const projects = store.databasesOf(org.id).flatMap((db) => store.projectsOf(db.id));
-    return page(ctx, projects.map((p) => projectView(store, p)));
+    return page(
+      ctx,
+      projects.map((p) => projectView(store, p)),
+    );
   },
 
   /**
@@ -30,7 +33,8 @@ export const organizationHandlers = {
     const org = accessibleOrganization(ctx, canManageMembers);
     const distinct = new Map<string, { abbreviation: string; label: string }>();
     for (const m of store.membersOf(org.id)) {
-      for (const i of m.userIdentifiers) distinct.set(JSON.stringify([i.abbreviation, i.label]), { abbreviation: i.abbreviation, label: i.label });
+      for (const i of m.userIdentifiers)
+        distinct.set(JSON.stringify([i.abbreviation, i.label]), { abbreviation: i.abbreviation, label: i.label });
     }
     const sorted = [...distinct.values()].sort((a, b) => a.abbreviation.localeCompare(b.abbreviation) || a.label.localeCompare(b.label));
     const positioned = sorted.map((item, index) => ({ item, position: index + 1 }));

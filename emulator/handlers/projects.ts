@@ -11,13 +11,19 @@ export const projectHandlers = {
   GetProjects: (ctx) => {
     const { store, caller } = ctx;
     const visible = [...store.projects.values()].filter((p) => canAccessProject(store, caller, p));
-    return page(ctx, visible.map((p) => projectView(store, p)));
+    return page(
+      ctx,
+      visible.map((p) => projectView(store, p)),
+    );
   },
 
   /** E29: same access as E27 (kept when orgAdminAccess is false); projects carry emailThreadingStatus and lastLogin. */
   GetDatabaseProjects: (ctx) => {
     const { store } = ctx;
     const db = accessibleDatabase(ctx, canReadDatabase);
-    return page(ctx, store.projectsOf(db.id).map((p) => projectView(store, p, true)));
+    return page(
+      ctx,
+      store.projectsOf(db.id).map((p) => projectView(store, p, true)),
+    );
   },
 } satisfies HandlerGroup;

@@ -50,4 +50,3 @@ export const uploadHandlers = {
     return { data: await uploadsOf(ctx.store).complete(databaseId, ctx.params.sourceFileId, ctx.body) };
   },
 } satisfies HandlerGroup;
-

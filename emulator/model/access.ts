@@ -133,4 +133,3 @@ export function canUpload(store: Store, caller: Caller, db: DatabaseRecord): boo
   }
   return hasOrgAdminAccessTo(store, caller, db);
 }
-

@@ -298,7 +298,13 @@ export function mergeStatus(statuses: readonly MonthStatus[]): MonthStatus {
  * A database's bill for a month: every project created before the month's end (or now), with
  * the combined size (per storage type, the largest project's) and merged status.
  */
-export function databaseBilling(db: BillingDatabase, projects: readonly BillingProject[], year: number, month: number, now: number): DatabaseBilling {
+export function databaseBilling(
+  db: BillingDatabase,
+  projects: readonly BillingProject[],
+  year: number,
+  month: number,
+  now: number,
+): DatabaseBilling {
   const { end } = monthBounds(year, month);
   const until = Math.min(end, now + 1);
   const records: ProjectBilling[] = projects
@@ -379,7 +385,8 @@ export function seedBillingHistory(seed: number | (() => number), projects: read
     let producedRatio = 0;
     for (let at = first; at <= now && at < suspendAt; at += DAY) {
       const r = rng();
-      if (r < 0.05) native = Math.round(native * 0.9); // a batch of documents deleted
+      if (r < 0.05)
+        native = Math.round(native * 0.9); // a batch of documents deleted
       else native = Math.round(native * (1 + rng() * 0.02));
       if (r > 0.97) producedRatio = Math.min(0.2, producedRatio + 0.02); // a production was made
       const bytes: Bytes = {

@@ -229,14 +229,23 @@ export function seedEvents(
 
 function describe(type: string, email: string): string {
   switch (type) {
-    case "USER_ADDED": return `${email} was added to the organization`;
-    case "USER_UPDATED": return `${email} was updated`;
-    case "USER_REMOVED": return `${email} was removed from the organization`;
-    case "INVITATION_SENT": return `An invitation was sent to ${email}`;
-    case "INVITATION_RESENT": return `The invitation to ${email} was sent again`;
-    case "INVITATION_DELETED": return `The invitation to ${email} was deleted`;
-    case "SAML_UPDATED": return "SAML settings were updated";
-    case "API_KEY_CREATED": return "An API key was created";
-    default: return "An API key was revoked";
+    case "USER_ADDED":
+      return `${email} was added to the organization`;
+    case "USER_UPDATED":
+      return `${email} was updated`;
+    case "USER_REMOVED":
+      return `${email} was removed from the organization`;
+    case "INVITATION_SENT":
+      return `An invitation was sent to ${email}`;
+    case "INVITATION_RESENT":
+      return `The invitation to ${email} was sent again`;
+    case "INVITATION_DELETED":
+      return `The invitation to ${email} was deleted`;
+    case "SAML_UPDATED":
+      return "SAML settings were updated";
+    case "API_KEY_CREATED":
+      return "An API key was created";
+    default:
+      return "An API key was revoked";
   }
 }

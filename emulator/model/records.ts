@@ -145,7 +145,6 @@ export type Caller =
   | { kind: "user"; key: KeyRecord; userId: number; account: string }
   | { kind: "organization"; key: KeyRecord; userId: number; organizationId: number; account: string };
 
-
 /** The id counters, one per kind. */
 export interface IdCounters {
   organization: number;
@@ -179,4 +178,3 @@ export interface WorldSnapshot {
   /** State kept by the domain modules (uploads, ...), each under its own name. */
   extensions: Record<string, unknown>;
 }
-

@@ -57,13 +57,26 @@ export const SEEDED = {
   subOrg: 103,
   otherOrg: 104,
   users: {
-    orgAdmin: 1001, parentAdminUser: 1002, member: 1003, databaseAdmin: 1004, legalHoldAdmin: 1005,
-    subOrgAdmin: 1006, multiOrgMember: 1007, otherOrgAdmin: 1008, noAccess: 1009, aiAdmin: 1010, unaffiliated: 1011,
+    orgAdmin: 1001,
+    parentAdminUser: 1002,
+    member: 1003,
+    databaseAdmin: 1004,
+    legalHoldAdmin: 1005,
+    subOrgAdmin: 1006,
+    multiOrgMember: 1007,
+    otherOrgAdmin: 1008,
+    noAccess: 1009,
+    aiAdmin: 1010,
+    unaffiliated: 1011,
   },
   databases: { open: 2001, restricted: 2002, subOrg: 2003, otherOrg: 2004, parentOrg: 2005 },
   projects: { complete: 3001, partial: 3002, eca: 3003, restricted: 3004, suspended: 3005, subOrg: 3006, otherOrg: 3007, parentOrg: 3008 },
   directories: { org: 5001, otherOrg: 5002 },
-  invitations: { pending: "new.hire@northwind.example", expired: "late.joiner@northwind.example", subOrgPending: "auditor@external.example" },
+  invitations: {
+    pending: "new.hire@northwind.example",
+    expired: "late.joiner@northwind.example",
+    subOrgPending: "auditor@external.example",
+  },
 } as const;
 
 const DAY = 86_400_000;
@@ -101,7 +114,12 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   person("Linus", "Torvalds", "linus@example.com", "Consultant");
 
   // Seeding is history, not activity: memberships are made without events (seedEvents writes a year of them).
-  const join = (orgId: number, userId: number, permissions: OrganizationPermission[] = [], identifiers: { abbreviation: string; label: string }[] = []) => {
+  const join = (
+    orgId: number,
+    userId: number,
+    permissions: OrganizationPermission[] = [],
+    identifiers: { abbreviation: string; label: string }[] = [],
+  ) => {
     store.seedMembership(orgId, userId, permissions, identifiers);
   };
   join(legal.id, ada.id, ["ORG_ADMIN"], [{ abbreviation: "AL", label: "Ada Lovelace" }]);
@@ -119,18 +137,48 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
 
   const created = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString();
   const nvc = store.createDatabase({ owningOrganizationId: legal.id, name: "Northwind v. Contoso", created: created(300) });
-  const internal = store.createDatabase({ owningOrganizationId: legal.id, name: "Internal Investigation", orgAdminAccess: false, created: created(200) });
+  const internal = store.createDatabase({
+    owningOrganizationId: legal.id,
+    name: "Internal Investigation",
+    orgAdminAccess: false,
+    created: created(200),
+  });
   const audit = store.createDatabase({ owningOrganizationId: compliance.id, name: "Compliance Audit", created: created(150) });
   const contosoDb = store.createDatabase({ owningOrganizationId: contoso.id, name: "Contoso Matter", created: created(120) });
   const board = store.createDatabase({ owningOrganizationId: holdings.id, name: "Board Review", created: created(90) });
 
   store.createProject({ databaseId: nvc.id, name: "nvc-review", displayName: "NvC Review", created: created(300), userIds: [alan.id] });
-  store.createProject({ databaseId: nvc.id, name: "nvc-privilege", displayName: "NvC Privilege Review", partial: true, created: created(250), userIds: [ken.id] });
+  store.createProject({
+    databaseId: nvc.id,
+    name: "nvc-privilege",
+    displayName: "NvC Privilege Review",
+    partial: true,
+    created: created(250),
+    userIds: [ken.id],
+  });
   store.createProject({ databaseId: nvc.id, name: "nvc-eca", displayName: "NvC Early Case Assessment", eca: true, created: created(280) });
-  store.createProject({ databaseId: internal.id, name: "ii-review", displayName: "Investigation Review", created: created(200), userIds: [barbara.id] });
-  store.createProject({ databaseId: internal.id, name: "ii-archive", displayName: "Investigation Archive", suspended: true, created: created(190) });
+  store.createProject({
+    databaseId: internal.id,
+    name: "ii-review",
+    displayName: "Investigation Review",
+    created: created(200),
+    userIds: [barbara.id],
+  });
+  store.createProject({
+    databaseId: internal.id,
+    name: "ii-archive",
+    displayName: "Investigation Archive",
+    suspended: true,
+    created: created(190),
+  });
   store.createProject({ databaseId: audit.id, name: "audit-review", displayName: "Audit Review", created: created(150) });
-  store.createProject({ databaseId: contosoDb.id, name: "contoso-review", displayName: "Contoso Review", created: created(120), userIds: [radia.id] });
+  store.createProject({
+    databaseId: contosoDb.id,
+    name: "contoso-review",
+    displayName: "Contoso Review",
+    created: created(120),
+    userIds: [radia.id],
+  });
   store.createProject({ databaseId: board.id, name: "board-review", displayName: "Board Review", created: created(90) });
   for (const p of store.projects.values()) p.lastLogin = new Date(now - 1 * DAY).toISOString();
 
@@ -139,7 +187,15 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   store.setDatabaseUser(contosoDb.id, donald.id, ["DB_ADMIN"]);
 
   // Invitations, made as their inviters did, some time ago (events are part of the seeded year).
-  const invite = (orgId: number, email: string, firstName: string, lastName: string, sentDaysAgo: number, by: number, permissions: OrganizationPermission[] = []) => {
+  const invite = (
+    orgId: number,
+    email: string,
+    firstName: string,
+    lastName: string,
+    sentDaysAgo: number,
+    by: number,
+    permissions: OrganizationPermission[] = [],
+  ) => {
     const inv = store.createInvitation(orgId, { email, firstName, lastName, permissions }, by, { event: false });
     inv.sent = new Date(now - sentDaysAgo * DAY).toISOString();
     inv.expiration = new Date(now - sentDaysAgo * DAY + 14 * DAY).toISOString();
@@ -156,7 +212,10 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
     [...store.projects.values()].map((p) => ({ id: p.id, created: p.created, eca: p.eca, suspended: p.suspended })),
     now,
   );
-  const orgsForEvents = [legal, holdings, compliance, contoso].map((o) => ({ id: o.id, userIds: store.membersOf(o.id).map((m) => m.userId) }));
+  const orgsForEvents = [legal, holdings, compliance, contoso].map((o) => ({
+    id: o.id,
+    userIds: store.membersOf(o.id).map((m) => m.userId),
+  }));
   seedEvents(store.eventLog(), seed, orgsForEvents, now);
 
   applyScale(store, scale);
@@ -191,13 +250,21 @@ export function applyScale(store: Store, scale: ScaleOptions): void {
  * Adds `count` new users (emails synthetic-N@example.com, N their id) as members of an
  * organization with the given permissions. No events are written.
  */
-export function addSyntheticMembers(store: Store, organizationId: number, count: number, permissions: OrganizationPermission[] = []): MembershipRecord[] {
+export function addSyntheticMembers(
+  store: Store,
+  organizationId: number,
+  count: number,
+  permissions: OrganizationPermission[] = [],
+): MembershipRecord[] {
   store.organization(organizationId);
   const added: MembershipRecord[] = [];
   for (let i = 0; i < count; i++) {
     const n = store.nextId.user;
     const email = `synthetic-${n}@example.com`;
-    const user = store.createUser({ email, firstName: "Synthetic", lastName: `User ${n}`, title: "Reviewer", username: email }, organizationId);
+    const user = store.createUser(
+      { email, firstName: "Synthetic", lastName: `User ${n}`, title: "Reviewer", username: email },
+      organizationId,
+    );
     added.push(store.seedMembership(organizationId, user.id, permissions));
   }
   return added;

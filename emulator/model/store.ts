@@ -249,7 +249,12 @@ export class Store {
    * Adds a user to an organization with the given permissions. An existing member is left as
    * it is and returned (adding someone twice is not an error). Writes a USER_ADDED event.
    */
-  addMember(organizationId: number, userId: number, permissions: OrganizationPermission[] = [], actorId: number | null = null): MembershipRecord {
+  addMember(
+    organizationId: number,
+    userId: number,
+    permissions: OrganizationPermission[] = [],
+    actorId: number | null = null,
+  ): MembershipRecord {
     this.organization(organizationId);
     const user = this.user(userId);
     const existing = this.findMembership(organizationId, userId);
@@ -258,7 +263,9 @@ export class Store {
     this.putMembership(m);
     if (user.primaryOrganization === null) user.primaryOrganization = organizationId;
     this.appendEvent(organizationId, "USER_ADDED", actorId, `${user.email} was added to the organization`, {
-      userId, email: user.email, permissions: m.permissions,
+      userId,
+      email: user.email,
+      permissions: m.permissions,
     });
     this.changed();
     return m;
@@ -268,10 +275,20 @@ export class Store {
    * Adds a membership without writing an event: the world as it already was (seeding, synthetic
    * data), not a change anyone made. An existing membership is replaced.
    */
-  seedMembership(organizationId: number, userId: number, permissions: OrganizationPermission[] = [], userIdentifiers: UserIdentifier[] = []): MembershipRecord {
+  seedMembership(
+    organizationId: number,
+    userId: number,
+    permissions: OrganizationPermission[] = [],
+    userIdentifiers: UserIdentifier[] = [],
+  ): MembershipRecord {
     this.organization(organizationId);
     const user = this.user(userId);
-    const m: MembershipRecord = { organizationId, userId, permissions: unique(permissions), userIdentifiers: userIdentifiers.map((i) => ({ ...i })) };
+    const m: MembershipRecord = {
+      organizationId,
+      userId,
+      permissions: unique(permissions),
+      userIdentifiers: userIdentifiers.map((i) => ({ ...i })),
+    };
     this.putMembership(m);
     if (user.primaryOrganization === null) user.primaryOrganization = organizationId;
     this.changed();
@@ -292,9 +309,12 @@ export class Store {
     this.organization(organizationId);
     const m = this.membership(organizationId, userId);
     if (update.permissions !== undefined) m.permissions = unique(update.permissions);
-    if (update.userIdentifiers !== undefined) m.userIdentifiers = update.userIdentifiers.map((i) => ({ abbreviation: i.abbreviation, label: i.label }));
+    if (update.userIdentifiers !== undefined)
+      m.userIdentifiers = update.userIdentifiers.map((i) => ({ abbreviation: i.abbreviation, label: i.label }));
     this.appendEvent(organizationId, "USER_UPDATED", actorId, `${this.user(userId).email} was updated`, {
-      userId, permissions: m.permissions, userIdentifiers: m.userIdentifiers,
+      userId,
+      permissions: m.permissions,
+      userIdentifiers: m.userIdentifiers,
     });
     this.changed();
     return m;
@@ -315,7 +335,10 @@ export class Store {
     }
     const user = this.user(userId);
     if (user.primaryOrganization === organizationId) user.primaryOrganization = this.organizationsOf(userId)[0] ?? null;
-    this.appendEvent(organizationId, "USER_REMOVED", actorId, `${user.email} was removed from the organization`, { userId, email: user.email });
+    this.appendEvent(organizationId, "USER_REMOVED", actorId, `${user.email} was removed from the organization`, {
+      userId,
+      email: user.email,
+    });
     this.changed();
   }
 
@@ -403,9 +426,11 @@ export class Store {
       expiration: new Date(now + INVITATION_LIFETIME_MS).toISOString(),
     };
     this.invitations.set(inv.id, inv);
-    if (options.event !== false) this.appendEvent(organizationId, "INVITATION_SENT", actorId, `An invitation was sent to ${inv.email}`, {
-      email: inv.email, permissions: inv.permissions,
-    });
+    if (options.event !== false)
+      this.appendEvent(organizationId, "INVITATION_SENT", actorId, `An invitation was sent to ${inv.email}`, {
+        email: inv.email,
+        permissions: inv.permissions,
+      });
     this.changed();
     return inv;
   }
@@ -612,7 +637,13 @@ export class Store {
    * Appends an organization-level event through eventLog.ts's EventLog: unix-millisecond
    * timestamps by the emulator's clock, ids from the store's counter (append order is id order).
    */
-  appendEvent(organizationId: number, type: string, userId: number | null, description: string, data: Record<string, unknown> = {}): EventRecord {
+  appendEvent(
+    organizationId: number,
+    type: string,
+    userId: number | null,
+    description: string,
+    data: Record<string, unknown> = {},
+  ): EventRecord {
     return this.eventLog().append({ type, userId, organizationId, description, data }, this.clock.now());
   }
 
@@ -685,7 +716,13 @@ export class Store {
     const record = this.keys.get(key);
     if (!record) return undefined;
     if (record.kind === "organization") {
-      return { kind: "organization", key: record, userId: record.userId, organizationId: record.organizationId!, account: `key:${record.keyId}` };
+      return {
+        kind: "organization",
+        key: record,
+        userId: record.userId,
+        organizationId: record.organizationId!,
+        account: `key:${record.keyId}`,
+      };
     }
     if (!this.users.has(record.userId)) return undefined;
     return { kind: "user", key: record, userId: record.userId, account: `user:${record.userId}` };
@@ -708,7 +745,17 @@ export class Store {
   /** Empties the world (ids restart) but keeps the clock and listeners. */
   clear(seed = 1): void {
     this.nextId = initialIds();
-    for (const m of [this.organizations, this.users, this.memberships, this.databases, this.databaseUsers, this.projects, this.invitations, this.directories, this.keys]) {
+    for (const m of [
+      this.organizations,
+      this.users,
+      this.memberships,
+      this.databases,
+      this.databaseUsers,
+      this.projects,
+      this.invitations,
+      this.directories,
+      this.keys,
+    ]) {
       m.clear();
     }
     this.userByEmail.clear();

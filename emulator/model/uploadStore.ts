@@ -158,7 +158,10 @@ function makeTempDir(): string {
 }
 
 function unquote(etag: string): string {
-  return etag.trim().replace(/^"(.*)"$/, "$1").toLowerCase();
+  return etag
+    .trim()
+    .replace(/^"(.*)"$/, "$1")
+    .toLowerCase();
 }
 
 async function removeQuietly(file: string | undefined): Promise<void> {
@@ -293,7 +296,8 @@ export class UploadStore {
     if (f.request.directLink !== undefined) {
       throw new BadRequest("sourceFileId", `source file ${f.id} is fetched from its direct link; it takes no ${what}`);
     }
-    if (f.state !== "UPLOADING") throw new BadRequest("sourceFileId", `source file ${f.id} is ${f.state}, not UPLOADING; it takes no more ${what}`);
+    if (f.state !== "UPLOADING")
+      throw new BadRequest("sourceFileId", `source file ${f.id} is ${f.state}, not UPLOADING; it takes no more ${what}`);
   }
 
   // ----- parts -----
@@ -378,14 +382,20 @@ export class UploadStore {
     for (let n = 1; n <= count; n++) {
       if (!f.parts[n]) throw new BadRequest("etags", `part ${n} has not been uploaded (parts are numbered 1 to ${count} with no gap)`);
     }
-    const extra = Object.keys(f.parts).map(Number).filter((n) => n > count).sort((a, b) => a - b);
+    const extra = Object.keys(f.parts)
+      .map(Number)
+      .filter((n) => n > count)
+      .sort((a, b) => a - b);
     if (extra.length > 0) throw new BadRequest("etags", `part ${extra[0]} was uploaded but has no ETag in the list (${count} ETags sent)`);
     let total = 0;
     for (let n = 1; n <= count; n++) {
       const part = f.parts[n];
       total += part.size;
       if (n < count && (part.size < minPartSize || part.size > maxPartSize)) {
-        throw new BadRequest("etags", `part ${n} is ${part.size} bytes; every part but the last must be ${minPartSize} to ${maxPartSize} bytes (5MB to 5GB)`);
+        throw new BadRequest(
+          "etags",
+          `part ${n} is ${part.size} bytes; every part but the last must be ${minPartSize} to ${maxPartSize} bytes (5MB to 5GB)`,
+        );
       }
       if (unquote(req.etags[n - 1]) !== unquote(part.etag)) {
         throw new BadRequest(`etags.${n - 1}`, `does not match the ETag of part ${n} (${part.etag}); ETags go in part order`);

@@ -40,17 +40,30 @@ for (const person of people) {
       if (live?.userId == null) {
         const planned = live !== undefined && !("status" in live);
         if (planned && pulumi.runtime.isDryRun()) return pulumi.unknown as unknown as number;
-        throw new Error(`${person.email} is not a member yet (${live?.status ?? "not in the organization"}): database permissions can be granted once they are`);
+        throw new Error(
+          `${person.email} is not a member yet (${live?.status ?? "not in the organization"}): database permissions can be granted once they are`,
+        );
       }
       return live.userId;
     });
     const name = `${person.email.split("@")[0]}-db${databaseId}`;
-    grants.push({ email: person.email, databaseId, grant: new reviewadmin.DatabaseUserPermissions(name, { databaseId, userId, permissions }) });
+    grants.push({
+      email: person.email,
+      databaseId,
+      grant: new reviewadmin.DatabaseUserPermissions(name, { databaseId, userId, permissions }),
+    });
   }
 }
 
 const invited = invitations.map(
-  (i) => new reviewadmin.Invitation(`invite-${i.email.split("@")[0]}`, { organizationId, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions }),
+  (i) =>
+    new reviewadmin.Invitation(`invite-${i.email.split("@")[0]}`, {
+      organizationId,
+      email: i.email,
+      firstName: i.firstName,
+      lastName: i.lastName,
+      permissions: i.permissions,
+    }),
 );
 
 /** Each managed person's status in the organization: active, invited or expired. */

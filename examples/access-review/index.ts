@@ -32,7 +32,8 @@ function billingMarkdown(summary: reviewadmin.BillingSummary): string {
     "| Month | Databases | Peak standard | Peak ECA | Peak total | Final total |",
     "|---|---:|---:|---:|---:|---:|",
     ...summary.totals.map(
-      (t) => `| ${t.year}-${String(t.month).padStart(2, "0")} | ${t.databases} | ${gb(t.peak.standard)} | ${gb(t.peak.eca)} | ${gb(t.peak.total)} | ${gb(t.final.total)} |`,
+      (t) =>
+        `| ${t.year}-${String(t.month).padStart(2, "0")} | ${t.databases} | ${gb(t.peak.standard)} | ${gb(t.peak.eca)} | ${gb(t.peak.total)} | ${gb(t.final.total)} |`,
     ),
     `| **All** | | | | **${gb(summary.overall.peak.total)}** | |`,
   ];

@@ -75,8 +75,7 @@ export class Deployment {
         retainOnDelete: r.retainOnDelete,
         secretKeys,
       };
-      const step = (op: StepOp, extra: Partial<Step> = {}) =>
-        this.steps.push({ urn: r.urn, type: r.type, name: r.name, op, ...extra });
+      const step = (op: StepOp, extra: Partial<Step> = {}) => this.steps.push({ urn: r.urn, type: r.type, name: r.name, op, ...extra });
       const done = (id: string, inputs: Props, outputs: Props) => {
         if (!this.preview) this.newState.set(r.urn, { ...base, id, inputs, outputs });
         return { id, outputs: toWireOutputs(outputs, secretKeys) };

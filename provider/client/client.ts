@@ -89,11 +89,8 @@ export interface ClientStats {
  * The element type of a paged operation: the array element for list routes (same as ItemOf),
  * and the event for the events shape `{data: {events: [...]}}`.
  */
-export type PageItemOf<K extends OperationId> = DataOf<K> extends readonly (infer T)[]
-  ? T
-  : DataOf<K> extends { events: readonly (infer E)[] }
-    ? E
-    : never;
+export type PageItemOf<K extends OperationId> =
+  DataOf<K> extends readonly (infer T)[] ? T : DataOf<K> extends { events: readonly (infer E)[] } ? E : never;
 
 export interface CallOptions {
   /** Aborts the call at any point: waiting for the pacer, in flight, or between retries. */
@@ -147,7 +144,8 @@ function normalizeBaseUrl(url: URL, prefix: string): string {
 /** The route table of the options: the built-in one, or the openapi document's (ClientConfigError when it cannot be used). */
 function routesOf(opts: ClientOptions): RouteTable {
   if (opts.openapi === undefined) return BUILT_IN_ROUTES;
-  if (typeof opts.openapi !== "string" || opts.openapi.trim() === "") throw new ClientConfigError("openapi must be the path of an OpenAPI document");
+  if (typeof opts.openapi !== "string" || opts.openapi.trim() === "")
+    throw new ClientConfigError("openapi must be the path of an OpenAPI document");
   try {
     return routeTableFor(opts.openapi);
   } catch (err) {
@@ -267,7 +265,10 @@ export class ReviewAdminClient {
     if (opts.logger !== undefined && typeof opts.logger !== "function") throw new ClientConfigError("logger must be a function");
     this.#logger = opts.logger;
     const clock = opts.clock;
-    if (clock !== undefined && !["now", "setTimer", "clearTimer"].every((m) => typeof (clock as unknown as Record<string, unknown>)?.[m] === "function")) {
+    if (
+      clock !== undefined &&
+      !["now", "setTimer", "clearTimer"].every((m) => typeof (clock as unknown as Record<string, unknown>)?.[m] === "function")
+    ) {
       throw new ClientConfigError("clock must have now(), setTimer() and clearTimer() functions");
     }
     this.#clock = clock;
@@ -336,7 +337,11 @@ export class ReviewAdminClient {
    * once, so a stream body is sent once. A stream needs `size` (sent as Content-Length).
    * Errors show the URL's path only: its query is the pre-authentication.
    */
-  async putPart(url: string, body: Uint8Array | NodeJS.ReadableStream, opts?: { signal?: AbortSignal; size?: number }): Promise<{ etag: string }> {
+  async putPart(
+    url: string,
+    body: Uint8Array | NodeJS.ReadableStream,
+    opts?: { signal?: AbortSignal; size?: number },
+  ): Promise<{ etag: string }> {
     this.#assertOpen();
     const target = checkUrl(url, "part URL", this.#insecureHttpHosts);
     this.#announceInsecure(target, "part URL");
@@ -684,7 +689,14 @@ function cacheKey(opts: ClientOptions): string {
   const base = normalizeBaseUrl(checkUrl(opts.baseUrl, "baseUrl", insecure), routes.prefix);
   const key = typeof opts.apiKey === "string" ? keyFingerprint(opts.apiKey) : "";
   // A different route table is a different client: the same key and base URL, other paths.
-  return [base, key, opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond, opts.burst ?? DEFAULTS.burst, [...insecure].sort().join(","), routes.source].join("\n");
+  return [
+    base,
+    key,
+    opts.requestsPerSecond ?? DEFAULTS.requestsPerSecond,
+    opts.burst ?? DEFAULTS.burst,
+    [...insecure].sort().join(","),
+    routes.source,
+  ].join("\n");
 }
 
 /**

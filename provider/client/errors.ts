@@ -65,11 +65,7 @@ export class ApiError extends ReviewAdminError {
   /** The parsed JSON body, or up to 1000 characters of a non-JSON body. */
   readonly body?: unknown;
 
-  constructor(
-    ctx: RequestContext,
-    answer: { status: number; title?: string; serviceMessage?: string; body?: unknown },
-    attempts: number,
-  ) {
+  constructor(ctx: RequestContext, answer: { status: number; title?: string; serviceMessage?: string; body?: unknown }, attempts: number) {
     const detail = answer.title ?? answer.serviceMessage ?? STATUS_CODES[answer.status] ?? "HTTP error";
     super(`${ctx.operationId} ${ctx.method} ${ctx.path}: ${answer.status} ${oneLine(detail)}${attemptsSuffix(attempts)}`, ctx);
     this.status = answer.status;

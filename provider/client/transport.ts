@@ -89,7 +89,12 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): 
     size += chunk.length;
     if (size > max) {
       body.destroy();
-      throw new WireFailure(RESPONSE_TOO_LARGE, `the answer is larger than ${max} bytes, more than the API ever sends; it was not read`, false, true);
+      throw new WireFailure(
+        RESPONSE_TOO_LARGE,
+        `the answer is larger than ${max} bytes, more than the API ever sends; it was not read`,
+        false,
+        true,
+      );
     }
     chunks.push(chunk);
   }
@@ -128,7 +133,12 @@ export async function send(pool: Pool, req: WireRequest): Promise<WireResponse> 
     const max = req.maxResponseBytes ?? Infinity;
     if (declared > max) {
       res.body.destroy();
-      throw new WireFailure(RESPONSE_TOO_LARGE, `the answer is ${declared} bytes, more than the API ever sends (at most ${max}); it was not read`, false, true);
+      throw new WireFailure(
+        RESPONSE_TOO_LARGE,
+        `the answer is ${declared} bytes, more than the API ever sends (at most ${max}); it was not read`,
+        false,
+        true,
+      );
     }
     const text = Number.isFinite(max) ? await readCapped(res.body, max) : await res.body.text();
     return { status: res.statusCode, headers: res.headers, text };

@@ -23,8 +23,15 @@
  *   is an error naming the row.
  */
 import {
-  CUSTODIAN_COLUMNS, CustodianCsvError, isCalendarDate, parseCustodianCsv, readCsvRecords, renderCustodianCsv,
-  type CustodianColumn, type CustodianInput, type CustodianProperty,
+  CUSTODIAN_COLUMNS,
+  CustodianCsvError,
+  isCalendarDate,
+  parseCustodianCsv,
+  readCsvRecords,
+  renderCustodianCsv,
+  type CustodianColumn,
+  type CustodianInput,
+  type CustodianProperty,
 } from "../../contract/custodianCsv";
 import { CUSTODIAN_PRESETS, type CustodianPreset } from "./presets";
 
@@ -119,8 +126,15 @@ export function mapCustodianExport(input: string | Uint8Array, mapping: ExportMa
 
   const report: MappingReport = {
     headers,
-    rows: 0, withEmail: 0, used: [], unmapped: [], absent: columns.absent,
-    principalOnly: [], leftOut: [], duplicates: [], emailLikeColumns: [],
+    rows: 0,
+    withEmail: 0,
+    used: [],
+    unmapped: [],
+    absent: columns.absent,
+    principalOnly: [],
+    leftOut: [],
+    duplicates: [],
+    emailLikeColumns: [],
   };
   const filled = new Set([...columns.byProperty.values()].flat());
   report.unmapped = headers.filter((h, i) => h !== "" && !filled.has(i));
@@ -150,7 +164,11 @@ export function mapCustodianExport(input: string | Uint8Array, mapping: ExportMa
       if (DATE_PROPERTIES.has(property)) {
         const iso = toIsoDate(value, format);
         if (iso === undefined) {
-          throw new CustodianCsvError(row, `date '${value}' is not written ${format}${format === "yyyy-MM-dd" ? "" : " (nor yyyy-MM-dd)"}: set dateFormat to how the file writes dates (${DATE_FORMATS.join(", ")})`, headers[at]);
+          throw new CustodianCsvError(
+            row,
+            `date '${value}' is not written ${format}${format === "yyyy-MM-dd" ? "" : " (nor yyyy-MM-dd)"}: set dateFormat to how the file writes dates (${DATE_FORMATS.join(", ")})`,
+            headers[at],
+          );
         }
         value = iso;
       }
@@ -203,7 +221,10 @@ export function mapCustodianExport(input: string | Uint8Array, mapping: ExportMa
 }
 
 /** Which columns fill which property (see ColumnMapping), and the preset's properties the file lacks. */
-function resolveColumns(headers: string[], mapping: ExportMapping): { byProperty: Map<CustodianProperty, number[]>; absent: MappingReport["absent"] } {
+function resolveColumns(
+  headers: string[],
+  mapping: ExportMapping,
+): { byProperty: Map<CustodianProperty, number[]>; absent: MappingReport["absent"] } {
   const positions = new Map<string, number[]>();
   headers.forEach((h, i) => {
     const key = h.toLowerCase();
@@ -211,7 +232,8 @@ function resolveColumns(headers: string[], mapping: ExportMapping): { byProperty
   });
   const lookup = (header: string): number | undefined => {
     const at = positions.get(header.trim().toLowerCase());
-    if (at && at.length > 1) throw new CustodianCsvError(1, `header '${header}' appears ${at.length} times, so which column is meant would be a guess`, header);
+    if (at && at.length > 1)
+      throw new CustodianCsvError(1, `header '${header}' appears ${at.length} times, so which column is meant would be a guess`, header);
     return at?.[0];
   };
   const preset = mapping.preset ? CUSTODIAN_PRESETS[mapping.preset] : undefined;
@@ -227,7 +249,11 @@ function resolveColumns(headers: string[], mapping: ExportMapping): { byProperty
         list.map((h) => {
           const at = lookup(h);
           if (at === undefined) {
-            throw new CustodianCsvError(1, `columns.${property} names '${h}', which is not a header of the file (its headers: ${headers.filter((x) => x).join(", ")})`, h);
+            throw new CustodianCsvError(
+              1,
+              `columns.${property} names '${h}', which is not a header of the file (its headers: ${headers.filter((x) => x).join(", ")})`,
+              h,
+            );
           }
           return at;
         }),

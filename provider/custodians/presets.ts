@@ -60,7 +60,10 @@ export const CUSTODIAN_PRESETS: Readonly<Record<CustodianPreset, PresetDefinitio
       faxNumber: ["Fax", "facsimileTelephoneNumber"],
       preferredLanguage: ["preferredLanguage", "Preferred language"],
     },
-    signature: [["userPrincipalName", "User principal name"], ["displayName", "Display name"]],
+    signature: [
+      ["userPrincipalName", "User principal name"],
+      ["displayName", "Display name"],
+    ],
   },
   okta: {
     title: "Okta user export (profile attribute names)",
@@ -79,7 +82,10 @@ export const CUSTODIAN_PRESETS: Readonly<Record<CustodianPreset, PresetDefinitio
       employeeType: ["userType", "profile.userType"],
       preferredLanguage: ["preferredLanguage", "profile.preferredLanguage"],
     },
-    signature: [["login", "profile.login", "Username"], ["firstName", "profile.firstName"]],
+    signature: [
+      ["login", "profile.login", "Username"],
+      ["firstName", "profile.firstName"],
+    ],
   },
   "google-workspace": {
     title: "Google Workspace Admin console 'Download users'",
@@ -116,7 +122,10 @@ export const CUSTODIAN_PRESETS: Readonly<Record<CustodianPreset, PresetDefinitio
       businessPhone: ["Phone - Primary Work", "Work Phone"],
       companyName: ["Company"],
     },
-    signature: [["Email - Primary Work", "Worker"], ["Employee ID", "Business Title", "Legal Name - First Name"]],
+    signature: [
+      ["Email - Primary Work", "Worker"],
+      ["Employee ID", "Business Title", "Legal Name - First Name"],
+    ],
   },
 };
 
@@ -126,7 +135,5 @@ export const PRESET_NAMES = Object.keys(CUSTODIAN_PRESETS) as [CustodianPreset, 
 /** The preset whose signature headers a header row has (each signature group by one of its names), if one does. */
 export function presetOfHeaders(headers: readonly string[]): CustodianPreset | undefined {
   const have = new Set(headers.map((h) => h.trim().toLowerCase()));
-  return PRESET_NAMES.find((name) =>
-    CUSTODIAN_PRESETS[name].signature.every((group) => group.some((h) => have.has(h.toLowerCase()))),
-  );
+  return PRESET_NAMES.find((name) => CUSTODIAN_PRESETS[name].signature.every((group) => group.some((h) => have.has(h.toLowerCase()))));
 }

@@ -87,7 +87,9 @@ function hintFor(report: MappingReport, preset: CustodianPreset | undefined): st
 
 function summaryOf(report: MappingReport, opts: { label: string; preset?: CustodianPreset }): string {
   const used = report.used.map((u) => `${u.property} <- ${u.headers.join(" | ")}`).join(", ");
-  const parts = [`${opts.label}: ${report.withEmail} of ${report.rows} rows will be synced${opts.preset ? ` (preset ${opts.preset})` : ""}; columns: ${used || "none"}`];
+  const parts = [
+    `${opts.label}: ${report.withEmail} of ${report.rows} rows will be synced${opts.preset ? ` (preset ${opts.preset})` : ""}; columns: ${used || "none"}`,
+  ];
   if (report.unmapped.length) parts.push(`not synced (no property maps them): ${report.unmapped.join(", ")}`);
   if (report.absent.length) parts.push(`preset columns this file lacks: ${report.absent.map((a) => a.property).join(", ")}`);
   return parts.join("; ");

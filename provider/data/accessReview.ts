@@ -128,9 +128,15 @@ export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSou
   const { organizationId } = args;
   const client = clientFor(DS, opts);
   const [org, memberList, invitationData, databaseList] = await Promise.all([
-    reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))),
-    reading(DS, `the members of organization ${organizationId}`, () => client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts))),
-    reading(DS, `the invitations of organization ${organizationId}`, () => client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts))),
+    reading(DS, `organization ${organizationId}`, () =>
+      client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
+    ),
+    reading(DS, `the members of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+    ),
+    reading(DS, `the invitations of organization ${organizationId}`, () =>
+      client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
+    ),
     reading(DS, `the databases of organization ${organizationId}`, () =>
       client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
     ),
@@ -171,7 +177,9 @@ export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSou
       users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, callOptions(opts));
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
-        const why = db.orgAdminAccess ? "the key is neither DB_ADMIN on it nor org admin of its owner" : "orgAdminAccess is off and the key is not DB_ADMIN on it";
+        const why = db.orgAdminAccess
+          ? "the key is neither DB_ADMIN on it nor org admin of its owner"
+          : "orgAdminAccess is off and the key is not DB_ADMIN on it";
         return { ...base, readable: false, notReadable: `not readable with this key (${answerText(err)}: ${why})`, users: [] };
       }
       throw readFailure(DS, `the users of database ${db.id}`, err);
@@ -223,7 +231,18 @@ function displayName(first: string, last: string): string {
 }
 
 /** The CSV columns of toCsv, in order. */
-export const ACCESS_CSV_COLUMNS = ["scope", "scopeId", "scopeName", "userId", "email", "username", "name", "status", "permissions", "note"] as const;
+export const ACCESS_CSV_COLUMNS = [
+  "scope",
+  "scopeId",
+  "scopeName",
+  "userId",
+  "email",
+  "username",
+  "name",
+  "status",
+  "permissions",
+  "note",
+] as const;
 
 /**
  * The matrix as CSV (RFC 4180, `\n` line ends), one line per grant: organization members, then
@@ -236,12 +255,31 @@ export function toCsv(matrix: AccessMatrix): string {
   const lines = [ACCESS_CSV_COLUMNS.join(",")];
   const row = (fields: string[]) => lines.push(csvLine(fields));
   for (const m of matrix.members) {
-    row(["organization", String(org.id), org.name, String(m.userId), m.email, m.username, displayName(m.firstName, m.lastName), "member", m.permissions.join(";"), ""]);
+    row([
+      "organization",
+      String(org.id),
+      org.name,
+      String(m.userId),
+      m.email,
+      m.username,
+      displayName(m.firstName, m.lastName),
+      "member",
+      m.permissions.join(";"),
+      "",
+    ]);
   }
   for (const i of matrix.invitations) {
     row([
-      "organization", String(org.id), org.name, "", i.email, "", displayName(i.firstName, i.lastName), `invitation ${i.status}`,
-      i.organizationPermissions.join(";"), `expires ${i.expiration}`,
+      "organization",
+      String(org.id),
+      org.name,
+      "",
+      i.email,
+      "",
+      displayName(i.firstName, i.lastName),
+      `invitation ${i.status}`,
+      i.organizationPermissions.join(";"),
+      `expires ${i.expiration}`,
     ]);
   }
   for (const d of matrix.databases) {
@@ -251,8 +289,16 @@ export function toCsv(matrix: AccessMatrix): string {
     }
     for (const u of d.users) {
       row([
-        "database", String(d.databaseId), d.name, String(u.userId), u.email ?? "", u.username, displayName(u.firstName, u.lastName),
-        u.active ? "active" : "inactive", u.permissions.join(";"), u.member ? "" : "not a member of the organization",
+        "database",
+        String(d.databaseId),
+        d.name,
+        String(u.userId),
+        u.email ?? "",
+        u.username,
+        displayName(u.firstName, u.lastName),
+        u.active ? "active" : "inactive",
+        u.permissions.join(";"),
+        u.member ? "" : "not a member of the organization",
       ]);
     }
   }
@@ -260,11 +306,18 @@ export function toCsv(matrix: AccessMatrix): string {
 }
 
 function md(s: string): string {
-  return s.replace(/\\/g, "\\\\").replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
+  return s
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ");
 }
 
 function table(header: string[], rows: string[][]): string[] {
-  return [`| ${header.map(md).join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((r) => `| ${r.map(md).join(" | ")} |`)];
+  return [
+    `| ${header.map(md).join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.map(md).join(" | ")} |`),
+  ];
 }
 
 function list(items: readonly string[]): string {
@@ -289,7 +342,13 @@ export function toMarkdown(matrix: AccessMatrix): string {
 
   out.push("## Organization members", "");
   if (matrix.members.length === 0) out.push("_None._");
-  else out.push(...table(["Email", "Name", "User id", "Organization permissions"], matrix.members.map((m) => [m.email, displayName(m.firstName, m.lastName), String(m.userId), list(m.permissions)])));
+  else
+    out.push(
+      ...table(
+        ["Email", "Name", "User id", "Organization permissions"],
+        matrix.members.map((m) => [m.email, displayName(m.firstName, m.lastName), String(m.userId), list(m.permissions)]),
+      ),
+    );
   out.push("");
 
   out.push("## Invitations", "");
@@ -298,7 +357,13 @@ export function toMarkdown(matrix: AccessMatrix): string {
     out.push(
       ...table(
         ["Email", "Name", "Status", "Expires", "Organization permissions"],
-        matrix.invitations.map((i) => [i.email, displayName(i.firstName, i.lastName), i.status, i.expiration, list(i.organizationPermissions)]),
+        matrix.invitations.map((i) => [
+          i.email,
+          displayName(i.firstName, i.lastName),
+          i.status,
+          i.expiration,
+          list(i.organizationPermissions),
+        ]),
       ),
     );
   }
@@ -314,7 +379,14 @@ export function toMarkdown(matrix: AccessMatrix): string {
       out.push(
         ...table(
           ["User", "Name", "User id", "Active", "Database permissions", "Member"],
-          d.users.map((u) => [u.email ?? u.username, displayName(u.firstName, u.lastName), String(u.userId), u.active ? "yes" : "no", list(u.permissions), u.member ? "yes" : "no"]),
+          d.users.map((u) => [
+            u.email ?? u.username,
+            displayName(u.firstName, u.lastName),
+            String(u.userId),
+            u.active ? "yes" : "no",
+            list(u.permissions),
+            u.member ? "yes" : "no",
+          ]),
         ),
       );
     }
@@ -334,11 +406,7 @@ export function toMarkdown(matrix: AccessMatrix): string {
     out.push(
       ...table(
         ["Person", "Organization", ...matrix.databases.map((d) => `${d.name} (${d.databaseId})`)],
-        order.map(([id, p]) => [
-          p.label,
-          p.org,
-          ...matrix.databases.map((d, i) => (!d.readable ? "?" : list(grants[i]!.get(id) ?? []))),
-        ]),
+        order.map(([id, p]) => [p.label, p.org, ...matrix.databases.map((d, i) => (!d.readable ? "?" : list(grants[i]!.get(id) ?? [])))]),
       ),
     );
     out.push("");

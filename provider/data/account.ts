@@ -81,7 +81,9 @@ export type GetOrganizationResult = Organization;
 export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
   const { organizationId } = parseArgs("getOrganization", getOrganizationArgs, args);
   const client = clientFor("getOrganization", opts);
-  return reading("getOrganization", `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)));
+  return reading("getOrganization", `organization ${organizationId}`, () =>
+    client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
+  );
 }
 
 export const getOrganizationOutput = outputForm(getOrganization);

@@ -149,7 +149,13 @@ function valueAt(args: unknown, path: readonly PropertyKey[]): unknown {
 /** A value as the user wrote it, short: JSON for data, the ISO time for a Date. */
 function shown(value: unknown): string {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? "an invalid Date" : `Date ${value.toISOString()}`;
-  if (value === undefined || typeof value === "number" || typeof value === "bigint" || typeof value === "symbol" || typeof value === "function") {
+  if (
+    value === undefined ||
+    typeof value === "number" ||
+    typeof value === "bigint" ||
+    typeof value === "symbol" ||
+    typeof value === "function"
+  ) {
     return typeof value === "function" ? "a function" : String(value);
   }
   try {

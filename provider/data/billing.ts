@@ -15,16 +15,39 @@
  */
 import { z } from "zod";
 import { params } from "../../contract";
-import type { DatabaseBilling, MonthStatus, Organization, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
+import type {
+  DatabaseBilling,
+  MonthStatus,
+  Organization,
+  ParentBilling,
+  ProjectBilling,
+  Size,
+  SizeBreakdown,
+  SizeSet,
+} from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { mapLimit } from "../util";
 import { idArg, intArg, numberArg, parseArgs } from "./args";
 import { csvLine } from "./csv";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesName, nameFilterArgs } from "./filters";
-import type { GetBillingSummaryArgs, GetDatabaseBillingArgs, GetOrganizationBillingArgs, GetParentBillingSummaryArgs, GetParentOrganizationBillingArgs, MonthArgs } from "./argTypes.generated";
+import type {
+  GetBillingSummaryArgs,
+  GetDatabaseBillingArgs,
+  GetOrganizationBillingArgs,
+  GetParentBillingSummaryArgs,
+  GetParentOrganizationBillingArgs,
+  MonthArgs,
+} from "./argTypes.generated";
 
-export type { GetBillingSummaryArgs, GetDatabaseBillingArgs, GetOrganizationBillingArgs, GetParentBillingSummaryArgs, GetParentOrganizationBillingArgs, MonthArgs };
+export type {
+  GetBillingSummaryArgs,
+  GetDatabaseBillingArgs,
+  GetOrganizationBillingArgs,
+  GetParentBillingSummaryArgs,
+  GetParentOrganizationBillingArgs,
+  MonthArgs,
+};
 
 // ------------------------------------------------------------------------------------------------
 // Months
@@ -108,12 +131,19 @@ async function readOrganizationBilling(
   opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
   return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll(
+      "GetOrganizationBilling",
+      { orgId: organizationId, year: ym.year, month: ym.month, limit: PAGE_SIZE },
+      callOptions(opts),
+    ),
   );
 }
 
 /** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
-export async function getOrganizationBilling(input: GetOrganizationBillingArgs, opts?: DataSourceOptions): Promise<GetOrganizationBillingResult> {
+export async function getOrganizationBilling(
+  input: GetOrganizationBillingArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationBillingResult> {
   const DS = "getOrganizationBilling";
   const { organizationId, ...args } = parseArgs(DS, getOrganizationBillingArgs, input);
   const ym = resolveMonth(DS, args.year, args.month);
@@ -494,7 +524,9 @@ export async function getParentBillingSummary(input: GetParentBillingSummaryArgs
   );
   const parent =
     orgs.find((o) => o.id === organizationId) ??
-    (await reading(DS, `organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts))));
+    (await reading(DS, `organization ${organizationId}`, () =>
+      client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
+    ));
   const subs = descendants(orgs, organizationId);
   const members = [parent, ...subs];
 
@@ -527,7 +559,10 @@ export async function getParentBillingSummary(input: GetParentBillingSummaryArgs
     });
     const sumOfOrganizations = organizations.reduce<ActiveSuspended>((acc, o) => addActiveSuspended(acc, o), zeroActiveSuspended());
     const difference = round(
-      aggregate.active.peak.total + aggregate.suspended.peak.total - sumOfOrganizations.active.peak.total - sumOfOrganizations.suspended.peak.total,
+      aggregate.active.peak.total +
+        aggregate.suspended.peak.total -
+        sumOfOrganizations.active.peak.total -
+        sumOfOrganizations.suspended.peak.total,
     );
     // Each billable GB figure is rounded by the service (to 0.001 in the emulator); allow that per summed figure.
     const tolerance = 0.001 * (counted + 2) * 2;
@@ -550,17 +585,41 @@ export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary)
  */
 export function billingSummaryToCsv(summary: Pick<BillingSummary, "rows">): string {
   const header = [
-    "month", "organizationId", "databaseId", "databaseName", "projectId", "projectName", "billingState", "finalState",
-    "peakStandardGb", "peakEcaGb", "peakTotalGb", "finalStandardGb", "finalEcaGb", "finalTotalGb",
+    "month",
+    "organizationId",
+    "databaseId",
+    "databaseName",
+    "projectId",
+    "projectName",
+    "billingState",
+    "finalState",
+    "peakStandardGb",
+    "peakEcaGb",
+    "peakTotalGb",
+    "finalStandardGb",
+    "finalEcaGb",
+    "finalTotalGb",
   ];
   const lines = [header.join(",")];
   const figures = (f: PeakFinal) => [f.peak.standard, f.peak.eca, f.peak.total, f.final.standard, f.final.eca, f.final.total].map(String);
   for (const r of summary.rows) {
     const month = monthLabel(r);
-    lines.push(csvLine([month, String(r.organizationId), String(r.databaseId), r.databaseName, "", "", r.billingState, r.finalState, ...figures(r)]));
+    lines.push(
+      csvLine([month, String(r.organizationId), String(r.databaseId), r.databaseName, "", "", r.billingState, r.finalState, ...figures(r)]),
+    );
     for (const p of r.projects) {
       lines.push(
-        csvLine([month, String(r.organizationId), String(r.databaseId), r.databaseName, String(p.id), p.name, p.billingState, p.finalState, ...figures(p)]),
+        csvLine([
+          month,
+          String(r.organizationId),
+          String(r.databaseId),
+          r.databaseName,
+          String(p.id),
+          p.name,
+          p.billingState,
+          p.finalState,
+          ...figures(p),
+        ]),
       );
     }
   }

@@ -6,7 +6,13 @@ import type { Database, DatabaseSize } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
-import type { DatabaseFilter, GetDatabaseArgs, GetDatabaseSizeArgs, GetDatabasesArgs, GetOrganizationDatabasesArgs } from "./argTypes.generated";
+import type {
+  DatabaseFilter,
+  GetDatabaseArgs,
+  GetDatabaseSizeArgs,
+  GetDatabasesArgs,
+  GetOrganizationDatabasesArgs,
+} from "./argTypes.generated";
 
 export type { DatabaseFilter, GetDatabaseArgs, GetDatabaseSizeArgs, GetDatabasesArgs, GetOrganizationDatabasesArgs };
 
@@ -52,7 +58,9 @@ function filterDatabases(all: Database[], args: DatabaseFilter & { organizationI
 export async function getDatabases(input: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
   const args = parseArgs("getDatabases", getDatabasesArgs, input);
   const client = clientFor("getDatabases", opts);
-  const all = await reading("getDatabases", "the databases of the API key", () => client.listAll("GetDatabases", { limit: PAGE_SIZE }, callOptions(opts)));
+  const all = await reading("getDatabases", "the databases of the API key", () =>
+    client.listAll("GetDatabases", { limit: PAGE_SIZE }, callOptions(opts)),
+  );
   return filterDatabases(all, args);
 }
 

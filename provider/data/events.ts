@@ -22,10 +22,13 @@ const TIME_RULE = "must be unix milliseconds, a Date or an ISO 8601 time";
 /** Unix milliseconds of a time argument, or undefined when it is none (or outside the contract's unix-ms range). */
 function toMillis(value: number | string | Date): number | undefined {
   const ms =
-    value instanceof Date ? value.getTime()
-    : typeof value === "number" ? value
-    : /^\d+$/.test(value.trim()) ? Number(value)
-    : Date.parse(value);
+    value instanceof Date
+      ? value.getTime()
+      : typeof value === "number"
+        ? value
+        : /^\d+$/.test(value.trim())
+          ? Number(value)
+          : Date.parse(value);
   return params.unixMs.safeParse(ms).success ? ms : undefined;
 }
 
@@ -39,7 +42,8 @@ const timeArg = z.union([z.number(), z.string(), z.date()], { error: TIME_RULE }
   return ms ?? z.NEVER;
 });
 
-const USAGE = "give begin (and optionally end) for a time range, afterEventId for the events after an event, or recent: true for the most recent events";
+const USAGE =
+  "give begin (and optionally end) for a time range, afterEventId for the events after an event, or recent: true for the most recent events";
 
 /**
  * getActivityEvents arguments: give `begin` (and optionally `end`), or `afterEventId`, or `recent: true`.
@@ -142,7 +146,11 @@ export async function getActivityEvents(input: GetActivityEventsArgs, opts?: Dat
     const afterEventId = args.afterEventId!;
     result.afterEventId = afterEventId;
     await reading(DS, `the events of organization ${organizationId} after event ${afterEventId}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEventsAfter", { orgId: organizationId, eventId: afterEventId, limit }, callOptions(opts))) {
+      for await (const e of client.paginate(
+        "GetOrganizationEventsAfter",
+        { orgId: organizationId, eventId: afterEventId, limit },
+        callOptions(opts),
+      )) {
         if (e.id > afterEventId) keep(e);
       }
     });

@@ -8,9 +8,27 @@ import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../con
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
-import type { GetDatabaseUserArgs, GetDatabaseUsersArgs, GetOrganizationInvitationsArgs, GetOrganizationMemberArgs, GetOrganizationMembersArgs, GetOrganizationUserIdentifiersArgs, ListedInvitationStatus, MemberFilter } from "./argTypes.generated";
+import type {
+  GetDatabaseUserArgs,
+  GetDatabaseUsersArgs,
+  GetOrganizationInvitationsArgs,
+  GetOrganizationMemberArgs,
+  GetOrganizationMembersArgs,
+  GetOrganizationUserIdentifiersArgs,
+  ListedInvitationStatus,
+  MemberFilter,
+} from "./argTypes.generated";
 
-export type { GetDatabaseUserArgs, GetDatabaseUsersArgs, GetOrganizationInvitationsArgs, GetOrganizationMemberArgs, GetOrganizationMembersArgs, GetOrganizationUserIdentifiersArgs, ListedInvitationStatus, MemberFilter };
+export type {
+  GetDatabaseUserArgs,
+  GetDatabaseUsersArgs,
+  GetOrganizationInvitationsArgs,
+  GetOrganizationMemberArgs,
+  GetOrganizationMembersArgs,
+  GetOrganizationUserIdentifiersArgs,
+  ListedInvitationStatus,
+  MemberFilter,
+};
 
 function fullName(first: string | null | undefined, last: string | null | undefined): string {
   return [first, last].filter((s) => typeof s === "string" && s !== "").join(" ");
@@ -105,7 +123,10 @@ const getOrganizationMemberArgs = z.strictObject({
 export type GetOrganizationMemberResult = Member;
 
 /** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
-export async function getOrganizationMember(args: GetOrganizationMemberArgs, opts?: DataSourceOptions): Promise<GetOrganizationMemberResult> {
+export async function getOrganizationMember(
+  args: GetOrganizationMemberArgs,
+  opts?: DataSourceOptions,
+): Promise<GetOrganizationMemberResult> {
   const { organizationId, userId } = parseArgs("getOrganizationMember", getOrganizationMemberArgs, args);
   const client = clientFor("getOrganizationMember", opts);
   return reading("getOrganizationMember", `member ${userId} of organization ${organizationId}`, () =>

@@ -66,7 +66,9 @@ const getProjectsArgs = projectFilterArgs.strict();
 export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
   const args = parseArgs("getProjects", getProjectsArgs, input);
   const client = clientFor("getProjects", opts);
-  const all = await reading("getProjects", "the projects of the API key", () => client.listAll("GetProjects", { limit: PAGE_SIZE }, callOptions(opts)));
+  const all = await reading("getProjects", "the projects of the API key", () =>
+    client.listAll("GetProjects", { limit: PAGE_SIZE }, callOptions(opts)),
+  );
   return filterProjects(all, args);
 }
 

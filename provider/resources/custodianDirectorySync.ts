@@ -9,7 +9,12 @@ import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
-  CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv, type CustodianInput,
+  CUSTODIAN_COLUMNS,
+  CustodianCsvError,
+  MAX_CSV_BYTES,
+  parseCustodianCsv,
+  renderCustodianCsv,
+  type CustodianInput,
 } from "../../contract/custodianCsv";
 import type { ReviewAdminClient } from "../client";
 import { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type MappingReport } from "../custodians/mapping";
@@ -58,7 +63,8 @@ const Columns = z
   .record(z.string(), z.union([Header, z.array(Header).min(1), z.null()], { message: "must be a header, a list of headers, or null" }))
   .superRefine((columns, ctx) => {
     for (const key of Object.keys(columns)) {
-      if (!properties.includes(key)) ctx.addIssue({ code: "custom", path: [key], message: `is not a custodian property (properties: ${properties.join(", ")})` });
+      if (!properties.includes(key))
+        ctx.addIssue({ code: "custom", path: [key], message: `is not a custodian property (properties: ${properties.join(", ")})` });
     }
   });
 
@@ -121,7 +127,11 @@ function prepare(inputs: Inputs, opts: { report: boolean }): { bytes: Buffer; re
   const source = sourceOf(inputs);
   if (inputs.people) return { bytes: source };
   if (isMapped(inputs)) {
-    const mapped = mapCustodianExport(source, { preset: inputs.preset, columns: inputs.columns as ColumnMapping | undefined, dateFormat: inputs.dateFormat });
+    const mapped = mapCustodianExport(source, {
+      preset: inputs.preset,
+      columns: inputs.columns as ColumnMapping | undefined,
+      dateFormat: inputs.dateFormat,
+    });
     return { bytes: Buffer.from(mapped.csv, "utf8"), report: mapped.report };
   }
   try {
@@ -145,7 +155,7 @@ function withExportHint(err: unknown, source: Buffer): unknown {
   const preset = presetOfHeaders(headers);
   const hint = preset
     ? ` The header row looks like a ${CUSTODIAN_PRESETS[preset].title}: set preset: "${preset}" to map its columns.`
-    : " To read an export with other column names, map them with columns (e.g. { email: \"Mail\" }) or a preset (see docs/custodians.md).";
+    : ' To read an export with other column names, map them with columns (e.g. { email: "Mail" }) or a preset (see docs/custodians.md).';
   return new CustodianCsvError(err.row, `${err.rule}.${hint}`, err.column);
 }
 
@@ -212,7 +222,11 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
       const { bytes, report } = prepare(inputs, { report: true });
       if (report) {
         const verdict = judgeCustodianFile(report, {
-          input: property, label: label(inputs), preset: inputs.preset, mapped: isMapped(inputs), allowIgnoredRows: inputs.allowIgnoredRows,
+          input: property,
+          label: label(inputs),
+          preset: inputs.preset,
+          mapped: isMapped(inputs),
+          allowIgnoredRows: inputs.allowIgnoredRows,
         });
         if (verdict.failure) return { failures: [{ property, reason: verdict.failure }] };
         // Check runs at preview too: these lines reach the CLI's output before anything is sent.

@@ -118,7 +118,15 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     const live = (await listedDatabaseUsers(client, state.databaseId)).get(state.userId);
     if (!live || live.permissions.length === 0) return undefined;
     const fresh = stateOf(state, live, state.adopted);
-    return { state: fresh, inputs: definedOnly({ databaseId: fresh.databaseId, userId: fresh.userId, permissions: fresh.permissions, allowAdminRemoval: fresh.allowAdminRemoval }) };
+    return {
+      state: fresh,
+      inputs: definedOnly({
+        databaseId: fresh.databaseId,
+        userId: fresh.userId,
+        permissions: fresh.permissions,
+        allowAdminRemoval: fresh.allowAdminRemoval,
+      }),
+    };
   },
 
   async update(olds, news, { client, action }) {

@@ -41,7 +41,10 @@ const Inputs = z.strictObject({
   users: z
     .record(z.string().regex(/^[1-9]\d*$/, { message: "keys must be user ids (positive integers written as strings)" }), Permissions)
     .transform((m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b)))),
-  protectedUserIds: z.array(UserId).transform((a) => sortedSet(a)).optional(),
+  protectedUserIds: z
+    .array(UserId)
+    .transform((a) => sortedSet(a))
+    .optional(),
   allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
@@ -68,9 +71,17 @@ export interface DatabaseUsersState {
   allowAdminRemoval?: boolean;
 }
 
-const liveUser = (u: DatabaseUser): LiveUser => ({ permissions: sortedSet(u.permissions), active: u.active, username: u.user.username ?? null });
+const liveUser = (u: DatabaseUser): LiveUser => ({
+  permissions: sortedSet(u.permissions),
+  active: u.active,
+  username: u.user.username ?? null,
+});
 
-function stateOf(inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval">, managed: number[], live: Map<number, DatabaseUser>): DatabaseUsersState {
+function stateOf(
+  inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval">,
+  managed: number[],
+  live: Map<number, DatabaseUser>,
+): DatabaseUsersState {
   const managedSet = new Set(managed);
   const users: Record<string, LiveUser> = {};
   const unmanaged: DatabaseUsersState["unmanaged"] = [];
@@ -117,9 +128,17 @@ function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
 const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.databaseId}`;
 
 /** Refuses to take DB_ADMIN from the key's own user, unless allowed. */
-async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LiveUser>, plan: Plan, action: string): Promise<void> {
+async function guardLockout(
+  client: ReviewAdminClient,
+  inputs: Inputs,
+  live: Record<string, LiveUser>,
+  plan: Plan,
+  action: string,
+): Promise<void> {
   if (inputs.allowAdminRemoval) return;
-  const losing = [...plan.remove, ...plan.set.filter((id) => !inputs.users[id]!.includes("DB_ADMIN"))].filter((id) => live[id]?.permissions.includes("DB_ADMIN"));
+  const losing = [...plan.remove, ...plan.set.filter((id) => !inputs.users[id]!.includes("DB_ADMIN"))].filter((id) =>
+    live[id]?.permissions.includes("DB_ADMIN"),
+  );
   await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
@@ -130,8 +149,15 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   if (planOf(inputs, everyone).remove.length) await declarationsSettled();
   const plan = planOf(inputs, everyone);
   await guardLockout(client, inputs, everyone, plan, action);
-  for (const [id, holder] of plan.handedOver) pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
-  const note = creating ? adoptionNote(action, "users' permissions", Object.keys(inputs.users).filter((id) => everyone[id])) : undefined;
+  for (const [id, holder] of plan.handedOver)
+    pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
+  const note = creating
+    ? adoptionNote(
+        action,
+        "users' permissions",
+        Object.keys(inputs.users).filter((id) => everyone[id]),
+      )
+    : undefined;
   if (note) pulumi.log.info(note);
   const wrote = progressOf(action, plan.set.length + plan.remove.length, "users");
   await mapLimit(plan.set, 8, async (id) => {

@@ -94,7 +94,19 @@ function isExpired(s: InvitationState): boolean {
 export const invitation = defineResource<Inputs, InvitationState>({
   kind: "Invitation",
   inputs: Inputs,
-  outputs: ["organizationId", "email", "firstName", "lastName", "permissions", "resendWhenExpired", "resendTrigger", "status", "expiration", "userId", "adopted"],
+  outputs: [
+    "organizationId",
+    "email",
+    "firstName",
+    "lastName",
+    "permissions",
+    "resendWhenExpired",
+    "resendTrigger",
+    "status",
+    "expiration",
+    "userId",
+    "adopted",
+  ],
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => personKeys("member", i.organizationId, i),
@@ -130,7 +142,14 @@ export const invitation = defineResource<Inputs, InvitationState>({
     // so the state still holds the old trigger): one email per trigger change.
     const triggered = news.resendTrigger !== undefined && news.resendTrigger !== olds.resendTrigger;
     const resentSince = (inv: { expiration: string }) => !!olds.expiration && Date.parse(inv.expiration) > Date.parse(olds.expiration);
-    if (triggered && found && "invitation" in found && "invitation" in now && now.invitation === found.invitation && !resentSince(found.invitation)) {
+    if (
+      triggered &&
+      found &&
+      "invitation" in found &&
+      "invitation" in now &&
+      now.invitation === found.invitation &&
+      !resentSince(found.invitation)
+    ) {
       return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted);
     }
     return stateOf(news, now, olds.adopted);
@@ -140,7 +159,9 @@ export const invitation = defineResource<Inputs, InvitationState>({
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
     if (!now) return;
     if ("member" in now) {
-      pulumi.log.info(`${label(state)} was accepted; deleting the Invitation leaves ${state.email} a member (manage members with OrgMember).`);
+      pulumi.log.info(
+        `${label(state)} was accepted; deleting the Invitation leaves ${state.email} a member (manage members with OrgMember).`,
+      );
       return;
     }
     await deleteInvitation(client, state.organizationId, now.invitation.email);

@@ -11,7 +11,15 @@ import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "
 import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
-import { deleteInvitation, describePresence, ensurePresent, findPerson, patchMember, removeMember, type Presence } from "./support/membership";
+import {
+  deleteInvitation,
+  describePresence,
+  ensurePresent,
+  findPerson,
+  patchMember,
+  removeMember,
+  type Presence,
+} from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -157,14 +165,30 @@ const label = (s: { email: string; organizationId: number }) => `OrgMember ${s.e
 /** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
 async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
   const now = await findPerson(client, olds.organizationId, olds.email, null);
-  return !!now && "member" in now && JSON.stringify(normalizeIdentifiers(now.member.userIdentifiers)) !== JSON.stringify(news.userIdentifiers);
+  return (
+    !!now && "member" in now && JSON.stringify(normalizeIdentifiers(now.member.userIdentifiers)) !== JSON.stringify(news.userIdentifiers)
+  );
 }
 
 /** The OrgMember implementation run by the plugin. */
 export const orgMember = defineResource<Inputs, OrgMemberState>({
   kind: "OrgMember",
   inputs: Inputs,
-  outputs: ["organizationId", "email", "firstName", "lastName", "resendWhenExpired", "allowAdminRemoval", "status", "userId", "invitationExpiration", "adopted", "permissions", "userIdentifiers", "managed"],
+  outputs: [
+    "organizationId",
+    "email",
+    "firstName",
+    "lastName",
+    "resendWhenExpired",
+    "allowAdminRemoval",
+    "status",
+    "userId",
+    "invitationExpiration",
+    "adopted",
+    "permissions",
+    "userIdentifiers",
+    "managed",
+  ],
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => [
@@ -183,14 +207,23 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
       update: ["permissions", ...(waiting ? [] : ["userIdentifiers"]), "resendWhenExpired", "allowAdminRemoval"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
-    const accepted = waiting && !result.replaces?.length && !containsUnknown(news.userIdentifiers) && (await acceptedWithOtherIdentifiers(client, olds, news));
+    const accepted =
+      waiting &&
+      !result.replaces?.length &&
+      !containsUnknown(news.userIdentifiers) &&
+      (await acceptedWithOtherIdentifiers(client, olds, news));
     const resend = isExpired(olds) && news.resendWhenExpired !== false;
     // Anti-lockout at preview, only when the change takes ORG_ADMIN away, so a plain preview
     // sends nothing. Permissions not known yet are judged at up (applyToMember), with the real value.
     if (
-      !result.replaces?.length && olds.status === "active" && olds.userId && Array.isArray(news.permissions) &&
-      !containsUnknown(news.permissions) && !news.allowAdminRemoval &&
-      olds.permissions?.includes("ORG_ADMIN") && !news.permissions.includes("ORG_ADMIN")
+      !result.replaces?.length &&
+      olds.status === "active" &&
+      olds.userId &&
+      Array.isArray(news.permissions) &&
+      !containsUnknown(news.permissions) &&
+      !news.allowAdminRemoval &&
+      olds.permissions?.includes("ORG_ADMIN") &&
+      !news.permissions.includes("ORG_ADMIN")
     ) {
       await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
     }
@@ -199,7 +232,10 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
 
   async create(inputs, { client, action }) {
     const { found, now } = await converge(client, inputs, null, action);
-    if (found) pulumi.log.info(`${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`);
+    if (found)
+      pulumi.log.info(
+        `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
+      );
     return stateOf(inputs, now, !!found);
   },
 

@@ -59,12 +59,16 @@ const Inputs = z.strictObject({
         ctx.addIssue({ code: "custom", message: `'${raw}' must be an email address`, path: [raw] });
         continue;
       }
-      if (out[parsed.data]) ctx.addIssue({ code: "custom", message: `'${raw}' is listed twice (emails are compared case-insensitively)`, path: [raw] });
+      if (out[parsed.data])
+        ctx.addIssue({ code: "custom", message: `'${raw}' is listed twice (emails are compared case-insensitively)`, path: [raw] });
       out[parsed.data] = person;
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
   }),
-  protectedEmails: z.array(Email).transform((a) => sortedSet(a)).optional(),
+  protectedEmails: z
+    .array(Email)
+    .transform((a) => sortedSet(a))
+    .optional(),
   allowAdminRemoval: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
@@ -99,10 +103,24 @@ export interface OrganizationMembersState {
 function livePerson(x: Presence): LivePerson {
   if ("member" in x) {
     const m = x.member;
-    return { status: "active", userId: m.id, firstName: m.firstName ?? null, lastName: m.lastName ?? null, permissions: sortedSet(m.permissions), userIdentifiers: normalizeIdentifiers(m.userIdentifiers) };
+    return {
+      status: "active",
+      userId: m.id,
+      firstName: m.firstName ?? null,
+      lastName: m.lastName ?? null,
+      permissions: sortedSet(m.permissions),
+      userIdentifiers: normalizeIdentifiers(m.userIdentifiers),
+    };
   }
   const i = x.invitation;
-  return { status: i.expired ? "expired" : "invited", userId: null, firstName: i.firstName ?? null, lastName: i.lastName ?? null, permissions: sortedSet(i.organizationPermissions), userIdentifiers: [] };
+  return {
+    status: i.expired ? "expired" : "invited",
+    userId: null,
+    firstName: i.firstName ?? null,
+    lastName: i.lastName ?? null,
+    permissions: sortedSet(i.organizationPermissions),
+    userIdentifiers: [],
+  };
 }
 
 /** Everyone in the organization by lower-cased email: a member wins over an invitation of the same email. */
@@ -145,7 +163,8 @@ interface Plan {
 
 function differs(want: Person, have: LivePerson): boolean {
   if (want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions)) return true;
-  if (want.userIdentifiers && have.status === "active" && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers)) return true;
+  if (want.userIdentifiers && have.status === "active" && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers))
+    return true;
   return have.status === "expired";
 }
 
@@ -172,7 +191,10 @@ function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan & { hand
 
 /** The active people the plan removes or takes ORG_ADMIN from. */
 function losingOf(inputs: Inputs, live: Record<string, LivePerson>, plan: Plan): string[] {
-  const takesAdmin = (e: string) => live[e]!.permissions.includes("ORG_ADMIN") && !!inputs.members[e]?.permissions && !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
+  const takesAdmin = (e: string) =>
+    live[e]!.permissions.includes("ORG_ADMIN") &&
+    !!inputs.members[e]?.permissions &&
+    !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
   return [...plan.remove.filter((e) => live[e]!.status === "active"), ...plan.change.filter(takesAdmin)];
 }
 
@@ -180,11 +202,25 @@ function losingOf(inputs: Inputs, live: Record<string, LivePerson>, plan: Plan):
  * Refuses a plan that would remove the key's own user or the last org admin (unless allowed).
  * `live` must hold everyone in the organization, managed or not, so admins are counted right.
  */
-async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LivePerson>, plan: Plan, action: string): Promise<void> {
+async function guardLockout(
+  client: ReviewAdminClient,
+  inputs: Inputs,
+  live: Record<string, LivePerson>,
+  plan: Plan,
+  action: string,
+): Promise<void> {
   if (inputs.allowAdminRemoval) return;
   const losing = losingOf(inputs, live, plan);
-  const admins = Object.entries(live).filter(([, p]) => p.status === "active" && p.permissions.includes("ORG_ADMIN")).map(([e]) => e);
-  await assertRosterKeepsAdmins(client, inputs.organizationId, admins, losing.map((email) => ({ email, userId: live[email]!.userId })), action);
+  const admins = Object.entries(live)
+    .filter(([, p]) => p.status === "active" && p.permissions.includes("ORG_ADMIN"))
+    .map(([e]) => e);
+  await assertRosterKeepsAdmins(
+    client,
+    inputs.organizationId,
+    admins,
+    losing.map((email) => ({ email, userId: live[email]!.userId })),
+    action,
+  );
 }
 
 /** Makes the organization match the roster: adds first, then changes, removals last. */
@@ -196,8 +232,15 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   if (planOf(inputs, live).remove.length) await declarationsSettled();
   const plan = planOf(inputs, live);
   await guardLockout(client, inputs, live, plan, action);
-  for (const [email, holder] of plan.handedOver) pulumi.log.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
-  const note = creating ? adoptionNote(action, "people", Object.keys(inputs.members).filter((e) => live[e])) : undefined;
+  for (const [email, holder] of plan.handedOver)
+    pulumi.log.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
+  const note = creating
+    ? adoptionNote(
+        action,
+        "people",
+        Object.keys(inputs.members).filter((e) => live[e]),
+      )
+    : undefined;
   if (note) pulumi.log.info(note);
 
   const wrote = progressOf(action, plan.add.length + plan.change.length + plan.remove.length, "people");
@@ -214,11 +257,16 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     mapLimit(plan.change, 8, async (email) => {
       const want = inputs.members[email]!;
       const x = roster.get(email)!;
-      if ("invitation" in x) return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
+      if ("invitation" in x)
+        return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
       const have = live[email]!;
       await patchMember(client, orgId, x.member, {
-        organizationPermissions: want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
-        userIdentifiers: want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers) ? want.userIdentifiers : undefined,
+        organizationPermissions:
+          want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
+        userIdentifiers:
+          want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers)
+            ? want.userIdentifiers
+            : undefined,
       });
       wrote();
     });
@@ -295,7 +343,9 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     // Identifiers wait quietly for an invitation's acceptance; a person the state shows as
     // invited is looked up (one cached list per run) so identifiers are applied once they accept.
     const members = { ...olds.members };
-    const waiting = Object.keys(news.members).filter((e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active");
+    const waiting = Object.keys(news.members).filter(
+      (e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active",
+    );
     if (waiting.length) {
       const live = await liveRoster(client, olds.organizationId);
       for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);

@@ -75,7 +75,11 @@ const Inputs = z
     passwords: z.array(z.string()).optional(),
     custodian: z.string().min(1, { message: "must not be empty" }).optional(),
     childCustodians: z.record(z.string(), z.string()).optional(),
-    partSize: z.number().int({ message: "must be an integer number of bytes" }).positive({ message: "must be a positive number of bytes" }).optional(),
+    partSize: z
+      .number()
+      .int({ message: "must be an integer number of bytes" })
+      .positive({ message: "must be a positive number of bytes" })
+      .optional(),
     concurrency: z.number().int().min(1, { message: "must be from 1 to 64" }).max(64, { message: "must be from 1 to 64" }).optional(),
   })
   .refine((v) => (v.path === undefined) !== (v.directLink === undefined), {
@@ -204,7 +208,9 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
   if (inputs.path !== undefined && inputs.size !== undefined) {
     const size = fs.statSync(nodePath.resolve(inputs.path)).size;
     if (size !== inputs.size) {
-      throw new Error(`${inputs.path} is now ${formatBytes(size)} bytes, not the ${formatBytes(inputs.size)} planned: it changed since the plan; run the update again`);
+      throw new Error(
+        `${inputs.path} is now ${formatBytes(size)} bytes, not the ${formatBytes(inputs.size)} planned: it changed since the plan; run the update again`,
+      );
     }
   }
   return uploadFile({
@@ -237,7 +243,10 @@ function notResumable(err: unknown): boolean {
 }
 
 /** Plan-time checks of the file or the link; returns failures, or what check adds to the inputs. */
-async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promise<{ failures: CheckFailure[]; computed: Partial<CheckedInputs> }> {
+async function checkSource(
+  inputs: Inputs,
+  olds: Partial<CheckedInputs>,
+): Promise<{ failures: CheckFailure[]; computed: Partial<CheckedInputs> }> {
   const failures: CheckFailure[] = [];
   const fail = (property: string, reason: string) => failures.push({ property, reason });
   const computed: Partial<CheckedInputs> = {};
@@ -249,7 +258,12 @@ async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promis
       st = fs.statSync(file);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      fail("path", code === "ENOENT" ? `no file at ${file} (a relative path is read from the program's folder)` : `cannot be read: ${(err as Error).message}`);
+      fail(
+        "path",
+        code === "ENOENT"
+          ? `no file at ${file} (a relative path is read from the program's folder)`
+          : `cannot be read: ${(err as Error).message}`,
+      );
     }
     if (st && !st.isFile()) fail("path", `${file} is not a regular file`);
     if (st?.isFile()) {
@@ -282,7 +296,8 @@ async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promis
   if (inputs.filename === undefined && sourceKnown) {
     const name = defaultFilename(inputs);
     if (name) computed.filename = name;
-    else if (inputs.directLink !== undefined) fail("filename", `is required: the link ${describeLink(inputs.directLink)} has no file name in its path`);
+    else if (inputs.directLink !== undefined)
+      fail("filename", `is required: the link ${describeLink(inputs.directLink)} has no file name in its path`);
   }
   return { failures, computed };
 }
@@ -291,7 +306,23 @@ async function checkSource(inputs: Inputs, olds: Partial<CheckedInputs>): Promis
 export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
   kind: "SourceFile",
   inputs: Inputs as z.ZodType<CheckedInputs>,
-  outputs: ["databaseId", "datasetId", "path", "directLink", "filename", "passwords", "custodian", "childCustodians", "sourceFileId", "state", "size", "sha1", "partCount", "partsDone", "complete"],
+  outputs: [
+    "databaseId",
+    "datasetId",
+    "path",
+    "directLink",
+    "filename",
+    "passwords",
+    "custodian",
+    "childCustodians",
+    "sourceFileId",
+    "state",
+    "size",
+    "sha1",
+    "partCount",
+    "partsDone",
+    "complete",
+  ],
   label,
   idOf: (s) => String(s.sourceFileId),
 
@@ -319,15 +350,20 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     if (earlier !== undefined) {
       try {
         const result = await upload(client, inputs, earlier);
-        pulumi.log.info(`${action}: resumed source file ${earlier}, left unfinished by an earlier run (${result.partsReused} of ${result.partCount} parts were already there)`);
+        pulumi.log.info(
+          `${action}: resumed source file ${earlier}, left unfinished by an earlier run (${result.partsReused} of ${result.partCount} parts were already there)`,
+        );
         return stateOf(inputs, result);
       } catch (err) {
         if (!notResumable(err)) {
-          if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
+          if (err instanceof UploadError)
+            throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
           throw err;
         }
         resumePointOf(client, inputs)?.clear();
-        pulumi.log.info(`${action}: source file ${earlier}, left unfinished by an earlier run, cannot be resumed (${describeCause(err instanceof UploadError ? err.cause : err)}); starting a new one`);
+        pulumi.log.info(
+          `${action}: source file ${earlier}, left unfinished by an earlier run, cannot be resumed (${describeCause(err instanceof UploadError ? err.cause : err)}); starting a new one`,
+        );
       }
     }
     try {
@@ -364,7 +400,9 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
           { cause: err },
         );
       }
-      throw new ResourceError(err instanceof UploadError ? stoppedMessage(action, err) : `${action}: ${describeCause(err)}`, { cause: err });
+      throw new ResourceError(err instanceof UploadError ? stoppedMessage(action, err) : `${action}: ${describeCause(err)}`, {
+        cause: err,
+      });
     }
   },
 
@@ -392,6 +430,11 @@ export class SourceFile extends ReviewAdminResource {
     const secrets: Partial<SourceFileArgs> = {};
     if (args.passwords !== undefined) secrets.passwords = pulumi.secret(args.passwords);
     if (args.directLink !== undefined) secrets.directLink = pulumi.secret(args.directLink);
-    super(sourceFile.definition, name, { ...args, ...secrets }, pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }));
+    super(
+      sourceFile.definition,
+      name,
+      { ...args, ...secrets },
+      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }),
+    );
   }
 }

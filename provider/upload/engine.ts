@@ -142,7 +142,10 @@ const Options = z
     concurrency: z.number().int().min(1).max(64, { message: "must be from 1 to 64" }).optional(),
     partAttempts: z.number().int().min(1).max(20, { message: "must be from 1 to 20" }).optional(),
     resume: z.object({ sourceFileId: z.number().int().positive({ message: "must be a positive integer source file id" }) }).optional(),
-    expectedSha1: z.string().regex(/^[0-9a-f]{40}$/i, { message: "must be 40 hex digits" }).optional(),
+    expectedSha1: z
+      .string()
+      .regex(/^[0-9a-f]{40}$/i, { message: "must be 40 hex digits" })
+      .optional(),
   })
   .refine((o) => (o.path === undefined) !== (o.directLink === undefined), {
     message: "give exactly one of path and directLink",
@@ -156,7 +159,14 @@ const Options = z
 /** Uploads one file into a dataset; see the file comment and UploadFileOptions. */
 export async function uploadFile(options: UploadFileOptions): Promise<UploadResult> {
   // Only the data options are checked by the schema; the callbacks, the signal and the client are not data.
-  const { client, signal: _signal, onProgress: _onProgress, onSourceFile: _onSourceFile, logger: _logger, ...data } = options ?? ({} as UploadFileOptions);
+  const {
+    client,
+    signal: _signal,
+    onProgress: _onProgress,
+    onSourceFile: _onSourceFile,
+    logger: _logger,
+    ...data
+  } = options ?? ({} as UploadFileOptions);
   parseOrThrow(Options, data, "uploadFile");
   const api = client ?? currentClient();
   if (options.directLink !== undefined) return uploadLink(api, options);
@@ -183,7 +193,16 @@ async function uploadLink(client: ReviewAdminClient, o: UploadFileOptions): Prom
     signal: o.signal,
   });
   o.onSourceFile?.(created.id);
-  return { sourceFileId: created.id, state: created.state, size: null, sha1: null, partCount: 0, partSize: null, partsSent: 0, partsReused: 0 };
+  return {
+    sourceFileId: created.id,
+    state: created.state,
+    size: null,
+    sha1: null,
+    partCount: 0,
+    partSize: null,
+    partsSent: 0,
+    partsReused: 0,
+  };
 }
 
 /** The state a completion's refusal shows when the file is complete already (400 "... is PROCESSED, not UPLOADING"). */
@@ -261,9 +280,14 @@ class PathUpload {
       let held = new Map<number, UploadedPart>();
       if (o.resume) {
         this.sourceFileId = o.resume.sourceFileId;
-        const listed = await this.client.call("GetSourceFileParts", { databaseId: this.databaseId, sourceFileId: this.sourceFileId }, undefined, {
-          signal: this.signal,
-        });
+        const listed = await this.client.call(
+          "GetSourceFileParts",
+          { databaseId: this.databaseId, sourceFileId: this.sourceFileId },
+          undefined,
+          {
+            signal: this.signal,
+          },
+        );
         held = new Map(listed.map((p) => [p.partNumber, p]));
         this.adoptEarlierPartSize(held);
       } else {
@@ -312,7 +336,12 @@ class PathUpload {
 
   private progress(): void {
     try {
-      this.o.onProgress?.({ bytesSent: this.bytesDone, totalBytes: this.plan.size, partsDone: this.partsDone, partCount: this.plan.partCount });
+      this.o.onProgress?.({
+        bytesSent: this.bytesDone,
+        totalBytes: this.plan.size,
+        partsDone: this.partsDone,
+        partCount: this.plan.partCount,
+      });
     } catch {
       // A failing progress callback must not fail the upload it reports on.
     }
@@ -403,7 +432,12 @@ class PathUpload {
    */
   private async complete(etags: string[], sha1: string): Promise<{ state: string }> {
     const send = () =>
-      this.client.call("PostSourceFile", { databaseId: this.databaseId, sourceFileId: this.sourceFileId }, { etags, sha1 }, { signal: this.signal });
+      this.client.call(
+        "PostSourceFile",
+        { databaseId: this.databaseId, sourceFileId: this.sourceFileId },
+        { etags, sha1 },
+        { signal: this.signal },
+      );
     try {
       return await send();
     } catch (err) {
@@ -463,7 +497,9 @@ class PathUpload {
       } catch (err) {
         if (this.signal.aborted || err instanceof InsecureUrlError || attempt >= this.partAttempts || !freshUrlMayHelp(err)) throw err;
         const wait = backoffMs(attempt, { baseMs: 500, maxDelayMs: 5_000 });
-        this.o.logger?.(`source file ${this.sourceFileId} part ${n}: ${messageOf(err)}; retrying with a new URL in ${wait} ms (try ${attempt + 1} of ${this.partAttempts})`);
+        this.o.logger?.(
+          `source file ${this.sourceFileId} part ${n}: ${messageOf(err)}; retrying with a new URL in ${wait} ms (try ${attempt + 1} of ${this.partAttempts})`,
+        );
         await sleep(wait, this.signal);
       }
     }

@@ -110,7 +110,11 @@ export function checkDirectLink(link: string): URL {
     throw new ParameterError("directLink", "must be an absolute URL (https://...)", OP);
   }
   if (url.username || url.password) {
-    throw new ParameterError("directLink", "must not contain a user name or password; use a link whose query carries its own authorization (a pre-signed URL)", OP);
+    throw new ParameterError(
+      "directLink",
+      "must not contain a user name or password; use a link whose query carries its own authorization (a pre-signed URL)",
+      OP,
+    );
   }
   if (url.protocol === "http:") {
     if (!isLoopbackHost(url.hostname)) {

@@ -37,7 +37,9 @@ export function resumeFolder(cwd = process.cwd()): string {
 
 /** The resume point of an upload, in `resumeFolder(cwd)`. Failing to write one never fails the upload. */
 export function resumePointFor(id: UploadIdentity, cwd?: string): ResumePoint {
-  const key = createHash("sha256").update(JSON.stringify([id.baseUrl, id.databaseId, id.datasetId, id.filename, id.size, id.sha1])).digest("hex");
+  const key = createHash("sha256")
+    .update(JSON.stringify([id.baseUrl, id.databaseId, id.datasetId, id.filename, id.size, id.sha1]))
+    .digest("hex");
   const file = path.join(resumeFolder(cwd), `${key.slice(0, 32)}.json`);
   return {
     load() {

@@ -48,7 +48,11 @@ async function doctor(env: Partial<Record<(typeof ENV)[number], string>>, args: 
   }
 }
 
-const withKey = (name: string, extra: Record<string, string> = {}) => ({ REVIEWADMIN_API_KEY: emu.keys[name]!, REVIEWADMIN_BASE_URL: emu.url, ...extra });
+const withKey = (name: string, extra: Record<string, string> = {}) => ({
+  REVIEWADMIN_API_KEY: emu.keys[name]!,
+  REVIEWADMIN_BASE_URL: emu.url,
+  ...extra,
+});
 const keyId = (name: string) => emu.keys[name]!.split(".")[1]!;
 /** The text of one labelled block of the report ("organizations", "can manage", ...), lines joined. */
 function section(out: string, name: string): string {
@@ -56,11 +60,18 @@ function section(out: string, name: string): string {
   const start = lines.findIndex((l) => l.startsWith(`  ${name.padEnd(14)}`));
   if (start < 0) return "";
   const rest = lines.slice(start + 1).findIndex((l) => !l.startsWith(" ".repeat(16)));
-  return lines.slice(start, rest < 0 ? undefined : start + 1 + rest).map((l) => l.trim()).join("\n");
+  return lines
+    .slice(start, rest < 0 ? undefined : start + 1 + rest)
+    .map((l) => l.trim())
+    .join("\n");
 }
 
 /** Methods of the requests the emulator logged since `from`. */
-const methodsSince = (from: number) => emu.traffic.log.list().filter((e) => e.seq > from).map((e) => e.method);
+const methodsSince = (from: number) =>
+  emu.traffic.log
+    .list()
+    .filter((e) => e.seq > from)
+    .map((e) => e.method);
 const lastSeq = () => emu.traffic.log.list().at(-1)?.seq ?? 0;
 
 describe("doctor with the seeded keys", () => {
@@ -80,12 +91,18 @@ describe("doctor with the seeded keys", () => {
       ].join("\n"),
     );
     const can = section(r.out, "can manage");
-    expect(can).toContain("OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: organization 102 Northwind Legal");
+    expect(can).toContain(
+      "OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: organization 102 Northwind Legal",
+    );
     expect(can).toContain("DatabaseUserPermissions, DatabaseUsers: database 2001 Northwind v. Contoso\n");
     expect(can).toContain("CustodianDirectorySync: directories of organization 102 Northwind Legal\n");
-    expect(section(r.out, "rate")).toMatch(/^rate {10}25 requests\/s configured; the service allows 25\/s per user account.*\nthis check sent 7 requests \(no retry, no 429\) in \d+\.\d s$/);
+    expect(section(r.out, "rate")).toMatch(
+      /^rate {10}25 requests\/s configured; the service allows 25\/s per user account.*\nthis check sent 7 requests \(no retry, no 429\) in \d+\.\d s$/,
+    );
     expect(section(r.out, "routes")).toBe("routes        7 read-only calls answered as expected (E2 E3 E18 E21 E1 E23)");
-    expect(r.out).toContain("\nwarning: org admin access is turned off on database 2002 Internal Investigation: DatabaseUserPermissions, DatabaseUsers, Dataset and SourceFile will be refused there");
+    expect(r.out).toContain(
+      "\nwarning: org admin access is turned off on database 2002 Internal Investigation: DatabaseUserPermissions, DatabaseUsers, Dataset and SourceFile will be refused there",
+    );
     expect(r.out).toMatch(/\n {2}fix: grant a person's key DB_ADMIN on those databases .*\n\nOK: ready to use \(1 warning\)\n$/);
     // Read-only, and the count it printed is what the service saw.
     expect(methodsSince(before)).toEqual(Array(7).fill("GET"));
@@ -95,7 +112,9 @@ describe("doctor with the seeded keys", () => {
     const r = await doctor(withKey("orgKey"));
     expect(r.code).toBe(0);
     expect(section(r.out, "acts as")).toMatch(
-      new RegExp(`^acts as {7}an organization-level key of 102 Northwind Legal \\(E2: API key ${keyId("orgKey")} <apikey-\\w+@keys\\.invalid>, user \\d+\\)$`),
+      new RegExp(
+        `^acts as {7}an organization-level key of 102 Northwind Legal \\(E2: API key ${keyId("orgKey")} <apikey-\\w+@keys\\.invalid>, user \\d+\\)$`,
+      ),
     );
     expect(section(r.out, "organizations")).toBe("organizations 102 Northwind Legal: org admin");
     // An organization key has no DB_UPLOAD of its own to guess about.
@@ -106,12 +125,22 @@ describe("doctor with the seeded keys", () => {
     const r = await doctor(withKey("parentOrgAdmin"));
     expect(r.code).toBe(0);
     expect(section(r.out, "organizations")).toBe(
-      ["organizations 101 Northwind Holdings: org admin", "102 Northwind Legal: parent org admin", "103 Northwind Compliance: parent org admin"].join("\n"),
+      [
+        "organizations 101 Northwind Holdings: org admin",
+        "102 Northwind Legal: parent org admin",
+        "103 Northwind Compliance: parent org admin",
+      ].join("\n"),
     );
-    expect(section(r.out, "databases")).toBe("databases     2005 Board Review (organization 101): manage users and upload, as org admin of 101");
+    expect(section(r.out, "databases")).toBe(
+      "databases     2005 Board Review (organization 101): manage users and upload, as org admin of 101",
+    );
     const can = section(r.out, "can manage");
-    expect(can).toContain("OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: organization 101 Northwind Holdings\n");
-    expect(can).toContain("data sources (billing, activity, projects): organization 101 Northwind Holdings; organization 102 Northwind Legal; organization 103 Northwind Compliance");
+    expect(can).toContain(
+      "OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: organization 101 Northwind Holdings\n",
+    );
+    expect(can).toContain(
+      "data sources (billing, activity, projects): organization 101 Northwind Holdings; organization 102 Northwind Legal; organization 103 Northwind Compliance",
+    );
     expect(r.out).toMatch(/\nOK: ready to use\n$/);
   });
 
@@ -134,23 +163,32 @@ describe("doctor with the seeded keys", () => {
     const r = await doctor(withKey("databaseAdmin"));
     expect(r.code).toBe(0);
     expect(section(r.out, "organizations")).toBe("organizations 102 Northwind Legal: member");
-    expect(section(r.out, "databases")).toBe("databases     2002 Internal Investigation (organization 102): manage users and upload, as DB_ADMIN");
-    expect(section(r.out, "can manage")).toContain("OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: nowhere\n");
+    expect(section(r.out, "databases")).toBe(
+      "databases     2002 Internal Investigation (organization 102): manage users and upload, as DB_ADMIN",
+    );
+    expect(section(r.out, "can manage")).toContain(
+      "OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: nowhere\n",
+    );
     expect(r.out).toContain(
       "\nwarning: the key's user (Barbara Liskov) is org admin of no organization: OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation and OrganizationMembers will be refused (they need org admin of the organization)\n" +
         "  fix: use an organization-level key (it carries the org admin role) or the key of an org admin of the organizations to manage; this key works for the databases listed\n",
     );
   });
 
-  it.each(["member", "noAccess", "legalHoldAdmin"])("a key without admin rights (%s) does not pass, and says why and what to do", async (name) => {
-    const r = await doctor(withKey(name));
-    expect(r.code).toBe(1);
-    expect(section(r.out, "databases")).toBe("databases     none administered (E1 lists none)");
-    expect(r.out).toMatch(/\nerror: the key's user \([\w ]+\) is org admin of no organization and administers no database \(member of \d+ [\w ]+\): nothing this check can confirm will work with it\n/);
-    expect(r.out).toContain("  fix: use an organization-level key (it carries the org admin role) or the key of an org admin");
-    expect(r.out).toContain("check it with --custodians-only");
-    expect(r.out).toMatch(/\nNOT READY: 1 problem blocks use\n$/);
-  });
+  it.each(["member", "noAccess", "legalHoldAdmin"])(
+    "a key without admin rights (%s) does not pass, and says why and what to do",
+    async (name) => {
+      const r = await doctor(withKey(name));
+      expect(r.code).toBe(1);
+      expect(section(r.out, "databases")).toBe("databases     none administered (E1 lists none)");
+      expect(r.out).toMatch(
+        /\nerror: the key's user \([\w ]+\) is org admin of no organization and administers no database \(member of \d+ [\w ]+\): nothing this check can confirm will work with it\n/,
+      );
+      expect(r.out).toContain("  fix: use an organization-level key (it carries the org admin role) or the key of an org admin");
+      expect(r.out).toContain("check it with --custodians-only");
+      expect(r.out).toMatch(/\nNOT READY: 1 problem blocks use\n$/);
+    },
+  );
 
   it("--custodians-only: a member key passes with a warning, since LEGAL_HOLD_ADMIN cannot be read", async () => {
     const r = await doctor(withKey("legalHoldAdmin"), ["--custodians-only"]);
@@ -158,7 +196,9 @@ describe("doctor with the seeded keys", () => {
     expect(section(r.out, "can manage")).toContain(
       "CustodianDirectorySync: nowhere; maybe directories of organization 102 Northwind Legal, if the user holds LEGAL_HOLD_ADMIN there (only org admins can read that permission)",
     );
-    expect(r.out).toContain("\nwarning: the key's user (Frances Allen) is org admin of no organization (member of 102 Northwind Legal): CustodianDirectorySync works only where the user holds LEGAL_HOLD_ADMIN");
+    expect(r.out).toContain(
+      "\nwarning: the key's user (Frances Allen) is org admin of no organization (member of 102 Northwind Legal): CustodianDirectorySync works only where the user holds LEGAL_HOLD_ADMIN",
+    );
     // A key in no organization cannot be a legal hold admin anywhere.
     expect((await doctor(withKey("unaffiliated"), ["--custodians-only"])).code).toBe(1);
   });
@@ -177,7 +217,12 @@ describe("doctor with the seeded keys", () => {
       rate: { configured: 25, serviceLimit: 25, spent: { requests: 4, retries: 0, throttled: 0 } },
     });
     expect(report.problems.map((p) => `${p.severity} ${p.code}`)).toEqual(["warning no-org-admin"]);
-    expect(report.routes.map((c) => `${c.id} ${c.outcome} ${c.asExpected}`)).toEqual(["E2 ok true", "E3 ok true", "E1 ok true", "E23 ok true"]);
+    expect(report.routes.map((c) => `${c.id} ${c.outcome} ${c.asExpected}`)).toEqual([
+      "E2 ok true",
+      "E3 ok true",
+      "E1 ok true",
+      "E23 ok true",
+    ]);
     expect(report.capabilities.find((c) => c.kinds.includes("DatabaseUsers"))).toEqual({
       kinds: ["DatabaseUserPermissions", "DatabaseUsers"],
       where: ["database 2002 Internal Investigation"],
@@ -190,7 +235,9 @@ describe("doctor with the seeded keys", () => {
     const r = await doctor(withKey("orgAdmin", { REVIEWADMIN_REQUESTS_PER_SECOND: "40" }));
     expect(r.code).toBe(0);
     expect(section(r.out, "rate")).toMatch(/^rate {10}40 requests\/s configured/);
-    expect(r.out).toContain("\nwarning: REVIEWADMIN_REQUESTS_PER_SECOND is 40, above the service's 25 requests per second per user account");
+    expect(r.out).toContain(
+      "\nwarning: REVIEWADMIN_REQUESTS_PER_SECOND is 40, above the service's 25 requests per second per user account",
+    );
     expect(r.out).toContain("  fix: set it to 25 or less");
   });
 });
@@ -224,10 +271,15 @@ describe("doctor with the routes of an OpenAPI document (REVIEWADMIN_OPENAPI)", 
     const r = await doctor({ ...withKey("orgAdmin"), REVIEWADMIN_OPENAPI: path.join(repoRoot, "package.json") });
     expect(r.code).toBe(1);
     expect(r.out).toContain(
-      `\nerror: environment variable REVIEWADMIN_OPENAPI names ${path.join(repoRoot, "package.json")}, which cannot be used: is not valid JSON`.slice(0, 60),
+      `\nerror: environment variable REVIEWADMIN_OPENAPI names ${path.join(repoRoot, "package.json")}, which cannot be used: is not valid JSON`.slice(
+        0,
+        60,
+      ),
     );
     expect(r.out).toContain("is not an OpenAPI 3.x document (its openapi field is missing)\n");
-    expect(r.out).toContain("  fix: correct the document (it is yours to edit: add the operations it lacks, or correct their operationId) or unset REVIEWADMIN_OPENAPI;");
+    expect(r.out).toContain(
+      "  fix: correct the document (it is yours to edit: add the operations it lacks, or correct their operationId) or unset REVIEWADMIN_OPENAPI;",
+    );
   });
 });
 
@@ -237,9 +289,15 @@ describe("doctor finds what blocks use", () => {
     const r = await doctor({ REVIEWADMIN_API_KEY: bad, REVIEWADMIN_BASE_URL: emu.url });
     expect(r.code).toBe(1);
     expect(section(r.out, "key")).toBe("key           WRONGKEY (the key id; the rest of the key is never shown)");
-    expect(section(r.out, "routes")).toBe("routes        1 read-only call (E2); 1 answer not as expected:\nE2 GetCurrentUser: 401 Unauthorized: invalid API key");
-    expect(r.out).toContain(`\nerror: the service at ${emu.url} does not accept this key: GET /v1/users/me (E2 GetCurrentUser) answered 401 Unauthorized: invalid API key\n`);
-    expect(r.out).toContain("  fix: keys are per region: check that the base URL is the API address of the key's region. A key unused for 90 days is disabled");
+    expect(section(r.out, "routes")).toBe(
+      "routes        1 read-only call (E2); 1 answer not as expected:\nE2 GetCurrentUser: 401 Unauthorized: invalid API key",
+    );
+    expect(r.out).toContain(
+      `\nerror: the service at ${emu.url} does not accept this key: GET /v1/users/me (E2 GetCurrentUser) answered 401 Unauthorized: invalid API key\n`,
+    );
+    expect(r.out).toContain(
+      "  fix: keys are per region: check that the base URL is the API address of the key's region. A key unused for 90 days is disabled",
+    );
     expect(r.out).not.toContain("acts as");
   });
 
@@ -253,8 +311,12 @@ describe("doctor finds what blocks use", () => {
     try {
       const r = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgAdmin!, REVIEWADMIN_BASE_URL: url });
       expect(r.code).toBe(1);
-      expect(r.out).toContain(`\nerror: ${url} does not answer like the administration API: GET /v1/users/me (E2 GetCurrentUser) answered 404 with an HTML page\n`);
-      expect(r.out).toContain("  fix: set REVIEWADMIN_BASE_URL (reviewadmin:baseUrl in a stack) to the API address of the region where the key was made, without the /v1 path");
+      expect(r.out).toContain(
+        `\nerror: ${url} does not answer like the administration API: GET /v1/users/me (E2 GetCurrentUser) answered 404 with an HTML page\n`,
+      );
+      expect(r.out).toContain(
+        "  fix: set REVIEWADMIN_BASE_URL (reviewadmin:baseUrl in a stack) to the API address of the region where the key was made, without the /v1 path",
+      );
     } finally {
       server.close();
     }
@@ -267,22 +329,33 @@ describe("doctor finds what blocks use", () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const nothing = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgAdmin!, REVIEWADMIN_BASE_URL: url });
     expect(nothing.code).toBe(1);
-    expect(nothing.out).toMatch(new RegExp(`\\nerror: nothing answers at ${url}: GET /v1/users/me \\(E2 GetCurrentUser\\) got no answer \\(ECONNREFUSED .*\\)\\n  fix: check the host and port of REVIEWADMIN_BASE_URL`));
+    expect(nothing.out).toMatch(
+      new RegExp(
+        `\\nerror: nothing answers at ${url}: GET /v1/users/me \\(E2 GetCurrentUser\\) got no answer \\(ECONNREFUSED .*\\)\\n  fix: check the host and port of REVIEWADMIN_BASE_URL`,
+      ),
+    );
 
     const plain = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgAdmin!, REVIEWADMIN_BASE_URL: "http://api.example.com" });
     expect(plain.code).toBe(1);
-    expect(plain.out).toContain("\nerror: the base URL http://api.example.com cannot be used: baseUrl http://api.example.com uses plain http to a host that is not loopback");
+    expect(plain.out).toContain(
+      "\nerror: the base URL http://api.example.com cannot be used: baseUrl http://api.example.com uses plain http to a host that is not loopback",
+    );
     expect(plain.out).toContain("  fix: use the https:// address of your region's API;");
 
     const none = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgAdmin! });
     expect(none.code).toBe(1);
     expect(none.out).toContain("\nerror: no base URL is set (REVIEWADMIN_BASE_URL); keys are per region, so there is no default\n");
     const noKey = await doctor({ REVIEWADMIN_BASE_URL: emu.url });
-    expect(noKey.out).toContain("\nerror: no API key is set (REVIEWADMIN_API_KEY)\n  fix: export REVIEWADMIN_API_KEY=<key>; to check a stack's key:");
+    expect(noKey.out).toContain(
+      "\nerror: no API key is set (REVIEWADMIN_API_KEY)\n  fix: export REVIEWADMIN_API_KEY=<key>; to check a stack's key:",
+    );
   });
 
   it("--base-url tries another address with the same key, and a copied /v1 is dropped", async () => {
-    const r = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgKey!, REVIEWADMIN_BASE_URL: "http://127.0.0.1:9" }, ["--base-url", `${emu.url}/v1/`]);
+    const r = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgKey!, REVIEWADMIN_BASE_URL: "http://127.0.0.1:9" }, [
+      "--base-url",
+      `${emu.url}/v1/`,
+    ]);
     expect(r.code).toBe(0);
     expect(section(r.out, "base URL")).toBe(`base URL      ${emu.url} (--base-url)`);
   });
@@ -304,18 +377,39 @@ describe("doctor finds what blocks use", () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     try {
-      const r = await doctor({ REVIEWADMIN_API_KEY: emu.keys.parentOrgAdmin!, REVIEWADMIN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` }, ["--json"]);
+      const r = await doctor(
+        {
+          REVIEWADMIN_API_KEY: emu.keys.parentOrgAdmin!,
+          REVIEWADMIN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        },
+        ["--json"],
+      );
       const report = JSON.parse(r.out) as DoctorReport;
       expect(r.code).toBe(0);
       expect(report.identity).toEqual({ kind: "organization" });
-      expect(report.organizations.map((o) => `${o.id}: ${o.roles.join(", ")}`)).toEqual(["101: org admin", "102: parent org admin", "103: parent org admin"]);
+      expect(report.organizations.map((o) => `${o.id}: ${o.roles.join(", ")}`)).toEqual([
+        "101: org admin",
+        "102: parent org admin",
+        "103: parent org admin",
+      ]);
       // Every visible organization probed with E18: the sub-organizations refuse, as they should.
       expect(report.routes.map((c) => `${c.id} ${c.outcome} ${c.asExpected}`)).toEqual([
-        "E2 404 true", "E3 ok true", "E18 ok true", "E18 403 true", "E18 403 true", "E1 ok true", "E23 ok true",
+        "E2 404 true",
+        "E3 ok true",
+        "E18 ok true",
+        "E18 403 true",
+        "E18 403 true",
+        "E1 ok true",
+        "E23 ok true",
       ]);
       expect(report.routes[0]!.note).toBe("no user behind this key: an organization-level key");
-      const text = await doctor({ REVIEWADMIN_API_KEY: emu.keys.parentOrgAdmin!, REVIEWADMIN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
-      expect(section(text.out, "acts as")).toBe("acts as       an organization-level key of 101 Northwind Holdings (E2 answers no user for it)");
+      const text = await doctor({
+        REVIEWADMIN_API_KEY: emu.keys.parentOrgAdmin!,
+        REVIEWADMIN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      });
+      expect(section(text.out, "acts as")).toBe(
+        "acts as       an organization-level key of 101 Northwind Holdings (E2 answers no user for it)",
+      );
     } finally {
       proxy.close();
     }
@@ -324,7 +418,12 @@ describe("doctor finds what blocks use", () => {
   it("the compiled bin, as a user runs it", async () => {
     // Asynchronously: the emulator answering it lives in this process.
     const r = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-      const env = { ...process.env, REVIEWADMIN_API_KEY: emu.keys.orgKey!, REVIEWADMIN_BASE_URL: emu.url, REVIEWADMIN_REQUESTS_PER_SECOND: "" };
+      const env = {
+        ...process.env,
+        REVIEWADMIN_API_KEY: emu.keys.orgKey!,
+        REVIEWADMIN_BASE_URL: emu.url,
+        REVIEWADMIN_REQUESTS_PER_SECOND: "",
+      };
       execFile(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "doctor"], { encoding: "utf8", env }, (err, stdout, stderr) =>
         resolve({ status: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
       );

@@ -56,7 +56,13 @@ async function exported(label: string, args: string[] = []): Promise<string> {
 }
 
 const filesOf = (dir: string) =>
-  Object.fromEntries(fs.readdirSync(dir).filter((f) => f !== "node_modules").sort().map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]));
+  Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((f) => f !== "node_modules")
+      .sort()
+      .map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
+  );
 
 function stackFor(project: string): ProgramStack {
   return new ProgramStack({
@@ -115,8 +121,18 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     emu.traffic.log.reset();
     const r = await exportWith(["--out", dir]);
     expect(r.code, r.err).toBe(0);
-    expect(Object.keys(filesOf(dir))).toEqual([".gitignore", "Pulumi.yaml", "README.md", "access.ts", "index.ts", "package.json", "tsconfig.json"]);
-    expect(r.out).toContain(`Exported 1 organization, 7 members, 2 invitations (1 expired), 1 database (1 more not readable with this key), 1 grant to ${dir} with 6 API requests`);
+    expect(Object.keys(filesOf(dir))).toEqual([
+      ".gitignore",
+      "Pulumi.yaml",
+      "README.md",
+      "access.ts",
+      "index.ts",
+      "package.json",
+      "tsconfig.json",
+    ]);
+    expect(r.out).toContain(
+      `Exported 1 organization, 7 members, 2 invitations (1 expired), 1 database (1 more not readable with this key), 1 grant to ${dir} with 6 API requests`,
+    );
     expect(r.err).toContain("export: organization 102 (Northwind Legal): 7 members, 2 invitations (1 expired), 2 databases");
     // E2, E18, E14, E9, E23 x 2 (2002 answers 403: org admin access is off).
     expect(emu.traffic.log.counters.total).toBe(6);
@@ -128,14 +144,21 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     expect(access).toContain(
       `{ email: "grace@northwind.example", firstName: "Grace", lastName: "Hopper", permissions: [], identifiers: [] }, // DECIDE: no organization permission and no grant on an exported database: keep or remove?\n`,
     );
-    expect(access).toMatch(/\{ email: "new\.hire@northwind\.example", firstName: "New", lastName: "Hire", permissions: \[\] \}, \/\/ expires \d{4}-\d\d-\d\d\n/);
-    expect(access).toMatch(/ {4}expiredInvitations: \[\n {6}\{ email: "late\.joiner@northwind\.example", firstName: "Late", lastName: "Joiner", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ DECIDE: expired \d{4}-\d\d-\d\d: re-send or drop\?\n/);
-    expect(access).toContain("// Not exported: database 2002 \"Internal Investigation\": org admin access is off on it");
+    expect(access).toMatch(
+      /\{ email: "new\.hire@northwind\.example", firstName: "New", lastName: "Hire", permissions: \[\] \}, \/\/ expires \d{4}-\d\d-\d\d\n/,
+    );
+    expect(access).toMatch(
+      / {4}expiredInvitations: \[\n {6}\{ email: "late\.joiner@northwind\.example", firstName: "Late", lastName: "Joiner", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ DECIDE: expired \d{4}-\d\d-\d\d: re-send or drop\?\n/,
+    );
+    expect(access).toContain('// Not exported: database 2002 "Internal Investigation": org admin access is off on it');
     expect(access).toContain(`          ${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>\n`);
     const index = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     expect(index).toContain("const adopted: pulumi.CustomResourceOptions = { retainOnDelete: true };");
     expect(index).toContain('const mode = "additive" as reviewadmin.RosterMode;');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({ "@pulumi/pulumi": "^3.270.0", "pulumi-reviewadmin": "^0.1.0" });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({
+      "@pulumi/pulumi": "^3.270.0",
+      "pulumi-reviewadmin": "^0.1.0",
+    });
 
     const again = await exported("seeded-again");
     expect(filesOf(again)).toEqual(filesOf(dir));
@@ -162,7 +185,9 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     const out = await exported("per-person", ["--style", "per-person"]);
     const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
     expect(index).toContain("resendWhenExpired: false");
-    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain("index.ts adopts each with resendWhenExpired: false, so nothing is sent");
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
+      "index.ts adopts each with resendWhenExpired: false, so nothing is sent",
+    );
     expect(tsc(out)).toMatchObject({ ok: true, output: "" });
     const first = await provesAdoption(out, "seeded-per-person");
     expect(first.steps).toHaveLength(7 + 2 + 1);
@@ -179,7 +204,16 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
 
   it("scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes", async () => {
     emu.reset();
-    const out = await exported("narrow", ["--org", "102", "--no-grants", "--no-invitations", "--no-identifiers", "--no-retain", "--project", "narrow"]);
+    const out = await exported("narrow", [
+      "--org",
+      "102",
+      "--no-grants",
+      "--no-invitations",
+      "--no-identifiers",
+      "--no-retain",
+      "--project",
+      "narrow",
+    ]);
     const access = fs.readFileSync(path.join(out, "access.ts"), "utf8");
     expect(access).not.toContain("identifiers: [");
     expect(access).toContain("    databases: [],\n");
@@ -197,7 +231,9 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     emu.store.user(U.multiOrgMember).active = false;
     emu.store.setDatabaseUser(SEEDED.databases.open, U.noAccess, ["DB_UPLOAD"]);
     const access = fs.readFileSync(path.join(await exported("suspended"), "access.ts"), "utf8");
-    expect(access).toContain(`${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>; DECIDE: suspended account (active: false): keep this grant or remove it?`);
+    expect(access).toContain(
+      `${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>; DECIDE: suspended account (active: false): keep this grant or remove it?`,
+    );
     expect(access).toContain(`${U.noAccess}: ["DB_UPLOAD"], // Radia Perlman <radia@contoso.example>; not a member of Northwind Legal`);
   });
 
@@ -206,14 +242,21 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     const before = await exported("before");
     emu.store.updateMember(SEEDED.org, U.aiAdmin, { permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
     emu.store.setDatabaseUser(SEEDED.databases.open, U.multiOrgMember, ["DB_DELETE", "DB_UPLOAD"]);
-    emu.store.createInvitation(SEEDED.org, { email: "priya@northwind.example", firstName: "Priya", lastName: "Raman", permissions: ["LEGAL_HOLD_ADMIN"] });
+    emu.store.createInvitation(SEEDED.org, {
+      email: "priya@northwind.example",
+      firstName: "Priya",
+      lastName: "Raman",
+      permissions: ["LEGAL_HOLD_ADMIN"],
+    });
     const after = await exported("after");
     const diff = spawnSync("diff", ["-r", "-U0", before, after], { encoding: "utf8" }).stdout;
     const changed = diff.split("\n").filter((l) => /^[-+][^-+]/.test(l));
     expect(changed).toEqual([
       `-      { email: "ken@northwind.example", firstName: "Ken", lastName: "Thompson", permissions: ["AI_ADMIN"], identifiers: [{ abbreviation: "KT", label: "Ken Thompson" }] },`,
       `+      { email: "ken@northwind.example", firstName: "Ken", lastName: "Thompson", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"], identifiers: [{ abbreviation: "KT", label: "Ken Thompson" }] },`,
-      expect.stringMatching(/^\+ {6}\{ email: "priya@northwind\.example", firstName: "Priya", lastName: "Raman", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ expires /),
+      expect.stringMatching(
+        /^\+ {6}\{ email: "priya@northwind\.example", firstName: "Priya", lastName: "Raman", permissions: \["LEGAL_HOLD_ADMIN"\] \}, \/\/ expires /,
+      ),
       `-          ${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>`,
       `+          ${U.multiOrgMember}: ["DB_DELETE", "DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>`,
     ]);
@@ -228,13 +271,21 @@ describe("pulumi-reviewadmin export: bad input gets one line and writes nothing"
   async function refused(args: string[], key = "orgAdmin", out = newDir("refused")) {
     const r = await exportWith(["--out", out, ...args], key);
     expect(r.out).toBe("");
-    expect(r.err.trimEnd().split("\n").filter((l) => !l.startsWith("export: "))).toHaveLength(1);
+    expect(
+      r.err
+        .trimEnd()
+        .split("\n")
+        .filter((l) => !l.startsWith("export: ")),
+    ).toHaveLength(1);
     expect(fs.existsSync(out)).toBe(false);
     return r;
   }
 
   it("an unknown organization", async () => {
-    expect(await refused(["--org", "999"])).toMatchObject({ code: 1, err: expect.stringContaining("pulumi-reviewadmin export: unknown organization 999: the key can see 102 (Northwind Legal)\n") });
+    expect(await refused(["--org", "999"])).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("pulumi-reviewadmin export: unknown organization 999: the key can see 102 (Northwind Legal)\n"),
+    });
   });
 
   it("a key without org admin says which right is missing", async () => {
@@ -306,7 +357,10 @@ describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases
     requests = emu.traffic.log.counters.total;
     const members = emu.store.membersOf(SEEDED.org).length;
     const databases = emu.store.databasesOf(SEEDED.org);
-    const bound = Math.ceil(members / 200) + databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databaseUsersOf(d.id).length) / 200), 0) + 5;
+    const bound =
+      Math.ceil(members / 200) +
+      databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databaseUsersOf(d.id).length) / 200), 0) +
+      5;
     expect(members).toBe(2000 + 50 * 40 + 7);
     expect(requests).toBeLessThanOrEqual(bound);
     const access = fs.readFileSync(path.join(dir, "access.ts"), "utf8");

@@ -28,8 +28,14 @@ describe("pulumi-reviewadmin", () => {
     expect(await runCli([])).toMatchObject({ code: 2 });
     const unknown = await runCli(["frobnicate"]);
     expect(unknown).toMatchObject({ code: 2, out: "" });
-    expect(unknown.err).toMatch(/^pulumi-reviewadmin: unknown command 'frobnicate'; commands: ([\w-]+, )*routes(, [\w-]+)* \(see --help\)\n$/);
-    expect(await runCli(["routes", "--frob"])).toEqual({ code: 2, out: "", err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n" });
+    expect(unknown.err).toMatch(
+      /^pulumi-reviewadmin: unknown command 'frobnicate'; commands: ([\w-]+, )*routes(, [\w-]+)* \(see --help\)\n$/,
+    );
+    expect(await runCli(["routes", "--frob"])).toEqual({
+      code: 2,
+      out: "",
+      err: "pulumi-reviewadmin routes: Unknown option '--frob' (see pulumi-reviewadmin routes --help)\n",
+    });
   });
 
   it("says which Node it needs", () => {

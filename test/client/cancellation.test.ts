@@ -23,7 +23,11 @@ describe("cancellation", () => {
   it("aborts during a backoff wait", async () => {
     const clock = new ManualClock();
     const c = t.client({ clock });
-    t.server.expect({ method: "GET", path: "/v1/users/me", reply: { status: 503, json: { title: "Busy", status: 503 }, headers: { "retry-after": "10" } } });
+    t.server.expect({
+      method: "GET",
+      path: "/v1/users/me",
+      reply: { status: 503, json: { title: "Busy", status: 503 }, headers: { "retry-after": "10" } },
+    });
     const ac = new AbortController();
     const call = c.call("GetCurrentUser", {}, undefined, { signal: ac.signal }).catch((e: unknown) => e);
     await until(() => clock.pending === 1, "the client waits to retry");

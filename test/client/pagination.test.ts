@@ -30,7 +30,11 @@ describe("pagination", () => {
     const c = t.client();
     const items = Array.from({ length: 200 }, (_, i) => db(i + 1));
     t.server.expect(
-      { method: "GET", path: "/v1/databases?limit=200", reply: ok(items, { links: { next: `${t.server.url}/v1/databases?after=200&limit=200` } }) },
+      {
+        method: "GET",
+        path: "/v1/databases?limit=200",
+        reply: ok(items, { links: { next: `${t.server.url}/v1/databases?after=200&limit=200` } }),
+      },
       { method: "GET", path: "/v1/databases?after=200&limit=200", reply: ok([], { links: { next: null } }) },
     );
     const all = await c.listAll("GetDatabases", { limit: 200 });
@@ -40,7 +44,11 @@ describe("pagination", () => {
 
   it("reads the events shape {data: {events}} without links and stops", async () => {
     const c = t.client();
-    t.server.expect({ method: "GET", path: "/v1/organizations/7/events/recent?limit=3", reply: ok({ events: [event(1), event(2), event(3)] }) });
+    t.server.expect({
+      method: "GET",
+      path: "/v1/organizations/7/events/recent?limit=3",
+      reply: ok({ events: [event(1), event(2), event(3)] }),
+    });
     const events = await c.listAll("GetRecentOrganizationEvents", { orgId: 7, limit: 3 });
     expect(events.map((e) => e.id)).toEqual([1, 2, 3]);
   });
@@ -48,7 +56,11 @@ describe("pagination", () => {
   it("follows links.next on the events shape when it is there", async () => {
     const c = t.client();
     t.server.expect(
-      { method: "GET", path: "/v1/organizations/7/events/recent", reply: ok({ events: [event(1)] }, { links: { next: `${t.server.url}/v1/organizations/7/events/recent?after=1` } }) },
+      {
+        method: "GET",
+        path: "/v1/organizations/7/events/recent",
+        reply: ok({ events: [event(1)] }, { links: { next: `${t.server.url}/v1/organizations/7/events/recent?after=1` } }),
+      },
       { method: "GET", path: "/v1/organizations/7/events/recent?after=1", reply: ok({ events: [event(2)] }, { links: { next: null } }) },
     );
     const ids: number[] = [];

@@ -28,7 +28,9 @@ describe("putPart", () => {
       { method: "PUT", path: "/parts/4", reply: { status: 503, text: "busy" } },
     );
     expect(await c.putPart(`${t.server.url}/parts/2`, new Uint8Array([1, 2, 3]))).toEqual({ etag: "e2" });
-    expect(await c.putPart(`${t.server.url}/parts/3`, Readable.from([Buffer.from("ab"), Buffer.from("cd")]), { size: 4 })).toEqual({ etag: "e3" });
+    expect(await c.putPart(`${t.server.url}/parts/3`, Readable.from([Buffer.from("ab"), Buffer.from("cd")]), { size: 4 })).toEqual({
+      etag: "e3",
+    });
     expect(t.server.received[2].body.toString()).toBe("abcd");
     const err = await c.putPart(`${t.server.url}/parts/4`, Readable.from([Buffer.from("x")]), { size: 1 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 503, attempts: 1 });

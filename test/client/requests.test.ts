@@ -3,7 +3,15 @@
  * accepts, what it sends, how it reads error bodies, and getClient's sharing.
  */
 import { describe, expect, it } from "vitest";
-import { ApiError, ClientClosedError, getClient, InsecureUrlError, ParameterError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
+import {
+  ApiError,
+  ClientClosedError,
+  getClient,
+  InsecureUrlError,
+  ParameterError,
+  ResponseValidationError,
+  ReviewAdminClient,
+} from "../../provider/client";
 import { db, invitation, newKey, ok, useScriptedClients } from "./scriptedClients";
 
 const t = useScriptedClients();
@@ -19,7 +27,13 @@ describe("URLs", () => {
   });
 
   it("accepts https anywhere and http to 127.0.0.0/8, localhost and [::1]", async () => {
-    for (const baseUrl of ["https://api.example.com/", "http://127.0.0.1:1", "http://127.9.8.7", "http://localhost:8080", "http://[::1]:8080"]) {
+    for (const baseUrl of [
+      "https://api.example.com/",
+      "http://127.0.0.1:1",
+      "http://127.9.8.7",
+      "http://localhost:8080",
+      "http://[::1]:8080",
+    ]) {
       const c = new ReviewAdminClient({ baseUrl, apiKey: newKey() });
       expect(c.baseUrl).toBe(baseUrl.replace(/\/$/, ""));
       await c.close();
@@ -40,7 +54,11 @@ describe("requests", () => {
       path: "/v1/organizations/5/users",
       reply: ok({ invalid: [], invites: [invitation], users: [] }),
     });
-    const data = await c.call("PostOrganizationUsers", { orgId: 5 }, { users: [{ email: "a@example.com", firstName: "A", lastName: "B" }] });
+    const data = await c.call(
+      "PostOrganizationUsers",
+      { orgId: 5 },
+      { users: [{ email: "a@example.com", firstName: "A", lastName: "B" }] },
+    );
     expect(data.invites[0].email).toBe("a@example.com");
     const [req] = t.server.received;
     expect(req.headers.authorization).toBe(`Bearer ${key}`);
@@ -51,7 +69,11 @@ describe("requests", () => {
 
   it("keeps a base URL's path prefix and builds the query from params", async () => {
     const c = t.client({ baseUrl: t.server.url + "/api/" });
-    t.server.expect({ method: "GET", path: "/api/v1/organizations/3/billing?year=2024&month=2&limit=10", reply: ok([], { links: { next: null } }) });
+    t.server.expect({
+      method: "GET",
+      path: "/api/v1/organizations/3/billing?year=2024&month=2&limit=10",
+      reply: ok([], { links: { next: null } }),
+    });
     expect(await c.call("GetOrganizationBilling", { orgId: 3, year: 2024, month: 2, limit: 10 })).toEqual([]);
   });
 
@@ -90,14 +112,20 @@ describe("requests", () => {
       [() => c.call("GetOrganizationUser", { orgId: 12, userId: "12.0" }), "userId"],
       [() => c.call("GetOrganizationBilling", { orgId: 1, month: 13 }), "month"],
       [() => c.call("PostOrganizationUsers", { orgId: 1 }, { users: [] }), "body.users"],
-      [() => c.call("PutDatabaseUser", { databaseId: 1, userId: 2 }, { databasePermissions: ["DB_ADMIN", "DB_ADMIN"] }), "body.databasePermissions"],
+      [
+        () => c.call("PutDatabaseUser", { databaseId: 1, userId: 2 }, { databasePermissions: ["DB_ADMIN", "DB_ADMIN"] }),
+        "body.databasePermissions",
+      ],
       [() => c.call("PostOrganizationInvitationResend", { orgId: 1 }, undefined as never), "body"],
       [() => c.call("PostDirectoryCustodians", { directoryId: 1 }, new FormData()), "body"],
       [() => c.call("GetCurrentUser", {}, { x: 1 } as never), "body"],
       [() => c.listAll("GetDatabases", { limit: 0 }), "limit"],
     ];
     for (const [run, parameter] of cases) {
-      const err = await run().then(() => undefined, (e: unknown) => e);
+      const err = await run().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err, parameter).toBeInstanceOf(ParameterError);
       expect((err as ParameterError).parameter).toBe(parameter);
     }
@@ -113,13 +141,25 @@ describe("errors", () => {
     const err = (await c.call("GetDatabase", { databaseId: 7 }).catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe("GetDatabase GET /v1/databases/7: 404 Not Found");
-    expect(err).toMatchObject({ code: "RA_ERR_API", status: 404, title: "Not Found", operationId: "GetDatabase", method: "GET", path: "/v1/databases/7", attempts: 1 });
+    expect(err).toMatchObject({
+      code: "RA_ERR_API",
+      status: 404,
+      title: "Not Found",
+      operationId: "GetDatabase",
+      method: "GET",
+      path: "/v1/databases/7",
+      attempts: 1,
+    });
     expect(err.body).toEqual({ title: "Not Found", status: 404 });
   });
 
   it("reads a {message, status} body", async () => {
     const c = t.client();
-    t.server.expect({ method: "DELETE", path: "/v1/organizations/1/users/9", reply: { status: 404, json: { message: "User 9 is not a member", status: 404 } } });
+    t.server.expect({
+      method: "DELETE",
+      path: "/v1/organizations/1/users/9",
+      reply: { status: 404, json: { message: "User 9 is not a member", status: 404 } },
+    });
     const err = (await c.call("DeleteOrganizationUser", { orgId: 1, userId: 9 }).catch((e: unknown) => e)) as ApiError;
     expect(err.message).toBe("DeleteOrganizationUser DELETE /v1/organizations/1/users/9: 404 User 9 is not a member");
     expect(err.serviceMessage).toBe("User 9 is not a member");
@@ -128,8 +168,14 @@ describe("errors", () => {
 
   it("makes an ApiError of a non-JSON error body", async () => {
     const c = t.client();
-    t.server.expect({ method: "POST", path: "/v1/organizations/1/invitations/resend", reply: { status: 502, text: "<html>\n<b>Bad gateway</b>\n</html>" } });
-    const err = (await c.call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" }).catch((e: unknown) => e)) as ApiError;
+    t.server.expect({
+      method: "POST",
+      path: "/v1/organizations/1/invitations/resend",
+      reply: { status: 502, text: "<html>\n<b>Bad gateway</b>\n</html>" },
+    });
+    const err = (await c
+      .call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err.message).toBe("PostOrganizationInvitationResend POST /v1/organizations/1/invitations/resend: 502 Bad Gateway");
     expect(err.body).toBe("<html>\n<b>Bad gateway</b>\n</html>");
@@ -143,7 +189,11 @@ describe("errors", () => {
       { method: "GET", path: "/v1/organizations", reply: ok([]) },
       { method: "GET", path: "/v1/users/me", reply: { status: 200, text: "not json" } },
     );
-    const fieldOf = (p: Promise<unknown>) => p.then(() => "resolved", (e: unknown) => (e as ResponseValidationError).fieldPath);
+    const fieldOf = (p: Promise<unknown>) =>
+      p.then(
+        () => "resolved",
+        (e: unknown) => (e as ResponseValidationError).fieldPath,
+      );
     expect(await fieldOf(c.call("GetDatabase", { databaseId: 1 }))).toBe("data.name");
     expect(await fieldOf(c.call("GetDatabases", {}))).toBe("data.1.id");
     expect(await fieldOf(c.call("GetOrganizations", {}))).toBe("links.next");

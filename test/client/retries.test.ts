@@ -14,7 +14,11 @@ describe("retries", () => {
     const clock = new ManualClock();
     const c = t.client({ clock });
     t.server.expect(
-      { method: "GET", path: "/v1/users/me", reply: { status: 429, json: { title: "Too Many Requests", status: 429 }, headers: { "retry-after": "1" } } },
+      {
+        method: "GET",
+        path: "/v1/users/me",
+        reply: { status: 429, json: { title: "Too Many Requests", status: 429 }, headers: { "retry-after": "1" } },
+      },
       { method: "GET", path: "/v1/users/me", reply: ok(user) },
     );
     expect(await t.onClock(clock, c.call("GetCurrentUser", {}))).toMatchObject({ id: 1 });
@@ -30,7 +34,9 @@ describe("retries", () => {
       { ...resend, reply: { status: 429, json: { title: "Too Many Requests", status: 429 } } },
       { ...resend, reply: ok(invitation) },
     );
-    expect(await c.call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" })).toMatchObject({ email: "a@example.com" });
+    expect(await c.call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" })).toMatchObject({
+      email: "a@example.com",
+    });
     expect(c.stats).toMatchObject({ requests: 2, retries: 1, throttled: 1 });
   });
 
@@ -46,7 +52,10 @@ describe("retries", () => {
 
   it("retries a reset connection on a GET", async () => {
     const c = t.client();
-    t.server.expect({ method: "GET", path: "/v1/users/me", reply: { reset: true } }, { method: "GET", path: "/v1/users/me", reply: ok(user) });
+    t.server.expect(
+      { method: "GET", path: "/v1/users/me", reply: { reset: true } },
+      { method: "GET", path: "/v1/users/me", reply: ok(user) },
+    );
     expect(await c.call("GetCurrentUser", {})).toMatchObject({ id: 1 });
     expect(c.stats.retries).toBe(1);
   });
@@ -54,8 +63,13 @@ describe("retries", () => {
   it("does not retry a 503 or a reset connection on a non-idempotent POST", async () => {
     const c = t.client();
     const resend = { method: "POST", path: "/v1/organizations/1/invitations/resend" };
-    t.server.expect({ ...resend, reply: { status: 503, json: { title: "Unavailable", status: 503 } } }, { ...resend, reply: { reset: true } });
-    const err = (await c.call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" }).catch((e: unknown) => e)) as ApiError;
+    t.server.expect(
+      { ...resend, reply: { status: 503, json: { title: "Unavailable", status: 503 } } },
+      { ...resend, reply: { reset: true } },
+    );
+    const err = (await c
+      .call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" })
+      .catch((e: unknown) => e)) as ApiError;
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 503, attempts: 1 });
     const net = await c.call("PostOrganizationInvitationResend", { orgId: 1 }, { email: "a@example.com" }).catch((e: unknown) => e);
@@ -90,12 +104,22 @@ describe("retries", () => {
     const busy = { status: 503, json: { title: "Busy", status: 503 }, headers: { "retry-after": "0.3" } };
     // 300 ms waited after the first answer; another 300 would make 600 > 500: give up after two.
     t.server.expectTimes(2, { method: "GET", path: "/v1/users/me", reply: busy });
-    expect(await t.onClock(clock, c.call("GetCurrentUser", {}).catch((e: unknown) => e))).toMatchObject({ status: 503, attempts: 2 });
+    expect(
+      await t.onClock(
+        clock,
+        c.call("GetCurrentUser", {}).catch((e: unknown) => e),
+      ),
+    ).toMatchObject({ status: 503, attempts: 2 });
     expect(clock.now()).toBe(300);
     // A Retry-After longer than the whole budget ends it at once.
     t.server.expect({ method: "GET", path: "/v1/users/me", reply: { ...busy, headers: { "retry-after": "3600" } } });
     const before = clock.now();
-    expect(await t.onClock(clock, c.call("GetCurrentUser", {}).catch((e: unknown) => e))).toMatchObject({ status: 503, attempts: 1 });
+    expect(
+      await t.onClock(
+        clock,
+        c.call("GetCurrentUser", {}).catch((e: unknown) => e),
+      ),
+    ).toMatchObject({ status: 503, attempts: 1 });
     // No retry wait: at most the pacer's 1 ms spacing at 1000 requests/s.
     expect(clock.now() - before).toBeLessThanOrEqual(1);
   });

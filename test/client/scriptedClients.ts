@@ -18,8 +18,22 @@ export function newKey(): string {
 
 export const db = (id: number) => ({ id, name: `db${id}`, orgAdminAccess: true, owningOrganizationId: 1 });
 export const user = { id: 1, email: "a@example.com" };
-export const event = (id: number) => ({ id, timestamp: 1_700_000_000_000 + id, type: "LOGIN", userId: 1, organizationId: 1, description: null, data: null });
-export const invitation = { email: "a@example.com", expiration: "2030-01-01T00:00:00Z", expired: false, organizationId: 1, organizationPermissions: [] };
+export const event = (id: number) => ({
+  id,
+  timestamp: 1_700_000_000_000 + id,
+  type: "LOGIN",
+  userId: 1,
+  organizationId: 1,
+  description: null,
+  data: null,
+});
+export const invitation = {
+  email: "a@example.com",
+  expiration: "2030-01-01T00:00:00Z",
+  expired: false,
+  organizationId: 1,
+  organizationPermissions: [],
+};
 export const ok = (data: unknown, extra: Record<string, unknown> = {}) => ({ status: 200, json: { data, ...extra } });
 
 export interface ScriptedClients {

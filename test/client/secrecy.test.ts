@@ -15,7 +15,11 @@ describe("the key never shows", () => {
     const impatient = t.client({ apiKey: key, maxAttempts: 1, timeoutMs: 100, logger: (l) => lines.push(l) });
     t.server.expect(
       // A server that echoes the Authorization header back must not get the key into the error.
-      { method: "GET", path: "/v1/users/me", reply: (req) => ({ status: 401, json: { title: `bad credentials ${req.headers.authorization}`, status: 401 } }) },
+      {
+        method: "GET",
+        path: "/v1/users/me",
+        reply: (req) => ({ status: 401, json: { title: `bad credentials ${req.headers.authorization}`, status: 401 } }),
+      },
       { method: "GET", path: "/v1/users/me", reply: { reset: true } },
       { method: "GET", path: "/v1/users/me", reply: { hang: true } },
       { method: "GET", path: "/v1/databases/1", reply: (req) => ok({ ...db(1), name: 1, echo: req.headers.authorization }) },
@@ -42,7 +46,12 @@ describe("the key never shows", () => {
 
     const printouts = errors.flatMap((e) => [String(e), JSON.stringify(e), util.inspect(e, { depth: 10 }), (e as Error).stack ?? ""]);
     for (const client of [c, impatient]) {
-      printouts.push(String(client), JSON.stringify(client), util.inspect(client, { depth: 10 }), util.inspect({ nested: { client } }, { depth: 10 }));
+      printouts.push(
+        String(client),
+        JSON.stringify(client),
+        util.inspect(client, { depth: 10 }),
+        util.inspect({ nested: { client } }, { depth: 10 }),
+      );
     }
     printouts.push(...lines);
     expect(lines.length).toBeGreaterThan(0);

@@ -1,12 +1,6 @@
 /** Every rule of the spec's custodian directory CSV, as parseCustodianCsv applies it. */
 import { describe, expect, it } from "vitest";
-import {
-  CUSTODIAN_COLUMNS,
-  CustodianCsvError,
-  MAX_CSV_BYTES,
-  parseCustodianCsv,
-  renderCustodianCsv,
-} from "../../contract/custodianCsv";
+import { CUSTODIAN_COLUMNS, CustodianCsvError, MAX_CSV_BYTES, parseCustodianCsv, renderCustodianCsv } from "../../contract/custodianCsv";
 
 function csvError(text: string, opts?: { maxBytes?: number }): CustodianCsvError {
   try {

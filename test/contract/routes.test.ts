@@ -65,7 +65,9 @@ describe("parameter rules", () => {
   });
 
   it("refuses a path parameter with a malformed %-escape by name; pathParamsOf keeps it as sent", () => {
-    expect(() => matchRoute("GET", "/v1/organizations/%ZZ/users")).toThrow(new ParameterError("orgId", "has a malformed %-escape", "GetOrganizationUsers"));
+    expect(() => matchRoute("GET", "/v1/organizations/%ZZ/users")).toThrow(
+      new ParameterError("orgId", "has a malformed %-escape", "GetOrganizationUsers"),
+    );
     expect(matchRoute("GET", "/v1/organizations/%31%30%32/users")?.pathParams).toEqual({ orgId: "102" });
     expect(pathParamsOf(routes.GetOrganizationUsers, "/v1/organizations/%ZZ/users")).toEqual({ orgId: "%ZZ" });
   });

@@ -9,8 +9,18 @@ import { mapCustodianExport, toIsoDate, type ExportMapping } from "../../provide
 import { CUSTODIAN_PRESETS, presetOfHeaders } from "../../provider/custodians/presets";
 import { IGNORED_ROWS_LIMIT, judgeCustodianFile } from "../../provider/custodians/review";
 import {
-  csvFile, ENTRA_DOCUMENTED_HEADER, ENTRA_EXPORT, ENTRA_HEADER, GOOGLE_EXPORT, GOOGLE_HEADER, M365_EXPORT, M365_HEADER,
-  OKTA_EXPORT, OKTA_HEADER, WORKDAY_EXPORT, WORKDAY_HEADER,
+  csvFile,
+  ENTRA_DOCUMENTED_HEADER,
+  ENTRA_EXPORT,
+  ENTRA_HEADER,
+  GOOGLE_EXPORT,
+  GOOGLE_HEADER,
+  M365_EXPORT,
+  M365_HEADER,
+  OKTA_EXPORT,
+  OKTA_HEADER,
+  WORKDAY_EXPORT,
+  WORKDAY_HEADER,
 } from "../support/custodianExports";
 
 /** The people the service would store from the mapped CSV, by email. */
@@ -31,36 +41,84 @@ function mappingError(text: string, mapping: ExportMapping): CustodianCsvError {
 }
 
 const judge = (text: string, mapping: ExportMapping, allowIgnoredRows?: boolean) =>
-  judgeCustodianFile(mapCustodianExport(text, mapping).report, { input: "csvPath", label: "CustodianDirectorySync of directory 5001", preset: mapping.preset, mapped: true, allowIgnoredRows });
+  judgeCustodianFile(mapCustodianExport(text, mapping).report, {
+    input: "csvPath",
+    label: "CustodianDirectorySync of directory 5001",
+    preset: mapping.preset,
+    mapped: true,
+    allowIgnoredRows,
+  });
 
 describe("presets on real-shaped exports", () => {
   it("entra-id: mail is the email, the guest without mail is sent by principal name and ignored", () => {
     const r = synced(ENTRA_EXPORT, { preset: "entra-id" });
     expect([...r.byEmail.keys()]).toEqual(["Ada.Lovelace@northwind.example", "alan.turing@northwind.example", "carol@northwind.example"]);
     expect(r.byEmail.get("Ada.Lovelace@northwind.example")).toMatchObject({
-      userPrincipalName: "ada@northwind.example", firstName: "Ada", lastName: "Lovelace", name: "Ada Lovelace", role: "Litigation Support Manager",
-      department: "Legal", officeLocation: "Legal 4th floor", businessPhone: "+44 20 7946 0001", mobilePhone: "+44 7700 900001", companyName: "Northwind Legal",
+      userPrincipalName: "ada@northwind.example",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      name: "Ada Lovelace",
+      role: "Litigation Support Manager",
+      department: "Legal",
+      officeLocation: "Legal 4th floor",
+      businessPhone: "+44 20 7946 0001",
+      mobilePhone: "+44 7700 900001",
+      companyName: "Northwind Legal",
     });
     // The quoted "Custodian, Carol" display name is one cell; first and last name make the name (the service's name rule).
     expect(r.byEmail.get("carol@northwind.example")).toMatchObject({ name: "Carol Custodian", role: "Records Clerk" });
     expect(r.ignored).toEqual(["guest_contoso.example#EXT#@northwind.onmicrosoft.com"]);
     expect(r.report).toMatchObject({ rows: 4, withEmail: 3, leftOut: [], duplicates: [] });
-    expect(r.report.principalOnly).toEqual([{ row: 4, who: "Guest Auditor", userPrincipalName: "guest_contoso.example#EXT#@northwind.onmicrosoft.com" }]);
+    expect(r.report.principalOnly).toEqual([
+      { row: 4, who: "Guest Auditor", userPrincipalName: "guest_contoso.example#EXT#@northwind.onmicrosoft.com" },
+    ]);
     expect(r.report.used.map((u) => `${u.property}<-${u.headers.join("|")}`)).toEqual([
-      "email<-mail", "businessPhone<-telephoneNumber", "companyName<-companyName", "userPrincipalName<-userPrincipalName", "mobilePhone<-mobilePhone",
-      "role<-jobTitle", "department<-department", "officeLocation<-officeLocation", "name<-displayName", "firstName<-givenName", "lastName<-surname",
+      "email<-mail",
+      "businessPhone<-telephoneNumber",
+      "companyName<-companyName",
+      "userPrincipalName<-userPrincipalName",
+      "mobilePhone<-mobilePhone",
+      "role<-jobTitle",
+      "department<-department",
+      "officeLocation<-officeLocation",
+      "name<-displayName",
+      "firstName<-givenName",
+      "lastName<-surname",
     ]);
     expect(r.report.unmapped).toEqual([
-      "id", "userType", "accountEnabled", "usageLocation", "streetAddress", "state", "country", "city", "postalCode", "alternateEmailAddress", "ageGroup",
-      "consentProvidedForMinor", "legalAgeGroupClassification", "creationType", "directorySynced", "invitationState", "identityIssuer", "createdDateTime",
+      "id",
+      "userType",
+      "accountEnabled",
+      "usageLocation",
+      "streetAddress",
+      "state",
+      "country",
+      "city",
+      "postalCode",
+      "alternateEmailAddress",
+      "ageGroup",
+      "consentProvidedForMinor",
+      "legalAgeGroupClassification",
+      "creationType",
+      "directorySynced",
+      "invitationState",
+      "identityIssuer",
+      "createdDateTime",
     ]);
     expect(r.report.absent.map((a) => a.property)).toEqual(["faxNumber", "preferredLanguage"]);
   });
 
   it("entra-id reads the documented (older) layout too: physicalDeliveryOfficeName, mobile, objectId", () => {
-    const text = csvFile([ENTRA_DOCUMENTED_HEADER, "ada@northwind.example,Ada Lovelace,Lovelace,ada@northwind.example,Ada,1,Member,Manager,Legal,True,GB,,,,Legal 4th floor,London,,+44 20 1,+44 77 1,,,,,,,"]);
+    const text = csvFile([
+      ENTRA_DOCUMENTED_HEADER,
+      "ada@northwind.example,Ada Lovelace,Lovelace,ada@northwind.example,Ada,1,Member,Manager,Legal,True,GB,,,,Legal 4th floor,London,,+44 20 1,+44 77 1,,,,,,,",
+    ]);
     const r = synced(text, { preset: "entra-id" });
-    expect(r.byEmail.get("ada@northwind.example")).toMatchObject({ officeLocation: "Legal 4th floor", mobilePhone: "+44 77 1", businessPhone: "+44 20 1" });
+    expect(r.byEmail.get("ada@northwind.example")).toMatchObject({
+      officeLocation: "Legal 4th floor",
+      mobilePhone: "+44 77 1",
+      businessPhone: "+44 20 1",
+    });
   });
 
   it("entra-id on a Microsoft 365 'Export users' file: every row is principal-name only, and the check says so loudly", () => {
@@ -76,7 +134,12 @@ describe("presets on real-shaped exports", () => {
     );
     // The fix it names works: the principal names are the addresses here.
     const fixed = synced(M365_EXPORT, { preset: "entra-id", columns: { email: "User principal name" } });
-    expect(fixed.byEmail.get("alan@northwind.example")).toMatchObject({ userPrincipalName: "alan@northwind.example", role: "Reviewer", preferredLanguage: "en-GB", officeLocation: "Legal 2nd floor" });
+    expect(fixed.byEmail.get("alan@northwind.example")).toMatchObject({
+      userPrincipalName: "alan@northwind.example",
+      role: "Reviewer",
+      preferredLanguage: "en-GB",
+      officeLocation: "Legal 2nd floor",
+    });
     expect(judge(M365_EXPORT, { preset: "entra-id", columns: { email: "User principal name" } }).failure).toBeUndefined();
   });
 
@@ -84,12 +147,22 @@ describe("presets on real-shaped exports", () => {
     const r = synced(GOOGLE_EXPORT, { preset: "google-workspace" });
     expect([...r.byEmail.keys()]).toEqual(["edsger@northwind.example", "grace@northwind.example"]);
     expect(r.byEmail.get("grace@northwind.example")).toMatchObject({
-      firstName: "Grace", lastName: "Hopper", name: "Grace Hopper", role: "Director of Legal Operations", department: "Legal", employeeType: "Full time",
-      managerEmail: "ada@northwind.example", businessPhone: "+1 212 555 0101", mobilePhone: "+1 917 555 0101", otherEmails: "grace.h@northwind.example",
+      firstName: "Grace",
+      lastName: "Hopper",
+      name: "Grace Hopper",
+      role: "Director of Legal Operations",
+      department: "Legal",
+      employeeType: "Full time",
+      managerEmail: "ada@northwind.example",
+      businessPhone: "+1 212 555 0101",
+      mobilePhone: "+1 917 555 0101",
+      otherEmails: "grace.h@northwind.example",
     });
     expect(r.report.duplicates).toEqual([{ row: 4, who: "Grace Hopper", firstRow: 2, email: "grace@northwind.example" }]);
     // Personal and recovery addresses are not the custodian's: not synced.
-    expect(r.report.unmapped).toEqual(expect.arrayContaining(["Recovery Email", "Home Secondary Email", "Employee ID", "Password [Required]"]));
+    expect(r.report.unmapped).toEqual(
+      expect.arrayContaining(["Recovery Email", "Home Secondary Email", "Employee ID", "Password [Required]"]),
+    );
     const verdict = judge(GOOGLE_EXPORT, { preset: "google-workspace" });
     expect(verdict.failure).toBeUndefined();
     expect(verdict.warnings).toEqual([
@@ -100,23 +173,54 @@ describe("presets on real-shaped exports", () => {
   it("okta: profile attribute names; login can be mapped to the principal name", () => {
     const r = synced(OKTA_EXPORT, { preset: "okta", columns: { userPrincipalName: "login" } });
     expect(r.byEmail.get("margaret@northwind.example")).toMatchObject({
-      userPrincipalName: "margaret@northwind.example", firstName: "Margaret", middleName: "Heafield", lastName: "Hamilton", name: "Margaret Heafield Hamilton",
-      role: "eDiscovery Engineer", department: "eDiscovery", businessPhone: "+1 617 555 0100", mobilePhone: "+1 617 555 0107", managerName: "Grace Hopper",
-      companyName: "Northwind Legal", employeeType: "Employee", preferredLanguage: "en-US",
+      userPrincipalName: "margaret@northwind.example",
+      firstName: "Margaret",
+      middleName: "Heafield",
+      lastName: "Hamilton",
+      name: "Margaret Heafield Hamilton",
+      role: "eDiscovery Engineer",
+      department: "eDiscovery",
+      businessPhone: "+1 617 555 0100",
+      mobilePhone: "+1 617 555 0107",
+      managerName: "Grace Hopper",
+      companyName: "Northwind Legal",
+      employeeType: "Employee",
+      preferredLanguage: "en-US",
     });
     // The profile. prefix of API-based exports reads the same.
-    const prefixed = OKTA_EXPORT.replace(OKTA_HEADER, OKTA_HEADER.split(",").map((h) => `profile.${h}`).join(","));
-    expect(synced(prefixed, { preset: "okta" }).byEmail.get("ken@northwind.example")).toMatchObject({ firstName: "Ken", department: "Analytics", role: "Analytics Lead" });
+    const prefixed = OKTA_EXPORT.replace(
+      OKTA_HEADER,
+      OKTA_HEADER.split(",")
+        .map((h) => `profile.${h}`)
+        .join(","),
+    );
+    expect(synced(prefixed, { preset: "okta" }).byEmail.get("ken@northwind.example")).toMatchObject({
+      firstName: "Ken",
+      department: "Analytics",
+      role: "Analytics Lead",
+    });
   });
 
   it("workday: delivered field labels, US dates converted, a worker without a work address left out", () => {
     const r = synced(WORKDAY_EXPORT, { preset: "workday", dateFormat: "MM/dd/yyyy" });
     expect(r.byEmail.get("barbara@northwind.example")).toMatchObject({
-      firstName: "Barbara", lastName: "Liskov", name: "Barbara Liskov", role: "Investigations Lead", department: "Investigations (Grace Hopper)",
-      officeLocation: "Boston", managerName: "Grace Hopper", employeeType: "Employee", employeeStartDate: "2012-09-15", employeeEndDate: "2025-12-31",
+      firstName: "Barbara",
+      lastName: "Liskov",
+      name: "Barbara Liskov",
+      role: "Investigations Lead",
+      department: "Investigations (Grace Hopper)",
+      officeLocation: "Boston",
+      managerName: "Grace Hopper",
+      employeeType: "Employee",
+      employeeStartDate: "2012-09-15",
+      employeeEndDate: "2025-12-31",
       companyName: "Northwind Legal",
     });
-    expect(r.byEmail.get("frances@northwind.example")).toMatchObject({ employeeStartDate: "2015-03-01", employeeEndDate: null, businessPhone: "+1 212 555 0105" });
+    expect(r.byEmail.get("frances@northwind.example")).toMatchObject({
+      employeeStartDate: "2015-03-01",
+      employeeEndDate: null,
+      businessPhone: "+1 212 555 0105",
+    });
     expect(r.report.leftOut).toEqual([{ row: 4, who: "Temp Worker" }]);
     expect(r.csv).not.toContain("Temp");
     const verdict = judge(WORKDAY_EXPORT, { preset: "workday", dateFormat: "MM/dd/yyyy" });
@@ -147,7 +251,13 @@ describe("columns", () => {
   it("names a header per property; the other columns named like the service's headers map to themselves", () => {
     const text = "Mail,First name,Last name,Department,Office\nann@example.com,Ann,Lee,Legal,HQ\n";
     const r = synced(text, { columns: { email: "Mail", officeLocation: "Office" } });
-    expect(r.byEmail.get("ann@example.com")).toMatchObject({ firstName: "Ann", lastName: "Lee", name: "Ann Lee", department: "Legal", officeLocation: "HQ" });
+    expect(r.byEmail.get("ann@example.com")).toMatchObject({
+      firstName: "Ann",
+      lastName: "Lee",
+      name: "Ann Lee",
+      department: "Legal",
+      officeLocation: "HQ",
+    });
     expect(r.report.unmapped).toEqual([]);
   });
 
@@ -161,12 +271,16 @@ describe("columns", () => {
 
   it("a header that is not in the file is an error listing the file's headers (a typo would blank a property for everyone)", () => {
     const err = mappingError("Mail,Name\nann@example.com,Ann\n", { columns: { email: "E-mail" } });
-    expect(err.message).toBe("custodian CSV row 1, column 'E-mail': columns.email names 'E-mail', which is not a header of the file (its headers: Mail, Name)");
+    expect(err.message).toBe(
+      "custodian CSV row 1, column 'E-mail': columns.email names 'E-mail', which is not a header of the file (its headers: Mail, Name)",
+    );
   });
 
   it("a mapped email column holding something else is an error naming the row and the column", () => {
     const err = mappingError(ENTRA_EXPORT, { preset: "entra-id", columns: { email: "displayName" } });
-    expect(err.message).toBe("custodian CSV row 2, column 'displayName': 'Ada Lovelace' is not an email address (the email comes from column 'displayName')");
+    expect(err.message).toBe(
+      "custodian CSV row 2, column 'displayName': 'Ada Lovelace' is not an email address (the email comes from column 'displayName')",
+    );
   });
 
   it("the same email twice with other values is an error naming both rows", () => {
@@ -177,16 +291,22 @@ describe("columns", () => {
   });
 
   it("a header used twice is an error only when a property reads it", () => {
-    expect(mappingError("email,Note,Note\na@example.com,x,y\n", { columns: { notes: "Note" } }).rule).toBe("header 'Note' appears 2 times, so which column is meant would be a guess");
+    expect(mappingError("email,Note,Note\na@example.com,x,y\n", { columns: { notes: "Note" } }).rule).toBe(
+      "header 'Note' appears 2 times, so which column is meant would be a guess",
+    );
     expect(synced("email,Note,Note\na@example.com,x,y\n", {}).report.unmapped).toEqual(["Note", "Note"]);
   });
 
   it("the CSV sent is the service's own format, the same whatever the order of the export's rows", () => {
-    const [header, ...rows] = ENTRA_EXPORT.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const [header, ...rows] = ENTRA_EXPORT.replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     const reversed = csvFile([header!, ...rows.reverse()]);
     const a = mapCustodianExport(ENTRA_EXPORT, { preset: "entra-id" }).csv;
     expect(mapCustodianExport(reversed, { preset: "entra-id" }).csv).toBe(a);
-    expect(a.split("\n")[0]).toBe("email,business phone,company name,user principal name,employee start date,employee end date,manager name,manager email,mobile phone,role,employee type,department,fax number,office location,other emails,preferred language,notes,name,first name,middle name,last name");
+    expect(a.split("\n")[0]).toBe(
+      "email,business phone,company name,user principal name,employee start date,employee end date,manager name,manager email,mobile phone,role,employee type,department,fax number,office location,other emails,preferred language,notes,name,first name,middle name,last name",
+    );
   });
 });
 
@@ -233,7 +353,9 @@ describe("the verdict on rows without an email", () => {
     );
     const allowed = judge(rows(2, 7), {}, true);
     expect(allowed.failure).toBeUndefined();
-    expect(allowed.warnings[0]).toMatch(/^CustodianDirectorySync of directory 5001: 7 of 9 rows have a user principal name but no email; .* and 2 more$/);
+    expect(allowed.warnings[0]).toMatch(
+      /^CustodianDirectorySync of directory 5001: 7 of 9 rows have a user principal name but no email; .* and 2 more$/,
+    );
   });
 
   it("without an email-like column, it suggests the preset the header row looks like", () => {
@@ -246,6 +368,8 @@ describe("the verdict on rows without an email", () => {
   });
 
   it("an address inside another notation (Microsoft 365's SMTP:proxy addresses) is not offered as the email column", () => {
-    expect(mapCustodianExport(M365_EXPORT, { preset: "entra-id" }).report.emailLikeColumns).toEqual([{ header: "User principal name", share: 1 }]);
+    expect(mapCustodianExport(M365_EXPORT, { preset: "entra-id" }).report.emailLikeColumns).toEqual([
+      { header: "User principal name", share: 1 },
+    ]);
   });
 });

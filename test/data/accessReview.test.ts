@@ -28,10 +28,24 @@ describe("access review", () => {
     ]);
     const open = m.databases[0];
     expect(open.users).toEqual([
-      expect.objectContaining({ userId: SEEDED.users.multiOrgMember, email: "margaret@northwind.example", member: true, permissions: ["DB_UPLOAD"] }),
+      expect.objectContaining({
+        userId: SEEDED.users.multiOrgMember,
+        email: "margaret@northwind.example",
+        member: true,
+        permissions: ["DB_UPLOAD"],
+      }),
     ]);
-    expect(m.databases[1].notReadable).toBe("not readable with this key (403 Forbidden: orgAdminAccess is off and the key is not DB_ADMIN on it)");
-    expect(m.summary).toMatchObject({ orgAdmins: 1, pendingInvitations: 1, expiredInvitations: 1, databases: 2, unreadableDatabases: 1, databaseUsers: 1 });
+    expect(m.databases[1].notReadable).toBe(
+      "not readable with this key (403 Forbidden: orgAdminAccess is off and the key is not DB_ADMIN on it)",
+    );
+    expect(m.summary).toMatchObject({
+      orgAdmins: 1,
+      pendingInvitations: 1,
+      expiredInvitations: 1,
+      databases: 2,
+      unreadableDatabases: 1,
+      databaseUsers: 1,
+    });
     // Plain JSON.
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
 
@@ -56,11 +70,15 @@ describe("access review", () => {
 
     const csv = data.toCsv(a).trimEnd().split("\n");
     expect(csv[0]).toBe("scope,scopeId,scopeName,userId,email,username,name,status,permissions,note");
-    expect(csv).toContain("organization,102,Northwind Legal,1001,ada@northwind.example,ada@northwind.example,Ada Lovelace,member,ORG_ADMIN,");
+    expect(csv).toContain(
+      "organization,102,Northwind Legal,1001,ada@northwind.example,ada@northwind.example,Ada Lovelace,member,ORG_ADMIN,",
+    );
     expect(csv).toContain(
       `organization,102,Northwind Legal,,${SEEDED.invitations.expired},,Late Joiner,invitation expired,LEGAL_HOLD_ADMIN,expires ${a.invitations[0].expiration}`,
     );
-    expect(csv).toContain("database,2001,Northwind v. Contoso,1007,margaret@northwind.example,margaret@northwind.example,Margaret Hamilton,active,DB_UPLOAD,");
+    expect(csv).toContain(
+      "database,2001,Northwind v. Contoso,1007,margaret@northwind.example,margaret@northwind.example,Margaret Hamilton,active,DB_UPLOAD,",
+    );
     expect(csv.some((l) => l.startsWith("database,2002,Internal Investigation,,,,,not readable,,"))).toBe(true);
     expect(csv).toHaveLength(1 + a.members.length + a.invitations.length + 1 + 1);
 
@@ -76,7 +94,15 @@ describe("access review", () => {
   it("renderers escape CSV and Markdown special characters", () => {
     const m: data.AccessMatrix = {
       organization: { id: 1, name: 'A, "B" | C' },
-      summary: { members: 1, orgAdmins: 0, pendingInvitations: 0, expiredInvitations: 0, databases: 0, unreadableDatabases: 0, databaseUsers: 0 },
+      summary: {
+        members: 1,
+        orgAdmins: 0,
+        pendingInvitations: 0,
+        expiredInvitations: 0,
+        databases: 0,
+        unreadableDatabases: 0,
+        databaseUsers: 0,
+      },
       members: [{ userId: 7, email: "x@y.z", firstName: "Pipe|", lastName: "New\nLine", username: "x", permissions: [] }],
       invitations: [],
       databases: [],
@@ -89,8 +115,16 @@ describe("access review", () => {
 
   it("toCsv neutralizes cells a spreadsheet would run as formulas, and leaves numbers alone", () => {
     const m: data.AccessMatrix = {
-      organization: { id: 1, name: "=HYPERLINK(\"http://evil.example\",\"Click\")" },
-      summary: { members: 1, orgAdmins: 0, pendingInvitations: 0, expiredInvitations: 0, databases: 0, unreadableDatabases: 0, databaseUsers: 0 },
+      organization: { id: 1, name: '=HYPERLINK("http://evil.example","Click")' },
+      summary: {
+        members: 1,
+        orgAdmins: 0,
+        pendingInvitations: 0,
+        expiredInvitations: 0,
+        databases: 0,
+        unreadableDatabases: 0,
+        databaseUsers: 0,
+      },
       members: [{ userId: 7, email: "@x.example", firstName: "+1", lastName: "-cmd", username: "-42", permissions: [] }],
       invitations: [],
       databases: [],
@@ -102,7 +136,9 @@ describe("access review", () => {
   it("getAccessMatrix without org admin fails with one clear line", async () => {
     const err = await failure(data.getAccessMatrix({ organizationId: SEEDED.org }, s.as("databaseAdmin")));
     expect(err.status).toBe(403);
-    expect(err.message).toMatch(/^getAccessMatrix: reading the (members|invitations) of organization 102: the service answered 403 .*org admin of organization 102/);
+    expect(err.message).toMatch(
+      /^getAccessMatrix: reading the (members|invitations) of organization 102: the service answered 403 .*org admin of organization 102/,
+    );
   });
 });
 

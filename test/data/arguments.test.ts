@@ -16,7 +16,10 @@ const dataSources = Object.entries(data)
   .map(([name, fn]) => ({
     name,
     promiseForm: fn as (args: unknown, opts?: data.DataSourceOptions) => Promise<unknown>,
-    outputForm: (data as Record<string, unknown>)[`${name}Output`] as (args: unknown, opts?: data.DataSourceOptions) => Parameters<typeof valueOf>[0],
+    outputForm: (data as Record<string, unknown>)[`${name}Output`] as (
+      args: unknown,
+      opts?: data.DataSourceOptions,
+    ) => Parameters<typeof valueOf>[0],
   }));
 
 /** The refusal of `args` by a data source, in both forms (which must agree); asserts nothing was sent. */
@@ -76,10 +79,10 @@ describe("enum values", () => {
     );
     // A database permission is not an organization permission, and the other way round.
     expect(await refusal("getOrganizationMembers", { organizationId: SEEDED.org, permission: "DB_ADMIN" })).toBe(
-      'getOrganizationMembers: invalid argument \'permission\': must be one of ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN, got "DB_ADMIN"',
+      "getOrganizationMembers: invalid argument 'permission': must be one of ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN, got \"DB_ADMIN\"",
     );
     expect(await refusal("getDatabaseUsers", { databaseId: SEEDED.databases.open, permission: "ORG_ADMIN" })).toBe(
-      'getDatabaseUsers: invalid argument \'permission\': must be one of DB_ADMIN, DB_UPLOAD, DB_DELETE, DB_LEGAL_HOLD, got "ORG_ADMIN"',
+      "getDatabaseUsers: invalid argument 'permission': must be one of DB_ADMIN, DB_UPLOAD, DB_DELETE, DB_LEGAL_HOLD, got \"ORG_ADMIN\"",
     );
   });
 
@@ -93,14 +96,24 @@ describe("enum values", () => {
 describe("ids", () => {
   it("ids follow the contract's id rule: a positive integer, or a string of its digits", async () => {
     const rule = "must be a positive integer id";
-    expect(await refusal("getOrganization", { organizationId: 0 })).toBe(`getOrganization: invalid argument 'organizationId': ${rule}, got 0`);
-    expect(await refusal("getOrganization", { organizationId: 1.5 })).toBe(`getOrganization: invalid argument 'organizationId': ${rule}, got 1.5`);
-    expect(await refusal("getOrganization", { organizationId: "abc" })).toBe(`getOrganization: invalid argument 'organizationId': ${rule}, got "abc"`);
-    expect(await refusal("getOrganization", { organizationId: true })).toBe(`getOrganization: invalid argument 'organizationId': ${rule}, got true`);
+    expect(await refusal("getOrganization", { organizationId: 0 })).toBe(
+      `getOrganization: invalid argument 'organizationId': ${rule}, got 0`,
+    );
+    expect(await refusal("getOrganization", { organizationId: 1.5 })).toBe(
+      `getOrganization: invalid argument 'organizationId': ${rule}, got 1.5`,
+    );
+    expect(await refusal("getOrganization", { organizationId: "abc" })).toBe(
+      `getOrganization: invalid argument 'organizationId': ${rule}, got "abc"`,
+    );
+    expect(await refusal("getOrganization", { organizationId: true })).toBe(
+      `getOrganization: invalid argument 'organizationId': ${rule}, got true`,
+    );
     expect(await refusal("getOrganizationMember", { organizationId: SEEDED.org, userId: -1 })).toBe(
       `getOrganizationMember: invalid argument 'userId': ${rule}, got -1`,
     );
-    expect(await refusal("getDatabases", { organizationId: "x" })).toBe(`getDatabases: invalid argument 'organizationId': ${rule}, got "x"`);
+    expect(await refusal("getDatabases", { organizationId: "x" })).toBe(
+      `getDatabases: invalid argument 'organizationId': ${rule}, got "x"`,
+    );
     expect(await refusal("getActivityEvents", { organizationId: SEEDED.org, recent: true, userId: 0 })).toBe(
       `getActivityEvents: invalid argument 'userId': ${rule}, got 0`,
     );
@@ -122,12 +135,14 @@ describe("other argument types", () => {
     expect(await refusal("getOrganizationMembers", { organizationId: SEEDED.org, noPermissions: "yes" })).toBe(
       "getOrganizationMembers: invalid argument 'noPermissions': must be true or false, got \"yes\"",
     );
-    expect(await refusal("getOrganizations", { nameContains: 5 })).toBe("getOrganizations: invalid argument 'nameContains': must be a string, got 5");
+    expect(await refusal("getOrganizations", { nameContains: 5 })).toBe(
+      "getOrganizations: invalid argument 'nameContains': must be a string, got 5",
+    );
     expect(await refusal("getActivityEvents", { organizationId: SEEDED.org, recent: true, types: ["SAML_UPDATED", 3] })).toBe(
       "getActivityEvents: invalid argument 'types[1]': must be a string, got 3",
     );
     expect(await refusal("getActivityEvents", { organizationId: SEEDED.org, recent: true, types: "SAML_UPDATED" })).toBe(
-      'getActivityEvents: invalid argument \'types\': must be a list, got "SAML_UPDATED"',
+      "getActivityEvents: invalid argument 'types': must be a list, got \"SAML_UPDATED\"",
     );
     expect(await refusal("getActivityEvents", { organizationId: SEEDED.org, afterEventId: -1 })).toBe(
       "getActivityEvents: invalid argument 'afterEventId': must be a non-negative integer id from 0 to 9007199254740991, got -1",
@@ -136,7 +151,7 @@ describe("other argument types", () => {
       "getBillingSummary: invalid argument 'months': must be an integer from 1 to 36, got 37",
     );
     expect(await refusal("getDatabaseBilling", { databaseId: SEEDED.databases.open, year: "2025" })).toBe(
-      'getDatabaseBilling: invalid argument \'year\': must be a four-digit year from 1000 to 9999, got "2025"',
+      "getDatabaseBilling: invalid argument 'year': must be a four-digit year from 1000 to 9999, got \"2025\"",
     );
     expect(await refusal("getOrganization", 102)).toBe("getOrganization: invalid arguments: must be an object, got 102");
   });

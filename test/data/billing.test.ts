@@ -41,7 +41,8 @@ describe("billing data sources", () => {
     );
     for (const row of summary.rows) {
       // Combined = per storage type, the largest project's, so it is never below a project's in either type.
-      for (const type of ["standard", "eca"] as const) expect(row.peak[type]).toBeCloseTo(Math.max(...row.projects.map((x) => x.peak[type])), 6);
+      for (const type of ["standard", "eca"] as const)
+        expect(row.peak[type]).toBeCloseTo(Math.max(...row.projects.map((x) => x.peak[type])), 6);
       expect(row.peak.total).toBeCloseTo(row.peak.standard + row.peak.eca, 6);
       expect(row.peak.total).toBeGreaterThanOrEqual(row.final.total - 1e-9);
     }
@@ -55,10 +56,16 @@ describe("billing data sources", () => {
     for (const t of summary.totals) {
       const rows = summary.rows.filter((r) => r.year === t.year && r.month === t.month);
       expect(t.databases).toBe(rows.length);
-      expect(t.peak.total).toBeCloseTo(rows.reduce((s, r) => s + r.peak.total, 0), 6);
+      expect(t.peak.total).toBeCloseTo(
+        rows.reduce((s, r) => s + r.peak.total, 0),
+        6,
+      );
     }
     const restrictedPrev = summary.rows.find((r) => r.databaseId === SEEDED.databases.restricted && r.month === prev.month)!;
-    expect(restrictedPrev.projects.find((x) => x.id === SEEDED.projects.suspended)).toMatchObject({ billingState: "ACTIVE", finalState: "SUSPENDED" });
+    expect(restrictedPrev.projects.find((x) => x.id === SEEDED.projects.suspended)).toMatchObject({
+      billingState: "ACTIVE",
+      finalState: "SUSPENDED",
+    });
 
     const out = await valueOf(data.getBillingSummaryOutput({ organizationId: SEEDED.org, months: 3 }, s.as("orgAdmin")));
     expect(out).toEqual(summary);
@@ -72,12 +79,16 @@ describe("billing data sources", () => {
   it("getOrganizationBilling and getParentOrganizationBilling read one month", async () => {
     const org = await data.getOrganizationBilling({ organizationId: SEEDED.org, ...prev }, s.as("orgAdmin"));
     expect(org.databases.map((d) => d.id)).toEqual([SEEDED.databases.open, SEEDED.databases.restricted]);
-    const named = await valueOf(data.getOrganizationBillingOutput({ organizationId: SEEDED.org, ...prev, nameContains: "internal" }, s.as("orgAdmin")));
+    const named = await valueOf(
+      data.getOrganizationBillingOutput({ organizationId: SEEDED.org, ...prev, nameContains: "internal" }, s.as("orgAdmin")),
+    );
     expect(named.databases.map((d) => d.id)).toEqual([SEEDED.databases.restricted]);
     const parent = await data.getParentOrganizationBilling({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin"));
     expect(parent).toMatchObject({ organizationId: SEEDED.parentOrg, ...prev });
     expect(parent.active.peakSize.standard.billableGb).toBeGreaterThan(0);
-    expect(await valueOf(data.getParentOrganizationBillingOutput({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin")))).toEqual(parent);
+    expect(
+      await valueOf(data.getParentOrganizationBillingOutput({ organizationId: SEEDED.parentOrg, ...prev }, s.as("parentOrgAdmin"))),
+    ).toEqual(parent);
     const bad = await failure(data.getOrganizationBilling({ organizationId: SEEDED.org, month: 13 }, s.as("orgAdmin")));
     expect(bad.message).toBe("getOrganizationBilling: invalid argument 'month': must be a month number from 1 to 12, got 13");
   });

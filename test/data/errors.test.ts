@@ -41,7 +41,9 @@ describe("errors", () => {
   it("a bad key is a 401 with a hint; a bad argument fails before any request", async () => {
     const bad = await failure(data.getCurrentUser({}, { settings: s.settingsOf({ key: "ra.NOTAKEY1.X" }) }));
     expect(bad.status).toBe(401);
-    expect(bad.message).toMatch(/^getCurrentUser: reading the user behind the API key: the service answered 401 .*check reviewadmin:apiKey/);
+    expect(bad.message).toMatch(
+      /^getCurrentUser: reading the user behind the API key: the service answered 401 .*check reviewadmin:apiKey/,
+    );
 
     s.emu.traffic.log.reset();
     const arg = await failure(data.getOrganization({ organizationId: -3 }, s.as("orgAdmin")));
@@ -51,7 +53,9 @@ describe("errors", () => {
 
   it("requiredRole words an operation's access from the route table", () => {
     expect(data.requiredRole("GetOrganizationUsers", { organizationId: 102 })).toBe("org admin of organization 102");
-    expect(data.requiredRole("GetDatabaseBilling")).toBe("DB_ADMIN on the database, or org admin or parent org admin of its owning organization");
+    expect(data.requiredRole("GetDatabaseBilling")).toBe(
+      "DB_ADMIN on the database, or org admin or parent org admin of its owning organization",
+    );
     expect(data.requiredRole("NoSuchOperation")).toBeUndefined();
   });
 });

@@ -40,7 +40,10 @@ describe("getActivityEvents", () => {
       expect(res.events.map((e) => e.id)).toEqual(stored.map((e) => e.id));
     }
     // A parent organization key sees no description or data.
-    const res = await data.getActivityEvents({ organizationId: SEEDED.subOrg, begin: new Date(begin), end: new Date(end).toISOString() }, s.as("parentOrgAdmin"));
+    const res = await data.getActivityEvents(
+      { organizationId: SEEDED.subOrg, begin: new Date(begin), end: new Date(end).toISOString() },
+      s.as("parentOrgAdmin"),
+    );
     expect(res.events.every((e) => e.description === null && e.data === null)).toBe(true);
   });
 
@@ -59,7 +62,9 @@ describe("getActivityEvents", () => {
     const res = await data.getActivityEvents({ organizationId: SEEDED.org, afterEventId: after, limit: 250 }, s.as("orgAdmin"));
     expect(res.mode).toBe("after");
     expect(res.events.map((e) => e.id)).toEqual(stored.filter((e) => e.id > after).map((e) => e.id));
-    const again = await valueOf(data.getActivityEventsOutput({ organizationId: SEEDED.org, afterEventId: res.lastEventId! }, s.as("orgAdmin")));
+    const again = await valueOf(
+      data.getActivityEventsOutput({ organizationId: SEEDED.org, afterEventId: res.lastEventId! }, s.as("orgAdmin")),
+    );
     expect(again.events).toEqual([]);
     expect(again.lastEventId).toBeNull();
   });
@@ -77,7 +82,10 @@ describe("getActivityEvents", () => {
     const res = await data.getActivityEvents({ organizationId: SEEDED.org, recent: true, limit: 10 }, s.as("orgAdmin"));
     expect(res.mode).toBe("recent");
     expect(res.events.map((e) => e.id)).toEqual(stored.slice(-10).map((e) => e.id));
-    const typed = await data.getActivityEvents({ organizationId: SEEDED.org, recent: true, limit: 200, types: ["SAML_UPDATED"] }, s.as("orgAdmin"));
+    const typed = await data.getActivityEvents(
+      { organizationId: SEEDED.org, recent: true, limit: 200, types: ["SAML_UPDATED"] },
+      s.as("orgAdmin"),
+    );
     expect(typed.events.every((e) => e.type === "SAML_UPDATED")).toBe(true);
   });
 
@@ -87,9 +95,18 @@ describe("getActivityEvents", () => {
       [{ organizationId: SEEDED.org, begin: 0, afterEventId: 5 }, /^getActivityEvents: begin\/end and afterEventId cannot be combined/],
       [{ organizationId: SEEDED.org, recent: true, afterEventId: 5 }, /^getActivityEvents: afterEventId and recent cannot be combined/],
       [{ organizationId: SEEDED.org, end: 5 }, /^getActivityEvents: 'end' needs 'begin'/],
-      [{ organizationId: SEEDED.org, begin: 10, end: 5 }, /^getActivityEvents: invalid argument 'end': must be later than 'begin' \(10\), got 5$/],
-      [{ organizationId: SEEDED.org, begin: "yesterday" }, /^getActivityEvents: invalid argument 'begin': must be unix milliseconds, a Date or an ISO 8601 time, got "yesterday"$/],
-      [{ organizationId: SEEDED.org, recent: true, limit: 20000 }, /^getActivityEvents: invalid argument 'limit': must be an integer from 1 to 10000, got 20000$/],
+      [
+        { organizationId: SEEDED.org, begin: 10, end: 5 },
+        /^getActivityEvents: invalid argument 'end': must be later than 'begin' \(10\), got 5$/,
+      ],
+      [
+        { organizationId: SEEDED.org, begin: "yesterday" },
+        /^getActivityEvents: invalid argument 'begin': must be unix milliseconds, a Date or an ISO 8601 time, got "yesterday"$/,
+      ],
+      [
+        { organizationId: SEEDED.org, recent: true, limit: 20000 },
+        /^getActivityEvents: invalid argument 'limit': must be an integer from 1 to 10000, got 20000$/,
+      ],
     ];
     s.emu.traffic.log.reset();
     for (const [args, re] of cases) {
@@ -108,7 +125,15 @@ describe("activity event paging against a service that repeats boundary events",
     await getClient(settings()).close();
   });
 
-  const ev = (id: number, timestamp: number) => ({ id, timestamp, type: "USER_ADDED", userId: 1, organizationId: 7, description: "x", data: {} });
+  const ev = (id: number, timestamp: number) => ({
+    id,
+    timestamp,
+    type: "USER_ADDED",
+    userId: 1,
+    organizationId: 7,
+    description: "x",
+    data: {},
+  });
   const opts = () => ({ client: getClient(settings()) });
 
   it("E10: a next page that begins at the boundary timestamp again repeats nothing", async () => {
@@ -118,7 +143,10 @@ describe("activity event paging against a service that repeats boundary events",
       {
         method: "GET",
         path: `${base}?begin=0&end=100&limit=2`,
-        reply: { status: 200, json: { data: [ev(1, 10), ev(2, 20), ev(3, 20)], links: { next: `${server.url}${base}?begin=20&end=100&limit=2` } } },
+        reply: {
+          status: 200,
+          json: { data: [ev(1, 10), ev(2, 20), ev(3, 20)], links: { next: `${server.url}${base}?begin=20&end=100&limit=2` } },
+        },
       },
       {
         method: "GET",

@@ -27,7 +27,9 @@ describe("account data sources", () => {
     expect((await data.getOrganizations({ isSubOrganization: false }, s.as("parentOrgAdmin"))).ids).toEqual([SEEDED.parentOrg]);
     expect((await data.getOrganizations({ nameContains: "LEGAL" }, s.as("parentOrgAdmin"))).ids).toEqual([SEEDED.org]);
     expect((await data.getOrganizations({ name: "Northwind" }, s.as("parentOrgAdmin"))).ids).toEqual([]);
-    const out = await valueOf(data.getOrganizationsOutput({ parentOrganizationId: pulumi.output(SEEDED.parentOrg) }, s.as("parentOrgAdmin")));
+    const out = await valueOf(
+      data.getOrganizationsOutput({ parentOrganizationId: pulumi.output(SEEDED.parentOrg) }, s.as("parentOrgAdmin")),
+    );
     expect(out).toEqual(subs);
   });
 
@@ -50,7 +52,12 @@ describe("database data sources", () => {
 
   it("getDatabase reads one database, in both forms", async () => {
     const db = await data.getDatabase({ databaseId: SEEDED.databases.open }, s.as("orgAdmin"));
-    expect(db).toMatchObject({ id: SEEDED.databases.open, name: "Northwind v. Contoso", orgAdminAccess: true, owningOrganizationId: SEEDED.org });
+    expect(db).toMatchObject({
+      id: SEEDED.databases.open,
+      name: "Northwind v. Contoso",
+      orgAdminAccess: true,
+      owningOrganizationId: SEEDED.org,
+    });
     expect(await valueOf(data.getDatabaseOutput({ databaseId: SEEDED.databases.open }, s.as("orgAdmin")))).toEqual(db);
   });
 
@@ -60,7 +67,9 @@ describe("database data sources", () => {
     expect(all.ids).toEqual([SEEDED.databases.open, SEEDED.databases.restricted]);
     const named = await data.getOrganizationDatabases({ organizationId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin"));
     expect(named.ids).toEqual([SEEDED.databases.open]);
-    expect(await valueOf(data.getOrganizationDatabasesOutput({ organizationId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin")))).toEqual(named);
+    expect(
+      await valueOf(data.getOrganizationDatabasesOutput({ organizationId: SEEDED.org, nameContains: "contoso" }, s.as("orgAdmin"))),
+    ).toEqual(named);
   });
 
   it("getDatabaseSize reads the document counts", async () => {
@@ -80,21 +89,24 @@ describe("project data sources", () => {
     expect(all.ids).toEqual([p.complete, p.partial, p.eca]);
     expect((await data.getProjects({ eca: true }, s.as("orgAdmin"))).ids).toEqual([p.eca]);
     expect((await data.getProjects({ nameContains: "privilege" }, s.as("orgAdmin"))).ids).toEqual([p.partial]);
-    expect(await valueOf(data.getProjectsOutput({ eca: true }, s.as("orgAdmin")))).toEqual(await data.getProjects({ eca: true }, s.as("orgAdmin")));
+    expect(await valueOf(data.getProjectsOutput({ eca: true }, s.as("orgAdmin")))).toEqual(
+      await data.getProjects({ eca: true }, s.as("orgAdmin")),
+    );
   });
 
   it("getOrganizationProjects lists every project of the organization, filtered by suspended, eca, partial", async () => {
     const all = await data.getOrganizationProjects({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(all.ids).toEqual([p.complete, p.partial, p.eca, p.restricted, p.suspended]);
-    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: true }, s.as("orgAdmin"))).ids).toEqual([p.suspended]);
-    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: false, partial: false, eca: false }, s.as("orgAdmin"))).ids).toEqual([
-      p.complete,
-      p.restricted,
-    ]);
-    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, databaseId: SEEDED.databases.restricted }, s.as("orgAdmin"))).ids).toEqual([
-      p.restricted,
+    expect((await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: true }, s.as("orgAdmin"))).ids).toEqual([
       p.suspended,
     ]);
+    expect(
+      (await data.getOrganizationProjects({ organizationId: SEEDED.org, suspended: false, partial: false, eca: false }, s.as("orgAdmin")))
+        .ids,
+    ).toEqual([p.complete, p.restricted]);
+    expect(
+      (await data.getOrganizationProjects({ organizationId: SEEDED.org, databaseId: SEEDED.databases.restricted }, s.as("orgAdmin"))).ids,
+    ).toEqual([p.restricted, p.suspended]);
     const out = await valueOf(data.getOrganizationProjectsOutput({ organizationId: SEEDED.org, partial: true }, s.as("orgAdmin")));
     expect(out.ids).toEqual([p.partial]);
   });
@@ -111,23 +123,40 @@ describe("project data sources", () => {
 describe("member data sources", () => {
   it("getOrganizationMembers lists members with permissions, with filters", async () => {
     const all = await data.getOrganizationMembers({ organizationId: SEEDED.org }, s.as("orgAdmin"));
-    const stored = s.emu.store.membersOf(SEEDED.org).map((m) => m.userId).sort((a, b) => a - b);
+    const stored = s.emu.store
+      .membersOf(SEEDED.org)
+      .map((m) => m.userId)
+      .sort((a, b) => a - b);
     expect([...all.ids].sort((a, b) => a - b)).toEqual(stored);
-    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, permission: "ORG_ADMIN" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.orgAdmin]);
-    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, email: "ALAN@northwind.example" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.member]);
-    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, nameContains: "hamil" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.multiOrgMember]);
-    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, userIdentifier: "KT" }, s.as("orgAdmin"))).ids).toEqual([SEEDED.users.aiAdmin]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, permission: "ORG_ADMIN" }, s.as("orgAdmin"))).ids).toEqual([
+      SEEDED.users.orgAdmin,
+    ]);
+    expect(
+      (await data.getOrganizationMembers({ organizationId: SEEDED.org, email: "ALAN@northwind.example" }, s.as("orgAdmin"))).ids,
+    ).toEqual([SEEDED.users.member]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, nameContains: "hamil" }, s.as("orgAdmin"))).ids).toEqual([
+      SEEDED.users.multiOrgMember,
+    ]);
+    expect((await data.getOrganizationMembers({ organizationId: SEEDED.org, userIdentifier: "KT" }, s.as("orgAdmin"))).ids).toEqual([
+      SEEDED.users.aiAdmin,
+    ]);
     const none = await data.getOrganizationMembers({ organizationId: SEEDED.org, noPermissions: true }, s.as("orgAdmin"));
     expect(none.members.every((m) => m.permissions.length === 0)).toBe(true);
     expect(none.ids).toContain(SEEDED.users.member);
-    const out = await valueOf(data.getOrganizationMembersOutput({ organizationId: pulumi.output(SEEDED.org), permission: "LEGAL_HOLD_ADMIN" }, s.as("orgAdmin")));
+    const out = await valueOf(
+      data.getOrganizationMembersOutput({ organizationId: pulumi.output(SEEDED.org), permission: "LEGAL_HOLD_ADMIN" }, s.as("orgAdmin")),
+    );
     expect(out.emails).toEqual(["frances@northwind.example"]);
   });
 
   it("getOrganizationMember reads one member", async () => {
     const m = await data.getOrganizationMember({ organizationId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin"));
     expect(m).toMatchObject({ id: SEEDED.users.multiOrgMember, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-    expect(await valueOf(data.getOrganizationMemberOutput({ organizationId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")))).toEqual(m);
+    expect(
+      await valueOf(
+        data.getOrganizationMemberOutput({ organizationId: SEEDED.org, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")),
+      ),
+    ).toEqual(m);
     const err = await failure(data.getOrganizationMember({ organizationId: SEEDED.org, userId: SEEDED.users.noAccess }, s.as("orgAdmin")));
     expect(err.status).toBe(404);
     expect(err.message).toMatch(/^getOrganizationMember: reading member 1009 of organization 102: the service answered 404/);
@@ -152,7 +181,9 @@ describe("member data sources", () => {
   it("getOrganizationUserIdentifiers lists the identifiers in use", async () => {
     const ids = await data.getOrganizationUserIdentifiers({ organizationId: SEEDED.org }, s.as("orgAdmin"));
     expect(ids.userIdentifiers.map((i) => i.abbreviation)).toEqual(expect.arrayContaining(["AL", "AT", "MH", "KT"]));
-    const out = await valueOf(data.getOrganizationUserIdentifiersOutput({ organizationId: SEEDED.org, abbreviation: "AL" }, s.as("orgAdmin")));
+    const out = await valueOf(
+      data.getOrganizationUserIdentifiersOutput({ organizationId: SEEDED.org, abbreviation: "AL" }, s.as("orgAdmin")),
+    );
     expect(out.userIdentifiers).toEqual([expect.objectContaining({ abbreviation: "AL", label: "Ada Lovelace" })]);
   });
 
@@ -161,11 +192,17 @@ describe("member data sources", () => {
     expect(users.ids).toEqual([SEEDED.users.multiOrgMember]);
     expect(users.users[0].permissions).toEqual(["DB_UPLOAD"]);
     expect((await data.getDatabaseUsers({ databaseId: SEEDED.databases.open, permission: "DB_ADMIN" }, s.as("orgAdmin"))).ids).toEqual([]);
-    const admins = await valueOf(data.getDatabaseUsersOutput({ databaseId: SEEDED.databases.restricted, permission: "DB_ADMIN" }, s.as("databaseAdmin")));
+    const admins = await valueOf(
+      data.getDatabaseUsersOutput({ databaseId: SEEDED.databases.restricted, permission: "DB_ADMIN" }, s.as("databaseAdmin")),
+    );
     expect(admins.ids).toEqual([SEEDED.users.databaseAdmin]);
     const one = await data.getDatabaseUser({ databaseId: SEEDED.databases.open, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin"));
     expect(one).toMatchObject({ active: true, permissions: ["DB_UPLOAD"], user: { id: SEEDED.users.multiOrgMember } });
-    expect(await valueOf(data.getDatabaseUserOutput({ databaseId: SEEDED.databases.open, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")))).toEqual(one);
+    expect(
+      await valueOf(
+        data.getDatabaseUserOutput({ databaseId: SEEDED.databases.open, userId: SEEDED.users.multiOrgMember }, s.as("orgAdmin")),
+      ),
+    ).toEqual(one);
   });
 });
 

@@ -45,62 +45,165 @@ const ROWS: Row[] = [
   { what: "E4 list projects", method: "GET", path: "/v1/projects", expect: ALL_200 },
 
   { what: "E6 get organization 102", method: "GET", path: "/v1/organizations/102", expect: "200 200 200 200 403 200 200 200 403 403" },
-  { what: "E6 get sub-organization 103 (parent admins)", method: "GET", path: "/v1/organizations/103", expect: "403 403 200 200 200 403 403 403 403 403" },
+  {
+    what: "E6 get sub-organization 103 (parent admins)",
+    method: "GET",
+    path: "/v1/organizations/103",
+    expect: "403 403 200 200 200 403 403 403 403 403",
+  },
   { what: "E6 missing organization: 404 for everyone", method: "GET", path: "/v1/organizations/999", expect: ALL_404 },
 
   { what: "E9 organization databases", method: "GET", path: "/v1/organizations/102/databases", expect: ORG_OR_PARENT },
-  { what: "E9 databases of the parent itself", method: "GET", path: "/v1/organizations/101/databases", expect: "403 403 200 200 403 403 403 403 403 403" },
+  {
+    what: "E9 databases of the parent itself",
+    method: "GET",
+    path: "/v1/organizations/101/databases",
+    expect: "403 403 200 200 403 403 403 403 403 403",
+  },
   { what: "E16 organization projects", method: "GET", path: "/v1/organizations/102/projects", expect: ORG_OR_PARENT },
   { what: "E17 user identifiers", method: "GET", path: "/v1/organizations/102/userIdentifiers", expect: ORG_ADMIN_ONLY(200) },
 
   { what: "E18 list members", method: "GET", path: "/v1/organizations/102/users", expect: ORG_ADMIN_ONLY(200) },
   { what: "E18 missing organization", method: "GET", path: "/v1/organizations/999/users", expect: ALL_404 },
   {
-    what: "E19 add users", method: "POST", path: "/v1/organizations/102/users",
-    body: { users: [{ email: "someone.new@example.com", firstName: "Some", lastName: "One" }] }, expect: ORG_ADMIN_ONLY(200),
+    what: "E19 add users",
+    method: "POST",
+    path: "/v1/organizations/102/users",
+    body: { users: [{ email: "someone.new@example.com", firstName: "Some", lastName: "One" }] },
+    expect: ORG_ADMIN_ONLY(200),
   },
   { what: "E20 remove member", method: "DELETE", path: "/v1/organizations/102/users/1003", expect: ORG_ADMIN_ONLY(204) },
-  { what: "E20 remove a non-member: 403 first, 404 for admins", method: "DELETE", path: "/v1/organizations/102/users/9999", expect: ORG_ADMIN_ONLY(404) },
+  {
+    what: "E20 remove a non-member: 403 first, 404 for admins",
+    method: "DELETE",
+    path: "/v1/organizations/102/users/9999",
+    expect: ORG_ADMIN_ONLY(404),
+  },
   { what: "E21 get member", method: "GET", path: "/v1/organizations/102/users/1003", expect: ORG_ADMIN_ONLY(200) },
   { what: "E21 get a non-member", method: "GET", path: "/v1/organizations/102/users/9999", expect: ORG_ADMIN_ONLY(404) },
   {
-    what: "E22 update member", method: "PATCH", path: "/v1/organizations/102/users/1003",
-    body: { organizationPermissions: ["AI_ADMIN"] }, expect: ORG_ADMIN_ONLY(200),
+    what: "E22 update member",
+    method: "PATCH",
+    path: "/v1/organizations/102/users/1003",
+    body: { organizationPermissions: ["AI_ADMIN"] },
+    expect: ORG_ADMIN_ONLY(200),
   },
 
-  { what: "E13 delete invitation", method: "DELETE", path: "/v1/organizations/102/invitations", body: { email: "new.hire@northwind.example" }, expect: ORG_ADMIN_ONLY(204) },
-  { what: "E13 delete a missing invitation", method: "DELETE", path: "/v1/organizations/102/invitations", body: { email: "nobody@example.com" }, expect: ORG_ADMIN_ONLY(404) },
+  {
+    what: "E13 delete invitation",
+    method: "DELETE",
+    path: "/v1/organizations/102/invitations",
+    body: { email: "new.hire@northwind.example" },
+    expect: ORG_ADMIN_ONLY(204),
+  },
+  {
+    what: "E13 delete a missing invitation",
+    method: "DELETE",
+    path: "/v1/organizations/102/invitations",
+    body: { email: "nobody@example.com" },
+    expect: ORG_ADMIN_ONLY(404),
+  },
   { what: "E14 list invitations", method: "GET", path: "/v1/organizations/102/invitations", expect: ORG_ADMIN_ONLY(200) },
-  { what: "E15 resend invitation", method: "POST", path: "/v1/organizations/102/invitations/resend", body: { email: "new.hire@northwind.example" }, expect: ORG_ADMIN_ONLY(200) },
+  {
+    what: "E15 resend invitation",
+    method: "POST",
+    path: "/v1/organizations/102/invitations/resend",
+    body: { email: "new.hire@northwind.example" },
+    expect: ORG_ADMIN_ONLY(200),
+  },
 
-  { what: "E23 database users, org admin access on", method: "GET", path: "/v1/databases/2001/users", expect: "200 200 403 403 403 403 403 403 403 403" },
-  { what: "E23 database users, org admin access OFF", method: "GET", path: "/v1/databases/2002/users", expect: "403 403 403 403 403 403 200 403 403 403" },
+  {
+    what: "E23 database users, org admin access on",
+    method: "GET",
+    path: "/v1/databases/2001/users",
+    expect: "200 200 403 403 403 403 403 403 403 403",
+  },
+  {
+    what: "E23 database users, org admin access OFF",
+    method: "GET",
+    path: "/v1/databases/2002/users",
+    expect: "403 403 403 403 403 403 200 403 403 403",
+  },
   { what: "E23 missing database", method: "GET", path: "/v1/databases/9999/users", expect: ALL_404 },
-  { what: "E24 remove database user (on)", method: "DELETE", path: "/v1/databases/2001/users/1007", expect: "204 204 403 403 403 403 403 403 403 403" },
-  { what: "E24 remove database user (OFF)", method: "DELETE", path: "/v1/databases/2002/users/1004", expect: "403 403 403 403 403 403 204 403 403 403" },
-  { what: "E24 remove a user without permissions", method: "DELETE", path: "/v1/databases/2001/users/1003", expect: "404 404 403 403 403 403 403 403 403 403" },
-  { what: "E25 get database user (on)", method: "GET", path: "/v1/databases/2001/users/1007", expect: "200 200 403 403 403 403 403 403 403 403" },
-  { what: "E25 get database user (OFF)", method: "GET", path: "/v1/databases/2002/users/1004", expect: "403 403 403 403 403 403 200 403 403 403" },
   {
-    what: "E26 set database user (on)", method: "PUT", path: "/v1/databases/2001/users/1003",
-    body: { databasePermissions: ["DB_UPLOAD"] }, expect: "200 200 403 403 403 403 403 403 403 403",
+    what: "E24 remove database user (on)",
+    method: "DELETE",
+    path: "/v1/databases/2001/users/1007",
+    expect: "204 204 403 403 403 403 403 403 403 403",
   },
   {
-    what: "E26 set database user (OFF)", method: "PUT", path: "/v1/databases/2002/users/1003",
-    body: { databasePermissions: ["DB_UPLOAD"] }, expect: "403 403 403 403 403 403 200 403 403 403",
+    what: "E24 remove database user (OFF)",
+    method: "DELETE",
+    path: "/v1/databases/2002/users/1004",
+    expect: "403 403 403 403 403 403 204 403 403 403",
   },
   {
-    what: "E26 set an unknown user", method: "PUT", path: "/v1/databases/2001/users/9999",
-    body: { databasePermissions: ["DB_UPLOAD"] }, expect: "404 404 403 403 403 403 403 403 403 403",
+    what: "E24 remove a user without permissions",
+    method: "DELETE",
+    path: "/v1/databases/2001/users/1003",
+    expect: "404 404 403 403 403 403 403 403 403 403",
+  },
+  {
+    what: "E25 get database user (on)",
+    method: "GET",
+    path: "/v1/databases/2001/users/1007",
+    expect: "200 200 403 403 403 403 403 403 403 403",
+  },
+  {
+    what: "E25 get database user (OFF)",
+    method: "GET",
+    path: "/v1/databases/2002/users/1004",
+    expect: "403 403 403 403 403 403 200 403 403 403",
+  },
+  {
+    what: "E26 set database user (on)",
+    method: "PUT",
+    path: "/v1/databases/2001/users/1003",
+    body: { databasePermissions: ["DB_UPLOAD"] },
+    expect: "200 200 403 403 403 403 403 403 403 403",
+  },
+  {
+    what: "E26 set database user (OFF)",
+    method: "PUT",
+    path: "/v1/databases/2002/users/1003",
+    body: { databasePermissions: ["DB_UPLOAD"] },
+    expect: "403 403 403 403 403 403 200 403 403 403",
+  },
+  {
+    what: "E26 set an unknown user",
+    method: "PUT",
+    path: "/v1/databases/2001/users/9999",
+    body: { databasePermissions: ["DB_UPLOAD"] },
+    expect: "404 404 403 403 403 403 403 403 403 403",
   },
 
   { what: "E27 get database (on)", method: "GET", path: "/v1/databases/2001", expect: "200 200 200 200 403 403 403 403 403 403" },
-  { what: "E27 get database (OFF): summary stays for org admins", method: "GET", path: "/v1/databases/2002", expect: "200 200 200 200 403 403 200 403 403 403" },
+  {
+    what: "E27 get database (OFF): summary stays for org admins",
+    method: "GET",
+    path: "/v1/databases/2002",
+    expect: "200 200 200 200 403 403 200 403 403 403",
+  },
   { what: "E27 missing database", method: "GET", path: "/v1/databases/9999", expect: ALL_404 },
-  { what: "E29 database projects (OFF)", method: "GET", path: "/v1/databases/2002/projects", expect: "200 200 200 200 403 403 200 403 403 403" },
-  { what: "E29 projects of a sub-organization's database", method: "GET", path: "/v1/databases/2003/projects", expect: "403 403 200 200 200 403 403 403 403 403" },
+  {
+    what: "E29 database projects (OFF)",
+    method: "GET",
+    path: "/v1/databases/2002/projects",
+    expect: "200 200 200 200 403 403 200 403 403 403",
+  },
+  {
+    what: "E29 projects of a sub-organization's database",
+    method: "GET",
+    path: "/v1/databases/2003/projects",
+    expect: "403 403 200 200 200 403 403 403 403 403",
+  },
   { what: "E30 database size (OFF)", method: "GET", path: "/v1/databases/2002/size", expect: "200 200 200 200 403 403 200 403 403 403" },
-  { what: "E30 database size (other organization's)", method: "GET", path: "/v1/databases/2004/size", expect: "403 403 403 403 403 403 403 403 200 403" },
+  {
+    what: "E30 database size (other organization's)",
+    method: "GET",
+    path: "/v1/databases/2004/size",
+    expect: "403 403 403 403 403 403 403 403 200 403",
+  },
 ];
 
 // Rate limits off: the table sends hundreds of requests per key within a second or two.
@@ -159,7 +262,10 @@ describe("what each role sees (of the seeded world: these tests only read)", () 
     const org = await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/organizations/102/projects");
     expect(org.body.data[0]).not.toHaveProperty("emailThreadingStatus");
     const db = await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/databases/2002/projects");
-    expect(db.body.data.map((p: any) => [p.id, p.suspended, p.emailThreadingStatus])).toEqual([[3004, false, "IN_PROGRESS"], [3005, true, "IN_PROGRESS"]]);
+    expect(db.body.data.map((p: any) => [p.id, p.suspended, p.emailThreadingStatus])).toEqual([
+      [3004, false, "IN_PROGRESS"],
+      [3005, true, "IN_PROGRESS"],
+    ]);
     expect(db.body.data[0].database).toMatchObject({ id: 2002, orgAdminAccess: false, owningOrganizationId: 102, context: "PLATFORM" });
     expect(typeof db.body.data[0].lastLogin).toBe("string");
   });

@@ -28,7 +28,10 @@ const std = (nativeBytes: number, processedBytes = 0, producedBytes = 0) => ({
 });
 
 /** A history with the given (iso, native bytes) samples. */
-function history(samples: [string, number][], changes: [string, "suspended" | "reactivated" | "deletionRequested" | "deleted"][] = []): ProjectHistory {
+function history(
+  samples: [string, number][],
+  changes: [string, "suspended" | "reactivated" | "deletionRequested" | "deleted"][] = [],
+): ProjectHistory {
   const h = emptyHistory();
   for (const [t, n] of samples) recordSize(h, at(t), std(n));
   for (const [t, kind] of changes) recordStatus(h, at(t), kind);
@@ -85,7 +88,11 @@ describe("projectMonth", () => {
   it("dates deletion requests and deletions, and a deleted project hosts nothing", () => {
     const d = history(
       [["2024-01-01T00:00:00Z", 5e9]],
-      [["2024-03-01T00:00:00Z", "suspended"], ["2024-03-05T00:00:00Z", "deletionRequested"], ["2024-04-10T00:00:00Z", "deleted"]],
+      [
+        ["2024-03-01T00:00:00Z", "suspended"],
+        ["2024-03-05T00:00:00Z", "deletionRequested"],
+        ["2024-04-10T00:00:00Z", "deleted"],
+      ],
     );
     const april = projectMonth(d, 2024, 4, NOW);
     expect(april.monthStatus).toEqual({
@@ -101,7 +108,13 @@ describe("projectMonth", () => {
   });
 
   it("bills a month with a reactivation as ACTIVE and clears the suspension timestamp", () => {
-    const r = history([["2024-01-01T00:00:00Z", 1e9]], [["2024-02-10T00:00:00Z", "suspended"], ["2024-04-20T00:00:00Z", "reactivated"]]);
+    const r = history(
+      [["2024-01-01T00:00:00Z", 1e9]],
+      [
+        ["2024-02-10T00:00:00Z", "suspended"],
+        ["2024-04-20T00:00:00Z", "reactivated"],
+      ],
+    );
     expect(projectMonth(r, 2024, 3, NOW).monthStatus.billingState).toBe("SUSPENDED");
     expect(projectMonth(r, 2024, 4, NOW).monthStatus).toEqual({ billingState: "ACTIVE", finalState: "ACTIVE" });
   });
@@ -125,7 +138,10 @@ describe("databaseBilling", () => {
 
   it("picks the largest project per storage type, so an ECA project does not hide the standard bytes", () => {
     const eca = emptyHistory();
-    recordSize(eca, at("2024-01-01T00:00:00Z"), { standard: std(0).eca, eca: { nativeBytes: 20e9, processedBytes: 1e9, producedBytes: 0 } });
+    recordSize(eca, at("2024-01-01T00:00:00Z"), {
+      standard: std(0).eca,
+      eca: { nativeBytes: 20e9, processedBytes: 1e9, producedBytes: 0 },
+    });
     const bill = databaseBilling(db, [project(1, small), { ...project(2, eca), eca: true }], 2024, 5, NOW);
     // Project 2 (ECA, 21 GB) is the largest; the combined size still shows project 1's 2 GB standard.
     for (const part of ["peakSize", "finalSize"] as const) {
@@ -139,14 +155,29 @@ describe("databaseBilling", () => {
     const del = (t: string) => history([["2024-01-01T00:00:00Z", 1e9]], [[t, "deleted"]]);
     const mixed = databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, small)], 2024, 5, NOW);
     expect(mixed.monthStatus).toEqual({ billingState: "ACTIVE", finalState: "ACTIVE" });
-    const allSuspended = databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-05-10T00:00:00Z"))], 2024, 5, NOW);
+    const allSuspended = databaseBilling(
+      db,
+      [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-05-10T00:00:00Z"))],
+      2024,
+      5,
+      NOW,
+    );
     expect(allSuspended.monthStatus).toEqual({
       billingState: "ACTIVE", // project 2 was active until mid-May
       finalState: "SUSPENDED",
       suspended: "2024-05-10T00:00:00.000Z", // when the last project was suspended
     });
-    expect(databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-03-01T00:00:00Z"))], 2024, 5, NOW).monthStatus.billingState).toBe("SUSPENDED");
-    const allDeleted = databaseBilling(db, [project(1, del("2024-02-01T00:00:00Z")), project(2, del("2024-03-01T00:00:00Z"))], 2024, 5, NOW);
+    expect(
+      databaseBilling(db, [project(1, susp("2024-02-01T00:00:00Z")), project(2, susp("2024-03-01T00:00:00Z"))], 2024, 5, NOW).monthStatus
+        .billingState,
+    ).toBe("SUSPENDED");
+    const allDeleted = databaseBilling(
+      db,
+      [project(1, del("2024-02-01T00:00:00Z")), project(2, del("2024-03-01T00:00:00Z"))],
+      2024,
+      5,
+      NOW,
+    );
     expect(allDeleted.monthStatus).toEqual({ billingState: "DELETED", finalState: "DELETED", deleted: "2024-03-01T00:00:00.000Z" });
   });
 
@@ -274,11 +305,14 @@ describe("billing over HTTP (E7, E8, E28)", () => {
     expect(agg.body.data.suspended.peakSize.standard.nativeBytes).toBe(0);
     // Active = the sum over the databases of 101, 102 and 103 (not 104) of each one's largest
     // project billed active (both storage types together), as the provider's parent summary recomputes it.
-    const bytes = (size: any) => ["standard", "eca"].reduce((n, k) => n + size[k].nativeBytes + size[k].processedBytes + size[k].producedBytes, 0);
+    const bytes = (size: any) =>
+      ["standard", "eca"].reduce((n, k) => n + size[k].nativeBytes + size[k].processedBytes + size[k].producedBytes, 0);
     let sum = 0;
     for (const db of [SEEDED.databases.parentOrg, SEEDED.databases.open, SEEDED.databases.restricted, SEEDED.databases.subOrg]) {
       const r = await get("parentOrgAdmin", `/v1/databases/${db}/billing?${q}`);
-      const active = r.body.data.projects.filter((p: any) => p.monthStatus.billingState === "ACTIVE").map((p: any) => p.monthBilling.peakSize);
+      const active = r.body.data.projects
+        .filter((p: any) => p.monthStatus.billingState === "ACTIVE")
+        .map((p: any) => p.monthBilling.peakSize);
       sum += active.reduce((best: any, size: any) => (bytes(size) > bytes(best) ? size : best)).standard.nativeBytes;
     }
     expect(agg.body.data.active.peakSize.standard.nativeBytes).toBe(sum);

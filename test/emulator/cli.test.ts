@@ -194,7 +194,9 @@ describe("--openapi", () => {
       expect(await main(["emulator", "--port", "0", "--openapi", doc], io)).toBe(1);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(
-        new RegExp(`^pulumi-reviewadmin emulator: ${doc.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 35 operations of the route table cannot be mapped: GetDatabases: not in the document \\(no operation has this operationId\\); GetCurrentUser: `),
+        new RegExp(
+          `^pulumi-reviewadmin emulator: ${doc.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 35 operations of the route table cannot be mapped: GetDatabases: not in the document \\(no operation has this operationId\\); GetCurrentUser: `,
+        ),
       );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,10 @@ describe("control API", () => {
   });
 
   it("answers the health check, and reads ids in paths and bodies by the API's rule", async () => {
-    expect(await control(emu.url, "GET", "/health")).toMatchObject({ status: 200, body: { data: { status: "ok", controlTokenRequired: false } } });
+    expect(await control(emu.url, "GET", "/health")).toMatchObject({
+      status: 200,
+      body: { data: { status: "ok", controlTokenRequired: false } },
+    });
     for (const [method, path, body, parameter] of [
       ["PATCH", "/organizations/0x66/members/1003", { permissions: [] }, "orgId"],
       ["DELETE", "/databases/2001/users/1e3", undefined, "userId"],
@@ -102,7 +105,12 @@ describe("control API", () => {
     expect(patched.body.data.permissions).toEqual(["ORG_ADMIN"]);
     expect((await api(emu.url, emu.keys.member, "GET", "/v1/organizations/102/users")).status).toBe(200);
 
-    const added = await control(emu.url, "POST", "/organizations/102/members", { email: "outsider@example.com", firstName: "Out", lastName: "Sider", permissions: ["AI_ADMIN"] });
+    const added = await control(emu.url, "POST", "/organizations/102/members", {
+      email: "outsider@example.com",
+      firstName: "Out",
+      lastName: "Sider",
+      permissions: ["AI_ADMIN"],
+    });
     expect(added.status).toBe(201);
     const listed = await api(emu.url, emu.keys.orgAdmin, "GET", `/v1/organizations/102/users/${added.body.data.id}`);
     expect(listed.body.data.permissions).toEqual(["AI_ADMIN"]);

@@ -21,7 +21,10 @@ describe("custodians (E5)", () => {
   });
 
   it("syncs people, reports those with a principal name but no email, and overwrites by email", async () => {
-    const r = await post("legalHoldAdmin", "Email,First Name,Last Name,Department,User Principal Name\nann@n.example,Ann,Lee,Legal,\n,,,,svc@corp\n");
+    const r = await post(
+      "legalHoldAdmin",
+      "Email,First Name,Last Name,Department,User Principal Name\nann@n.example,Ann,Lee,Legal,\n,,,,svc@corp\n",
+    );
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ custodians: ["svc@corp"] });
     await post("orgAdmin", "email,name\nANN@n.example,Ann L.\n");

@@ -44,7 +44,10 @@ describe("EventLog", () => {
     log.append(ev(2), 20);
     log.append(ev(1), 20);
     const page = log.range([1], 10, 30, 10);
-    expect(page.events.map((e) => [e.timestamp, e.id])).toEqual([[10, 2], [20, 4]]);
+    expect(page.events.map((e) => [e.timestamp, e.id])).toEqual([
+      [10, 2],
+      [20, 4],
+    ]);
     expect(page.nextBegin).toBeNull();
     expect(log.range([1, 2], 0, 100, 10).events.map((e) => e.id)).toEqual([2, 3, 4, 1]);
   });

@@ -53,7 +53,9 @@ describe("envelopes", () => {
   it("answers E14 with data.invitations and deletes with 204 and no body", async () => {
     const inv = await api(emu.url, emu.keys.orgAdmin, "GET", "/v1/organizations/102/invitations");
     expect(Object.keys(inv.body.data)).toEqual(["invitations"]);
-    const del = await api(emu.url, emu.keys.orgAdmin, "DELETE", "/v1/organizations/102/invitations", { email: "new.hire@northwind.example" });
+    const del = await api(emu.url, emu.keys.orgAdmin, "DELETE", "/v1/organizations/102/invitations", {
+      email: "new.hire@northwind.example",
+    });
     expect(del.status).toBe(204);
     expect(del.body).toBeUndefined();
     emu.reset();
@@ -161,8 +163,18 @@ describe("parameter and body validation: 400 with a title naming the parameter",
   it.each([
     ["POST", "/v1/organizations/102/users", {}, "body.users"],
     ["POST", "/v1/organizations/102/users", { users: [{ email: "a@b.example", firstName: "A" }] }, "body.users.0.lastName"],
-    ["POST", "/v1/organizations/102/users", { users: [{ email: "a@b.example", firstName: "A", lastName: "B" }], permissions: ["ROOT"] }, "body.permissions.0"],
-    ["POST", "/v1/organizations/102/users", { users: [{ email: "a@b.example", firstName: "A", lastName: "B" }], permissions: ["ORG_ADMIN", "ORG_ADMIN"] }, "body.permissions"],
+    [
+      "POST",
+      "/v1/organizations/102/users",
+      { users: [{ email: "a@b.example", firstName: "A", lastName: "B" }], permissions: ["ROOT"] },
+      "body.permissions.0",
+    ],
+    [
+      "POST",
+      "/v1/organizations/102/users",
+      { users: [{ email: "a@b.example", firstName: "A", lastName: "B" }], permissions: ["ORG_ADMIN", "ORG_ADMIN"] },
+      "body.permissions",
+    ],
     ["PUT", "/v1/databases/2001/users/1003", { databasePermissions: ["DB_OWNER"] }, "body.databasePermissions.0"],
     ["PUT", "/v1/databases/2001/users/1003", {}, "body.databasePermissions"],
     ["PATCH", "/v1/organizations/102/users/1003", { userIdentifiers: [{ abbreviation: "X" }] }, "body.userIdentifiers.0.label"],
@@ -252,7 +264,9 @@ describe("rate limits", () => {
   it("limits failed authentication more strictly: after 5 failures a second, 429", async () => {
     await control(emu.url, "PUT", "/rate-limit", { authFailuresPerSecond: 5 });
     try {
-      const burst = await Promise.all(Array.from({ length: 12 }, () => api(emu.url, "ra.BADBADBA." + "B".repeat(56), "GET", "/v1/users/me")));
+      const burst = await Promise.all(
+        Array.from({ length: 12 }, () => api(emu.url, "ra.BADBADBA." + "B".repeat(56), "GET", "/v1/users/me")),
+      );
       expect(burst.filter((r) => r.status === 401).length).toBe(5);
       expect(burst.filter((r) => r.status === 429).length).toBe(7);
       const limited = burst.find((r) => r.status === 429)!;

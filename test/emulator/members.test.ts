@@ -20,7 +20,10 @@ afterEach(() => admin.close());
 
 /** The ApiError a call rejects with. */
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
@@ -81,7 +84,11 @@ describe("E18, E20, E21, E22 members", () => {
 
   it("E22 changes only the fields given", async () => {
     const identifiers = [{ abbreviation: "AT", label: "Alan Turing" }];
-    const onlyPermissions = await admin.call("PatchOrganizationUser", { orgId, userId: 1003 }, { organizationPermissions: ["AI_ADMIN", "ORG_ADMIN"] });
+    const onlyPermissions = await admin.call(
+      "PatchOrganizationUser",
+      { orgId, userId: 1003 },
+      { organizationPermissions: ["AI_ADMIN", "ORG_ADMIN"] },
+    );
     expect(onlyPermissions.permissions).toEqual(["AI_ADMIN", "ORG_ADMIN"]);
     expect(onlyPermissions.userIdentifiers).toEqual(identifiers);
     const onlyIdentifiers = await admin.call("PatchOrganizationUser", { orgId, userId: 1003 }, { userIdentifiers: [] });

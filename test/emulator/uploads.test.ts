@@ -89,7 +89,12 @@ describe("the upload model and the part PUT, on a store of its own", () => {
     });
 
     it("keeps the spec's defaults when not configured", () => {
-      expect(UPLOAD_LIMITS).toEqual({ minPartSize: 5 * 1024 * 1024, maxPartSize: 5 * 1024 ** 3, maxParts: 10_000, maxFileSize: 5 * 1024 ** 4 });
+      expect(UPLOAD_LIMITS).toEqual({
+        minPartSize: 5 * 1024 * 1024,
+        maxPartSize: 5 * 1024 ** 3,
+        maxParts: 10_000,
+        maxFileSize: 5 * 1024 ** 4,
+      });
       expect(uploadsOf(new Store()).datasetLimit(1)).toBe(25);
     });
 
@@ -152,7 +157,10 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       expect(err.parameter).toBe("sha1");
       expect(uploads.sourceFile(DB, id).state).toBe("UPLOADING");
       // ETags without quotes and in upper case are the same ETags.
-      const ok = await uploads.complete(DB, id, { etags: etags.map((e) => e.replace(/"/g, "").toUpperCase()), sha1: sha1(whole).toUpperCase() });
+      const ok = await uploads.complete(DB, id, {
+        etags: etags.map((e) => e.replace(/"/g, "").toUpperCase()),
+        sha1: sha1(whole).toUpperCase(),
+      });
       expect(ok.state).toBe("PROCESSING");
     });
 
@@ -169,7 +177,11 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       store.clock.advance(PROCESSING_MS);
       expect(await uploads.complete(DB, id, { etags })).toEqual({ ...first, state: "PROCESSED" });
       // Another file's completion is not this one's: the usual refusal of a file no longer uploading.
-      const refusal = (req: { etags: string[]; sha1?: string }) => uploads.complete(DB, id, req).then(() => "completed", (e: BadRequest) => e.message);
+      const refusal = (req: { etags: string[]; sha1?: string }) =>
+        uploads.complete(DB, id, req).then(
+          () => "completed",
+          (e: BadRequest) => e.message,
+        );
       const notUploading = `invalid parameter 'sourceFileId': source file ${id} is PROCESSED, not UPLOADING; it takes no more completion`;
       expect(await refusal({ etags: [md5(p1), md5(p3), md5(p3)] })).toBe(notUploading);
       expect(await refusal({ etags: [md5(p1), md5(p2)] })).toBe(notUploading);
@@ -180,7 +192,11 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       const id = await newFile();
       await putPart(id, 1, p1);
       await putPart(id, 3, p3);
-      const fail = (etags: string[]) => uploads.complete(DB, id, { etags }).then(() => "completed", (e: BadRequest) => `${e.parameter}: ${e.rule}`);
+      const fail = (etags: string[]) =>
+        uploads.complete(DB, id, { etags }).then(
+          () => "completed",
+          (e: BadRequest) => `${e.parameter}: ${e.rule}`,
+        );
       expect(await fail([md5(p1), md5(p2), md5(p3)])).toMatch(/^etags: part 2 has not been uploaded/);
       expect(await fail([md5(p1)])).toMatch(/part 3 was uploaded but has no ETag/);
       await putPart(id, 2, bytes(MIN - 1, 5)); // too small for a part that is not the last
@@ -324,10 +340,17 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
       // No API key: the URL is the credential.
       const put = await fetch(u.body.data.url, { method: "PUT", body: parts[n - 1] });
       expect(put.status).toBe(200);
-      expect(put.headers.get("etag")).toBe(`"${createHash("md5").update(parts[n - 1]).digest("hex")}"`);
+      expect(put.headers.get("etag")).toBe(
+        `"${createHash("md5")
+          .update(parts[n - 1])
+          .digest("hex")}"`,
+      );
     }
     const listed = await api(emu.url, emu.keys.databaseAdmin, "GET", `/v1/databases/${db}/sourceFiles/${id}/parts`);
-    expect(listed.body.data.map((p: any) => [p.partNumber, p.size])).toEqual([[1, 1500], [2, 700]]);
+    expect(listed.body.data.map((p: any) => [p.partNumber, p.size])).toEqual([
+      [1, 1500],
+      [2, 700],
+    ]);
 
     const wrong = await post("databaseAdmin", `/v1/databases/${db}/sourceFiles/${id}/complete`, {
       etags: listed.body.data.map((p: any) => p.etag),
@@ -365,7 +388,9 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
       const hangUp = (method: string, target: string, headers: Record<string, string> = {}) =>
         new Promise<void>((resolve, reject) => {
           const socket = net.connect(Number(partUrl.port), partUrl.hostname, () => {
-            const head = Object.entries({ host: partUrl.host, "content-length": "100000", ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+            const head = Object.entries({ host: partUrl.host, "content-length": "100000", ...headers })
+              .map(([k, v]) => `${k}: ${v}\r\n`)
+              .join("");
             socket.write(`${method} ${target} HTTP/1.1\r\n${head}\r\n`);
             socket.write(Buffer.alloc(1000, 7), () => setTimeout(() => socket.destroy(), 20));
           });
@@ -373,11 +398,16 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
           socket.on("error", reject);
         });
       await hangUp("PUT", partUrl.pathname);
-      await hangUp("POST", `/v1/organizations/102/users`, { authorization: `Bearer ${emu.keys.orgAdmin}`, "content-type": "application/json" });
-      await expect.poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status])).toEqual([
-        ["PutSourceFilePart", 0],
-        ["PostOrganizationUsers", 0],
-      ]);
+      await hangUp("POST", `/v1/organizations/102/users`, {
+        authorization: `Bearer ${emu.keys.orgAdmin}`,
+        "content-type": "application/json",
+      });
+      await expect
+        .poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status]))
+        .toEqual([
+          ["PutSourceFilePart", 0],
+          ["PostOrganizationUsers", 0],
+        ]);
       expect(errors).not.toHaveBeenCalled();
       expect(emu.store.extensions.uploads && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
     } finally {

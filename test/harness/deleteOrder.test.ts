@@ -3,7 +3,17 @@ import { describe, expect, it } from "vitest";
 import { deleteInParallel, type StateEntry } from "../../harness/program/state";
 
 const entry = (name: string, deps: string[] = [], parent?: string): StateEntry => ({
-  urn: name, type: "t", name, id: name, inputs: {}, outputs: {}, dependencies: deps, parent, protect: false, retainOnDelete: false, secretKeys: [],
+  urn: name,
+  type: "t",
+  name,
+  id: name,
+  inputs: {},
+  outputs: {},
+  dependencies: deps,
+  parent,
+  protect: false,
+  retainOnDelete: false,
+  secretKeys: [],
 });
 
 describe("deleteInParallel", () => {

@@ -224,7 +224,8 @@ describe("plugin harness", () => {
     expect(half.state?.id).toBe("half-1");
 
     // Errors from RPCs without special handling (here a bad __provider) also carry the text.
-    await expect(plugin.check(d.urn, {}, { name: "x", [PROVIDER_KEY]: "throw new Error('bad provider text')" }))
-      .rejects.toThrow("bad provider text");
+    await expect(plugin.check(d.urn, {}, { name: "x", [PROVIDER_KEY]: "throw new Error('bad provider text')" })).rejects.toThrow(
+      "bad provider text",
+    );
   });
 });

@@ -68,7 +68,11 @@ describe("program harness", () => {
       const f = path.join(dir, "ops.log");
       return fs.existsSync(f) ? fs.readFileSync(f, "utf8").trim().split("\n").filter(Boolean) : [];
     };
-    const files = () => fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+    const files = () =>
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".json"))
+        .sort();
     return { dir, stack, opsLog, files };
   };
 
@@ -83,7 +87,13 @@ describe("program harness", () => {
     const first = await stack.up(program({ alpha: {}, beta: { size: 3 }, gamma: { label: "g" } }));
     expect(ops(first)).toEqual({ alpha: "create", beta: "create", gamma: "create" });
     expect(first.changes).toBe(3);
-    expect(first.outputs).toMatchObject({ baseUrl: "http://127.0.0.1:9", project: "harness-proj", stack: "dev", betaSize: 3, alphaSize: 1 });
+    expect(first.outputs).toMatchObject({
+      baseUrl: "http://127.0.0.1:9",
+      project: "harness-proj",
+      stack: "dev",
+      betaSize: 3,
+      alphaSize: 1,
+    });
     expect(first.outputs.alphaId).toMatch(/^alpha-/);
     expect(files()).toHaveLength(3);
     const alpha = stack.find("alpha")!;
@@ -133,7 +143,10 @@ describe("program harness", () => {
     const refreshed = await stack.refresh();
     expect(ops(refreshed)).toEqual({ alpha: "refresh-same", beta: "refresh-changed", delta: "refresh-same" });
     expect(refreshed.changes).toBe(1);
-    expect(refreshed.steps.find((s) => s.name === "beta")).toMatchObject({ changedKeys: ["label", "size"], changedInputKeys: ["label", "size"] });
+    expect(refreshed.steps.find((s) => s.name === "beta")).toMatchObject({
+      changedKeys: ["label", "size"],
+      changedInputKeys: ["label", "size"],
+    });
     expect(stack.find("beta")?.outputs).toMatchObject({ size: 7, label: "drift" });
     expect(stack.find("beta")?.inputs).toMatchObject({ size: 7, label: "drift" });
     // The program still says size 4 and no label: the next up puts it back. In the same run,
@@ -142,7 +155,11 @@ describe("program harness", () => {
     const alphaId = stack.find("alpha")!.id;
     const deltaId = stack.find("delta")!.id;
     const fifth = await stack.up(
-      program({ alpha: { name: "alpha2", exclusive: true }, beta: { size: 4 }, delta: { name: "delta2", label: "hush", secretLabel: true } }),
+      program({
+        alpha: { name: "alpha2", exclusive: true },
+        beta: { size: 4 },
+        delta: { name: "delta2", label: "hush", secretLabel: true },
+      }),
     );
     expect(ops(fifth)).toEqual({ alpha: "replace", beta: "update", delta: "replace" });
     expect(JSON.parse(fs.readFileSync(path.join(dir, `${betaId}.json`), "utf8"))).toEqual({ name: "beta", size: 4, label: null });

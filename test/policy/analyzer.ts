@@ -97,7 +97,9 @@ export class PolicyPackProcess {
 
   private call<Req, Res>(method: string, req: Req): Promise<Res> {
     return new Promise((resolve, reject) =>
-      (this.client as any)[method](req, { deadline: Date.now() + 30_000 }, (err: Error | null, res: Res) => (err ? reject(err) : resolve(res))),
+      (this.client as any)[method](req, { deadline: Date.now() + 30_000 }, (err: Error | null, res: Res) =>
+        err ? reject(err) : resolve(res),
+      ),
     );
   }
 
@@ -127,8 +129,16 @@ export class PolicyPackProcess {
     const given = (v: PackConfig[string] | undefined) => (typeof v === "string" ? { enforcementLevel: v } : (v ?? {}));
     const req = new analyzerproto.ConfigureAnalyzerRequest();
     for (const policy of (await this.info()).policies) {
-      const defaults = Object.fromEntries(Object.entries(policy.configSchema ?? {}).filter(([, s]) => "default" in s).map(([k, s]) => [k, s.default]));
-      const { enforcementLevel, ...props } = { enforcementLevel: given(config.all).enforcementLevel ?? policy.enforcementLevel, ...defaults, ...given(config[policy.name]) };
+      const defaults = Object.fromEntries(
+        Object.entries(policy.configSchema ?? {})
+          .filter(([, s]) => "default" in s)
+          .map(([k, s]) => [k, s.default]),
+      );
+      const { enforcementLevel, ...props } = {
+        enforcementLevel: given(config.all).enforcementLevel ?? policy.enforcementLevel,
+        ...defaults,
+        ...given(config[policy.name]),
+      };
       const c = new analyzerproto.PolicyConfig();
       c.setEnforcementlevel(fromLevel(enforcementLevel as string));
       c.setProperties(structproto.Struct.fromJavaScript(props as any));
@@ -140,7 +150,10 @@ export class PolicyPackProcess {
   /** Analyze: one resource's checked inputs, before its step. */
   async analyze(r: AnalyzedResource): Promise<Diagnostic[]> {
     // A resource policy's diagnostic has no URN: the engine reports it on the analyzed resource.
-    return diagnostics(await this.call("analyze", describe(new analyzerproto.AnalyzeRequest(), r))).map((d) => ({ ...d, urn: d.urn || r.urn }));
+    return diagnostics(await this.call("analyze", describe(new analyzerproto.AnalyzeRequest(), r))).map((d) => ({
+      ...d,
+      urn: d.urn || r.urn,
+    }));
   }
 
   /** AnalyzeStack: every resource of the stack (their outputs). */

@@ -38,9 +38,23 @@ describe("installed from the package's tarball", () => {
 
   it("runs by path from node_modules/pulumi-reviewadmin/policy", async () => {
     const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-    const out = JSON.parse(execFileSync(npm, ["pack", "--json", "--pack-destination", tmp], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    const out = JSON.parse(
+      execFileSync(npm, ["pack", "--json", "--pack-destination", tmp], {
+        cwd: repoRoot,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }),
+    );
     const files = (out[0].files as { path: string }[]).map((f) => f.path);
-    expect(files).toEqual(expect.arrayContaining(["policy/PulumiPolicy.yaml", "policy/package.json", "dist/policy/index.js", "dist/policy/policies.js", "dist/policy/rules.js"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "policy/PulumiPolicy.yaml",
+        "policy/package.json",
+        "dist/policy/index.js",
+        "dist/policy/policies.js",
+        "dist/policy/rules.js",
+      ]),
+    );
     expect(files.filter((f) => f.startsWith("policy/"))).toHaveLength(2); // sources are not shipped
 
     // A consumer project: the tarball unpacked as node_modules/pulumi-reviewadmin, its
@@ -58,7 +72,9 @@ describe("installed from the package's tarball", () => {
     const info = await pack.info();
     expect([info.name, info.version]).toEqual([PACK_NAME, rootPackage.version]);
     await pack.configure({ "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] } });
-    const ds = await pack.analyze(res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] }));
+    const ds = await pack.analyze(
+      res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] }),
+    );
     expect(ds.map((d) => [d.policyName, d.enforcementLevel])).toEqual([["org-permissions-allowed-domains", "mandatory"]]);
   }, 120_000);
 });

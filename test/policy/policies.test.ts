@@ -52,7 +52,13 @@ function resourceArgs(r: ResourceInfo, config: object): ResourceValidationArgs {
     urn: r.urn,
     name: r.name,
     props,
-    opts: { protect: false, ignoreChanges: [], aliases: [], customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 }, additionalSecretOutputs: [] },
+    opts: {
+      protect: false,
+      ignoreChanges: [],
+      aliases: [],
+      customTimeouts: { createSeconds: 0, updateSeconds: 0, deleteSeconds: 0 },
+      additionalSecretOutputs: [],
+    },
     stackTags: new Map(),
     isType: () => false,
     asType: () => undefined,
@@ -80,13 +86,11 @@ async function validateResources(policy: ResourceValidationPolicy, resources: Re
 async function validateStack(policy: StackValidationPolicy, resources: ResourceInfo[], config: object = {}): Promise<Report[]> {
   const reports: Report[] = [];
   const args: StackValidationArgs = {
-    resources: resources.map(
-      (r): PolicyResource => ({
-        ...resourceArgs(r, config),
-        dependencies: [],
-        propertyDependencies: {},
-      }),
-    ),
+    resources: resources.map((r): PolicyResource => ({
+      ...resourceArgs(r, config),
+      dependencies: [],
+      propertyDependencies: {},
+    })),
     stackTags: new Map(),
     getConfig: <T extends object>() => config as T,
     notApplicable: (reason?: string): never => {
@@ -107,7 +111,12 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
   it("org-permissions-allowed-domains: an external org admin; an unknown email or permission is no violation", async () => {
     const bad = res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] });
     expect(await validateResources(orgPermissionsAllowedDomains, [bad], DOMAINS)).toEqual([
-      { urn: bad.urn, message: expect.stringMatching(/^OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102, but organization permissions are only for people of the allowed domains \(northwind.example\)\. Fix: /) },
+      {
+        urn: bad.urn,
+        message: expect.stringMatching(
+          /^OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102, but organization permissions are only for people of the allowed domains \(northwind.example\)\. Fix: /,
+        ),
+      },
     ]);
     const preview = [
       res("OrgMember", "a", { organizationId: 102, email: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
@@ -123,39 +132,81 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
 
   it("members-allowed-domains: an outside invitation; an unknown email is no violation", async () => {
     const bad = res("Invitation", "inv", { organizationId: 102, email: "x@contoso.example" });
-    expect((await validateResources(membersAllowedDomains, [bad], DOMAINS)).map((r) => r.message)).toEqual([expect.stringContaining('Invitation "inv" invites x@contoso.example to organization 102')]);
+    expect((await validateResources(membersAllowedDomains, [bad], DOMAINS)).map((r) => r.message)).toEqual([
+      expect.stringContaining('Invitation "inv" invites x@contoso.example to organization 102'),
+    ]);
     expect(await validateResources(membersAllowedDomains, [bad], { ...DOMAINS, externalReviewers: ["contoso.example"] })).toEqual([]);
-    expect(await validateResources(membersAllowedDomains, [res("Invitation", "inv", { organizationId: 102, email: UNKNOWN_WIRE })], DOMAINS)).toEqual([]);
+    expect(
+      await validateResources(membersAllowedDomains, [res("Invitation", "inv", { organizationId: 102, email: UNKNOWN_WIRE })], DOMAINS),
+    ).toEqual([]);
   });
 
   it("org-admin-count: too many admins; unknown permissions are not counted", async () => {
-    const admins = ["a", "b", "c", "d"].map((n) => res("OrgMember", n, { organizationId: 102, email: `${n}@northwind.example`, permissions: ["ORG_ADMIN"] }));
+    const admins = ["a", "b", "c", "d"].map((n) =>
+      res("OrgMember", n, { organizationId: 102, email: `${n}@northwind.example`, permissions: ["ORG_ADMIN"] }),
+    );
     const reports = await validateStack(orgAdminCount, admins);
-    expect(reports).toEqual([{ urn: urnOf("OrgMember", "d"), message: expect.stringContaining("organization 102 would have 4 org admins, more than the 3 allowed (maxOrgAdmins)") }]);
+    expect(reports).toEqual([
+      {
+        urn: urnOf("OrgMember", "d"),
+        message: expect.stringContaining("organization 102 would have 4 org admins, more than the 3 allowed (maxOrgAdmins)"),
+      },
+    ]);
     expect(await validateStack(orgAdminCount, admins, { maxOrgAdmins: 4 })).toEqual([]);
-    const preview = [...admins.slice(0, 3), res("OrgMember", "d", { organizationId: 102, email: "d@northwind.example", permissions: UNKNOWN_WIRE })];
+    const preview = [
+      ...admins.slice(0, 3),
+      res("OrgMember", "d", { organizationId: 102, email: "d@northwind.example", permissions: UNKNOWN_WIRE }),
+    ];
     expect(await validateStack(orgAdminCount, preview)).toEqual([]);
   });
 
   it("database-admin-present: an authoritative roster without DB_ADMIN; an unknown grant is no violation", async () => {
     const roster = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } });
-    expect(await validateStack(databaseAdminPresent, [roster])).toEqual([{ urn: roster.urn, message: expect.stringContaining("database 2001 would have no DB_ADMIN among what the stack declares") }]);
+    expect(await validateStack(databaseAdminPresent, [roster])).toEqual([
+      { urn: roster.urn, message: expect.stringContaining("database 2001 would have no DB_ADMIN among what the stack declares") },
+    ]);
     const unknownGrant = res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: UNKNOWN_WIRE });
     expect(await validateStack(databaseAdminPresent, [roster, unknownGrant])).toEqual([]);
   });
 
   it("single-ownership-level: a roster member also an OrgMember; unknown people are no violation", async () => {
-    const roster = res("OrganizationMembers", "legal", { organizationId: 102, mode: "additive", members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } } });
+    const roster = res("OrganizationMembers", "legal", {
+      organizationId: 102,
+      mode: "additive",
+      members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } },
+    });
     const ada = res("OrgMember", "ada", { organizationId: 102, email: "ada@northwind.example" });
-    expect(await validateStack(singleOwnershipLevel, [roster, ada])).toEqual([{ urn: ada.urn, message: expect.stringContaining('ada@northwind.example in organization 102 is managed by OrganizationMembers "legal" (additive roster) and OrgMember "ada" (one person)') }]);
-    expect(await validateStack(singleOwnershipLevel, [roster, res("OrgMember", "ada", { organizationId: 102, email: UNKNOWN_WIRE })])).toEqual([]);
+    expect(await validateStack(singleOwnershipLevel, [roster, ada])).toEqual([
+      {
+        urn: ada.urn,
+        message: expect.stringContaining(
+          'ada@northwind.example in organization 102 is managed by OrganizationMembers "legal" (additive roster) and OrgMember "ada" (one person)',
+        ),
+      },
+    ]);
+    expect(
+      await validateStack(singleOwnershipLevel, [roster, res("OrgMember", "ada", { organizationId: 102, email: UNKNOWN_WIRE })]),
+    ).toEqual([]);
   });
 
   it("invitation-expiry-horizon: an invitation expiring before the next run; unknown status is no violation", async () => {
-    const soon = res("Invitation", "priya", { organizationId: 102, email: "priya@northwind.example", status: "pending", expiration: new Date(Date.now() + 2 * 86_400_000).toISOString() });
-    expect(await validateStack(invitationExpiryHorizon, [soon])).toEqual([{ urn: soon.urn, message: expect.stringContaining("before the next scheduled run (in 7 days, horizonDays)") }]);
+    const soon = res("Invitation", "priya", {
+      organizationId: 102,
+      email: "priya@northwind.example",
+      status: "pending",
+      expiration: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+    });
+    expect(await validateStack(invitationExpiryHorizon, [soon])).toEqual([
+      { urn: soon.urn, message: expect.stringContaining("before the next scheduled run (in 7 days, horizonDays)") },
+    ]);
     expect(await validateStack(invitationExpiryHorizon, [soon], { horizonDays: 1 })).toEqual([]);
-    expect(await validateStack(invitationExpiryHorizon, [res("Invitation", "x", { organizationId: 102, email: "x@northwind.example", status: UNKNOWN_WIRE, expiration: UNKNOWN_WIRE })], { horizonDays: 30 })).toEqual([]);
+    expect(
+      await validateStack(
+        invitationExpiryHorizon,
+        [res("Invitation", "x", { organizationId: 102, email: "x@northwind.example", status: UNKNOWN_WIRE, expiration: UNKNOWN_WIRE })],
+        { horizonDays: 30 },
+      ),
+    ).toEqual([]);
   });
 
   it("every policy documents its remediation, config and enforcement level", () => {
@@ -173,14 +224,19 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
 describe("the pack in its own process, as the CLI runs it (policy/ folder, analyzer gRPC)", () => {
   let pack: PolicyPackProcess;
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js"))) throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
+    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js")))
+      throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
     pack = await PolicyPackProcess.start(packDir);
   });
   afterAll(() => pack?.close());
 
   const bad = [
     res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] }),
-    res("OrganizationMembers", "legal", { organizationId: 102, mode: "additive", members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } } }),
+    res("OrganizationMembers", "legal", {
+      organizationId: 102,
+      mode: "additive",
+      members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } },
+    }),
     res("OrgMember", "ada", { organizationId: 102, email: "ada@northwind.example" }),
     res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
   ];
@@ -199,9 +255,18 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
       ["invitation-expiry-horizon", "stack", "advisory"],
     ]);
     const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
-    expect(schema["org-admin-count"]).toMatchObject({ maxOrgAdmins: { default: 3 }, minOrgAdmins: { default: 1 }, scope: { default: "authoritative" } });
+    expect(schema["org-admin-count"]).toMatchObject({
+      maxOrgAdmins: { default: 3 },
+      minOrgAdmins: { default: 1 },
+      scope: { default: "authoritative" },
+    });
     expect(schema["invitation-expiry-horizon"]).toMatchObject({ horizonDays: { default: 7 }, invitationLifetimeDays: { default: 14 } });
-    expect(schema["org-permissions-allowed-domains"]).toMatchObject({ allowedDomains: { default: [] }, externalReviewers: {}, externalReviewerPermissions: {}, userEmails: {} });
+    expect(schema["org-permissions-allowed-domains"]).toMatchObject({
+      allowedDomains: { default: [] },
+      externalReviewers: {},
+      externalReviewerPermissions: {},
+      userEmails: {},
+    });
     for (const p of info.policies) expect(p.remediationSteps, p.name).not.toBe("");
   });
 
@@ -210,7 +275,9 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
     const ds = await pack.run(bad);
     expect(summary(ds)).toEqual(["mandatory database-admin-present nvc", "mandatory single-ownership-level ada"]);
     // The engine shows the policy's description, then the message.
-    expect(ds[0]!.message).toMatch(/^Every database keeps at least one DB_ADMIN .*\ndatabase 2001 would have no DB_ADMIN among what the stack declares \(DatabaseUsers "nvc": user 1003 DB_UPLOAD\)\. Fix: /s);
+    expect(ds[0]!.message).toMatch(
+      /^Every database keeps at least one DB_ADMIN .*\ndatabase 2001 would have no DB_ADMIN among what the stack declares \(DatabaseUsers "nvc": user 1003 DB_UPLOAD\)\. Fix: /s,
+    );
     expect(ds.every((d) => d.policyPackName === PACK_NAME)).toBe(true);
   });
 
@@ -233,7 +300,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
     expect(summary(await pack.run(bad))).toEqual(["mandatory database-admin-present nvc", "advisory single-ownership-level ada"]);
   });
 
-  it("preview unknowns anywhere produce no violation and no \"can't run during preview\" note", async () => {
+  it('preview unknowns anywhere produce no violation and no "can\'t run during preview" note', async () => {
     await pack.configure({
       "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] },
       "members-allowed-domains": { allowedDomains: ["northwind.example"] },
@@ -245,7 +312,12 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
       res("OrgMember", "a", { organizationId: 102, email: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
       res("OrgMember", "b", { organizationId: 102, email: "b@northwind.example", permissions: UNKNOWN_WIRE }),
       res("OrgMember", "c", { organizationId: UNKNOWN_WIRE, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] }),
-      res("OrganizationMembers", "legal", { organizationId: 102, mode: "authoritative", members: UNKNOWN_WIRE, protectedEmails: UNKNOWN_WIRE }),
+      res("OrganizationMembers", "legal", {
+        organizationId: 102,
+        mode: "authoritative",
+        members: UNKNOWN_WIRE,
+        protectedEmails: UNKNOWN_WIRE,
+      }),
       res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: UNKNOWN_WIRE }),
       res("DatabaseUsers", "nvc", { databaseId: UNKNOWN_WIRE, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
       res("Invitation", "i", { organizationId: 102, email: UNKNOWN_WIRE, status: UNKNOWN_WIRE }),

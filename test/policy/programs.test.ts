@@ -31,7 +31,8 @@ const line = (d: Diagnostic) => `${d.enforcementLevel} ${d.policyName} ${d.urn.s
 
 let pack: PolicyPackProcess;
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js"))) throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
+  if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js")))
+    throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
   pack = await PolicyPackProcess.start(packDir);
 });
 afterAll(() => pack?.close());
@@ -52,8 +53,18 @@ describe("the examples pass the pack", () => {
       const up = await stack.up();
       if (example === "access-baseline") {
         // A real first preview: database grants wait for the roster's user ids.
-        expect(preview.inputs.map((r) => r.name).sort()).toEqual(["frances-db2001", "invite-priya", "ken-db2001", "linus-db2001", "members"]);
-        expect(preview.inputs.filter((r) => r.props.userId === UNKNOWN_WIRE).map((r) => r.name)).toEqual(["frances-db2001", "ken-db2001", "linus-db2001"]);
+        expect(preview.inputs.map((r) => r.name).sort()).toEqual([
+          "frances-db2001",
+          "invite-priya",
+          "ken-db2001",
+          "linus-db2001",
+          "members",
+        ]);
+        expect(preview.inputs.filter((r) => r.props.userId === UNKNOWN_WIRE).map((r) => r.name)).toEqual([
+          "frances-db2001",
+          "ken-db2001",
+          "linus-db2001",
+        ]);
         // After the up, the stack policies read outputs (live rosters, statuses, expirations).
         expect(up.stack.find((r) => r.name === "members")!.props).toHaveProperty("managed");
         expect(up.stack.find((r) => r.name === "invite-priya")!.props).toMatchObject({ status: "pending" });
@@ -85,7 +96,11 @@ describe("a deliberately bad program is reported", () => {
         "mandatory database-admin-present nvc-users",
         "mandatory single-ownership-level alan",
       ]);
-      const message = (policy: string) => ds.find((d) => d.policyName === policy)!.message.split("\n").at(-1);
+      const message = (policy: string) =>
+        ds
+          .find((d) => d.policyName === policy)!
+          .message.split("\n")
+          .at(-1);
       expect(message("org-permissions-allowed-domains")).toBe(
         'OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102, but organization permissions are only for people of the allowed domains (northwind.example). ' +
           "Fix: remove the permissions from mallory@contoso.example, or add contoso.example to allowedDomains in the policy config.",
@@ -103,11 +118,16 @@ describe("a deliberately bad program is reported", () => {
           "Fix: keep alan@northwind.example in one of them and remove them from the other.",
       );
       // The URN of each violation is the resource's.
-      expect(ds.find((d) => d.policyName === "single-ownership-level")!.urn).toBe("urn:pulumi:policy::bad-access::pulumi-nodejs:dynamic/reviewadmin:OrgMember::alan");
+      expect(ds.find((d) => d.policyName === "single-ownership-level")!.urn).toBe(
+        "urn:pulumi:policy::bad-access::pulumi-nodejs:dynamic/reviewadmin:OrgMember::alan",
+      );
 
       // With the default config, the domain rules are off; the rest stays.
       await pack.configure({});
-      expect((await pack.run(preview.inputs, preview.stack)).map(line)).toEqual(["mandatory database-admin-present nvc-users", "mandatory single-ownership-level alan"]);
+      expect((await pack.run(preview.inputs, preview.stack)).map(line)).toEqual([
+        "mandatory database-admin-present nvc-users",
+        "mandatory single-ownership-level alan",
+      ]);
     } finally {
       await stack.close();
     }
@@ -118,11 +138,16 @@ describe("a deliberately bad program is reported", () => {
 // The real CLI
 
 const hasCli = hasPulumiCli();
-const SKIP_REASON = "the Pulumi CLI is not installed on this machine; this test runs `pulumi preview --policy-pack policy` on an example and on the bad program when it is";
+const SKIP_REASON =
+  "the Pulumi CLI is not installed on this machine; this test runs `pulumi preview --policy-pack policy` on an example and on the bad program when it is";
 if (!hasCli) console.info(`test/policy/programs.test.ts (pulumi preview --policy-pack) skipped: ${SKIP_REASON}`);
 
 /** `pulumi preview --policy-pack policy --policy-pack-config <file>` of a program, through the Automation API. */
-async function cliPreview(programDir: string, project: string, config: Record<string, string>): Promise<{ ok: boolean; events: automation.PolicyEvent[]; error?: string }> {
+async function cliPreview(
+  programDir: string,
+  project: string,
+  config: Record<string, string>,
+): Promise<{ ok: boolean; events: automation.PolicyEvent[]; error?: string }> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "policy-cli-"));
   try {
     fs.mkdirSync(path.join(tmp, "backend"));
@@ -130,14 +155,30 @@ async function cliPreview(programDir: string, project: string, config: Record<st
     const stack = await automation.LocalWorkspace.createOrSelectStack(
       { stackName: "policy", workDir: path.join(tmp, "project") },
       {
-        envVars: { PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "policy-test", PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
-        projectSettings: { name: project, runtime: { name: "nodejs", options: { typescript: true } }, main: path.join(programDir, "index.ts") },
+        envVars: {
+          PULUMI_BACKEND_URL: `file://${path.join(tmp, "backend")}`,
+          PULUMI_CONFIG_PASSPHRASE: "policy-test",
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+        },
+        projectSettings: {
+          name: project,
+          runtime: { name: "nodejs", options: { typescript: true } },
+          main: path.join(programDir, "index.ts"),
+        },
       },
     );
-    await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, value]) => [k, { value, secret: k === "reviewadmin:apiKey" }])));
+    await stack.setAllConfig(
+      Object.fromEntries(Object.entries(config).map(([k, value]) => [k, { value, secret: k === "reviewadmin:apiKey" }])),
+    );
     const events: automation.PolicyEvent[] = [];
     try {
-      await stack.preview({ policyPacks: [packDir], policyPackConfigs: [exampleConfigFile], color: "never", onEvent: (e) => e.policyEvent && events.push(e.policyEvent) });
+      await stack.preview({
+        policyPacks: [packDir],
+        policyPackConfigs: [exampleConfigFile],
+        color: "never",
+        onEvent: (e) => e.policyEvent && events.push(e.policyEvent),
+      });
       return { ok: true, events };
     } catch (e) {
       return { ok: false, events, error: String(e) };
@@ -153,7 +194,10 @@ describe("pulumi preview --policy-pack with the Pulumi CLI", () => {
     async () => {
       const emu = await policyEmulator();
       try {
-        const good = await cliPreview(path.join(repoRoot, "examples/access-baseline"), "access-baseline", { ...emu.config, "access-baseline:organizationId": "102" });
+        const good = await cliPreview(path.join(repoRoot, "examples/access-baseline"), "access-baseline", {
+          ...emu.config,
+          "access-baseline:organizationId": "102",
+        });
         expect(good.events).toEqual([]);
         expect(good.ok, good.error).toBe(true);
 
@@ -167,7 +211,9 @@ describe("pulumi preview --policy-pack with the Pulumi CLI", () => {
             "mandatory single-ownership-level alan",
           ].sort(),
         );
-        expect(bad.events.find((e) => e.policyName === "single-ownership-level")!.message).toContain('is managed by OrganizationMembers "legal" (additive roster) and OrgMember "alan" (one person)');
+        expect(bad.events.find((e) => e.policyName === "single-ownership-level")!.message).toContain(
+          'is managed by OrganizationMembers "legal" (additive roster) and OrgMember "alan" (one person)',
+        );
       } finally {
         await emu.close();
       }

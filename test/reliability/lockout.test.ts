@@ -34,7 +34,10 @@ function twoAdmins(): { s: ProgramStack; ada: number; barbara: number } {
   const ada = emu.store.findUserByEmail("ada@northwind.example")!.id;
   const barbara = emu.store.findUserByEmail("barbara@northwind.example")!.id;
   emu.store.updateMember(ORG, barbara, { permissions: ["ORG_ADMIN"] });
-  const admins = emu.store.membersOf(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).map((m) => m.userId);
+  const admins = emu.store
+    .membersOf(ORG)
+    .filter((m) => m.permissions.includes("ORG_ADMIN"))
+    .map((m) => m.userId);
   expect(admins.sort()).toEqual([ada, barbara].sort());
   stack = new ProgramStack({
     cwd: repoRoot,
@@ -47,7 +50,11 @@ function twoAdmins(): { s: ProgramStack; ada: number; barbara: number } {
 }
 
 const adminsLeft = () => emu.store.membersOf(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).length;
-const errorsOf = (run: Promise<unknown>) => run.then(() => "", (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)));
+const errorsOf = (run: Promise<unknown>) =>
+  run.then(
+    () => "",
+    (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)),
+  );
 
 describe("the last two org admins, removed in parallel", () => {
   it("two OrgMemberPermissions taking ORG_ADMIN from both: one is refused, one admin stays", async () => {

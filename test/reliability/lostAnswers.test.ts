@@ -51,7 +51,11 @@ function freshStack(): ProgramStack {
 /** The next request of `operation` is carried out, and its answer lost. */
 const loseAnswerOf = (operation: string) => emu.traffic.faults.set({ script: [{ drop: "after" }], operations: [operation] });
 const sent = (operation: string) => emu.traffic.log.list(operation).length;
-const failureOf = (run: Promise<unknown>) => run.then(() => undefined, (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)));
+const failureOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)),
+  );
 
 /** An up that changes nothing more: the program and the platform agree. */
 async function expectConverged(s: ProgramStack, program: () => void): Promise<void> {
@@ -62,7 +66,8 @@ async function expectConverged(s: ProgramStack, program: () => void): Promise<vo
 describe("a lost answer after each write", () => {
   it("E19 (add or invite): sent again, one invitation", async () => {
     const s = freshStack();
-    const program = () => void new reviewadmin.OrgMember("zoe", { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
+    const program = () =>
+      void new reviewadmin.OrgMember("zoe", { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
     loseAnswerOf("PostOrganizationUsers");
     await s.up(program);
     expect(sent("PostOrganizationUsers")).toBe(2);
@@ -73,7 +78,11 @@ describe("a lost answer after each write", () => {
   it("E22 (update member): sent again, and applied once", async () => {
     const s = freshStack();
     const program = () =>
-      void new reviewadmin.OrgMemberPermissions("grace", { organizationId: ORG, email: "grace@northwind.example", permissions: ["AI_ADMIN"] });
+      void new reviewadmin.OrgMemberPermissions("grace", {
+        organizationId: ORG,
+        email: "grace@northwind.example",
+        permissions: ["AI_ADMIN"],
+      });
     loseAnswerOf("PatchOrganizationUser");
     await s.up(program);
     expect(emu.store.membership(ORG, emu.store.findUserByEmail("grace@northwind.example")!.id).permissions).toEqual(["AI_ADMIN"]);
@@ -90,7 +99,10 @@ describe("a lost answer after each write", () => {
     loseAnswerOf("DeleteOrganizationUser");
     await s.destroy();
     emu.traffic.faults.clear();
-    expect(emu.store.findUserByEmail("barbara@northwind.example") && emu.store.findMembership(ORG, emu.store.findUserByEmail("barbara@northwind.example")!.id)).toBeFalsy();
+    expect(
+      emu.store.findUserByEmail("barbara@northwind.example") &&
+        emu.store.findMembership(ORG, emu.store.findUserByEmail("barbara@northwind.example")!.id),
+    ).toBeFalsy();
     const s2 = freshStack();
     await s2.up(() => void new reviewadmin.Invitation("pending", { organizationId: ORG, email: SEEDED.invitations.pending }));
     loseAnswerOf("DeleteOrganizationInvitation");
@@ -118,7 +130,8 @@ describe("a lost answer after each write", () => {
 
   it("E26 and E24 (set and remove database permissions): sent again", async () => {
     const s = freshStack();
-    const program = () => void new reviewadmin.DatabaseUserPermissions("alan", { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_DELETE"] });
+    const program = () =>
+      void new reviewadmin.DatabaseUserPermissions("alan", { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_DELETE"] });
     loseAnswerOf("PutDatabaseUser");
     await s.up(program);
     expect(emu.store.findDatabaseUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_DELETE"]);
@@ -131,7 +144,10 @@ describe("a lost answer after each write", () => {
   it("E5 (custodian sync): sent again (the sync overwrites)", async () => {
     const s = freshStack();
     const program = () =>
-      void new reviewadmin.CustodianDirectorySync("custodians", { directoryId: SEEDED.directories.org, csv: "email,name\nzoe@example.com,Zoe\n" });
+      void new reviewadmin.CustodianDirectorySync("custodians", {
+        directoryId: SEEDED.directories.org,
+        csv: "email,name\nzoe@example.com,Zoe\n",
+      });
     loseAnswerOf("PostDirectoryCustodians");
     await s.up(program);
     expect(sent("PostDirectoryCustodians")).toBe(2);
@@ -161,7 +177,9 @@ describe("a lost answer after each write", () => {
 
     // up2 lost: never sent again; the message says a source file may exist.
     loseAnswerOf("PostDatasetFile");
-    expect(await failureOf(s.up(program))).toMatch(/The service may have created a source file before its answer was lost; if so it stays empty \(UPLOADING\)/);
+    expect(await failureOf(s.up(program))).toMatch(
+      /The service may have created a source file before its answer was lost; if so it stays empty \(UPLOADING\)/,
+    );
     expect(sent("PostDatasetFile")).toBe(1);
 
     // up3, the PUT and up5, each losing one answer in the same run: the upload still ends complete.

@@ -59,7 +59,11 @@ describe("CustodianDirectorySync from exports", () => {
         (await res(run, "okta")).up({ directoryId: dirs.okta, csvPath: oktaPath, preset: "okta", columns: { userPrincipalName: "login" } }),
         (await res(run, "workday")).up({ directoryId: dirs.workday, csvPath: workdayPath, preset: "workday", dateFormat: "MM/dd/yyyy" }),
       ]);
-      expect(entra.outs).toMatchObject({ peopleCount: 3, ignored: ["guest_contoso.example#EXT#@northwind.onmicrosoft.com"], csvPath: entraPath });
+      expect(entra.outs).toMatchObject({
+        peopleCount: 3,
+        ignored: ["guest_contoso.example#EXT#@northwind.onmicrosoft.com"],
+        csvPath: entraPath,
+      });
       expect(google.outs).toMatchObject({ peopleCount: 2, ignored: [] });
       expect(okta.outs).toMatchObject({ peopleCount: 2, ignored: [] });
       expect(workday.outs).toMatchObject({ peopleCount: 2, ignored: [] });
@@ -70,32 +74,64 @@ describe("CustodianDirectorySync from exports", () => {
       expect((await warning(`${label("entra")}: 1 of 4 rows have a user principal name but no email`)).line).toContain(
         "the service ignores them (the ignored output lists them): row 4 (Guest Auditor, guest_contoso.example#EXT#@northwind.onmicrosoft.com)",
       );
-      expect((await warning(`${label("workday")}: 1 of 3 rows have neither`)).line).toContain("left out of the upload (the service refuses a whole file for one such row): row 4 (Temp Worker)");
-      expect((await warning(`${label("google")}: 1 row repeats an earlier row`)).line).toContain("row 4 (grace@northwind.example, as row 2)");
-      expect((await warning(`${label("okta")}: 2 of 2 rows will be synced (preset okta); columns: email <- email`)).line).toContain("userPrincipalName <- login");
-      expect((await warning(`${label("entra")}: 3 of 4 rows will be synced (preset entra-id)`)).line).toContain("not synced (no property maps them): id, userType, accountEnabled");
+      expect((await warning(`${label("workday")}: 1 of 3 rows have neither`)).line).toContain(
+        "left out of the upload (the service refuses a whole file for one such row): row 4 (Temp Worker)",
+      );
+      expect((await warning(`${label("google")}: 1 row repeats an earlier row`)).line).toContain(
+        "row 4 (grace@northwind.example, as row 2)",
+      );
+      expect((await warning(`${label("okta")}: 2 of 2 rows will be synced (preset okta); columns: email <- email`)).line).toContain(
+        "userPrincipalName <- login",
+      );
+      expect((await warning(`${label("entra")}: 3 of 4 rows will be synced (preset entra-id)`)).line).toContain(
+        "not synced (no property maps them): id, userType, accountEnabled",
+      );
     });
 
     // What the service holds: the export's columns in the service's properties.
     expect(people("entra").get("Ada.Lovelace@northwind.example")).toMatchObject({
-      userPrincipalName: "ada@northwind.example", name: "Ada Lovelace", role: "Litigation Support Manager", department: "Legal", officeLocation: "Legal 4th floor",
+      userPrincipalName: "ada@northwind.example",
+      name: "Ada Lovelace",
+      role: "Litigation Support Manager",
+      department: "Legal",
+      officeLocation: "Legal 4th floor",
     });
-    expect([...people("entra").keys()].sort()).toEqual(["Ada.Lovelace@northwind.example", "alan.turing@northwind.example", "carol@northwind.example"]);
-    expect(people("google").get("grace@northwind.example")).toMatchObject({ name: "Grace Hopper", managerEmail: "ada@northwind.example", otherEmails: "grace.h@northwind.example" });
-    expect(people("okta").get("margaret@northwind.example")).toMatchObject({ userPrincipalName: "margaret@northwind.example", name: "Margaret Heafield Hamilton", managerName: "Grace Hopper" });
-    expect(people("workday").get("barbara@northwind.example")).toMatchObject({ employeeStartDate: "2012-09-15", employeeEndDate: "2025-12-31", role: "Investigations Lead" });
+    expect([...people("entra").keys()].sort()).toEqual([
+      "Ada.Lovelace@northwind.example",
+      "alan.turing@northwind.example",
+      "carol@northwind.example",
+    ]);
+    expect(people("google").get("grace@northwind.example")).toMatchObject({
+      name: "Grace Hopper",
+      managerEmail: "ada@northwind.example",
+      otherEmails: "grace.h@northwind.example",
+    });
+    expect(people("okta").get("margaret@northwind.example")).toMatchObject({
+      userPrincipalName: "margaret@northwind.example",
+      name: "Margaret Heafield Hamilton",
+      managerName: "Grace Hopper",
+    });
+    expect(people("workday").get("barbara@northwind.example")).toMatchObject({
+      employeeStartDate: "2012-09-15",
+      employeeEndDate: "2025-12-31",
+      role: "Investigations Lead",
+    });
     expect(people("workday").size).toBe(2);
   });
 
   it("an export with its rows reordered is no change; a mapping that changes what is sent is an update", async () => {
-    const [header, ...rows] = ENTRA_EXPORT.replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    const [header, ...rows] = ENTRA_EXPORT.replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
     const entraPath = file("entra-users.csv", csvFile([header!, ...rows.reverse()]));
     const before = syncs();
     await world.run(async (run) => {
       const d = await res(run, "entra");
       expect((await d.preview({ directoryId: dirs.entra, csvPath: entraPath, preset: "entra-id" })).op).toBe("same");
       // The same CSV reached another way (the preset's own column named): still no change.
-      expect((await d.preview({ directoryId: dirs.entra, csvPath: entraPath, preset: "entra-id", columns: { email: "mail" } })).op).toBe("same");
+      expect((await d.preview({ directoryId: dirs.entra, csvPath: entraPath, preset: "entra-id", columns: { email: "mail" } })).op).toBe(
+        "same",
+      );
       const up = await d.up({ directoryId: dirs.entra, csvPath: entraPath, preset: "entra-id", columns: { department: null } });
       expect(up.op).toBe("update");
     });
@@ -109,23 +145,40 @@ describe("CustodianDirectorySync from exports", () => {
     const before = syncs();
     await world.run(async (run) => {
       const d = await res(run, "m365");
-      const err = await d.preview({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" }).then(() => new Error("expected a failure"), (e: Error) => e);
+      const err = await d.preview({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" }).then(
+        () => new Error("expected a failure"),
+        (e: Error) => e,
+      );
       expect(err.message).toContain(
         "csvPath: 3 of 3 rows (100%) have no email and would not be synced (row 2 (Ada Lovelace), row 3 (Alan Turing), row 4 (Carol Custodian)): a mis-mapped export is the likely cause. " +
           "Columns whose values look like email addresses: 'User principal name' (100% of rows); map one with columns: { email: \"User principal name\" }. " +
           "To sync the 0 rows that have one anyway, set allowIgnoredRows: true.",
       );
-      await expect(d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" })).rejects.toThrow(/check failed: csvPath: 3 of 3 rows \(100%\)/);
+      await expect(d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id" })).rejects.toThrow(
+        /check failed: csvPath: 3 of 3 rows \(100%\)/,
+      );
       expect(syncs()).toBe(before);
 
       // Saying so on purpose syncs what there is (nothing with an email here); the service reports the rest.
       const allowed = await d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id", allowIgnoredRows: true });
-      expect(allowed.outs).toMatchObject({ peopleCount: 0, ignored: ["ada@northwind.example", "alan@northwind.example", "carol@northwind.example"] });
+      expect(allowed.outs).toMatchObject({
+        peopleCount: 0,
+        ignored: ["ada@northwind.example", "alan@northwind.example", "carol@northwind.example"],
+      });
       // Mapping the email column: everyone is synced.
-      const fixed = await d.up({ directoryId: dirs.m365, csvPath: m365Path, preset: "entra-id", columns: { email: "User principal name" } });
+      const fixed = await d.up({
+        directoryId: dirs.m365,
+        csvPath: m365Path,
+        preset: "entra-id",
+        columns: { email: "User principal name" },
+      });
       expect(fixed.outs).toMatchObject({ peopleCount: 3, ignored: [] });
     });
-    expect(people("m365").get("carol@northwind.example")).toMatchObject({ role: "Records Clerk", officeLocation: "Records", preferredLanguage: "en-US" });
+    expect(people("m365").get("carol@northwind.example")).toMatchObject({
+      role: "Records Clerk",
+      officeLocation: "Records",
+      preferredLanguage: "en-US",
+    });
   });
 
   it("a file in the service's own format is judged the same way, and an export given without a mapping is pointed to its preset", async () => {
@@ -153,9 +206,13 @@ describe("CustodianDirectorySync from exports", () => {
         "preset | preset, columns and dateFormat read an export given as csv or csvPath; people are already typed records",
       );
       expect(await check({ csv: OKTA_EXPORT, preset: "azure" })).toBe("preset | must be one of: entra-id, okta, google-workspace, workday");
-      expect(await check({ csv: OKTA_EXPORT, columns: { mail: "email" } })).toMatch(/^columns\.mail \| is not a custodian property \(properties: email, businessPhone, /);
+      expect(await check({ csv: OKTA_EXPORT, columns: { mail: "email" } })).toMatch(
+        /^columns\.mail \| is not a custodian property \(properties: email, businessPhone, /,
+      );
       expect(await check({ csv: OKTA_EXPORT, columns: { email: "" } })).toBe("columns.email | must name a header of the file");
-      expect(await check({ csv: OKTA_EXPORT, dateFormat: "yyyy/MM/dd" })).toBe("dateFormat | must be one of: yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy");
+      expect(await check({ csv: OKTA_EXPORT, dateFormat: "yyyy/MM/dd" })).toBe(
+        "dateFormat | must be one of: yyyy-MM-dd, MM/dd/yyyy, dd/MM/yyyy, dd.MM.yyyy",
+      );
       expect(await check({ csv: OKTA_EXPORT, preset: "okta", columns: { email: "Email Address" } })).toBe(
         `csv | custodian CSV row 1, column 'Email Address': columns.email names 'Email Address', which is not a header of the file (its headers: ${OKTA_EXPORT.split("\r\n")[0]!.split(",").join(", ")})`,
       );

@@ -25,107 +25,121 @@ const alanInputs = { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD"
 const margaretInputs = { databaseId: DB, userId: U.multiOrgMember, permissions: ["DB_UPLOAD", "DB_LEGAL_HOLD"] };
 
 describe("DatabaseUserPermissions", () => {
-  it("a new grant and an adopted one: created, refreshed, drifted, updated, replaced create-first, deleted; permissions removed behind its back", SCENARIO, async () => {
-    await step("creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)", async () => {
-      expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
-      const sent = record();
-      const [alan, margaret] = await world().run(async (run) =>
-        Promise.all([(await res(run, "alan")).up(alanInputs), (await res(run, "margaret")).up(margaretInputs)]),
+  it(
+    "a new grant and an adopted one: created, refreshed, drifted, updated, replaced create-first, deleted; permissions removed behind its back",
+    SCENARIO,
+    async () => {
+      await step(
+        "creates a grant for a user without one (adopted false) and adopts a user who already holds permissions (adopted true)",
+        async () => {
+          expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_UPLOAD"]); // seeded
+          const sent = record();
+          const [alan, margaret] = await world().run(async (run) =>
+            Promise.all([(await res(run, "alan")).up(alanInputs), (await res(run, "margaret")).up(margaretInputs)]),
+          );
+          expect(alan.op).toBe("create");
+          expect(alan.id).toBe(`${DB}/${U.member}`);
+          expect(alan.outs).toMatchObject({
+            databaseId: DB,
+            userId: U.member,
+            permissions: ["DB_DELETE", "DB_UPLOAD"],
+            active: true,
+            username: "alan@northwind.example",
+            adopted: false,
+          });
+          expect(margaret.outs).toMatchObject({ userId: U.multiOrgMember, permissions: ["DB_LEGAL_HOLD", "DB_UPLOAD"], adopted: true });
+          expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+          expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_LEGAL_HOLD", "DB_UPLOAD"]);
+          expect(sent.writes()).toEqual(["PutDatabaseUser 200", "PutDatabaseUser 200"]); // Margaret's adoption adds DB_LEGAL_HOLD
+        },
       );
-      expect(alan.op).toBe("create");
-      expect(alan.id).toBe(`${DB}/${U.member}`);
-      expect(alan.outs).toMatchObject({
-        databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"], active: true, username: "alan@northwind.example", adopted: false,
-      });
-      expect(margaret.outs).toMatchObject({ userId: U.multiOrgMember, permissions: ["DB_LEGAL_HOLD", "DB_UPLOAD"], adopted: true });
-      expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-      expect(permsOf(DB, U.multiOrgMember)).toEqual(["DB_LEGAL_HOLD", "DB_UPLOAD"]);
-      expect(sent.writes()).toEqual(["PutDatabaseUser 200", "PutDatabaseUser 200"]); // Margaret's adoption adds DB_LEGAL_HOLD
-    });
 
-    await step("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
-      const before = world().states.get("DatabaseUserPermissions/alan")!;
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const s = await d.refresh();
-        expect(s?.outputs).toEqual(before.outputs);
-        expect(s?.inputs).toMatchObject({ databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"] });
-        expect((await d.up(alanInputs)).op).toBe("same");
-        expect((await d.preview({ ...alanInputs, permissions: ["DB_DELETE", "DB_UPLOAD"] })).op).toBe("same");
-        const m = await res(run, "margaret");
-        expect((await m.refresh())?.outputs).toEqual(world().states.get("DatabaseUserPermissions/margaret")!.outputs);
-        expect((await m.up(margaretInputs)).op).toBe("same");
+      await step("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
+        const before = world().states.get("DatabaseUserPermissions/alan")!;
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "alan");
+          const s = await d.refresh();
+          expect(s?.outputs).toEqual(before.outputs);
+          expect(s?.inputs).toMatchObject({ databaseId: DB, userId: U.member, permissions: ["DB_DELETE", "DB_UPLOAD"] });
+          expect((await d.up(alanInputs)).op).toBe("same");
+          expect((await d.preview({ ...alanInputs, permissions: ["DB_DELETE", "DB_UPLOAD"] })).op).toBe("same");
+          const m = await res(run, "margaret");
+          expect((await m.refresh())?.outputs).toEqual(world().states.get("DatabaseUserPermissions/margaret")!.outputs);
+          expect((await m.up(margaretInputs)).op).toBe("same");
+        });
+        expect(sent.all()).toEqual(["GetDatabaseUsers 200"]);
       });
-      expect(sent.all()).toEqual(["GetDatabaseUsers 200"]);
-    });
 
-    await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-      store().setDatabaseUser(DB, U.member, ["DB_ADMIN"]);
-      await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const s = await d.refresh();
-        expect(s?.outputs.permissions).toEqual(["DB_ADMIN"]);
-        expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
-        expect(s?.outputs.adopted).toBe(false);
-        expect((await d.preview(alanInputs)).op).toBe("update");
-        const r = await d.up(alanInputs);
+      await step("finds drift made behind its back on refresh, and up puts it back", async () => {
+        store().setDatabaseUser(DB, U.member, ["DB_ADMIN"]);
+        await world().run(async (run) => {
+          const d = await res(run, "alan");
+          const s = await d.refresh();
+          expect(s?.outputs.permissions).toEqual(["DB_ADMIN"]);
+          expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
+          expect(s?.outputs.adopted).toBe(false);
+          expect((await d.preview(alanInputs)).op).toBe("update");
+          const r = await d.up(alanInputs);
+          expect(r.op).toBe("update");
+          expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+        });
+        expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+      });
+
+      await step("updates in place", async () => {
+        const r = await world().run(async (run) => (await res(run, "alan")).up({ ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"] }));
         expect(r.op).toBe("update");
-        expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+        expect(r.id).toBe(`${DB}/${U.member}`);
+        expect(r.outs).toMatchObject({ permissions: ["DB_ADMIN", "DB_UPLOAD"], adopted: false });
+        expect(permsOf(DB, U.member)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
       });
-      expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-    });
 
-    await step("updates in place", async () => {
-      const r = await world().run(async (run) => (await res(run, "alan")).up({ ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"] }));
-      expect(r.op).toBe("update");
-      expect(r.id).toBe(`${DB}/${U.member}`);
-      expect(r.outs).toMatchObject({ permissions: ["DB_ADMIN", "DB_UPLOAD"], adopted: false });
-      expect(permsOf(DB, U.member)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
-    });
-
-    await step("replaces create-first on a change of user or database, each change a run of its own", async () => {
-      // Let the key's user administer a second database, so moving the grant there can be applied.
-      store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
-      await world().run(async (run) => {
-        const byUser = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin });
-        expect(byUser.op).toBe("replace");
-        expect(byUser.diff).toMatchObject({ replaces: ["userId"] });
-        expect(byUser.diff?.deleteBeforeReplace).toBeFalsy();
-        expect(byUser.id).toBe(`${DB}/${U.databaseAdmin}`);
+      await step("replaces create-first on a change of user or database, each change a run of its own", async () => {
+        // Let the key's user administer a second database, so moving the grant there can be applied.
+        store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
+        await world().run(async (run) => {
+          const byUser = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin });
+          expect(byUser.op).toBe("replace");
+          expect(byUser.diff).toMatchObject({ replaces: ["userId"] });
+          expect(byUser.diff?.deleteBeforeReplace).toBeFalsy();
+          expect(byUser.id).toBe(`${DB}/${U.databaseAdmin}`);
+        });
+        expect(permsOf(DB, U.member)).toBeUndefined();
+        await world().run(async (run) => {
+          const byDb = await (
+            await res(run, "alan")
+          ).up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
+          expect(byDb.op).toBe("replace");
+          expect(byDb.diff).toMatchObject({ replaces: ["databaseId"] });
+          expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
+        });
+        expect(permsOf(DB, U.databaseAdmin)).toBeUndefined();
+        expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
       });
-      expect(permsOf(DB, U.member)).toBeUndefined();
-      await world().run(async (run) => {
-        const byDb = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin, databaseId: SEEDED.databases.parentOrg });
-        expect(byDb.op).toBe("replace");
-        expect(byDb.diff).toMatchObject({ replaces: ["databaseId"] });
-        expect(byDb.outs).toMatchObject({ databaseId: SEEDED.databases.parentOrg, userId: U.databaseAdmin, adopted: false });
-      });
-      expect(permsOf(DB, U.databaseAdmin)).toBeUndefined();
-      expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-    });
 
-    await step("delete removes the user's permissions on the database", async () => {
-      await world().run(async (run) => (await res(run, "alan")).destroy());
-      expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toBeUndefined();
-      expect(world().states.get("DatabaseUserPermissions/alan")).toBeUndefined();
-    });
-
-    await step("refresh of permissions removed behind its back drops it; delete of permissions already gone succeeds", async () => {
-      store().removeDatabaseUser(DB, U.multiOrgMember);
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "margaret");
-        const kept = d.state;
-        expect(await d.refresh()).toBeUndefined();
-        d.state = kept; // as if the refresh had not run: delete must still succeed (404 counts as done)
-        await d.destroy();
-        expect(d.state).toBeUndefined();
+      await step("delete removes the user's permissions on the database", async () => {
+        await world().run(async (run) => (await res(run, "alan")).destroy());
+        expect(permsOf(SEEDED.databases.parentOrg, U.databaseAdmin)).toBeUndefined();
+        expect(world().states.get("DatabaseUserPermissions/alan")).toBeUndefined();
       });
-      expect(permsOf(DB, U.multiOrgMember)).toBeUndefined();
-      expect(sent.all()).toEqual(["DeleteDatabaseUser 404", "GetDatabaseUsers 200"]); // the delete's 404 counts as done
-    });
-  });
+
+      await step("refresh of permissions removed behind its back drops it; delete of permissions already gone succeeds", async () => {
+        store().removeDatabaseUser(DB, U.multiOrgMember);
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "margaret");
+          const kept = d.state;
+          expect(await d.refresh()).toBeUndefined();
+          d.state = kept; // as if the refresh had not run: delete must still succeed (404 counts as done)
+          await d.destroy();
+          expect(d.state).toBeUndefined();
+        });
+        expect(permsOf(DB, U.multiOrgMember)).toBeUndefined();
+        expect(sent.all()).toEqual(["DeleteDatabaseUser 404", "GetDatabaseUsers 200"]); // the delete's 404 counts as done
+      });
+    },
+  );
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
     await world().run(async (run) => {
@@ -163,15 +177,23 @@ describe("DatabaseUserPermissions", () => {
     );
     await world().run(async (run) => {
       // The org admin key loses user management on a database whose orgAdminAccess is off.
-      const off = await errorOf((await res(run, "restricted")).up({ databaseId: SEEDED.databases.restricted, userId: U.member, permissions: ["DB_UPLOAD"] }));
-      expect(off.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 2002: the service answered 403 .*\(orgAdminAccess\), which the API key in use lacks\)$/);
+      const off = await errorOf(
+        (await res(run, "restricted")).up({ databaseId: SEEDED.databases.restricted, userId: U.member, permissions: ["DB_UPLOAD"] }),
+      );
+      expect(off.message).toMatch(
+        /^creating DatabaseUserPermissions of user 1003 on database 2002: the service answered 403 .*\(orgAdminAccess\), which the API key in use lacks\)$/,
+      );
 
       const noDb = await errorOf((await res(run, "nowhere")).up({ databaseId: 999999, userId: U.member, permissions: ["DB_UPLOAD"] }));
-      expect(noDb.message).toMatch(/^creating DatabaseUserPermissions of user 1003 on database 999999: the service answered 404 .*database 999999.*\(/);
+      expect(noDb.message).toMatch(
+        /^creating DatabaseUserPermissions of user 1003 on database 999999: the service answered 404 .*database 999999.*\(/,
+      );
       expect(noDb.message).not.toContain("\n");
 
       const noUser = await errorOf((await res(run, "nobody")).up({ databaseId: DB, userId: 999999, permissions: ["DB_UPLOAD"] }));
-      expect(noUser.message).toMatch(/^creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404 .*user 999999/);
+      expect(noUser.message).toMatch(
+        /^creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404 .*user 999999/,
+      );
       expect(noUser.message).toMatch(/check that database 2001 and user 999999 exist/); // the hint names both ids, not only the database
     });
     expect(permsOf(SEEDED.databases.restricted, U.member)).toBeUndefined();

@@ -96,10 +96,17 @@ describe("renames and moves hand over instead of removing", () => {
 
     let since = logLength();
     const renamed = await up(s, () => void declare("barbara-liskov"));
-    expect(renamed.steps.map((st) => [st.name, st.op])).toEqual(expect.arrayContaining([["barbara-liskov", "create"], ["barbara", "delete"]]));
+    expect(renamed.steps.map((st) => [st.name, st.op])).toEqual(
+      expect.arrayContaining([
+        ["barbara-liskov", "create"],
+        ["barbara", "delete"],
+      ]),
+    );
     expect(removalsSince(since)).toEqual({});
     expect(member(barbara)?.permissions).toEqual(["AI_ADMIN"]);
-    expect(logsOf(renamed)).toMatch(/deleting OrgMember barbara@northwind\.example in organization 102: handed over to OrgMember barbara@northwind\.example/);
+    expect(logsOf(renamed)).toMatch(
+      /deleting OrgMember barbara@northwind\.example in organization 102: handed over to OrgMember barbara@northwind\.example/,
+    );
     await expectNoDrift(s);
 
     since = logLength();
@@ -152,33 +159,53 @@ describe("renames and moves hand over instead of removing", () => {
     });
     expect(removalsSince(since)).toEqual({});
     expect(member(alan)?.permissions).toEqual(["AI_ADMIN"]);
-    expect(logsOf(back)).toMatch(/left alan@northwind\.example in place: OrgMember alan@northwind\.example in organization 102 declares them/);
+    expect(logsOf(back)).toMatch(
+      /left alan@northwind\.example in place: OrgMember alan@northwind\.example in organization 102 declares them/,
+    );
     await expectNoDrift(s);
   });
 
   it("a pending Invitation renamed stays pending; a person moves between OrgMemberPermissions, UserIdentifiers and an OrgMember", async () => {
     const s = freshStack();
     const margaret = emu.store.findUserByEmail("margaret@northwind.example")!.id;
-    const invite = (name: string) => new reviewadmin.Invitation(name, { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
+    const invite = (name: string) =>
+      new reviewadmin.Invitation(name, { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
 
     await up(s, () => {
       invite("zoe");
-      new reviewadmin.OrgMemberPermissions("margaret-perms", { organizationId: ORG, email: "margaret@northwind.example", permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-      new reviewadmin.UserIdentifiers("margaret-ids", { organizationId: ORG, userId: margaret, identifiers: [{ abbreviation: "MH", label: "Margaret Hamilton" }] });
+      new reviewadmin.OrgMemberPermissions("margaret-perms", {
+        organizationId: ORG,
+        email: "margaret@northwind.example",
+        permissions: ["CLOUD_MANAGEMENT_ADMIN"],
+      });
+      new reviewadmin.UserIdentifiers("margaret-ids", {
+        organizationId: ORG,
+        userId: margaret,
+        identifiers: [{ abbreviation: "MH", label: "Margaret Hamilton" }],
+      });
     });
     const invitationBefore = structuredClone(emu.store.findInvitation(ORG, "zoe@example.com"));
 
     const since = logLength();
     const moved = await up(s, () => {
       invite("zoe-renamed");
-      new reviewadmin.OrgMemberPermissions("margaret-permissions", { organizationId: ORG, userId: margaret, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
+      new reviewadmin.OrgMemberPermissions("margaret-permissions", {
+        organizationId: ORG,
+        userId: margaret,
+        permissions: ["CLOUD_MANAGEMENT_ADMIN"],
+      });
       new reviewadmin.OrgMember("margaret", {
         organizationId: ORG,
         email: "margaret@northwind.example",
         userIdentifiers: [{ abbreviation: "MH", label: "Margaret Hamilton" }],
       });
     });
-    expect(moved.steps.filter((st) => st.op === "delete").map((st) => st.name).sort()).toEqual(["margaret-ids", "margaret-perms", "zoe"]);
+    expect(
+      moved.steps
+        .filter((st) => st.op === "delete")
+        .map((st) => st.name)
+        .sort(),
+    ).toEqual(["margaret-ids", "margaret-perms", "zoe"]);
     expect(removalsSince(since)).toEqual({});
     expect(emu.store.findInvitation(ORG, "zoe@example.com")).toEqual(invitationBefore);
     expect(member(margaret)?.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
@@ -189,16 +216,30 @@ describe("renames and moves hand over instead of removing", () => {
   it("a DatabaseUserPermissions renamed, then moved into a DatabaseUsers roster and back, keeps the grant", async () => {
     const s = freshStack();
     const alan = U.member;
-    const grant = (name: string) => new reviewadmin.DatabaseUserPermissions(name, { databaseId: DB, userId: alan, permissions: ["DB_UPLOAD"] });
-    const others = Object.fromEntries(emu.store.databaseUsersOf(DB).filter((d) => d.userId !== alan).map((d) => [String(d.userId), d.permissions]));
+    const grant = (name: string) =>
+      new reviewadmin.DatabaseUserPermissions(name, { databaseId: DB, userId: alan, permissions: ["DB_UPLOAD"] });
+    const others = Object.fromEntries(
+      emu.store
+        .databaseUsersOf(DB)
+        .filter((d) => d.userId !== alan)
+        .map((d) => [String(d.userId), d.permissions]),
+    );
     const roster = (withAlan: boolean) =>
-      new reviewadmin.DatabaseUsers("nvc", { databaseId: DB, mode: "authoritative", users: withAlan ? { ...others, [String(alan)]: ["DB_UPLOAD"] } : others });
+      new reviewadmin.DatabaseUsers("nvc", {
+        databaseId: DB,
+        mode: "authoritative",
+        users: withAlan ? { ...others, [String(alan)]: ["DB_UPLOAD"] } : others,
+      });
 
     await up(s, () => void roster(true));
     expect(grantOf(alan)).toEqual(["DB_UPLOAD"]);
 
     // Out of the roster into a DatabaseUserPermissions, renamed, back into the roster.
-    for (const program of [() => void (roster(false), grant("alan-nvc")), () => void (roster(false), grant("alan-upload")), () => void roster(true)]) {
+    for (const program of [
+      () => void (roster(false), grant("alan-nvc")),
+      () => void (roster(false), grant("alan-upload")),
+      () => void roster(true),
+    ]) {
       const since = logLength();
       await up(s, program);
       expect(removalsSince(since)).toEqual({});
@@ -209,14 +250,21 @@ describe("renames and moves hand over instead of removing", () => {
 
   it("a replace whose create fails keeps the old grant (create-first)", async () => {
     const s = freshStack();
-    await up(s, () => void new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId: U.member, permissions: ["DB_DELETE"] }));
-    const since = logLength();
-    const failed = await s.up(() => void new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId: 999_999, permissions: ["DB_DELETE"] })).then(
-      () => undefined,
-      (e: unknown) => e,
+    await up(
+      s,
+      () => void new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId: U.member, permissions: ["DB_DELETE"] }),
     );
+    const since = logLength();
+    const failed = await s
+      .up(() => void new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId: 999_999, permissions: ["DB_DELETE"] }))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(failed).toBeInstanceOf(RunError);
-    expect((failed as RunError).result.errors.join("\n")).toMatch(/creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404/);
+    expect((failed as RunError).result.errors.join("\n")).toMatch(
+      /creating DatabaseUserPermissions of user 999999 on database 2001: the service answered 404/,
+    );
     expect(removalsSince(since)).toEqual({});
     expect(grantOf(U.member)).toEqual(["DB_DELETE"]);
     expect(s.find("grant")?.outputs.userId).toBe(U.member);
@@ -234,7 +282,10 @@ describe("a refactor of the access-baseline example", () => {
           organizationId: ORG,
           mode: "additive",
           members: Object.fromEntries(
-            people.map((p) => [p.email, { firstName: p.firstName, lastName: p.lastName, permissions: p.permissions, userIdentifiers: p.identifiers }]),
+            people.map((p) => [
+              p.email,
+              { firstName: p.firstName, lastName: p.lastName, permissions: p.permissions, userIdentifiers: p.identifiers },
+            ]),
           ),
         },
         opts,
@@ -242,11 +293,19 @@ describe("a refactor of the access-baseline example", () => {
       for (const person of people) {
         for (const [database, permissions] of Object.entries(person.databases ?? {})) {
           const userId = roster.members.apply((m) => m[person.email]!.userId!);
-          new reviewadmin.DatabaseUserPermissions(`${prefix}${person.email.split("@")[0]}-db${database}`, { databaseId: Number(database), userId, permissions }, opts);
+          new reviewadmin.DatabaseUserPermissions(
+            `${prefix}${person.email.split("@")[0]}-db${database}`,
+            { databaseId: Number(database), userId, permissions },
+            opts,
+          );
         }
       }
       for (const i of invitations) {
-        new reviewadmin.Invitation(`${prefix}invite-${i.email.split("@")[0]}`, { organizationId: ORG, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions }, opts);
+        new reviewadmin.Invitation(
+          `${prefix}invite-${i.email.split("@")[0]}`,
+          { organizationId: ORG, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions },
+          opts,
+        );
       }
     };
     await up(s, programOf(""));

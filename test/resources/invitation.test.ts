@@ -19,7 +19,13 @@ const { world, store, record, res, failuresOf } = useResourceWorld("Invitation")
 const invitationOf = (email: string) => store().findInvitation(ORG, email);
 
 const ZOE = "zoe.invitee@example.com";
-const zoeInputs = { organizationId: ORG, email: "Zoe.Invitee@Example.com", firstName: "Zoe", lastName: "Invitee", permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"] };
+const zoeInputs = {
+  organizationId: ORG,
+  email: "Zoe.Invitee@Example.com",
+  firstName: "Zoe",
+  lastName: "Invitee",
+  permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"],
+};
 
 describe("Invitation", () => {
   it("a new invitation: invited, refreshed, drifted, re-invited on update, replaced, deleted", SCENARIO, async () => {
@@ -28,7 +34,13 @@ describe("Invitation", () => {
       const zoe = await world().run(async (run) => (await res(run, "zoe")).up(zoeInputs));
       expect(zoe.op).toBe("create");
       expect(zoe.id).toBe(`${ORG}/${ZOE}`);
-      expect(zoe.outs).toMatchObject({ email: ZOE, status: "pending", userId: null, adopted: false, permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
+      expect(zoe.outs).toMatchObject({
+        email: ZOE,
+        status: "pending",
+        userId: null,
+        adopted: false,
+        permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"],
+      });
       expect(Date.parse(zoe.outs.expiration)).toBeGreaterThan(Date.now());
       expect(invitationOf(ZOE)).toMatchObject({ firstName: "Zoe", lastName: "Invitee" });
       expect(invitationOf(ZOE)!.permissions.sort()).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
@@ -130,15 +142,25 @@ describe("Invitation", () => {
       expect(await failuresOf(run, { organizationId: ORG, email: "a@b.example", permissions: ["AI_ADMIN", "AI_ADMIN"] })).toMatch(
         /permissions: must not repeat an item/,
       );
-      expect(await failuresOf(run, { organizationId: ORG, email: "a@b.example", permissions: ["OWNER"] })).toMatch(/permissions\.0: .*ORG_ADMIN/);
-      const more = await failuresOf(run, { organizationId: -1, email: "a@b.example", resendTrigger: 7, resendWhenExpired: "yes", userId: 5 });
+      expect(await failuresOf(run, { organizationId: ORG, email: "a@b.example", permissions: ["OWNER"] })).toMatch(
+        /permissions\.0: .*ORG_ADMIN/,
+      );
+      const more = await failuresOf(run, {
+        organizationId: -1,
+        email: "a@b.example",
+        resendTrigger: 7,
+        resendWhenExpired: "yes",
+        userId: 5,
+      });
       expect(more).toMatch(/organizationId: must be a positive integer organization id/);
       expect(more).toMatch(/resendTrigger: .*string/);
       expect(more).toMatch(/resendWhenExpired: .*boolean/);
       expect(more).toMatch(/Unrecognized key: "userId"/);
       expect(await failuresOf(run, { organizationId: ORG })).toMatch(/email: /);
 
-      const p = await (await res(run, "later")).preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN, resendTrigger: UNKNOWN });
+      const p = await (
+        await res(run, "later")
+      ).preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN, resendTrigger: UNKNOWN });
       expect(p.check.failures).toEqual([]);
     });
   });
@@ -156,7 +178,9 @@ describe("Invitation", () => {
     );
     await world().run(async (run) => {
       const err = await errorOf((await res(run, "nowhere")).up({ organizationId: 999999, email: "someone@example.com" }));
-      expect(err.message).toMatch(/^creating Invitation of someone@example.com to organization 999999: the service answered 404 .*organization 999999/);
+      expect(err.message).toMatch(
+        /^creating Invitation of someone@example.com to organization 999999: the service answered 404 .*organization 999999/,
+      );
       expect(err.message).not.toContain("\n");
     });
     expect(invitationOf("someone@example.com")).toBeUndefined();
@@ -164,71 +188,78 @@ describe("Invitation", () => {
 });
 
 describe("Invitation lifecycle", () => {
-  it("pending → expired → re-sent; re-sent on purpose by resendTrigger; accepted, then deleted leaving the membership", SCENARIO, async () => {
-    const IVY = "ivy.lifecycle@example.com";
-    const ivy = { organizationId: ORG, email: IVY, permissions: ["AI_ADMIN"] };
+  it(
+    "pending → expired → re-sent; re-sent on purpose by resendTrigger; accepted, then deleted leaving the membership",
+    SCENARIO,
+    async () => {
+      const IVY = "ivy.lifecycle@example.com";
+      const ivy = { organizationId: ORG, email: IVY, permissions: ["AI_ADMIN"] };
 
-    await step("create: pending", async () => {
-      const first = await world().run(async (run) => (await res(run, "ivy")).up(ivy));
-      expect(first.outs.status).toBe("pending");
-    });
+      await step("create: pending", async () => {
+        const first = await world().run(async (run) => (await res(run, "ivy")).up(ivy));
+        expect(first.outs.status).toBe("pending");
+      });
 
-    await step("expired behind its back: refresh shows expired, preview an update, up re-sends it (unless resendWhenExpired is false)", async () => {
-      store().expireInvitation(ORG, IVY);
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "ivy");
-        const s = await d.refresh();
-        expect(s?.outputs.status).toBe("expired");
-        expect(Date.parse(s!.outputs.expiration)).toBeLessThan(Date.now());
-        expect((await d.preview(ivy)).op).toBe("update");
-        expect(sent.writes()).toEqual([]); // preview sends nothing
-        // resendWhenExpired: false leaves an expired invitation alone.
-        const kept = await d.up({ ...ivy, resendWhenExpired: false });
-        expect(kept.outs.status).toBe("expired");
-        expect((await d.preview({ ...ivy, resendWhenExpired: false })).op).toBe("same");
+      await step(
+        "expired behind its back: refresh shows expired, preview an update, up re-sends it (unless resendWhenExpired is false)",
+        async () => {
+          store().expireInvitation(ORG, IVY);
+          const sent = record();
+          await world().run(async (run) => {
+            const d = await res(run, "ivy");
+            const s = await d.refresh();
+            expect(s?.outputs.status).toBe("expired");
+            expect(Date.parse(s!.outputs.expiration)).toBeLessThan(Date.now());
+            expect((await d.preview(ivy)).op).toBe("update");
+            expect(sent.writes()).toEqual([]); // preview sends nothing
+            // resendWhenExpired: false leaves an expired invitation alone.
+            const kept = await d.up({ ...ivy, resendWhenExpired: false });
+            expect(kept.outs.status).toBe("expired");
+            expect((await d.preview({ ...ivy, resendWhenExpired: false })).op).toBe("same");
+            expect(sent.writes()).toEqual([]);
+            const r = await d.up(ivy);
+            expect(r.op).toBe("update");
+            expect(r.outs.status).toBe("pending");
+            expect(Date.parse(r.outs.expiration)).toBeGreaterThan(Date.now());
+          });
+          expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
+          expect(store().isExpired(invitationOf(IVY)!)).toBe(false);
+        },
+      );
+
+      await step("a new resendTrigger re-sends the pending invitation on purpose, once", async () => {
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "ivy");
+          expect((await d.preview({ ...ivy, resendTrigger: "reminder-1" })).op).toBe("update");
+          const r = await d.up({ ...ivy, resendTrigger: "reminder-1" });
+          expect(r.op).toBe("update");
+          expect(r.outs).toMatchObject({ status: "pending", resendTrigger: "reminder-1" });
+          expect((await d.up({ ...ivy, resendTrigger: "reminder-1" })).op).toBe("same");
+        });
+        expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
+      });
+
+      await step("accepted behind its back: status accepted; delete leaves the membership", async () => {
+        store().acceptInvitation(ORG, IVY);
+        const userId = store().findUserByEmail(IVY)!.id;
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "ivy");
+          const s = await d.refresh();
+          expect(s?.outputs).toMatchObject({ status: "accepted", userId, expiration: null });
+          // Once accepted the invitation's work is done: nothing to update, nothing to re-send.
+          expect((await d.preview(ivy)).op).toBe("same");
+          expect((await d.preview({ ...ivy, permissions: ["ORG_ADMIN"], resendTrigger: "again" })).op).toBe("same");
+        });
+        // Destroy is a run of its own, as the CLI makes it.
+        await world().run(async (run) => {
+          await (await res(run, "ivy")).destroy();
+          await run.plugin.waitForLog(/was accepted; deleting the Invitation leaves ivy.lifecycle@example.com a member/);
+        });
         expect(sent.writes()).toEqual([]);
-        const r = await d.up(ivy);
-        expect(r.op).toBe("update");
-        expect(r.outs.status).toBe("pending");
-        expect(Date.parse(r.outs.expiration)).toBeGreaterThan(Date.now());
+        expect(store().findMembership(ORG, userId)?.permissions).toEqual(["AI_ADMIN"]);
       });
-      expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
-      expect(store().isExpired(invitationOf(IVY)!)).toBe(false);
-    });
-
-    await step("a new resendTrigger re-sends the pending invitation on purpose, once", async () => {
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "ivy");
-        expect((await d.preview({ ...ivy, resendTrigger: "reminder-1" })).op).toBe("update");
-        const r = await d.up({ ...ivy, resendTrigger: "reminder-1" });
-        expect(r.op).toBe("update");
-        expect(r.outs).toMatchObject({ status: "pending", resendTrigger: "reminder-1" });
-        expect((await d.up({ ...ivy, resendTrigger: "reminder-1" })).op).toBe("same");
-      });
-      expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
-    });
-
-    await step("accepted behind its back: status accepted; delete leaves the membership", async () => {
-      store().acceptInvitation(ORG, IVY);
-      const userId = store().findUserByEmail(IVY)!.id;
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "ivy");
-        const s = await d.refresh();
-        expect(s?.outputs).toMatchObject({ status: "accepted", userId, expiration: null });
-        // Once accepted the invitation's work is done: nothing to update, nothing to re-send.
-        expect((await d.preview(ivy)).op).toBe("same");
-        expect((await d.preview({ ...ivy, permissions: ["ORG_ADMIN"], resendTrigger: "again" })).op).toBe("same");
-      });
-      // Destroy is a run of its own, as the CLI makes it.
-      await world().run(async (run) => {
-        await (await res(run, "ivy")).destroy();
-        await run.plugin.waitForLog(/was accepted; deleting the Invitation leaves ivy.lifecycle@example.com a member/);
-      });
-      expect(sent.writes()).toEqual([]);
-      expect(store().findMembership(ORG, userId)?.permissions).toEqual(["AI_ADMIN"]);
-    });
-  });
+    },
+  );
 });

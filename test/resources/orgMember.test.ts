@@ -11,16 +11,29 @@ import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const { world, store, record, res, failuresOf } = useResourceWorld("OrgMember");
-const memberEmails = () => store().membersOf(ORG).map((m) => store().user(m.userId).email.toLowerCase());
+const memberEmails = () =>
+  store()
+    .membersOf(ORG)
+    .map((m) => store().user(m.userId).email.toLowerCase());
 
 describe("OrgMember", () => {
   it("an existing platform user: added with permissions and identifiers, refreshed, drifted, updated, deleted", SCENARIO, async () => {
-    const linus = { organizationId: ORG, email: "linus@example.com", permissions: ["CLOUD_MANAGEMENT_ADMIN"], userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }] };
+    const linus = {
+      organizationId: ORG,
+      email: "linus@example.com",
+      permissions: ["CLOUD_MANAGEMENT_ADMIN"],
+      userIdentifiers: [{ abbreviation: "LT", label: "Linus Torvalds" }],
+    };
 
     await step("create: an active member with permissions and identifiers", async () => {
       const r = await world().run(async (run) => (await res(run, "linus")).up(linus));
       expect(r.op).toBe("create");
-      expect(r.outs).toMatchObject({ status: "active", userId: SEEDED.users.unaffiliated, adopted: false, permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
+      expect(r.outs).toMatchObject({
+        status: "active",
+        userId: SEEDED.users.unaffiliated,
+        adopted: false,
+        permissions: ["CLOUD_MANAGEMENT_ADMIN"],
+      });
       const m = store().membership(ORG, SEEDED.users.unaffiliated);
       expect(m.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
       expect(m.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);
@@ -42,7 +55,11 @@ describe("OrgMember", () => {
       const sent = record();
       await world().run(async (run) => {
         const d = await res(run, "linus");
-        const p = await d.preview({ ...linus, email: "Linus@Example.com", userIdentifiers: [{ label: "Linus Torvalds", abbreviation: "LT" }] });
+        const p = await d.preview({
+          ...linus,
+          email: "Linus@Example.com",
+          userIdentifiers: [{ label: "Linus Torvalds", abbreviation: "LT" }],
+        });
         expect(p.op).toBe("same");
       });
       expect(sent.all()).toEqual([]);
@@ -74,33 +91,47 @@ describe("OrgMember", () => {
     });
   });
 
-  it("a new email: invited (lower-cased), replaced on a change of email, and deleted once its invitation is already gone", SCENARIO, async () => {
-    await step("create: invites the email, lower-cased", async () => {
-      const r = await world().run(async (run) => (await res(run, "newcomer")).up({ organizationId: ORG, email: "Zoe.Newcomer@Example.com", permissions: ["AI_ADMIN"] }));
-      expect(r.op).toBe("create");
-      expect(r.outs).toMatchObject({ email: "zoe.newcomer@example.com", status: "invited", userId: null, adopted: false, permissions: ["AI_ADMIN"] });
-      expect(Date.parse(r.outs.invitationExpiration)).toBeGreaterThan(Date.now());
-      expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeDefined();
-    });
-
-    await step("replace on a change of email", async () => {
-      const r = await world().run(async (run) => (await res(run, "newcomer")).up({ organizationId: ORG, email: "zoe.second@example.com" }));
-      expect(r.op).toBe("replace");
-      expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeUndefined();
-      expect(store().findInvitation(ORG, "zoe.second@example.com")).toBeDefined();
-    });
-
-    await step("delete of an invitation already gone succeeds, deleting nothing", async () => {
-      store().deleteInvitation(ORG, "zoe.second@example.com");
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "newcomer");
-        await d.destroy();
-        expect(d.state).toBeUndefined();
+  it(
+    "a new email: invited (lower-cased), replaced on a change of email, and deleted once its invitation is already gone",
+    SCENARIO,
+    async () => {
+      await step("create: invites the email, lower-cased", async () => {
+        const r = await world().run(async (run) =>
+          (await res(run, "newcomer")).up({ organizationId: ORG, email: "Zoe.Newcomer@Example.com", permissions: ["AI_ADMIN"] }),
+        );
+        expect(r.op).toBe("create");
+        expect(r.outs).toMatchObject({
+          email: "zoe.newcomer@example.com",
+          status: "invited",
+          userId: null,
+          adopted: false,
+          permissions: ["AI_ADMIN"],
+        });
+        expect(Date.parse(r.outs.invitationExpiration)).toBeGreaterThan(Date.now());
+        expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeDefined();
       });
-      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]); // found gone: nothing to delete
-    });
-  });
+
+      await step("replace on a change of email", async () => {
+        const r = await world().run(async (run) =>
+          (await res(run, "newcomer")).up({ organizationId: ORG, email: "zoe.second@example.com" }),
+        );
+        expect(r.op).toBe("replace");
+        expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeUndefined();
+        expect(store().findInvitation(ORG, "zoe.second@example.com")).toBeDefined();
+      });
+
+      await step("delete of an invitation already gone succeeds, deleting nothing", async () => {
+        store().deleteInvitation(ORG, "zoe.second@example.com");
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "newcomer");
+          await d.destroy();
+          expect(d.state).toBeUndefined();
+        });
+        expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]); // found gone: nothing to delete
+      });
+    },
+  );
 
   it("adopts an existing member without writing anything, and drops it on refresh once removed behind its back", SCENARIO, async () => {
     await step("create: adopts the member, leaving unmanaged fields alone", async () => {
@@ -125,7 +156,12 @@ describe("OrgMember", () => {
 
   it("refuses bad input at check, naming the field and the rule", async () => {
     await world().run(async (run) => {
-      const text = await failuresOf(run, { organizationId: ORG, email: "not-an-email", permissions: ["ORG_ADMIN", "ORG_ADMIN", "SUPERUSER"], colour: "blue" });
+      const text = await failuresOf(run, {
+        organizationId: ORG,
+        email: "not-an-email",
+        permissions: ["ORG_ADMIN", "ORG_ADMIN", "SUPERUSER"],
+        colour: "blue",
+      });
       expect(text).toMatch(/email: must be an email address/);
       expect(text).toMatch(/permissions\.2: .*ORG_ADMIN/);
       expect(text).toMatch(/colour/);
@@ -207,7 +243,9 @@ describe("OrgMember invitation lifecycle", () => {
 
   it("adopts a pending invitation that already exists, without inviting or re-sending", async () => {
     const sent = record();
-    const r = await world().run(async (run) => (await res(run, "seeded-invite")).up({ organizationId: ORG, email: SEEDED.invitations.pending }));
+    const r = await world().run(async (run) =>
+      (await res(run, "seeded-invite")).up({ organizationId: ORG, email: SEEDED.invitations.pending }),
+    );
     expect(r.outs).toMatchObject({ status: "invited", adopted: true });
     expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
   });
@@ -226,7 +264,9 @@ describe("OrgMember anti-lockout", () => {
       const sent = record();
       await world().run(async (run) => {
         const d = await res(run, "ada");
-        await expect(d.preview({ ...ada, permissions: [] })).rejects.toThrow(/refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/);
+        await expect(d.preview({ ...ada, permissions: [] })).rejects.toThrow(
+          /refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/,
+        );
         expect((await d.preview({ ...ada, permissions: UNKNOWN })).op).toBe("update");
       });
       expect(sent.all()).toEqual(["GetCurrentUser 200", "GetOrganizationUsers 200"]);
@@ -243,7 +283,10 @@ describe("OrgMember anti-lockout", () => {
 
   it("refuses to remove the last org admin, even with an organization key", async () => {
     const orgKey = { key: world().emu.keys.orgKey };
-    await world().run(async (run) => (await res(run, "ada-by-org-key")).up({ organizationId: ORG, email: "ada@northwind.example" }), orgKey);
+    await world().run(
+      async (run) => (await res(run, "ada-by-org-key")).up({ organizationId: ORG, email: "ada@northwind.example" }),
+      orgKey,
+    );
     const sent = record();
     // Destroy is a run of its own, as the CLI makes it: judged against a fresh members list.
     await world().run(async (run) => {

@@ -24,112 +24,135 @@ const barbaraInputs = { organizationId: ORG, userId: U.databaseAdmin, permission
 const francesInputs = { organizationId: ORG, userId: U.legalHoldAdmin, permissions: ["LEGAL_HOLD_ADMIN"] };
 
 describe("OrgMemberPermissions", () => {
-  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; members removed behind its back", SCENARIO, async () => {
-    await step("creates by email (case-insensitive) and by user id, leaving identifiers and membership alone", async () => {
-      const identifiersBefore = structuredClone(store().membership(ORG, U.member).userIdentifiers);
-      const sent = record();
-      const [alan, barbara, frances] = await world().run(async (run) =>
-        Promise.all([
-          (await res(run, "alan")).up(alanInputs),
-          (await res(run, "barbara")).up(barbaraInputs),
-          (await res(run, "frances")).up(francesInputs),
-        ]),
-      );
-      expect(alan.op).toBe("create");
-      expect(alan.id).toBe(`${ORG}/${U.member}`);
-      expect(alan.outs).toMatchObject({ organizationId: ORG, userId: U.member, email: "alan@northwind.example", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
-      expect(barbara.outs).toMatchObject({ userId: U.databaseAdmin, email: "barbara@northwind.example", permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-      expect(frances.outs.permissions).toEqual(["LEGAL_HOLD_ADMIN"]);
-      expect(permsOf(U.member)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-      expect(permsOf(U.databaseAdmin)).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
-      expect(store().membership(ORG, U.member).userIdentifiers).toEqual(identifiersBefore);
-      expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]); // Frances already held hers
-    });
-
-    await step("refresh with nothing changed changes nothing; the next up and a reordered or re-cased preview are the same", async () => {
-      const before = world().states.get("OrgMemberPermissions/alan")!;
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const s = await d.refresh();
-        expect(s?.outputs).toEqual(before.outputs);
-        expect(s?.inputs).toMatchObject({ organizationId: ORG, email: "alan@northwind.example", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
-        expect((await d.up(alanInputs)).op).toBe("same");
-        expect((await d.preview({ ...alanInputs, email: "ALAN@northwind.example", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] })).op).toBe("same");
-        const b = await res(run, "barbara");
-        expect((await b.refresh())?.outputs).toEqual(world().states.get("OrgMemberPermissions/barbara")!.outputs);
-        expect((await b.up(barbaraInputs)).op).toBe("same");
+  it(
+    "by email and by user id: created, refreshed, drifted, updated, replaced, deleted; members removed behind its back",
+    SCENARIO,
+    async () => {
+      await step("creates by email (case-insensitive) and by user id, leaving identifiers and membership alone", async () => {
+        const identifiersBefore = structuredClone(store().membership(ORG, U.member).userIdentifiers);
+        const sent = record();
+        const [alan, barbara, frances] = await world().run(async (run) =>
+          Promise.all([
+            (await res(run, "alan")).up(alanInputs),
+            (await res(run, "barbara")).up(barbaraInputs),
+            (await res(run, "frances")).up(francesInputs),
+          ]),
+        );
+        expect(alan.op).toBe("create");
+        expect(alan.id).toBe(`${ORG}/${U.member}`);
+        expect(alan.outs).toMatchObject({
+          organizationId: ORG,
+          userId: U.member,
+          email: "alan@northwind.example",
+          permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"],
+        });
+        expect(barbara.outs).toMatchObject({
+          userId: U.databaseAdmin,
+          email: "barbara@northwind.example",
+          permissions: ["CLOUD_MANAGEMENT_ADMIN"],
+        });
+        expect(frances.outs.permissions).toEqual(["LEGAL_HOLD_ADMIN"]);
+        expect(permsOf(U.member)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+        expect(permsOf(U.databaseAdmin)).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
+        expect(store().membership(ORG, U.member).userIdentifiers).toEqual(identifiersBefore);
+        expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]); // Frances already held hers
       });
-      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
-    });
 
-    await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-      store().updateMember(ORG, U.member, { permissions: ["ORG_ADMIN"] });
-      await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const s = await d.refresh();
-        expect(s?.outputs.permissions).toEqual(["ORG_ADMIN"]);
-        expect(s?.inputs.permissions).toEqual(["ORG_ADMIN"]);
-        // Taking ORG_ADMIN from Alan is allowed: he is neither the key's user nor the last org admin.
-        expect((await d.preview(alanInputs)).op).toBe("update");
-        const r = await d.up(alanInputs);
+      await step("refresh with nothing changed changes nothing; the next up and a reordered or re-cased preview are the same", async () => {
+        const before = world().states.get("OrgMemberPermissions/alan")!;
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "alan");
+          const s = await d.refresh();
+          expect(s?.outputs).toEqual(before.outputs);
+          expect(s?.inputs).toMatchObject({
+            organizationId: ORG,
+            email: "alan@northwind.example",
+            permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"],
+          });
+          expect((await d.up(alanInputs)).op).toBe("same");
+          expect(
+            (await d.preview({ ...alanInputs, email: "ALAN@northwind.example", permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] })).op,
+          ).toBe("same");
+          const b = await res(run, "barbara");
+          expect((await b.refresh())?.outputs).toEqual(world().states.get("OrgMemberPermissions/barbara")!.outputs);
+          expect((await b.up(barbaraInputs)).op).toBe("same");
+        });
+        expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
+      });
+
+      await step("finds drift made behind its back on refresh, and up puts it back", async () => {
+        store().updateMember(ORG, U.member, { permissions: ["ORG_ADMIN"] });
+        await world().run(async (run) => {
+          const d = await res(run, "alan");
+          const s = await d.refresh();
+          expect(s?.outputs.permissions).toEqual(["ORG_ADMIN"]);
+          expect(s?.inputs.permissions).toEqual(["ORG_ADMIN"]);
+          // Taking ORG_ADMIN from Alan is allowed: he is neither the key's user nor the last org admin.
+          expect((await d.preview(alanInputs)).op).toBe("update");
+          const r = await d.up(alanInputs);
+          expect(r.op).toBe("update");
+          expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+        });
+        expect(permsOf(U.member)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+      });
+
+      await step("updates in place", async () => {
+        const r = await world().run(async (run) =>
+          (await res(run, "barbara")).up({ ...barbaraInputs, permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] }),
+        );
         expect(r.op).toBe("update");
+        expect(r.id).toBe(`${ORG}/${U.databaseAdmin}`);
         expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+        expect(permsOf(U.databaseAdmin)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
       });
-      expect(permsOf(U.member)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-    });
 
-    await step("updates in place", async () => {
-      const r = await world().run(async (run) => (await res(run, "barbara")).up({ ...barbaraInputs, permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] }));
-      expect(r.op).toBe("update");
-      expect(r.id).toBe(`${ORG}/${U.databaseAdmin}`);
-      expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-      expect(permsOf(U.databaseAdmin)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-    });
+      await step(
+        "replaces on a change of email, user id or organization (the old member's permissions are emptied); delete empties them and leaves the membership",
+        async () => {
+          await world().run(async (run) => {
+            const a = await res(run, "alan");
+            const byEmail = await a.up({ organizationId: ORG, email: "grace@northwind.example", permissions: ["AI_ADMIN"] });
+            expect(byEmail.op).toBe("replace");
+            expect(byEmail.outs).toMatchObject({ userId: U.parentAdminUser, permissions: ["AI_ADMIN"] });
 
-    await step("replaces on a change of email, user id or organization (the old member's permissions are emptied); delete empties them and leaves the membership", async () => {
-      await world().run(async (run) => {
-        const a = await res(run, "alan");
-        const byEmail = await a.up({ organizationId: ORG, email: "grace@northwind.example", permissions: ["AI_ADMIN"] });
-        expect(byEmail.op).toBe("replace");
-        expect(byEmail.outs).toMatchObject({ userId: U.parentAdminUser, permissions: ["AI_ADMIN"] });
+            const b = await res(run, "barbara");
+            const byId = await b.up({ organizationId: ORG, userId: U.aiAdmin, permissions: ["AI_ADMIN", "CLOUD_MANAGEMENT_ADMIN"] });
+            expect(byId.op).toBe("replace");
+            expect(byId.id).toBe(`${ORG}/${U.aiAdmin}`);
 
-        const b = await res(run, "barbara");
-        const byId = await b.up({ organizationId: ORG, userId: U.aiAdmin, permissions: ["AI_ADMIN", "CLOUD_MANAGEMENT_ADMIN"] });
-        expect(byId.op).toBe("replace");
-        expect(byId.id).toBe(`${ORG}/${U.aiAdmin}`);
+            // Another organization is another member: a replacement (preview only, the key is not admin there).
+            const p = await a.preview({ organizationId: SEEDED.subOrg, email: "grace@northwind.example", permissions: ["AI_ADMIN"] });
+            expect(p.op).toBe("replace");
+            expect(p.diff?.replaces).toEqual(["organizationId"]);
 
-        // Another organization is another member: a replacement (preview only, the key is not admin there).
-        const p = await a.preview({ organizationId: SEEDED.subOrg, email: "grace@northwind.example", permissions: ["AI_ADMIN"] });
-        expect(p.op).toBe("replace");
-        expect(p.diff?.replaces).toEqual(["organizationId"]);
+            expect(permsOf(U.parentAdminUser)).toEqual(["AI_ADMIN"]);
+            expect(permsOf(U.member)).toEqual([]);
+            expect(permsOf(U.aiAdmin)).toEqual(["AI_ADMIN", "CLOUD_MANAGEMENT_ADMIN"]);
+            expect(permsOf(U.databaseAdmin)).toEqual([]);
+          });
+          // Destroy is a run of its own, as the CLI makes it.
+          await world().run(async (run) => (await res(run, "alan")).destroy());
+          expect(store().findMembership(ORG, U.parentAdminUser)).toBeDefined();
+          expect(permsOf(U.parentAdminUser)).toEqual([]);
+          expect(world().states.get("OrgMemberPermissions/alan")).toBeUndefined();
+        },
+      );
 
-        expect(permsOf(U.parentAdminUser)).toEqual(["AI_ADMIN"]);
-        expect(permsOf(U.member)).toEqual([]);
-        expect(permsOf(U.aiAdmin)).toEqual(["AI_ADMIN", "CLOUD_MANAGEMENT_ADMIN"]);
-        expect(permsOf(U.databaseAdmin)).toEqual([]);
-
+      await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
+        store().removeMember(ORG, U.aiAdmin);
+        store().removeMember(ORG, U.legalHoldAdmin);
+        const sent = record();
+        await world().run(async (run) => {
+          expect(await (await res(run, "barbara")).refresh()).toBeUndefined();
+          const f = await res(run, "frances");
+          await f.destroy();
+          expect(f.state).toBeUndefined();
+        });
+        expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
       });
-      // Destroy is a run of its own, as the CLI makes it.
-      await world().run(async (run) => (await res(run, "alan")).destroy());
-      expect(store().findMembership(ORG, U.parentAdminUser)).toBeDefined();
-      expect(permsOf(U.parentAdminUser)).toEqual([]);
-      expect(world().states.get("OrgMemberPermissions/alan")).toBeUndefined();
-    });
-
-    await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
-      store().removeMember(ORG, U.aiAdmin);
-      store().removeMember(ORG, U.legalHoldAdmin);
-      const sent = record();
-      await world().run(async (run) => {
-        expect(await (await res(run, "barbara")).refresh()).toBeUndefined();
-        const f = await res(run, "frances");
-        await f.destroy();
-        expect(f.state).toBeUndefined();
-      });
-      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
-    });
-  });
+    },
+  );
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
     await world().run(async (run) => {
@@ -143,7 +166,9 @@ describe("OrgMemberPermissions", () => {
       expect(await failuresOf(run, { organizationId: ORG, userId: U.member, permissions: ["AI_ADMIN", "AI_ADMIN"] })).toMatch(
         /permissions: must not repeat an item/,
       );
-      expect(await failuresOf(run, { organizationId: ORG, email: "not-an-email", permissions: [] })).toMatch(/email: must be an email address/);
+      expect(await failuresOf(run, { organizationId: ORG, email: "not-an-email", permissions: [] })).toMatch(
+        /email: must be an email address/,
+      );
       expect(await failuresOf(run, { organizationId: 0, userId: -1, permissions: [] })).toMatch(
         /organizationId: must be a positive integer[\s\S]*userId: must be a positive integer/,
       );
@@ -153,7 +178,9 @@ describe("OrgMemberPermissions", () => {
       const p = await later.preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN });
       expect(p.check.failures).toEqual([]);
       // The engine's own step fails the same way on check failures.
-      await expect(later.up({ organizationId: ORG, email: "x@y.example", userId: 5, permissions: [] })).rejects.toBeInstanceOf(CheckFailedError);
+      await expect(later.up({ organizationId: ORG, email: "x@y.example", userId: 5, permissions: [] })).rejects.toBeInstanceOf(
+        CheckFailedError,
+      );
     });
   });
 
@@ -171,10 +198,16 @@ describe("OrgMemberPermissions", () => {
       { key: world().emu.keys.member },
     );
     await world().run(async (run) => {
-      const err = await errorOf((await res(run, "nowhere")).up({ organizationId: 999999, email: "alan@northwind.example", permissions: [] }));
-      expect(err.message).toMatch(/^creating OrgMemberPermissions of alan@northwind.example in organization 999999: the service answered 404 /);
+      const err = await errorOf(
+        (await res(run, "nowhere")).up({ organizationId: 999999, email: "alan@northwind.example", permissions: [] }),
+      );
+      expect(err.message).toMatch(
+        /^creating OrgMemberPermissions of alan@northwind.example in organization 999999: the service answered 404 /,
+      );
       expect(err.message).not.toContain("\n");
-      await expect((await res(run, "outsider")).up({ organizationId: ORG, userId: U.unaffiliated, permissions: ["AI_ADMIN"] })).rejects.toThrow(
+      await expect(
+        (await res(run, "outsider")).up({ organizationId: ORG, userId: U.unaffiliated, permissions: ["AI_ADMIN"] }),
+      ).rejects.toThrow(
         /user 1011 is not a member of organization 102; OrgMemberPermissions manages existing members only \(use OrgMember to add people\)/,
       );
     });

@@ -10,10 +10,15 @@ import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const { world, store, calls, record, res, failuresOf } = useResourceWorld("OrganizationMembers");
-const peopleOf = (orgId: number) => [
-  ...store().membersOf(orgId).map((m) => store().user(m.userId).email.toLowerCase()),
-  ...store().invitationsOf(orgId).map((i) => i.email.toLowerCase()),
-].sort();
+const peopleOf = (orgId: number) =>
+  [
+    ...store()
+      .membersOf(orgId)
+      .map((m) => store().user(m.userId).email.toLowerCase()),
+    ...store()
+      .invitationsOf(orgId)
+      .map((i) => i.email.toLowerCase()),
+  ].sort();
 
 describe("OrganizationMembers", () => {
   const additive = {
@@ -27,79 +32,98 @@ describe("OrganizationMembers", () => {
     },
   };
 
-  it("additive then authoritative: adds, lists the unmanaged, removes nobody, then everyone else; drift; refusals of lockout", SCENARIO, async () => {
-    await step("additive: adds and updates, lists the unmanaged, sends one E19 per permission set", async () => {
-      const r = await world().run(async (run) => (await res(run, "org")).up(additive));
-      expect(calls("PostOrganizationUsers")).toBe(1);
-      expect(Object.keys(r.outs.members)).toEqual(["alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
-      expect(r.outs.members["alan@northwind.example"]).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
-      expect(r.outs.members["rosa.new@example.com"]).toMatchObject({ status: "invited", userId: null });
-      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ada@northwind.example");
-      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain(SEEDED.invitations.pending);
-      expect(store().membership(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
-    });
-
-    await step("additive: leaving someone out of the map removes nobody", async () => {
-      const before = peopleOf(ORG);
-      const { "ken@northwind.example": _, ...rest } = additive.members;
-      const sent = record();
-      const r = await world().run(async (run) => (await res(run, "org")).up({ ...additive, members: rest }));
-      expect(r.op).toBe("update"); // the map changed (ken is no longer managed), but nobody is removed
-      expect(peopleOf(ORG)).toEqual(before);
-      expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ken@northwind.example");
-      expect(sent.writes()).toEqual([]);
-    });
-
-    await step("authoritative: refuses at preview to remove the key's own user, naming them", async () => {
-      await world().run(async (run) => {
-        const d = await res(run, "org");
-        await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/refused: .*ada@northwind\.example/);
+  it(
+    "additive then authoritative: adds, lists the unmanaged, removes nobody, then everyone else; drift; refusals of lockout",
+    SCENARIO,
+    async () => {
+      await step("additive: adds and updates, lists the unmanaged, sends one E19 per permission set", async () => {
+        const r = await world().run(async (run) => (await res(run, "org")).up(additive));
+        expect(calls("PostOrganizationUsers")).toBe(1);
+        expect(Object.keys(r.outs.members)).toEqual([
+          "alan@northwind.example",
+          "ken@northwind.example",
+          "rosa.new@example.com",
+          "sam.new@example.com",
+        ]);
+        expect(r.outs.members["alan@northwind.example"]).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
+        expect(r.outs.members["rosa.new@example.com"]).toMatchObject({ status: "invited", userId: null });
+        expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ada@northwind.example");
+        expect(r.outs.unmanaged.map((u: any) => u.email)).toContain(SEEDED.invitations.pending);
+        expect(store().membership(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
       });
-    });
 
-    await step("authoritative: removes everyone else, pending invitations included, keeping protected emails", async () => {
-      const spec = { ...additive, mode: "authoritative", protectedEmails: ["ADA@northwind.example"] };
-      const r = await world().run(async (run) => (await res(run, "org")).up(spec));
-      expect(r.op).toBe("update");
-      expect(peopleOf(ORG)).toEqual(["ada@northwind.example", "alan@northwind.example", "ken@northwind.example", "rosa.new@example.com", "sam.new@example.com"]);
-      expect(r.outs.unmanaged.map((u: any) => u.email)).toEqual(["ada@northwind.example"]);
-      // A second up changes nothing.
-      const sent = record();
-      const again = await world().run(async (run) => (await res(run, "org")).up(spec));
-      expect(again.op).toBe("same");
-      expect(sent.all()).toEqual([]);
-    });
-
-    await step("authoritative: refresh shows a member added behind its back, and up removes them", async () => {
-      store().addMember(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
-      const spec = { ...additive, mode: "authoritative", protectedEmails: ["ada@northwind.example"] };
-      await world().run(async (run) => {
-        const d = await res(run, "org");
-        const s = await d.refresh();
-        expect(s?.inputs.members["linus@example.com"]).toEqual({ permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
-        expect((await d.preview(spec)).op).toBe("update");
-        await d.up(spec);
+      await step("additive: leaving someone out of the map removes nobody", async () => {
+        const before = peopleOf(ORG);
+        const { "ken@northwind.example": _, ...rest } = additive.members;
+        const sent = record();
+        const r = await world().run(async (run) => (await res(run, "org")).up({ ...additive, members: rest }));
+        expect(r.op).toBe("update"); // the map changed (ken is no longer managed), but nobody is removed
+        expect(peopleOf(ORG)).toEqual(before);
+        expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ken@northwind.example");
+        expect(sent.writes()).toEqual([]);
       });
-      expect(peopleOf(ORG)).not.toContain("linus@example.com");
-    });
 
-    await step("refuses to leave the organization without an org admin", async () => {
-      await world().run(
-        async (run) => {
+      await step("authoritative: refuses at preview to remove the key's own user, naming them", async () => {
+        await world().run(async (run) => {
           const d = await res(run, "org");
-          await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/no org admin/);
-        },
-        { key: world().emu.keys.orgKey },
-      );
-    });
-  });
+          await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/refused: .*ada@northwind\.example/);
+        });
+      });
+
+      await step("authoritative: removes everyone else, pending invitations included, keeping protected emails", async () => {
+        const spec = { ...additive, mode: "authoritative", protectedEmails: ["ADA@northwind.example"] };
+        const r = await world().run(async (run) => (await res(run, "org")).up(spec));
+        expect(r.op).toBe("update");
+        expect(peopleOf(ORG)).toEqual([
+          "ada@northwind.example",
+          "alan@northwind.example",
+          "ken@northwind.example",
+          "rosa.new@example.com",
+          "sam.new@example.com",
+        ]);
+        expect(r.outs.unmanaged.map((u: any) => u.email)).toEqual(["ada@northwind.example"]);
+        // A second up changes nothing.
+        const sent = record();
+        const again = await world().run(async (run) => (await res(run, "org")).up(spec));
+        expect(again.op).toBe("same");
+        expect(sent.all()).toEqual([]);
+      });
+
+      await step("authoritative: refresh shows a member added behind its back, and up removes them", async () => {
+        store().addMember(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
+        const spec = { ...additive, mode: "authoritative", protectedEmails: ["ada@northwind.example"] };
+        await world().run(async (run) => {
+          const d = await res(run, "org");
+          const s = await d.refresh();
+          expect(s?.inputs.members["linus@example.com"]).toEqual({ permissions: ["CLOUD_MANAGEMENT_ADMIN"] });
+          expect((await d.preview(spec)).op).toBe("update");
+          await d.up(spec);
+        });
+        expect(peopleOf(ORG)).not.toContain("linus@example.com");
+      });
+
+      await step("refuses to leave the organization without an org admin", async () => {
+        await world().run(
+          async (run) => {
+            const d = await res(run, "org");
+            await expect(d.preview({ ...additive, mode: "authoritative" })).rejects.toThrow(/no org admin/);
+          },
+          { key: world().emu.keys.orgKey },
+        );
+      });
+    },
+  );
 
   it("refuses bad input at check", async () => {
     await world().run(async (run) => {
       const text = await failuresOf(run, { organizationId: ORG, mode: "sometimes", members: { "a@x.example": { permissions: ["ROOT"] } } });
       expect(text).toMatch(/mode: must be "authoritative" or "additive"/);
       expect(text).toMatch(/members\.a@x\.example\.permissions\.0: .*ORG_ADMIN/);
-      const keyText = await failuresOf(run, { organizationId: ORG, mode: "additive", members: { "not-an-email": {}, "a@x.example": {}, "A@X.example": {} } });
+      const keyText = await failuresOf(run, {
+        organizationId: ORG,
+        mode: "additive",
+        members: { "not-an-email": {}, "a@x.example": {}, "A@X.example": {} },
+      });
       expect(keyText).toMatch(/'not-an-email' must be an email address/);
       expect(keyText).toMatch(/'(A@X|a@x).example' is listed twice/);
     });
@@ -112,10 +136,19 @@ describe("DatabaseUsers", () => {
   it("authoritative then additive: the database equals the map, then nobody is removed", SCENARIO, async () => {
     await step("authoritative: sets and removes so the database equals the map", async () => {
       const r = await world().run(async (run) =>
-        (await res(run, "nvc", "DatabaseUsers")).up({ databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD", "DB_DELETE"] } }),
+        (await res(run, "nvc", "DatabaseUsers")).up({
+          databaseId: DB,
+          mode: "authoritative",
+          users: { [SEEDED.users.member]: ["DB_UPLOAD", "DB_DELETE"] },
+        }),
       );
       expect(r.outs.users).toEqual({ [SEEDED.users.member]: expect.objectContaining({ permissions: ["DB_DELETE", "DB_UPLOAD"] }) });
-      expect(store().databaseUsersOf(DB).filter((u) => u.permissions.length).map((u) => u.userId)).toEqual([SEEDED.users.member]);
+      expect(
+        store()
+          .databaseUsersOf(DB)
+          .filter((u) => u.permissions.length)
+          .map((u) => u.userId),
+      ).toEqual([SEEDED.users.member]);
     });
 
     await step("additive never removes, and lists the unmanaged", async () => {
@@ -135,9 +168,9 @@ describe("DatabaseUsers", () => {
     await world().run(
       async (run) => {
         const d = await res(run, "internal", "DatabaseUsers");
-        await expect(d.up({ databaseId: SEEDED.databases.restricted, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } })).rejects.toThrow(
-          /refused: it would take DB_ADMIN on database 2002 from user 1004/,
-        );
+        await expect(
+          d.up({ databaseId: SEEDED.databases.restricted, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } }),
+        ).rejects.toThrow(/refused: it would take DB_ADMIN on database 2002 from user 1004/);
       },
       { key: world().emu.keys.databaseAdmin },
     );
@@ -151,7 +184,11 @@ describe("batched reads and writes", () => {
 
     await step("many OrgMember creates in one run send one E19, each getting its own result", async () => {
       const outs = await world().run(async (run) =>
-        Promise.all(emails.map(async (email, i) => (await res(run, `batch${i}`, "OrgMember")).up({ organizationId: ORG, email, permissions: ["AI_ADMIN"] }))),
+        Promise.all(
+          emails.map(async (email, i) =>
+            (await res(run, `batch${i}`, "OrgMember")).up({ organizationId: ORG, email, permissions: ["AI_ADMIN"] }),
+          ),
+        ),
       );
       expect(calls("PostOrganizationUsers")).toBe(1);
       expect(outs.map((o) => o.outs.email)).toEqual(emails);

@@ -13,8 +13,14 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 
 const KINDS = [
-  "OrgMember", "OrgMemberPermissions", "UserIdentifiers", "DatabaseUserPermissions", "Invitation", "CustodianDirectorySync",
-  "OrganizationMembers", "DatabaseUsers",
+  "OrgMember",
+  "OrgMemberPermissions",
+  "UserIdentifiers",
+  "DatabaseUserPermissions",
+  "Invitation",
+  "CustodianDirectorySync",
+  "OrganizationMembers",
+  "DatabaseUsers",
 ];
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
 const { world, res } = useResourceWorld();
@@ -35,7 +41,8 @@ function secretParts(key: string): string[] {
 const allSecrets = () => Object.values(world().emu.keys).flatMap(secretParts);
 
 function expectNoSecret(text: string, what: string, secrets = allSecrets()): void {
-  for (const s of secrets) expect(text.includes(s), `${what} contains ${s === world().key ? "the API key" : `a part of a key (${s.slice(0, 3)}…)`}`).toBe(false);
+  for (const s of secrets)
+    expect(text.includes(s), `${what} contains ${s === world().key ? "the API key" : `a part of a key (${s.slice(0, 3)}…)`}`).toBe(false);
 }
 
 describe("the serialized provider", () => {
@@ -87,13 +94,19 @@ describe("the API key never reaches state", () => {
       const all = await Promise.all([
         up("OrgMember", { organizationId: SEEDED.org, email: "sam.secret@example.com", permissions: ["AI_ADMIN"] }),
         up("OrgMemberPermissions", { organizationId: SEEDED.org, userId: SEEDED.users.member, permissions: ["AI_ADMIN"] }),
-        up("UserIdentifiers", { organizationId: SEEDED.org, email: "barbara@northwind.example", identifiers: [{ abbreviation: "BL", label: "Barbara" }] }),
+        up("UserIdentifiers", {
+          organizationId: SEEDED.org,
+          email: "barbara@northwind.example",
+          identifiers: [{ abbreviation: "BL", label: "Barbara" }],
+        }),
         up("DatabaseUserPermissions", { databaseId: SEEDED.databases.open, userId: SEEDED.users.member, permissions: ["DB_UPLOAD"] }),
         up("Invitation", { organizationId: SEEDED.org, email: "ivan.secret@example.com" }),
         up("CustodianDirectorySync", { directoryId: SEEDED.directories.org, csv: "email,name\ncarl@example.com,Carl\n" }),
       ]);
       // A refused call's message carries no key either.
-      const denied = await errorOf((await res(run, "secret-denied", "OrgMember")).up({ organizationId: SEEDED.otherOrg, email: "x@example.com" }));
+      const denied = await errorOf(
+        (await res(run, "secret-denied", "OrgMember")).up({ organizationId: SEEDED.otherOrg, email: "x@example.com" }),
+      );
       expect(denied.message).toMatch(/403/);
       expectNoSecret(denied.message, "the error");
       expectNoSecret(run.plugin.stdout + run.plugin.stderr, "the plugin's logs");
@@ -111,10 +124,14 @@ describe("the API key never reaches state", () => {
 
   it("a rejected key is not echoed in the error or the logs", async () => {
     const fake = `ra.ZZZZ9999.${"Q".repeat(56)}`;
-    await world().run(async (run) => (await res(run, "secret-Invitation", "Invitation")).up({ organizationId: SEEDED.org, email: "ivan.secret@example.com" }));
+    await world().run(async (run) =>
+      (await res(run, "secret-Invitation", "Invitation")).up({ organizationId: SEEDED.org, email: "ivan.secret@example.com" }),
+    );
     await world().run(
       async (run) => {
-        const err = await errorOf((await res(run, "secret-bad-key", "Invitation")).up({ organizationId: SEEDED.org, email: "x@example.com" }));
+        const err = await errorOf(
+          (await res(run, "secret-bad-key", "Invitation")).up({ organizationId: SEEDED.org, email: "x@example.com" }),
+        );
         expect(err.message).toMatch(/^creating Invitation of x@example.com to organization 102: the service answered 401/);
         expectNoSecret(err.message, "the error", secretParts(fake));
         // A failed read is printed by the plugin with its stack: no key there either.

@@ -21,7 +21,8 @@ let world: ProviderWorld;
 let dir: string;
 let datasetId: number;
 
-const calls = (op: string, status?: number): number => world.emu.traffic.log.list(op).filter((e) => status === undefined || e.status === status).length;
+const calls = (op: string, status?: number): number =>
+  world.emu.traffic.log.list(op).filter((e) => status === undefined || e.status === status).length;
 const resumeFolder = path.join(repoRoot, ".reviewadmin", "uploads");
 
 function makeFile(name: string, size: number, seed: number): { file: string; sha1: string } {
@@ -124,7 +125,10 @@ describe("SourceFile after a lost run or a lost answer", () => {
     world.emu.traffic.faults.set({ script: [{ drop: "after" }, { drop: "before" }], operations: ["PostSourceFile"] });
     const run = await sourceFileRun("lost-twice");
     try {
-      const err = await run.driver.up(inputs).then(() => undefined, (e: unknown) => e);
+      const err = await run.driver.up(inputs).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect((err as Error).message).toMatch(/the next update resumes source file/);
       expect(run.driver.state?.outputs).toMatchObject({ complete: false });
       world.emu.traffic.faults.clear();

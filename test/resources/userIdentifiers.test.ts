@@ -27,117 +27,140 @@ const barbaraInputs = { organizationId: ORG, email: "Barbara@Northwind.example",
 const alanInputs = { organizationId: ORG, userId: U.member, identifiers: [TUR, AT] };
 
 describe("UserIdentifiers", () => {
-  it("by email and by user id: created, refreshed, drifted, updated, replaced, deleted; a member removed behind its back", SCENARIO, async () => {
-    await step("creates by email and by user id, sorted by abbreviation, leaving permissions alone", async () => {
-      const sent = record();
-      const [barbara, alan] = await world().run(async (run) =>
-        Promise.all([(await res(run, "barbara")).up(barbaraInputs), (await res(run, "alan")).up(alanInputs)]),
-      );
-      expect(barbara.op).toBe("create");
-      expect(barbara.id).toBe(`${ORG}/${U.databaseAdmin}`);
-      expect(barbara.outs).toMatchObject({ organizationId: ORG, userId: U.databaseAdmin, email: "barbara@northwind.example", identifiers: [BL, INV] });
-      expect(alan.outs).toMatchObject({ userId: U.member, email: "alan@northwind.example", identifiers: [AT, TUR] });
-      expect(idsOf(U.databaseAdmin)).toEqual([BL, INV]);
-      expect(idsOf(U.member)).toEqual([AT, TUR]);
-      expect(store().membership(ORG, U.member).permissions).toEqual([]);
-      expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]);
-    });
-
-    await step("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
-      const before = world().states.get("UserIdentifiers/barbara")!;
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "barbara");
-        const s = await d.refresh();
-        expect(s?.outputs).toEqual(before.outputs);
-        expect(s?.inputs).toMatchObject({ organizationId: ORG, email: "barbara@northwind.example", identifiers: [BL, INV] });
-        expect((await d.up(barbaraInputs)).op).toBe("same");
-        expect((await d.preview({ ...barbaraInputs, identifiers: [{ label: BL.label, abbreviation: BL.abbreviation }, INV] })).op).toBe("same");
-        const a = await res(run, "alan");
-        expect((await a.refresh())?.outputs).toEqual(world().states.get("UserIdentifiers/alan")!.outputs);
-        expect((await a.up(alanInputs)).op).toBe("same");
+  it(
+    "by email and by user id: created, refreshed, drifted, updated, replaced, deleted; a member removed behind its back",
+    SCENARIO,
+    async () => {
+      await step("creates by email and by user id, sorted by abbreviation, leaving permissions alone", async () => {
+        const sent = record();
+        const [barbara, alan] = await world().run(async (run) =>
+          Promise.all([(await res(run, "barbara")).up(barbaraInputs), (await res(run, "alan")).up(alanInputs)]),
+        );
+        expect(barbara.op).toBe("create");
+        expect(barbara.id).toBe(`${ORG}/${U.databaseAdmin}`);
+        expect(barbara.outs).toMatchObject({
+          organizationId: ORG,
+          userId: U.databaseAdmin,
+          email: "barbara@northwind.example",
+          identifiers: [BL, INV],
+        });
+        expect(alan.outs).toMatchObject({ userId: U.member, email: "alan@northwind.example", identifiers: [AT, TUR] });
+        expect(idsOf(U.databaseAdmin)).toEqual([BL, INV]);
+        expect(idsOf(U.member)).toEqual([AT, TUR]);
+        expect(store().membership(ORG, U.member).permissions).toEqual([]);
+        expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]);
       });
-      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
-    });
 
-    await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-      store().updateMember(ORG, U.databaseAdmin, { userIdentifiers: [{ abbreviation: "XX", label: "Changed in the web app" }] });
-      await world().run(async (run) => {
-        const d = await res(run, "barbara");
-        const s = await d.refresh();
-        expect(s?.outputs.identifiers).toEqual([{ abbreviation: "XX", label: "Changed in the web app" }]);
-        expect(s?.inputs.identifiers).toEqual([{ abbreviation: "XX", label: "Changed in the web app" }]);
-        expect((await d.preview(barbaraInputs)).op).toBe("update");
-        const r = await d.up(barbaraInputs);
+      await step("refresh with nothing changed changes nothing; the next up and a reordered preview are the same", async () => {
+        const before = world().states.get("UserIdentifiers/barbara")!;
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "barbara");
+          const s = await d.refresh();
+          expect(s?.outputs).toEqual(before.outputs);
+          expect(s?.inputs).toMatchObject({ organizationId: ORG, email: "barbara@northwind.example", identifiers: [BL, INV] });
+          expect((await d.up(barbaraInputs)).op).toBe("same");
+          expect((await d.preview({ ...barbaraInputs, identifiers: [{ label: BL.label, abbreviation: BL.abbreviation }, INV] })).op).toBe(
+            "same",
+          );
+          const a = await res(run, "alan");
+          expect((await a.refresh())?.outputs).toEqual(world().states.get("UserIdentifiers/alan")!.outputs);
+          expect((await a.up(alanInputs)).op).toBe("same");
+        });
+        expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
+      });
+
+      await step("finds drift made behind its back on refresh, and up puts it back", async () => {
+        store().updateMember(ORG, U.databaseAdmin, { userIdentifiers: [{ abbreviation: "XX", label: "Changed in the web app" }] });
+        await world().run(async (run) => {
+          const d = await res(run, "barbara");
+          const s = await d.refresh();
+          expect(s?.outputs.identifiers).toEqual([{ abbreviation: "XX", label: "Changed in the web app" }]);
+          expect(s?.inputs.identifiers).toEqual([{ abbreviation: "XX", label: "Changed in the web app" }]);
+          expect((await d.preview(barbaraInputs)).op).toBe("update");
+          const r = await d.up(barbaraInputs);
+          expect(r.op).toBe("update");
+          expect(r.outs.identifiers).toEqual([BL, INV]);
+        });
+        expect(idsOf(U.databaseAdmin)).toEqual([BL, INV]);
+      });
+
+      await step("updates in place (a label change, an identifier dropped)", async () => {
+        const r = await world().run(async (run) =>
+          (await res(run, "barbara")).up({ ...barbaraInputs, identifiers: [{ abbreviation: "BL", label: "B. Liskov" }] }),
+        );
         expect(r.op).toBe("update");
-        expect(r.outs.identifiers).toEqual([BL, INV]);
+        expect(r.id).toBe(`${ORG}/${U.databaseAdmin}`);
+        expect(idsOf(U.databaseAdmin)).toEqual([{ abbreviation: "BL", label: "B. Liskov" }]);
       });
-      expect(idsOf(U.databaseAdmin)).toEqual([BL, INV]);
-    });
 
-    await step("updates in place (a label change, an identifier dropped)", async () => {
-      const r = await world().run(async (run) => (await res(run, "barbara")).up({ ...barbaraInputs, identifiers: [{ abbreviation: "BL", label: "B. Liskov" }] }));
-      expect(r.op).toBe("update");
-      expect(r.id).toBe(`${ORG}/${U.databaseAdmin}`);
-      expect(idsOf(U.databaseAdmin)).toEqual([{ abbreviation: "BL", label: "B. Liskov" }]);
-    });
+      await step(
+        "replaces on a change of user id, email or organization (the old member's identifiers are cleared); delete clears them and leaves the membership",
+        async () => {
+          const KT = { abbreviation: "KT", label: "Ken Thompson" };
+          const UNIX = { abbreviation: "UNIX", label: "Unix" };
+          await world().run(async (run) => {
+            const a = await res(run, "alan");
+            const byId = await a.up({ organizationId: ORG, userId: U.aiAdmin, identifiers: [KT, UNIX] });
+            expect(byId.op).toBe("replace");
+            expect(byId.id).toBe(`${ORG}/${U.aiAdmin}`);
 
-    await step("replaces on a change of user id, email or organization (the old member's identifiers are cleared); delete clears them and leaves the membership", async () => {
-      const KT = { abbreviation: "KT", label: "Ken Thompson" };
-      const UNIX = { abbreviation: "UNIX", label: "Unix" };
-      await world().run(async (run) => {
-        const a = await res(run, "alan");
-        const byId = await a.up({ organizationId: ORG, userId: U.aiAdmin, identifiers: [KT, UNIX] });
-        expect(byId.op).toBe("replace");
-        expect(byId.id).toBe(`${ORG}/${U.aiAdmin}`);
+            const b = await res(run, "barbara");
+            const byEmail = await b.up({
+              organizationId: ORG,
+              email: "margaret@northwind.example",
+              identifiers: [{ abbreviation: "MH", label: "Margaret H." }],
+            });
+            expect(byEmail.op).toBe("replace");
+            expect(byEmail.outs.userId).toBe(U.multiOrgMember);
 
-        const b = await res(run, "barbara");
-        const byEmail = await b.up({ organizationId: ORG, email: "margaret@northwind.example", identifiers: [{ abbreviation: "MH", label: "Margaret H." }] });
-        expect(byEmail.op).toBe("replace");
-        expect(byEmail.outs.userId).toBe(U.multiOrgMember);
+            const p = await b.preview({ organizationId: SEEDED.subOrg, email: "margaret@northwind.example", identifiers: [] });
+            expect(p.op).toBe("replace");
+            expect(p.diff?.replaces).toEqual(["organizationId"]);
 
-        const p = await b.preview({ organizationId: SEEDED.subOrg, email: "margaret@northwind.example", identifiers: [] });
-        expect(p.op).toBe("replace");
-        expect(p.diff?.replaces).toEqual(["organizationId"]);
+            expect(idsOf(U.aiAdmin)).toEqual([KT, UNIX]);
+            expect(idsOf(U.member)).toEqual([]);
+            expect(idsOf(U.multiOrgMember)).toEqual([{ abbreviation: "MH", label: "Margaret H." }]);
+            expect(idsOf(U.databaseAdmin)).toEqual([]);
+            // Margaret's identifiers in her other organization are another membership's.
+            expect(store().membership(SEEDED.subOrg, U.multiOrgMember).userIdentifiers).toEqual([
+              { abbreviation: "MH", label: "Margaret Hamilton" },
+            ]);
+          });
+          // Destroy is a run of its own, as the CLI makes it.
+          await world().run(async (run) => (await res(run, "barbara")).destroy());
+          expect(store().findMembership(ORG, U.multiOrgMember)).toBeDefined();
+          expect(idsOf(U.multiOrgMember)).toEqual([]);
+        },
+      );
 
-        expect(idsOf(U.aiAdmin)).toEqual([KT, UNIX]);
-        expect(idsOf(U.member)).toEqual([]);
-        expect(idsOf(U.multiOrgMember)).toEqual([{ abbreviation: "MH", label: "Margaret H." }]);
-        expect(idsOf(U.databaseAdmin)).toEqual([]);
-        // Margaret's identifiers in her other organization are another membership's.
-        expect(store().membership(SEEDED.subOrg, U.multiOrgMember).userIdentifiers).toEqual([{ abbreviation: "MH", label: "Margaret Hamilton" }]);
-
+      await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
+        store().removeMember(ORG, U.aiAdmin);
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "alan");
+          const kept = d.state;
+          expect(await d.refresh()).toBeUndefined();
+          d.state = kept; // as if the refresh had not run: delete must still succeed
+          await d.destroy();
+          expect(d.state).toBeUndefined();
+        });
+        expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
       });
-      // Destroy is a run of its own, as the CLI makes it.
-      await world().run(async (run) => (await res(run, "barbara")).destroy());
-      expect(store().findMembership(ORG, U.multiOrgMember)).toBeDefined();
-      expect(idsOf(U.multiOrgMember)).toEqual([]);
-    });
-
-    await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
-      store().removeMember(ORG, U.aiAdmin);
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "alan");
-        const kept = d.state;
-        expect(await d.refresh()).toBeUndefined();
-        d.state = kept; // as if the refresh had not run: delete must still succeed
-        await d.destroy();
-        expect(d.state).toBeUndefined();
-      });
-      expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
-    });
-  });
+    },
+  );
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
     await world().run(async (run) => {
-      expect(await failuresOf(run, { organizationId: ORG, identifiers: [AT, { abbreviation: "AT", label: "Another" }], userId: U.member })).toMatch(
-        /identifiers: must not repeat an abbreviation/,
-      );
+      expect(
+        await failuresOf(run, { organizationId: ORG, identifiers: [AT, { abbreviation: "AT", label: "Another" }], userId: U.member }),
+      ).toMatch(/identifiers: must not repeat an abbreviation/);
       expect(await failuresOf(run, { organizationId: ORG, userId: U.member, email: "alan@northwind.example", identifiers: [] })).toMatch(
         /userId: give exactly one of userId and email/,
       );
-      expect(await failuresOf(run, { organizationId: ORG, userId: U.member, identifiers: [{ abbreviation: "AT" }] })).toMatch(/identifiers\.0\.label: /);
+      expect(await failuresOf(run, { organizationId: ORG, userId: U.member, identifiers: [{ abbreviation: "AT" }] })).toMatch(
+        /identifiers\.0\.label: /,
+      );
       expect(await failuresOf(run, { organizationId: ORG, userId: U.member, identifiers: [{ ...AT, colour: "red" }] })).toMatch(
         /identifiers\.0: Unrecognized key: "colour"/,
       );

@@ -25,7 +25,7 @@ export const ENTRA_EXPORT = csvFile(
     "ada@northwind.example,Ada Lovelace,Lovelace,Ada.Lovelace@northwind.example,Ada,6f1c0d2e-0000-4000-8000-000000000001,Member,Litigation Support Manager,Legal,True,GB,,,,Legal 4th floor,London,,+44 20 7946 0001,+44 7700 900001,,,,,Northwind Legal,,True,,northwind.example,3/14/2019 9:12:44 AM",
     "alan@northwind.example,Alan Turing,Turing,alan.turing@northwind.example,Alan,6f1c0d2e-0000-4000-8000-000000000002,Member,Reviewer,Legal,True,GB,,,,,Manchester,,,,,,,,Northwind Legal,,True,,northwind.example,5/2/2020 4:01:10 PM",
     "guest_contoso.example#EXT#@northwind.onmicrosoft.com,Guest Auditor,,,,6f1c0d2e-0000-4000-8000-000000000003,Guest,,,True,,,,,,,,,,,,,,,Invitation,,Accepted,ExternalAzureAD,8/19/2021 1:25:31 PM",
-    "carol@northwind.example,\"Custodian, Carol\",Custodian,carol@northwind.example,Carol,6f1c0d2e-0000-4000-8000-000000000004,Member,Records Clerk,Records,True,US,,,,,New York,,,,,,,,Northwind Legal,,True,,northwind.example,1/9/2022 10:00:00 AM",
+    'carol@northwind.example,"Custodian, Carol",Custodian,carol@northwind.example,Carol,6f1c0d2e-0000-4000-8000-000000000004,Member,Records Clerk,Records,True,US,,,,,New York,,,,,,,,Northwind Legal,,True,,northwind.example,1/9/2022 10:00:00 AM',
   ],
   { bom: true },
 );

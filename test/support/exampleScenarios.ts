@@ -166,7 +166,8 @@ export function exampleScenarios(engine: ScenarioEngine): void {
         const live = baseline.members[p.email];
         expect(live?.permissions, p.email).toEqual([...p.permissions].sort());
         if (p.identifiers) expect(live.identifiers, p.email).toEqual(p.identifiers.map((i) => i.abbreviation).sort());
-        for (const [db, perms] of Object.entries(p.databases ?? {})) expect(baseline.databases[db].users[p.email]).toEqual([...perms].sort());
+        for (const [db, perms] of Object.entries(p.databases ?? {}))
+          expect(baseline.databases[db].users[p.email]).toEqual([...perms].sort());
       }
       for (const i of invitations) expect(baseline.invitations[i.email]).toEqual({ status: "pending", permissions: i.permissions });
       // Outputs.
@@ -270,10 +271,20 @@ export function exampleScenarios(engine: ScenarioEngine): void {
 
       const o = first.outputs as Record<string, any>;
       const members = ctx.emu.store.membersOf(SEEDED.org);
-      expect(o.accessSummary).toMatchObject({ members: members.length, orgAdmins: 1, pendingInvitations: 1, expiredInvitations: 1, databases: 2, unreadableDatabases: 1 });
+      expect(o.accessSummary).toMatchObject({
+        members: members.length,
+        orgAdmins: 1,
+        pendingInvitations: 1,
+        expiredInvitations: 1,
+        databases: 2,
+        unreadableDatabases: 1,
+      });
       expect(o.accessMatrix.organization).toEqual({ id: SEEDED.org, name: "Northwind Legal" });
       expect(o.accessMatrix.members.map((m: any) => m.email)).toContain("ada@northwind.example");
-      expect(o.accessMatrix.databases.map((d: any) => [d.databaseId, d.readable])).toEqual([[2001, true], [2002, false]]);
+      expect(o.accessMatrix.databases.map((d: any) => [d.databaseId, d.readable])).toEqual([
+        [2001, true],
+        [2002, false],
+      ]);
       expect(o.accessCsv).toContain("database,2001,Northwind v. Contoso,");
       expect(o.billingTotals).toHaveLength(3);
       expect(o.billingRows.map((r: any) => r.databaseName)).toContain("Northwind v. Contoso");
@@ -296,7 +307,10 @@ export function exampleScenarios(engine: ScenarioEngine): void {
 
     test("a change made in the web application shows in the next review (refresh has no resource to read)", async () => {
       await controlOk(ctx.emu, "POST", `/organizations/${SEEDED.org}/members`, {
-        email: "joan@northwind.example", firstName: "Joan", lastName: "Clarke", permissions: ["ORG_ADMIN"],
+        email: "joan@northwind.example",
+        firstName: "Joan",
+        lastName: "Clarke",
+        permissions: ["ORG_ADMIN"],
       });
       const changed = worldOf(ctx.emu);
       const refresh = await ctx.stack.refresh();
@@ -337,9 +351,22 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expect(opsOf(first)).toEqual({ custodians: "create" });
       expect(first.outputs).toMatchObject({ peopleSynced: 7, ignored: [] });
       expect(String(first.outputs.contentHash)).toMatch(/^[0-9a-f]{64}$/);
-      const emails = fs.readFileSync(csvFile, "utf8").trim().split("\n").slice(1).map((l) => l.split(",")[0].replace(/"/g, ""));
-      expect(directory().custodians.map((c) => c.email).sort()).toEqual(emails.sort());
-      expect(custodian("sam.okafor@northwind.example")).toMatchObject({ name: "Sam Okafor", department: "Finance, Treasury", employeeEndDate: "2024-12-31" });
+      const emails = fs
+        .readFileSync(csvFile, "utf8")
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(",")[0].replace(/"/g, ""));
+      expect(
+        directory()
+          .custodians.map((c) => c.email)
+          .sort(),
+      ).toEqual(emails.sort());
+      expect(custodian("sam.okafor@northwind.example")).toMatchObject({
+        name: "Sam Okafor",
+        department: "Finance, Treasury",
+        employeeEndDate: "2024-12-31",
+      });
     });
 
     test("a second up changes nothing", async () => {
@@ -364,7 +391,10 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       // overwrites every property of each person in it.
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "custodian-sync-"));
       const edited = path.join(dir, "custodians.csv");
-      fs.writeFileSync(edited, `${fs.readFileSync(csvFile, "utf8")}joan@northwind.example,Joan,Clarke,Review,Reviewer,ada@northwind.example,London,2025-01-06,\n`);
+      fs.writeFileSync(
+        edited,
+        `${fs.readFileSync(csvFile, "utf8")}joan@northwind.example,Joan,Clarke,Review,Reviewer,ada@northwind.example,London,2025-01-06,\n`,
+      );
       await ctx.stack.setConfig("custodian-sync:csvPath", edited);
       const sync = await ctx.stack.up();
       expect(opsOf(sync)).toEqual({ custodians: "update" });

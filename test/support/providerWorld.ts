@@ -170,11 +170,18 @@ export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {})
     calls: (op) => log().list(op).length,
     record() {
       const from = log().list().at(-1)?.seq ?? 0;
-      const since = () => log().list().filter((e) => e.seq > from);
+      const since = () =>
+        log()
+          .list()
+          .filter((e) => e.seq > from);
       const line = (e: LogEntry) => `${e.operation ?? e.path} ${e.status}`;
       return {
         all: () => since().map(line).sort(),
-        writes: () => since().filter((e) => e.method !== "GET").map(line).sort(),
+        writes: () =>
+          since()
+            .filter((e) => e.method !== "GET")
+            .map(line)
+            .sort(),
       };
     },
     res,

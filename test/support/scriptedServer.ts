@@ -19,10 +19,7 @@ export interface Received {
 }
 
 /** How to answer: a status with a JSON or text body, a dropped connection, or silence. */
-export type Reply =
-  | { status: number; json?: unknown; text?: string; headers?: Record<string, string> }
-  | { reset: true }
-  | { hang: true };
+export type Reply = { status: number; json?: unknown; text?: string; headers?: Record<string, string> } | { reset: true } | { hang: true };
 
 /** One expected request and its answer (or a function of the request making the answer). */
 export interface Expectation {

@@ -21,10 +21,7 @@ export const BATCH_WINDOW_MS = 200;
 export const BATCH_MAX_WAIT_MS = 1000;
 
 /** What E19 did for one person. */
-export type AddOutcome =
-  | { kind: "member"; member: Member }
-  | { kind: "invited"; invitation: Invitation }
-  | { kind: "invalid" };
+export type AddOutcome = { kind: "member"; member: Member } | { kind: "invited"; invitation: Invitation } | { kind: "invalid" };
 
 interface Waiter {
   user: AddUser;

@@ -19,7 +19,11 @@ export type ClaimKind = "member" | "permissions" | "identifiers" | "grant";
 export type ClaimKey = string;
 
 /** The keys naming a person of an organization, by every identity known (email and/or user id). */
-export function personKeys(kind: Exclude<ClaimKind, "grant">, orgId: number, who: { email?: string | null; userId?: number | null }): ClaimKey[] {
+export function personKeys(
+  kind: Exclude<ClaimKind, "grant">,
+  orgId: number,
+  who: { email?: string | null; userId?: number | null },
+): ClaimKey[] {
   const keys: ClaimKey[] = [];
   if (who.email) keys.push(`${kind}:${orgId}:email:${who.email.trim().toLowerCase()}`);
   if (who.userId) keys.push(`${kind}:${orgId}:user:${who.userId}`);

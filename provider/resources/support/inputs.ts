@@ -9,7 +9,10 @@ import { normalizeIdentifiers, sortedSet } from "./normalize";
 
 /** A positive integer id of the named thing ("organization", "database", ...). */
 export function idOf(what: string) {
-  return z.number().int({ message: `must be a positive integer ${what} id` }).positive({ message: `must be a positive integer ${what} id` });
+  return z
+    .number()
+    .int({ message: `must be a positive integer ${what} id` })
+    .positive({ message: `must be a positive integer ${what} id` });
 }
 
 export const OrganizationId = idOf("organization");

@@ -132,7 +132,10 @@ function underUnknown(value: unknown, path: readonly PropertyKey[]): boolean {
  * value is checked again at `up`); each other issue becomes a failure naming the field and the
  * rule. `__provider` is kept so the engine stores it.
  */
-export function checkInputs<I>(schema: z.ZodType<I>, news: unknown): { inputs: I; failures?: undefined } | { inputs: Record<string, unknown>; failures: CheckFailure[] } {
+export function checkInputs<I>(
+  schema: z.ZodType<I>,
+  news: unknown,
+): { inputs: I; failures?: undefined } | { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const raw = stripProvider(news);
   const provider = (news as Record<string, unknown> | undefined)?.__provider;
   const result = schema.safeParse(raw);
@@ -279,7 +282,9 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
  * the other lacks.
  */
 export function argsMatch<A, I>(
-  _ok: [Exclude<keyof A, keyof I>, Exclude<keyof I, keyof A>] extends [never, never] ? true : { onlyInArgs: Exclude<keyof A, keyof I>; onlyInSchema: Exclude<keyof I, keyof A> },
+  _ok: [Exclude<keyof A, keyof I>, Exclude<keyof I, keyof A>] extends [never, never]
+    ? true
+    : { onlyInArgs: Exclude<keyof A, keyof I>; onlyInSchema: Exclude<keyof I, keyof A> },
 ): void {}
 
 /**

@@ -64,7 +64,10 @@ function inTurn<T>(client: ReviewAdminClient, orgId: number, fn: () => Promise<T
   let perOrg = queues.get(client);
   if (!perOrg) queues.set(client, (perOrg = new Map()));
   const turn = (perOrg.get(orgId) ?? Promise.resolve()).then(fn, fn);
-  perOrg.set(orgId, turn.catch(() => undefined));
+  perOrg.set(
+    orgId,
+    turn.catch(() => undefined),
+  );
   return turn;
 }
 
@@ -121,7 +124,12 @@ export async function assertRosterKeepsAdmins(
 }
 
 /** Refuses to take DB_ADMIN on database `databaseId` from the key's own user (`losing`: user ids that lose it). */
-export async function assertKeepsOwnDatabaseAdmin(client: ReviewAdminClient, databaseId: number, losing: readonly number[], what: string): Promise<void> {
+export async function assertKeepsOwnDatabaseAdmin(
+  client: ReviewAdminClient,
+  databaseId: number,
+  losing: readonly number[],
+  what: string,
+): Promise<void> {
   if (losing.length === 0) return;
   const me = await currentUser(client);
   if (me && losing.includes(me.id)) {

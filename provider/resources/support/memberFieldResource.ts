@@ -53,8 +53,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       path: ["userId"],
     }) as unknown as z.ZodType<I>;
 
-  const label = (s: MemberRef) =>
-    `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
+  const label = (s: MemberRef) => `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
 
   async function findMember(client: ReviewAdminClient, s: { organizationId: number; userId?: number | null; email?: string }) {
     if (s.userId) {
@@ -79,7 +78,8 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     const live = spec.read(member);
     if (JSON.stringify(live) === JSON.stringify(value)) return member;
     const patch = () => patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
-    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval) return guardAdminLoss(client, inputs.organizationId, [member.id], action, patch);
+    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval)
+      return guardAdminLoss(client, inputs.organizationId, [member.id], action, patch);
     return patch();
   }
 
@@ -106,7 +106,10 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
       // is judged at up, with the real value (write checks again).
       if (
-        result.changes && !result.replaces?.length && !news.allowAdminRemoval && !containsUnknown(news[spec.field]) &&
+        result.changes &&
+        !result.replaces?.length &&
+        !news.allowAdminRemoval &&
+        !containsUnknown(news[spec.field]) &&
         spec.removesAdmin?.(olds[spec.field], news[spec.field])
       ) {
         await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);

@@ -9,7 +9,13 @@ import { isStatus, ResourceError } from "../../failures";
 import { addUser } from "./addUserBatcher";
 import { normalizeEmail, sameSet } from "./normalize";
 import {
-  forgetInvitation, forgetMember, memberByEmail, listedInvitations, listedMembers, rememberInvitation, rememberMember,
+  forgetInvitation,
+  forgetMember,
+  memberByEmail,
+  listedInvitations,
+  listedMembers,
+  rememberInvitation,
+  rememberMember,
 } from "./runCache";
 
 /** Where a person stands: a member, or a pending or expired invitation. */
@@ -32,7 +38,12 @@ export interface PersonInputs {
 }
 
 /** Finds the person as a member (by user id, then email) or as a pending or expired invitation. */
-export async function findPerson(client: ReviewAdminClient, orgId: number, email: string, userId?: number | null): Promise<Presence | undefined> {
+export async function findPerson(
+  client: ReviewAdminClient,
+  orgId: number,
+  email: string,
+  userId?: number | null,
+): Promise<Presence | undefined> {
   const members = await listedMembers(client, orgId);
   const member = (userId ? members.get(userId) : undefined) ?? (await memberByEmail(client, orgId, email));
   if (member) return { member };
@@ -94,7 +105,12 @@ export async function patchMember(
  * An invitation exists: re-invite with new permissions when they differ (the API cannot edit an
  * invitation), re-send it when expired (unless resendWhenExpired is false), else keep it.
  */
-export async function reconcileInvitation(client: ReviewAdminClient, inputs: PersonInputs, inv: Invitation, action: string): Promise<Presence> {
+export async function reconcileInvitation(
+  client: ReviewAdminClient,
+  inputs: PersonInputs,
+  inv: Invitation,
+  action: string,
+): Promise<Presence> {
   const orgId = inputs.organizationId;
   if (inputs.permissions && !sameSet(inv.organizationPermissions, inputs.permissions)) {
     await deleteInvitation(client, orgId, inv.email);

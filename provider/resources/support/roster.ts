@@ -39,7 +39,10 @@ export function progressOf(action: string, total: number, what: string): () => v
 export const rosterMode = z.enum(ROSTER_MODES, { message: 'must be "authoritative" or "additive"' });
 
 /** What a roster kind supplies. */
-export interface RosterDefinition<I, S> extends Pick<ResourceDefinition<I, S>, "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims"> {
+export interface RosterDefinition<I, S> extends Pick<
+  ResourceDefinition<I, S>,
+  "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims"
+> {
   /** Makes the live set match the inputs; returns the state afterwards. `creating`: the first time, when existing entries are adopted. */
   reconcile(inputs: I, op: Operation, creating: boolean): Promise<S>;
   /** Reads the live set: the new state, and the inputs it stands for. */
