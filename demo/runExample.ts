@@ -57,7 +57,11 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   const { projectDir, program } = locate(name!);
   let emu: RunningEmulator | undefined;
   let stack: Stack | undefined;
+  // `pulumi up` runs a program in its project folder, so relative paths in it (the access
+  // review's reportPath) land there; the harness runs the program in this process, so move too.
+  const home = process.cwd();
   try {
+    if (!useCli) process.chdir(projectDir);
     emu = await startEmulator();
     say(
       `Example ${name}, against the emulator at ${emu.url} (seeded world), with ${useCli ? "the Pulumi CLI" : "the bundled plugin harness (no Pulumi CLI)"}.`,
@@ -87,6 +91,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   } finally {
     await stack?.close();
     await emu?.close();
+    process.chdir(home);
   }
 }
 

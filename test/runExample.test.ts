@@ -3,6 +3,8 @@
  * the demo does, and a second up changes nothing. (Every example's behaviour is covered in
  * test/examples.test.ts; this proves the command users run.)
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXAMPLES, main } from "../demo/runExample";
 
@@ -15,6 +17,19 @@ describe("npm run example", () => {
     expect(out).toMatch(/pulumi up, again\n +same +CustodianDirectorySync +custodians/);
     expect(out).toContain("Result: custodian-sync applied, and a second up changed nothing.");
     expect(code).toBe(0);
+  });
+
+  it("runs a program in its project folder, as pulumi up does: the access review's report lands there", async () => {
+    const report = path.resolve(__dirname, "../examples/access-review/access-review.md");
+    const home = process.cwd();
+    fs.rmSync(report, { force: true });
+    let out = "";
+    const code = await main(["access-review", "--harness"], (t) => void (out += t));
+    expect(out).toContain("Result: access-review applied, and a second up changed nothing.");
+    expect(code).toBe(0);
+    expect(fs.readFileSync(report, "utf8")).toMatch(/^# Access review: Northwind Legal \(organization 102\)/);
+    expect(process.cwd()).toBe(home);
+    fs.rmSync(report);
   });
 
   it("names the examples when given none, or an unknown one", async () => {
