@@ -24,7 +24,7 @@ export interface Settings {
   requestTimeoutSeconds?: number;
   /** Sends per request at most, retries included, default 5. `reviewadmin:maxAttempts` or REVIEWADMIN_MAX_ATTEMPTS. */
   maxAttempts?: number;
-  /** Longest time one API call may take, retries and waits included, default 120. `reviewadmin:deadlineSeconds` or REVIEWADMIN_DEADLINE_SECONDS. */
+  /** Longest time one API call may take, retries and waits included (queueing for the rate limit not), default 120. `reviewadmin:deadlineSeconds` or REVIEWADMIN_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
   /** `debug`: one line per request and per retry (key redacted). `reviewadmin:log` or REVIEWADMIN_LOG. */
   log?: "debug" | "off";

@@ -115,13 +115,16 @@ export class NetworkError extends ReviewAdminError {
   }
 }
 
-/** The request did not finish within `timeoutMs` (a kind of NetworkError, retried the same way). */
+/**
+ * The request did not finish within `timeoutMs` (a kind of NetworkError, retried the same way),
+ * or the call's deadline passed (`description` says which).
+ */
 export class TimeoutError extends NetworkError {
   override readonly name = "TimeoutError";
   override readonly code = "RA_ERR_TIMEOUT";
 
-  constructor(ctx: RequestContext, timeoutMs: number, attempts: number) {
-    super(ctx, "UND_ERR_TIMEOUT", `timed out after ${timeoutMs} ms`, attempts);
+  constructor(ctx: RequestContext, timeoutMs: number, attempts: number, description = `timed out after ${timeoutMs} ms`) {
+    super(ctx, "UND_ERR_TIMEOUT", description, attempts);
   }
 }
 

@@ -25,6 +25,27 @@ describe("limits of one call", () => {
     t.server.reset(); // the hangs left unused are not a failure of this test
   });
 
+  it("time queued behind the key's own pacer does not count toward the deadline", async () => {
+    // 12 calls at 20 requests/s: the last is let go about 550 ms after the first, past a 300 ms
+    // deadline that no answer comes near (a run of 4,000 deletes queues 160 s at 25/s).
+    const c = t.client({ requestsPerSecond: 20, deadlineMs: 300 });
+    const me = { method: "GET", path: "/v1/users/me", reply: ok(user) };
+    t.server.expect(...Array.from({ length: 12 }, () => me));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => c.call("GetCurrentUser", {})));
+    expect(results.filter((r) => r.status === "rejected")).toEqual([]);
+    const at = t.server.received.map((r) => r.at);
+    expect(at[11]! - at[0]!).toBeGreaterThan(450);
+  });
+
+  it("a timeout cut by the deadline says so", async () => {
+    const c = t.client({ timeoutMs: 2000, deadlineMs: 300 });
+    t.server.expect({ method: "GET", path: "/v1/users/me", reply: { hang: true } });
+    const err = (await c.call("GetCurrentUser", {}).catch((e: unknown) => e)) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.message).toMatch(/no complete answer within the call's deadline of 300 ms, retries included/);
+    t.server.reset();
+  });
+
   it("refuses an answer larger than the cap, without retrying and without reading it whole", async () => {
     const c = t.client({ maxResponseBytes: 10_000 });
     const big = { id: 1, email: "a@example.com", title: "x".repeat(50_000) };
