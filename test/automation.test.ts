@@ -17,6 +17,7 @@ if (!hasCli) console.info(`test/automation.test.ts skipped: ${SKIP_REASON}`);
 exampleScenarios({ name: "cli", skip: !hasCli, makeStack: cliStack, timeout: 300_000 });
 
 describe("npm run demo with the Pulumi CLI", () => {
+  // Skipped when the Pulumi CLI is not installed (SKIP_REASON above); test/examples.test.ts runs the demo with the harness.
   it.skipIf(!hasCli)(
     "runs the program through the Automation API and ends with the drift found and repaired",
     async () => {

@@ -189,6 +189,8 @@ async function cliPreview(
 }
 
 describe("pulumi preview --policy-pack with the Pulumi CLI", () => {
+  // Skipped when the Pulumi CLI is not installed (SKIP_REASON, printed above): only the real CLI
+  // loads a policy pack; the tests above run the same policies through the harness.
   it.skipIf(!hasCli)(
     "access-baseline passes; the bad program fails on the mandatory violations",
     async () => {

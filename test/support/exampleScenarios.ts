@@ -25,7 +25,10 @@ export interface ScenarioEngine {
   /** Shown in the describe titles: "harness" or "cli". */
   name: string;
   makeStack(args: StackArgs): DemoStack | Promise<DemoStack>;
-  /** True to register the tests as skipped (the engine is not available). */
+  /**
+   * True to register the tests as skipped because the engine is not on this machine: only the
+   * real Pulumi CLI can be missing (test/automation.test.ts prints why); the harness never skips.
+   */
   skip: boolean;
   /** Per-test timeout in ms. */
   timeout?: number;
@@ -119,6 +122,7 @@ function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () =
  */
 function documentRoutesOnly(engine: ScenarioEngine, ctx: { emu: RunningEmulator }): void {
   if (!engine.openapi) return;
+  // Skipped only when the engine (the Pulumi CLI) is not installed; see ScenarioEngine.skip.
   it.skipIf(engine.skip)(`every request went to the paths of ${path.basename(engine.openapi)}`, () => {
     const api = ctx.emu.traffic.log.list().filter((e) => !e.path.startsWith("/_"));
     expect(api.length).toBeGreaterThan(0);
@@ -133,6 +137,7 @@ function documentRoutesOnly(engine: ScenarioEngine, ctx: { emu: RunningEmulator 
 
 /** Registers the scenarios of every example for one engine. */
 export function exampleScenarios(engine: ScenarioEngine): void {
+  // Skipped only when the engine (the Pulumi CLI) is not installed; see ScenarioEngine.skip.
   const test = (title: string, fn: () => Promise<void>) => it.skipIf(engine.skip)(title, fn, engine.timeout);
 
   describe(`access-baseline (${engine.name})`, () => {
