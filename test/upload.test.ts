@@ -15,6 +15,7 @@ import { SEEDED, configureUploads, startEmulator, uploadsOf, type RunningEmulato
 import { ApiError, ParameterError, ReviewAdminClient, type ClientOptions } from "../provider/client";
 import { UploadError, uploadFile, type UploadProgress } from "../provider/upload/engine";
 import { UPLOAD_RULES, planParts, recommendedPartSize } from "../provider/upload/plan";
+import { writePatternedFile } from "./support/files";
 
 const DB = SEEDED.databases.open;
 const MiB = 1024 * 1024;
@@ -76,18 +77,7 @@ function watching(opts: Partial<ClientOptions> = {}): WatchingClient {
   return new WatchingClient({ baseUrl: emu.url, apiKey: emu.keys.orgAdmin, requestsPerSecond: 1000, retryBaseMs: 1, ...opts });
 }
 
-/** Writes a file of `size` deterministic, non-repeating-per-part bytes; returns its path and SHA1. */
-function makeFile(name: string, size: number, seed = 1): { file: string; sha1: string; bytes: Buffer } {
-  const bytes = Buffer.alloc(size);
-  let x = seed * 2654435761;
-  for (let i = 0; i < size; i += 4) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    bytes.writeUInt32LE(x, Math.min(i, size - 4));
-  }
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return { file, sha1: sha1(bytes), bytes };
-}
+const makeFile = (name: string, size: number, seed = 1) => writePatternedFile(dir, name, size, seed);
 
 const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
 const count = (op: string) => emu.traffic.log.list(op).length;

@@ -5,51 +5,31 @@
  * Admin removals are decided one at a time against a fresh members list (lockout.ts), so one of
  * them is refused and the organization keeps an admin.
  */
-import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
-import { RunError, ProgramStack } from "../../harness/program/stack";
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { RunError, type ProgramStack } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
+import { useProgramWorld } from "../support/programWorld";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const ORG = SEEDED.org;
 
-let emu: RunningEmulator;
-let stack: ProgramStack | undefined;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-});
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await emu?.close();
-});
+const world = useProgramWorld("lockout");
 
 /** A fresh world where Ada and Barbara are the organization's only two org admins, and a stack using the organization key. */
 function twoAdmins(): { s: ProgramStack; ada: number; barbara: number } {
-  emu.reset();
-  const ada = emu.store.findUserByEmail("ada@northwind.example")!.id;
-  const barbara = emu.store.findUserByEmail("barbara@northwind.example")!.id;
-  emu.store.updateMember(ORG, barbara, { permissions: ["ORG_ADMIN"] });
-  const admins = emu.store
+  const s = world.freshStack("orgKey"); // resets the world first
+  const ada = world.emu.store.findUserByEmail("ada@northwind.example")!.id;
+  const barbara = world.emu.store.findUserByEmail("barbara@northwind.example")!.id;
+  world.emu.store.updateMember(ORG, barbara, { permissions: ["ORG_ADMIN"] });
+  const admins = world.emu.store
     .membersOf(ORG)
     .filter((m) => m.permissions.includes("ORG_ADMIN"))
     .map((m) => m.userId);
   expect(admins.sort()).toEqual([ada, barbara].sort());
-  stack = new ProgramStack({
-    cwd: repoRoot,
-    project: "lockout",
-    stack: "dev",
-    config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgKey, "reviewadmin:requestsPerSecond": "1000" },
-    secretConfigKeys: ["reviewadmin:apiKey"],
-  });
-  return { s: stack, ada, barbara };
+  return { s, ada, barbara };
 }
 
-const adminsLeft = () => emu.store.membersOf(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).length;
+const adminsLeft = () => world.emu.store.membersOf(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).length;
 const errorsOf = (run: Promise<unknown>) =>
   run.then(
     () => "",
@@ -83,9 +63,9 @@ describe("the last two org admins, removed in parallel", () => {
   it("an OrgMember and a roster, each removing one admin: one is refused, one admin stays", async () => {
     const { s } = twoAdmins();
     const everyone = Object.fromEntries(
-      emu.store
+      world.emu.store
         .membersOf(ORG)
-        .map((m) => emu.store.user(m.userId).email.toLowerCase())
+        .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
         .filter((e) => e !== "ada@northwind.example" && e !== "barbara@northwind.example")
         .map((e) => [e, {}]),
     );

@@ -9,48 +9,28 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
-import { RunError, ProgramStack } from "../../harness/program/stack";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { RunError, type ProgramStack } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
+import { useProgramWorld } from "../support/programWorld";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
 
-let emu: RunningEmulator;
-let stack: ProgramStack | undefined;
+const world = useProgramWorld("lost-answers");
 let dir: string;
 
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
+beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "lost-answers-"));
 });
-afterEach(async () => {
-  emu.traffic.faults.clear();
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await emu?.close();
+afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function freshStack(): ProgramStack {
-  emu.reset();
-  stack = new ProgramStack({
-    cwd: repoRoot,
-    project: "lost-answers",
-    stack: "dev",
-    config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin, "reviewadmin:requestsPerSecond": "1000" },
-    secretConfigKeys: ["reviewadmin:apiKey"],
-  });
-  return stack;
-}
-
 /** The next request of `operation` is carried out, and its answer lost. */
-const loseAnswerOf = (operation: string) => emu.traffic.faults.set({ script: [{ drop: "after" }], operations: [operation] });
-const sent = (operation: string) => emu.traffic.log.list(operation).length;
+const loseAnswerOf = (operation: string) => world.emu.traffic.faults.set({ script: [{ drop: "after" }], operations: [operation] });
+const sent = (operation: string) => world.emu.traffic.log.list(operation).length;
 const failureOf = (run: Promise<unknown>) =>
   run.then(
     () => undefined,
@@ -65,18 +45,18 @@ async function expectConverged(s: ProgramStack, program: () => void): Promise<vo
 
 describe("a lost answer after each write", () => {
   it("E19 (add or invite): sent again, one invitation", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () =>
       void new reviewadmin.OrgMember("zoe", { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
     loseAnswerOf("PostOrganizationUsers");
     await s.up(program);
     expect(sent("PostOrganizationUsers")).toBe(2);
-    expect(emu.store.invitationsOf(ORG).filter((i) => i.email === "zoe@example.com")).toHaveLength(1);
+    expect(world.emu.store.invitationsOf(ORG).filter((i) => i.email === "zoe@example.com")).toHaveLength(1);
     await expectConverged(s, program);
   });
 
   it("E22 (update member): sent again, and applied once", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () =>
       void new reviewadmin.OrgMemberPermissions("grace", {
         organizationId: ORG,
@@ -85,12 +65,14 @@ describe("a lost answer after each write", () => {
       });
     loseAnswerOf("PatchOrganizationUser");
     await s.up(program);
-    expect(emu.store.membership(ORG, emu.store.findUserByEmail("grace@northwind.example")!.id).permissions).toEqual(["AI_ADMIN"]);
+    expect(world.emu.store.membership(ORG, world.emu.store.findUserByEmail("grace@northwind.example")!.id).permissions).toEqual([
+      "AI_ADMIN",
+    ]);
     await expectConverged(s, program);
   });
 
   it("E20 and E13 (remove member, delete invitation): a repeat finding it gone counts as done", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () => {
       new reviewadmin.OrgMember("barbara", { organizationId: ORG, email: "barbara@northwind.example" });
       new reviewadmin.Invitation("pending", { organizationId: ORG, email: SEEDED.invitations.pending });
@@ -98,25 +80,25 @@ describe("a lost answer after each write", () => {
     await s.up(program);
     loseAnswerOf("DeleteOrganizationUser");
     await s.destroy();
-    emu.traffic.faults.clear();
+    world.emu.traffic.faults.clear();
     expect(
-      emu.store.findUserByEmail("barbara@northwind.example") &&
-        emu.store.findMembership(ORG, emu.store.findUserByEmail("barbara@northwind.example")!.id),
+      world.emu.store.findUserByEmail("barbara@northwind.example") &&
+        world.emu.store.findMembership(ORG, world.emu.store.findUserByEmail("barbara@northwind.example")!.id),
     ).toBeFalsy();
-    const s2 = freshStack();
+    const s2 = world.freshStack();
     await s2.up(() => void new reviewadmin.Invitation("pending", { organizationId: ORG, email: SEEDED.invitations.pending }));
     loseAnswerOf("DeleteOrganizationInvitation");
     await s2.destroy();
-    expect(emu.store.findInvitation(ORG, SEEDED.invitations.pending)).toBeUndefined();
+    expect(world.emu.store.findInvitation(ORG, SEEDED.invitations.pending)).toBeUndefined();
     expect(s2.state.size).toBe(0);
   });
 
   it("E15 (re-send): not sent again; the next up records it without a second email", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const invite = (trigger: string) => () =>
       void new reviewadmin.Invitation("pending", { organizationId: ORG, email: SEEDED.invitations.pending, resendTrigger: trigger });
     await s.up(invite("1"));
-    emu.store.clock.advance(60_000);
+    world.emu.store.clock.advance(60_000);
     loseAnswerOf("PostOrganizationInvitationResend");
     const failed = await failureOf(s.up(invite("2")));
     expect(failed).toMatch(/updating Invitation of new\.hire@northwind\.example to organization 102: .*ECONNRESET|UND_ERR|socket/i);
@@ -129,20 +111,20 @@ describe("a lost answer after each write", () => {
   });
 
   it("E26 and E24 (set and remove database permissions): sent again", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () =>
       void new reviewadmin.DatabaseUserPermissions("alan", { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_DELETE"] });
     loseAnswerOf("PutDatabaseUser");
     await s.up(program);
-    expect(emu.store.findDatabaseUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_DELETE"]);
+    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_DELETE"]);
     await expectConverged(s, program);
     loseAnswerOf("DeleteDatabaseUser");
     await s.destroy();
-    expect(emu.store.findDatabaseUser(DB, SEEDED.users.member)).toBeUndefined();
+    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)).toBeUndefined();
   });
 
   it("E5 (custodian sync): sent again (the sync overwrites)", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () =>
       void new reviewadmin.CustodianDirectorySync("custodians", {
         directoryId: SEEDED.directories.org,
@@ -155,7 +137,7 @@ describe("a lost answer after each write", () => {
   });
 
   it("up1 (create dataset): never sent again; the error says what may exist and what to do", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     loseAnswerOf("PostDatabaseDataset");
     const failed = await failureOf(s.up(() => void new reviewadmin.Dataset("mail", { databaseId: DB, name: "Mail 2026" })));
     expect(failed).toMatch(
@@ -165,7 +147,7 @@ describe("a lost answer after each write", () => {
   });
 
   it("up2 to up5 and the part PUT: an upload ends complete, with one source file", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const file = path.join(dir, "two-parts.bin");
     fs.writeFileSync(file, Buffer.alloc(6 * 1024 * 1024, 7));
     await s.up(() => void new reviewadmin.Dataset("files", { databaseId: DB, name: "Files" }));
@@ -184,7 +166,7 @@ describe("a lost answer after each write", () => {
 
     // up3, the PUT and up5, each losing one answer in the same run: the upload still ends complete.
     for (const op of ["PostSourceFilePart", "PutSourceFilePart", "PostSourceFile"]) {
-      emu.traffic.faults.set({ script: [{ drop: "after" }], operations: [op] });
+      world.emu.traffic.faults.set({ script: [{ drop: "after" }], operations: [op] });
       const created = sent("PostDatasetFile");
       const r = await s.up(program);
       expect(r.steps.find((st) => st.name === "two")?.op, op).toMatch(/create|replace|update/);

@@ -6,15 +6,14 @@
  * platform equals the program, nothing the program still declares was removed, and a refresh
  * followed by a preview shows no drift.
  */
-import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
-import { RunError, type ProgramStack as Stack, ProgramStack } from "../../harness/program/stack";
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { RunError, type ProgramStack as Stack } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
 import { invitations, people } from "../../examples/access-baseline/access";
+import { useProgramWorld } from "../support/programWorld";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
 const U = SEEDED.users;
@@ -28,46 +27,21 @@ class Team extends pulumi.ComponentResource {
   }
 }
 
-let emu: RunningEmulator;
-let stack: Stack | undefined;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-});
-afterEach(async () => {
-  await stack?.close();
-  stack = undefined;
-});
-afterAll(async () => {
-  await emu?.close();
-});
-
-/** A fresh seeded world and an empty stack. */
-function freshStack(): Stack {
-  emu.reset();
-  stack = new ProgramStack({
-    cwd: repoRoot,
-    project: "handover",
-    stack: "dev",
-    config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin, "reviewadmin:requestsPerSecond": "1000" },
-    secretConfigKeys: ["reviewadmin:apiKey"],
-  });
-  return stack;
-}
+const world = useProgramWorld("handover");
 
 /** Requests of each removing operation sent since `since` (a log length). */
 function removalsSince(since: number): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const entry of emu.traffic.log.list().slice(since)) {
+  for (const entry of world.emu.traffic.log.list().slice(since)) {
     if ((REMOVALS as readonly string[]).includes(entry.operation ?? "")) out[entry.operation!] = (out[entry.operation!] ?? 0) + 1;
   }
   return out;
 }
 
-const logLength = () => emu.traffic.log.list().length;
+const logLength = () => world.emu.traffic.log.list().length;
 const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).join("\n");
-const member = (userId: number) => emu.store.findMembership(ORG, userId);
-const grantOf = (userId: number, db = DB) => emu.store.findDatabaseUser(db, userId)?.permissions;
+const member = (userId: number) => world.emu.store.findMembership(ORG, userId);
+const grantOf = (userId: number, db = DB) => world.emu.store.findDatabaseUser(db, userId)?.permissions;
 
 /** Refresh, then preview: both must find nothing to change. */
 async function expectNoDrift(s: Stack): Promise<void> {
@@ -86,12 +60,12 @@ async function up(s: Stack, program: () => void) {
 
 describe("renames and moves hand over instead of removing", () => {
   it("OrgMember renamed, then moved into a component: the member keeps their membership and permissions", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const declare = (name: string, opts?: pulumi.CustomResourceOptions) =>
       new reviewadmin.OrgMember(name, { organizationId: ORG, email: "barbara@northwind.example", permissions: ["AI_ADMIN"] }, opts);
 
     await up(s, () => void declare("barbara"));
-    const barbara = emu.store.findUserByEmail("barbara@northwind.example")!.id;
+    const barbara = world.emu.store.findUserByEmail("barbara@northwind.example")!.id;
     expect(member(barbara)?.permissions).toEqual(["AI_ADMIN"]);
 
     let since = logLength();
@@ -120,13 +94,13 @@ describe("renames and moves hand over instead of removing", () => {
   });
 
   it("a person moves from an OrgMember into an authoritative roster and back: nobody is removed", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const alan = U.member;
     const everyoneElse = () =>
       Object.fromEntries(
-        emu.store
+        world.emu.store
           .membersOf(ORG)
-          .map((m) => emu.store.user(m.userId).email.toLowerCase())
+          .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
           .filter((e) => e !== "alan@northwind.example")
           .map((e) => [e, {}]),
       );
@@ -166,8 +140,8 @@ describe("renames and moves hand over instead of removing", () => {
   });
 
   it("a pending Invitation renamed stays pending; a person moves between OrgMemberPermissions, UserIdentifiers and an OrgMember", async () => {
-    const s = freshStack();
-    const margaret = emu.store.findUserByEmail("margaret@northwind.example")!.id;
+    const s = world.freshStack();
+    const margaret = world.emu.store.findUserByEmail("margaret@northwind.example")!.id;
     const invite = (name: string) =>
       new reviewadmin.Invitation(name, { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
 
@@ -184,7 +158,7 @@ describe("renames and moves hand over instead of removing", () => {
         identifiers: [{ abbreviation: "MH", label: "Margaret Hamilton" }],
       });
     });
-    const invitationBefore = structuredClone(emu.store.findInvitation(ORG, "zoe@example.com"));
+    const invitationBefore = structuredClone(world.emu.store.findInvitation(ORG, "zoe@example.com"));
 
     const since = logLength();
     const moved = await up(s, () => {
@@ -207,19 +181,19 @@ describe("renames and moves hand over instead of removing", () => {
         .sort(),
     ).toEqual(["margaret-ids", "margaret-perms", "zoe"]);
     expect(removalsSince(since)).toEqual({});
-    expect(emu.store.findInvitation(ORG, "zoe@example.com")).toEqual(invitationBefore);
+    expect(world.emu.store.findInvitation(ORG, "zoe@example.com")).toEqual(invitationBefore);
     expect(member(margaret)?.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
     expect(member(margaret)?.userIdentifiers).toEqual([{ abbreviation: "MH", label: "Margaret Hamilton" }]);
     await expectNoDrift(s);
   });
 
   it("a DatabaseUserPermissions renamed, then moved into a DatabaseUsers roster and back, keeps the grant", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const alan = U.member;
     const grant = (name: string) =>
       new reviewadmin.DatabaseUserPermissions(name, { databaseId: DB, userId: alan, permissions: ["DB_UPLOAD"] });
     const others = Object.fromEntries(
-      emu.store
+      world.emu.store
         .databaseUsersOf(DB)
         .filter((d) => d.userId !== alan)
         .map((d) => [String(d.userId), d.permissions]),
@@ -249,7 +223,7 @@ describe("renames and moves hand over instead of removing", () => {
   });
 
   it("a replace whose create fails keeps the old grant (create-first)", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     await up(
       s,
       () => void new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId: U.member, permissions: ["DB_DELETE"] }),
@@ -273,7 +247,7 @@ describe("renames and moves hand over instead of removing", () => {
 
 describe("a refactor of the access-baseline example", () => {
   it("every resource renamed into a component leaves the platform untouched and sends no delete", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const programOf = (prefix: string, parent?: pulumi.Resource) => () => {
       const opts = parent ? { parent } : undefined;
       const roster = new reviewadmin.OrganizationMembers(
@@ -309,12 +283,12 @@ describe("a refactor of the access-baseline example", () => {
       }
     };
     await up(s, programOf(""));
-    const before = structuredClone(emu.store.toJSON());
+    const before = structuredClone(world.emu.store.toJSON());
     const since = logLength();
     const refactored = await up(s, () => programOf("baseline-", new Team("baseline"))());
     expect(refactored.steps.filter((st) => st.op === "delete").length).toBeGreaterThan(3);
     expect(removalsSince(since)).toEqual({});
-    const after = emu.store.toJSON();
+    const after = world.emu.store.toJSON();
     expect({ ...after, events: undefined, idCounters: undefined }).toEqual({ ...before, events: undefined, idCounters: undefined });
     await expectNoDrift(s);
   });
@@ -322,7 +296,7 @@ describe("a refactor of the access-baseline example", () => {
 
 describe("pending people", () => {
   it("an invitee with identifiers shows no change until they accept; the first up after applies them", async () => {
-    const s = freshStack();
+    const s = world.freshStack();
     const program = () =>
       void new reviewadmin.OrgMember("newcomer", {
         organizationId: ORG,
@@ -336,7 +310,7 @@ describe("pending people", () => {
     await expectNoDrift(s);
     expect((await s.up(program, { expectNoChanges: true })).changes).toBe(0);
 
-    const { user } = emu.store.acceptInvitation(ORG, "linus@example.org");
+    const { user } = world.emu.store.acceptInvitation(ORG, "linus@example.org");
     const applied = await up(s, program);
     expect(applied.steps.find((st) => st.name === "newcomer")?.op).toBe("update");
     expect(member(user.id)?.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);

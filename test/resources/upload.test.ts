@@ -19,6 +19,7 @@ import { UNKNOWN } from "../../harness/wire";
 import { ProgramStack } from "../../harness/program/stack";
 import { dist, repoRoot, useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
+import { writePatternedFile } from "../support/files";
 
 const DB = SEEDED.databases.open;
 const MiB = 1024 * 1024;
@@ -32,17 +33,7 @@ let datasetId: number;
 const uploads = () => uploadsOf(store());
 const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
 
-function makeFile(name: string, size: number, seed = 1): { file: string; bytes: Buffer; sha1: string } {
-  const bytes = Buffer.alloc(size);
-  let x = seed * 2654435761;
-  for (let i = 0; i + 4 <= size; i += 4) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    bytes.writeUInt32LE(x, i);
-  }
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return { file, bytes, sha1: sha1(bytes) };
-}
+const makeFile = (name: string, size: number, seed = 1) => writePatternedFile(dir, name, size, seed);
 
 beforeAll(() => {
   configureUploads(store(), { processingDelayMs: 20 });

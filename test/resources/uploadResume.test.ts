@@ -3,7 +3,6 @@
  * through resumes the same source file on the next up (resume point on disk), and a completion
  * whose answer is lost, once or twice, ends complete instead of stuck.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -13,6 +12,7 @@ import { configureUploads, uploadsOf } from "../../emulator";
 import { startPlugin } from "../../harness/pluginDriver";
 import { ResourceDriver } from "../../harness/resourceDriver";
 import { providerText, repoRoot, startProviderWorld, tokenOf, type ProviderWorld } from "../support/providerWorld";
+import { writePatternedFile } from "../support/files";
 
 const DB = SEEDED.databases.open;
 const PART = 5 * 1024 * 1024;
@@ -25,17 +25,7 @@ const calls = (op: string, status?: number): number =>
   world.emu.traffic.log.list(op).filter((e) => status === undefined || e.status === status).length;
 const resumeFolder = path.join(repoRoot, ".reviewadmin", "uploads");
 
-function makeFile(name: string, size: number, seed: number): { file: string; sha1: string } {
-  const bytes = Buffer.alloc(size);
-  let x = seed * 2654435761;
-  for (let i = 0; i + 4 <= size; i += 4) {
-    x = (x * 1103515245 + 12345) >>> 0;
-    bytes.writeUInt32LE(x, i);
-  }
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return { file, sha1: createHash("sha1").update(bytes).digest("hex") };
-}
+const makeFile = (name: string, size: number, seed: number) => writePatternedFile(dir, name, size, seed);
 
 /** A plugin configured like a run of the world, and a SourceFile driven through it. */
 async function sourceFileRun(name: string) {

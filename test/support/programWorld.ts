@@ -1,0 +1,56 @@
+/**
+ * The prelude of a program-level test file (whole programs through the program harness, a fresh
+ * plugin per run as the CLI starts one): one seeded emulator for the file, rate limit raised, and
+ * `freshStack`, which resets the world and opens an empty stack that is closed after the test,
+ * with any faults the test scripted cleared.
+ */
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ProgramStack } from "../../harness/program/stack";
+import { repoRoot } from "./providerWorld";
+
+export interface ProgramWorld {
+  /** The file's emulator (started in beforeAll). */
+  readonly emu: RunningEmulator;
+  /** Resets the emulator to its seeded world and returns an empty stack of `project` using the seeded key `keyName` (default "orgAdmin"). */
+  freshStack(keyName?: string): ProgramStack;
+}
+
+/** Registers the hooks of a program-level test file and returns its world. */
+export function useProgramWorld(project: string): ProgramWorld {
+  let emu: RunningEmulator | undefined;
+  let stack: ProgramStack | undefined;
+  beforeAll(async () => {
+    emu = await startEmulator({ rateLimit: 0 });
+  });
+  afterEach(async () => {
+    emu?.traffic.faults.clear();
+    await stack?.close();
+    stack = undefined;
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
+  const world: ProgramWorld = {
+    get emu() {
+      if (!emu) throw new Error("useProgramWorld: the emulator starts in beforeAll");
+      return emu;
+    },
+    freshStack(keyName = "orgAdmin") {
+      world.emu.reset();
+      stack = new ProgramStack({
+        cwd: repoRoot,
+        project,
+        stack: "dev",
+        config: {
+          "reviewadmin:baseUrl": world.emu.url,
+          "reviewadmin:apiKey": world.emu.keys[keyName]!,
+          "reviewadmin:requestsPerSecond": "1000",
+        },
+        secretConfigKeys: ["reviewadmin:apiKey"],
+      });
+      return stack;
+    },
+  };
+  return world;
+}
