@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../contract/types";
+import { normalizeEmail } from "../resources/support/normalize";
 import { idArg, parseArgs } from "./args";
 import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
@@ -35,7 +36,7 @@ function fullName(first: string | null | undefined, last: string | null | undefi
 }
 
 function sameEmail(a: string | null | undefined, b: string): boolean {
-  return typeof a === "string" && a.trim().toLowerCase() === b.trim().toLowerCase();
+  return typeof a === "string" && normalizeEmail(a) === normalizeEmail(b);
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import { judgeCustodianFile } from "../custodians/review";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { normalizeEmail } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */
@@ -194,7 +195,7 @@ function peopleFailure(people: CustodianInput[]): CheckFailure | undefined {
       const column = err.column ? `, ${CUSTODIAN_COLUMNS[err.column as keyof typeof CUSTODIAN_COLUMNS] ?? err.column}` : "";
       return { property: `people.${i}`, reason: `${who(person)}${column}: ${err.rule}` };
     }
-    const email = person.email?.trim().toLowerCase();
+    const email = person.email ? normalizeEmail(person.email) : undefined;
     if (!email) continue;
     const first = firstOfEmail.get(email);
     if (first !== undefined) {

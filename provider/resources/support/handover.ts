@@ -12,6 +12,8 @@
  * as the process.
  */
 
+import { normalizeEmail } from "./normalize";
+
 /** What a claim is about: a person's presence in an organization, one of their fields, or a database grant. */
 export type ClaimKind = "member" | "permissions" | "identifiers" | "grant";
 
@@ -25,7 +27,7 @@ export function personKeys(
   who: { email?: string | null; userId?: number | null },
 ): ClaimKey[] {
   const keys: ClaimKey[] = [];
-  if (who.email) keys.push(`${kind}:${orgId}:email:${who.email.trim().toLowerCase()}`);
+  if (who.email) keys.push(`${kind}:${orgId}:email:${normalizeEmail(who.email)}`);
   if (who.userId) keys.push(`${kind}:${orgId}:user:${who.userId}`);
   return keys;
 }
