@@ -32,10 +32,14 @@ function intRange(min: number, max: number, what = "an integer") {
 /** A path id: a positive integer, or its plain decimal digits as a string. */
 export const id = integer("must be a positive integer id", (n) => n.positive({ message: "must be a positive integer id" }));
 
+/** The largest `limit` of ordinary list endpoints. */
+export const LARGEST_LIST_PAGE = 200;
+/** The largest `limit` of activity endpoints. */
+export const LARGEST_EVENT_PAGE = 10_000;
 /** `limit` of ordinary list endpoints: 1..200, default 100. */
-export const listLimit = intRange(1, 200).optional();
+export const listLimit = intRange(1, LARGEST_LIST_PAGE).optional();
 /** `limit` of activity endpoints: 1..10000, default 1000. */
-export const eventLimit = intRange(1, 10000).optional();
+export const eventLimit = intRange(1, LARGEST_EVENT_PAGE).optional();
 /** `after`: the id of the last element of the previous page. */
 export const after = intRange(0, Number.MAX_SAFE_INTEGER, "a non-negative integer id").optional();
 /** `year`: four digits. */

@@ -39,6 +39,11 @@ export interface RouteDef {
   readonly envelope: Envelope;
   /** How its items are read (see Pages). */
   readonly pages: Pages;
+  /**
+   * The largest `limit` a paged route takes (from its limit parameter): the client asks for it
+   * when the caller gives no limit, so a list is read in the fewest requests.
+   */
+  readonly largestPage?: number;
   /** Safe to repeat after a 5xx or a dropped connection. */
   readonly idempotent: boolean;
   /** One line for humans: what the operation does. */

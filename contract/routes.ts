@@ -15,8 +15,11 @@ interface Row extends RouteDef {
   readonly params: z.ZodObject;
 }
 
-function route<const R extends Row>(r: R): R {
-  return r;
+/** A row as written, with `largestPage` read from the limit parameter it takes. */
+function route<const R extends Row>(r: R): R & { readonly largestPage?: number } {
+  const limit = r.params.shape.limit;
+  const largestPage = limit === p.listLimit ? p.LARGEST_LIST_PAGE : limit === p.eventLimit ? p.LARGEST_EVENT_PAGE : undefined;
+  return largestPage === undefined ? r : { ...r, largestPage };
 }
 
 const orgId = { orgId: p.id };

@@ -332,7 +332,7 @@ async function runChecks(
   const user: User | undefined = me.ok ? me.data : undefined;
 
   // E3: the organizations it belongs to and their sub-organizations.
-  const orgsOut = await probe("GetOrganizations", () => client.listAll("GetOrganizations", { limit: 200 }));
+  const orgsOut = await probe("GetOrganizations", () => client.listAll("GetOrganizations", {}));
   if (!orgsOut.ok) {
     blocking("GetOrganizations", orgsOut);
     return;
@@ -407,7 +407,7 @@ async function runChecks(
   }
 
   // E1: the databases it administers; E23 (one user read) says where it can manage database users.
-  const dbsOut = await probe("GetDatabases", () => client.listAll("GetDatabases", { limit: 200 }), ["forbidden"]);
+  const dbsOut = await probe("GetDatabases", () => client.listAll("GetDatabases", {}), ["forbidden"]);
   if (!dbsOut.ok && dbsOut.kind !== "forbidden" && blocking("GetDatabases", dbsOut)) return;
   const databases: Database[] = dbsOut.ok ? [...dbsOut.data].sort((a, b) => a.id - b.id) : [];
   for (const [i, db] of databases.entries()) {

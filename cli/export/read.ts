@@ -105,8 +105,6 @@ export class ExportRefused extends Error {
   override readonly name = "ExportRefused";
 }
 
-const PAGE = 200;
-
 /** "102 (Northwind Legal)". */
 const named = (o: { id: number; name: string }) => `${o.id} (${o.name})`;
 
@@ -153,7 +151,7 @@ async function organizationsToExport(
         `the key lacks org admin on organization ${named(membership)}: its user is a member without ORG_ADMIN, and listing members and invitations needs org admin`,
       );
     }
-    visible ??= await reading("the organizations the key can see", () => client.listAll("GetOrganizations", { limit: PAGE }));
+    visible ??= await reading("the organizations the key can see", () => client.listAll("GetOrganizations", {}));
     const seen = visible.find((o) => o.id === id);
     if (seen) {
       const parent = seen.parentOrganizationId != null ? administered.find((o) => o.id === seen.parentOrganizationId) : undefined;
@@ -235,7 +233,7 @@ async function readDatabases(
   const readOne = async (db: Database): Promise<ExportedDatabase | undefined> => {
     let users: DatabaseUser[];
     try {
-      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE });
+      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id });
     } catch (err) {
       if (!isStatus(err, 403)) throw explainFailure(`reading the users of database ${named(db)}`, err);
       skipped.push({ id: db.id, name: db.name, reason: skipReason(db.orgAdminAccess, err) });
@@ -270,16 +268,14 @@ async function readOrganization(
 ): Promise<ExportedOrganization> {
   progress(`organization ${named(org)}: reading members${scope.invitations ? ", invitations" : ""}${scope.grants ? " and databases" : ""}`);
   const [members, invitations, databases] = await Promise.all([
-    reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id, limit: PAGE })),
+    reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id })),
     scope.invitations
       ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then(
           (d) => d.invitations,
         )
       : Promise.resolve([] as Invitation[]),
     scope.grants
-      ? reading(`the databases of organization ${named(org)}`, () =>
-          client.listAll("GetOrganizationDatabases", { orgId: org.id, limit: PAGE }),
-        )
+      ? reading(`the databases of organization ${named(org)}`, () => client.listAll("GetOrganizationDatabases", { orgId: org.id }))
       : Promise.resolve([] as Database[]),
   ]);
   const exportedMembers = members.map((m) => exportedMember(m, scope.identifiers)).sort(byEmail);

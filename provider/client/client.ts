@@ -298,8 +298,9 @@ export class ReviewAdminClient {
   }
 
   /**
-   * Iterates the items of a paged operation, following `links.next` until it is null. Also reads
-   * the events shape `{data: {events: [...]}}`, whose `links` may be absent (then it stops).
+   * Iterates the items of a paged operation, following `links.next` until it is null, in pages of
+   * the route's largest `limit` unless `params` gives one. Also reads the events shape
+   * `{data: {events: [...]}}`, whose `links` may be absent (then it stops).
    * Refuses a `links.next` that points at another origin: the key would go with it.
    */
   async *paginate<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): AsyncIterable<PageItemOf<K>> {
@@ -307,7 +308,8 @@ export class ReviewAdminClient {
     if (route.pages === "none") {
       throw new TypeError(`${op} is not a paged operation`);
     }
-    let path: string | null = this.#pathFor(route, params);
+    const limit = (params as { limit?: unknown }).limit ?? route.largestPage;
+    let path: string | null = this.#pathFor(route, limit === undefined ? params : { ...params, limit });
     const seen = new Set<string>();
     while (path !== null) {
       seen.add(path);

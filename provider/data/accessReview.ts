@@ -14,7 +14,7 @@ import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
 import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, readFailure, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, readFailure, reading, type DataSourceOptions } from "./dataSource";
 import type { GetAccessMatrixArgs } from "./argTypes.generated";
 
 export type { GetAccessMatrixArgs };
@@ -132,13 +132,13 @@ export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSou
       client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
     ),
     reading(DS, `the members of organization ${organizationId}`, () =>
-      client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+      client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions(opts)),
     ),
     reading(DS, `the invitations of organization ${organizationId}`, () =>
       client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
     ),
     reading(DS, `the databases of organization ${organizationId}`, () =>
-      client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+      client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions(opts)),
     ),
   ]);
 
@@ -174,7 +174,7 @@ export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSou
     const base = { databaseId: db.id, name: db.name, orgAdminAccess: db.orgAdminAccess };
     let users;
     try {
-      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id, limit: PAGE_SIZE }, callOptions(opts));
+      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id }, callOptions(opts));
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) {
         const why = db.orgAdminAccess

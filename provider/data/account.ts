@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Organization, User } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
 import { matchesName, nameFilterArgs } from "./filters";
 import type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs } from "./argTypes.generated";
 
@@ -52,7 +52,7 @@ export async function getOrganizations(input: GetOrganizationsArgs = {}, opts?: 
   const args = parseArgs("getOrganizations", getOrganizationsArgs, input);
   const client = clientFor("getOrganizations", opts);
   const all = await reading("getOrganizations", "the organizations of the API key", () =>
-    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetOrganizations", {}, callOptions(opts)),
   );
   const organizations = all.filter(
     (o) =>

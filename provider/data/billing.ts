@@ -29,7 +29,7 @@ import type { ReviewAdminClient } from "../client";
 import { mapLimit } from "../util";
 import { idArg, intArg, numberArg, parseArgs } from "./args";
 import { csvLine } from "./csv";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
 import { matchesName, nameFilterArgs } from "./filters";
 import type {
   GetBillingSummaryArgs,
@@ -131,11 +131,7 @@ async function readOrganizationBilling(
   opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
   return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
-    client.listAll(
-      "GetOrganizationBilling",
-      { orgId: organizationId, year: ym.year, month: ym.month, limit: PAGE_SIZE },
-      callOptions(opts),
-    ),
+    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, callOptions(opts)),
   );
 }
 
@@ -519,9 +515,7 @@ export async function getParentBillingSummary(input: GetParentBillingSummaryArgs
   const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
   const client = clientFor(DS, opts);
 
-  const orgs = await reading(DS, "the organizations of the API key", () =>
-    client.listAll("GetOrganizations", { limit: PAGE_SIZE }, callOptions(opts)),
-  );
+  const orgs = await reading(DS, "the organizations of the API key", () => client.listAll("GetOrganizations", {}, callOptions(opts)));
   const parent =
     orgs.find((o) => o.id === organizationId) ??
     (await reading(DS, `organization ${organizationId}`, () =>

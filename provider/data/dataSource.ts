@@ -33,9 +33,6 @@ export interface DataSourceOutputOptions extends DataSourceOptions {
 /** The Output form's argument type: every field may be a pulumi Input. */
 export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
 
-/** The page size every list read asks for (the spec's maximum). */
-export const PAGE_SIZE = 200;
-
 /**
  * The `reviewadmin:*` values of the running Pulumi program's config (apiKey, baseUrl,
  * requestsPerSecond, ...); an empty object outside a program or when nothing is set. Throws the

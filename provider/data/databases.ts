@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Database, DatabaseSize } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type {
   DatabaseFilter,
@@ -58,9 +58,7 @@ function filterDatabases(all: Database[], args: DatabaseFilter & { organizationI
 export async function getDatabases(input: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
   const args = parseArgs("getDatabases", getDatabasesArgs, input);
   const client = clientFor("getDatabases", opts);
-  const all = await reading("getDatabases", "the databases of the API key", () =>
-    client.listAll("GetDatabases", { limit: PAGE_SIZE }, callOptions(opts)),
-  );
+  const all = await reading("getDatabases", "the databases of the API key", () => client.listAll("GetDatabases", {}, callOptions(opts)));
   return filterDatabases(all, args);
 }
 
@@ -110,7 +108,7 @@ export async function getOrganizationDatabases(
   const { organizationId, ...filter } = parseArgs("getOrganizationDatabases", getOrganizationDatabasesArgs, input);
   const client = clientFor("getOrganizationDatabases", opts);
   const all = await reading("getOrganizationDatabases", `the databases of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationDatabases", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions(opts)),
   );
   return { organizationId, ...filterDatabases(all, filter) };
 }

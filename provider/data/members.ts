@@ -7,7 +7,7 @@ import { DatabasePermission, OrganizationPermission } from "../../contract";
 import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../contract/types";
 import { normalizeEmail } from "../resources/support/normalize";
 import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type {
   GetDatabaseUserArgs,
@@ -101,7 +101,7 @@ export async function getOrganizationMembers(
   const { organizationId, ...filter } = parseArgs("getOrganizationMembers", getOrganizationMembersArgs, input);
   const client = clientFor("getOrganizationMembers", opts);
   const all = await reading("getOrganizationMembers", `the members of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationUsers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions(opts)),
   );
   const members = filterMembers(all, filter);
   return { organizationId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
@@ -234,7 +234,7 @@ export async function getOrganizationUserIdentifiers(
   const { organizationId, ...args } = parseArgs("getOrganizationUserIdentifiers", getOrganizationUserIdentifiersArgs, input);
   const client = clientFor("getOrganizationUserIdentifiers", opts);
   const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId }, callOptions(opts)),
   );
   const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
   return { organizationId, userIdentifiers };
@@ -277,7 +277,7 @@ export async function getDatabaseUsers(input: GetDatabaseUsersArgs, opts?: DataS
   const { databaseId, ...args } = parseArgs("getDatabaseUsers", getDatabaseUsersArgs, input);
   const client = clientFor("getDatabaseUsers", opts);
   const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, () =>
-    client.listAll("GetDatabaseUsers", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetDatabaseUsers", { databaseId }, callOptions(opts)),
   );
   const users = all.filter(
     (u) =>

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { Project } from "../../contract/types";
 import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, PAGE_SIZE, reading, type DataSourceOptions } from "./dataSource";
+import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type { GetDatabaseProjectsArgs, GetOrganizationProjectsArgs, GetProjectsArgs, ProjectFilter } from "./argTypes.generated";
 
@@ -66,9 +66,7 @@ const getProjectsArgs = projectFilterArgs.strict();
 export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
   const args = parseArgs("getProjects", getProjectsArgs, input);
   const client = clientFor("getProjects", opts);
-  const all = await reading("getProjects", "the projects of the API key", () =>
-    client.listAll("GetProjects", { limit: PAGE_SIZE }, callOptions(opts)),
-  );
+  const all = await reading("getProjects", "the projects of the API key", () => client.listAll("GetProjects", {}, callOptions(opts)));
   return filterProjects(all, args);
 }
 
@@ -96,7 +94,7 @@ export async function getOrganizationProjects(
   const { organizationId, ...filter } = parseArgs("getOrganizationProjects", getOrganizationProjectsArgs, input);
   const client = clientFor("getOrganizationProjects", opts);
   const all = await reading("getOrganizationProjects", `the projects of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationProjects", { orgId: organizationId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetOrganizationProjects", { orgId: organizationId }, callOptions(opts)),
   );
   return { organizationId, ...filterProjects(all, filter) };
 }
@@ -123,7 +121,7 @@ export async function getDatabaseProjects(input: GetDatabaseProjectsArgs, opts?:
   const { databaseId, ...filter } = parseArgs("getDatabaseProjects", getDatabaseProjectsArgs, input);
   const client = clientFor("getDatabaseProjects", opts);
   const all = await reading("getDatabaseProjects", `the projects of database ${databaseId}`, () =>
-    client.listAll("GetDatabaseProjects", { databaseId, limit: PAGE_SIZE }, callOptions(opts)),
+    client.listAll("GetDatabaseProjects", { databaseId }, callOptions(opts)),
   );
   return { databaseId, ...filterProjects(all, filter) };
 }

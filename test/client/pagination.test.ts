@@ -42,6 +42,17 @@ describe("pagination", () => {
     expect(all[199].id).toBe(200);
   });
 
+  it("asks for the route's largest page when the caller gives no limit: 200 for lists, 10000 for events", async () => {
+    const c = t.client();
+    t.server.expect(
+      { method: "GET", path: "/v1/databases?limit=200", reply: ok([db(1)], { links: { next: null } }) },
+      { method: "GET", path: "/v1/organizations/7/events/recent?limit=10000", reply: ok({ events: [event(1)] }) },
+    );
+    expect(await c.listAll("GetDatabases", {})).toHaveLength(1);
+    expect(await c.listAll("GetRecentOrganizationEvents", { orgId: 7 })).toHaveLength(1);
+    expect(t.server.received.map((r) => r.path)).toEqual(["/v1/databases?limit=200", "/v1/organizations/7/events/recent?limit=10000"]);
+  });
+
   it("reads the events shape {data: {events}} without links and stops", async () => {
     const c = t.client();
     t.server.expect({
@@ -58,7 +69,7 @@ describe("pagination", () => {
     t.server.expect(
       {
         method: "GET",
-        path: "/v1/organizations/7/events/recent",
+        path: "/v1/organizations/7/events/recent?limit=10000",
         reply: ok({ events: [event(1)] }, { links: { next: `${t.server.url}/v1/organizations/7/events/recent?after=1` } }),
       },
       { method: "GET", path: "/v1/organizations/7/events/recent?after=1", reply: ok({ events: [event(2)] }, { links: { next: null } }) },
@@ -71,8 +82,12 @@ describe("pagination", () => {
   it("refuses a links.next on another origin (the key would follow it) and one that loops", async () => {
     const c = t.client();
     t.server.expect(
-      { method: "GET", path: "/v1/databases", reply: ok([db(1)], { links: { next: "https://elsewhere.example/v1/databases?after=1" } }) },
-      { method: "GET", path: "/v1/projects", reply: ok([], { links: { next: `${t.server.url}/v1/projects` } }) },
+      {
+        method: "GET",
+        path: "/v1/databases?limit=200",
+        reply: ok([db(1)], { links: { next: "https://elsewhere.example/v1/databases?after=1" } }),
+      },
+      { method: "GET", path: "/v1/projects?limit=200", reply: ok([], { links: { next: `${t.server.url}/v1/projects?limit=200` } }) },
     );
     const err = await c.listAll("GetDatabases", {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ResponseValidationError);

@@ -37,7 +37,7 @@ function memo<K, V>(map: Map<K, Promise<V>>, key: K, load: () => Promise<V>): Pr
 }
 
 async function listMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
-  const list = await client.listAll("GetOrganizationUsers", { orgId, limit: 200 });
+  const list = await client.listAll("GetOrganizationUsers", { orgId });
   return new Map(list.map((m) => [m.id, m]));
 }
 
@@ -95,7 +95,7 @@ export async function forgetInvitation(client: ReviewAdminClient, orgId: number,
 /** A database's users with permissions by user id, listed once per run. */
 export function listedDatabaseUsers(client: ReviewAdminClient, databaseId: number): Promise<Map<number, DatabaseUser>> {
   return memo(cacheOf(client).databaseUsers, databaseId, async () => {
-    const list = await client.listAll("GetDatabaseUsers", { databaseId, limit: 200 });
+    const list = await client.listAll("GetDatabaseUsers", { databaseId });
     return new Map(list.map((u) => [u.user.id, u]));
   });
 }
