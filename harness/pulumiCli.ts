@@ -12,8 +12,7 @@ const BUILD_SCRIPT = path.resolve(__dirname, "../tools/pulumi-cli/build.sh");
 
 /** Where the CLI came from, or why there is none. */
 export type PulumiCli =
-  | { found: true; version: string; source: "PATH" | "cache" | "built"; bin?: string }
-  | { found: false; reason: string };
+  { found: true; version: string; source: "PATH" | "cache" | "built"; bin?: string } | { found: false; reason: string };
 
 /** `pulumi version` of the `pulumi` that `env`'s PATH finds, or undefined. */
 export function pulumiVersion(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -41,7 +40,8 @@ export function findPulumiCli(opts: { build?: boolean; log?: (line: string) => v
     spawnSync("bash", [BUILD_SCRIPT, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", stderr] });
   const cached = script(["--check"], "pipe");
   const bin = (out: string) => out.trim().split("\n").at(-1)!;
-  if (cached.status === 0) return { found: true, version: pulumiVersion(withBin(bin(cached.stdout), process.env))!, source: "cache", bin: bin(cached.stdout) };
+  if (cached.status === 0)
+    return { found: true, version: pulumiVersion(withBin(bin(cached.stdout), process.env))!, source: "cache", bin: bin(cached.stdout) };
   const how = "run `npm run pulumi-cli` (builds it from source, needs Go >= 1.26) or install the Pulumi CLI";
   if (!opts.build) return { found: false, reason: `the Pulumi CLI is not on PATH nor built: ${how}` };
   if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) {
@@ -49,7 +49,8 @@ export function findPulumiCli(opts: { build?: boolean; log?: (line: string) => v
   }
   opts.log?.("Pulumi CLI not on PATH nor cached: building it from source once (tools/pulumi-cli/build.sh)");
   const built = script([], "inherit");
-  if (built.status !== 0) return { found: false, reason: `building the Pulumi CLI failed (tools/pulumi-cli/build.sh exited ${built.status})` };
+  if (built.status !== 0)
+    return { found: false, reason: `building the Pulumi CLI failed (tools/pulumi-cli/build.sh exited ${built.status})` };
   const dir = bin(built.stdout);
   return { found: true, version: pulumiVersion(withBin(dir, process.env)) ?? "unknown", source: "built", bin: dir };
 }

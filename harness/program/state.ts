@@ -19,6 +19,8 @@ export interface StateEntry {
   retainOnDelete: boolean;
   /** Top-level keys stored as secrets (secret inputs and additionalSecretOutputs). */
   secretKeys: string[];
+  /** The engine's state only: the superseded half of a replacement, deleted by the next run that gets that far. */
+  pendingDelete?: boolean;
 }
 
 /** One step the run took (or would take, in preview). */

@@ -10,11 +10,11 @@ import { isStatus } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
-import { declarationsSettled, grantKey, holderOf } from "./support/handover";
+import { grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, progressOf, rosterMode, rosterResource } from "./support/roster";
+import { adoptionNote, DeclaredElsewhere, progressOf, rosterMode, rosterResource, type RosterInternals } from "./support/roster";
 import type { RosterMode } from "./support/rosterMode";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
@@ -46,9 +46,10 @@ const Inputs = z.strictObject({
     .transform((a) => sortedSet(a))
     .optional(),
   allowAdminRemoval: z.boolean().optional(),
+  declaredElsewhere: DeclaredElsewhere,
 });
 type Inputs = z.infer<typeof Inputs>;
-argsMatch<DatabaseUsersArgs, z.input<typeof Inputs>>(true);
+argsMatch<DatabaseUsersArgs & RosterInternals, z.input<typeof Inputs>>(true);
 
 /** A user's permissions on the database, as the roster sees them live. */
 export interface LiveUser {
@@ -117,7 +118,7 @@ function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
   if (inputs.mode === "authoritative") {
     for (const id of Object.keys(live)) {
       if (inputs.users[id] || protectedSet.has(id)) continue;
-      const holder = holderOf([grantKey(inputs.databaseId, id)]);
+      const holder = holderOf([grantKey(inputs.databaseId, id)], inputs.declaredElsewhere);
       if (holder) handedOver.push([id, holder]);
       else remove.push(id);
     }
@@ -145,8 +146,6 @@ async function guardLockout(
 async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<DatabaseUsersState> {
   const dbId = inputs.databaseId;
   const everyone = stateOf({ ...inputs, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
-  // A user left out of an authoritative map may be declared by another resource still being checked.
-  if (planOf(inputs, everyone).remove.length) await declarationsSettled();
   const plan = planOf(inputs, everyone);
   await guardLockout(client, inputs, everyone, plan, action);
   for (const [id, holder] of plan.handedOver)
@@ -194,6 +193,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   outputs: ["databaseId", "mode", "users", "unmanaged", "managedUserIds", "protectedUserIds", "allowAdminRemoval"],
   label,
   idOf: (s) => `database/${s.databaseId}`,
+  handsOver: "grant:",
   claims: (i) => Object.keys(i.users).map((id) => grantKey(i.databaseId, id)),
 
   async diff(olds, news, { client, action }) {

@@ -198,7 +198,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
   ],
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  async diff(olds, news, { client, action }) {
+  async diff(olds, news, { client, action, refresh }) {
     // Identifiers cannot be applied before the invitation is accepted: while the state says
     // invited they are no change, unless the person has accepted since (one cached list per run).
     const waiting = olds.status !== "active" && news.userIdentifiers !== undefined;
@@ -209,6 +209,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     });
     const accepted =
       waiting &&
+      !refresh &&
       !result.replaces?.length &&
       !containsUnknown(news.userIdentifiers) &&
       (await acceptedWithOtherIdentifiers(client, olds, news));

@@ -9,12 +9,12 @@ import type { ReviewAdminClient } from "../client";
 import { definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
-import { declarationsSettled, holderOf, personKeys } from "./support/handover";
+import { holderOf, personKeys } from "./support/handover";
 import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, progressOf, rosterMode, rosterResource } from "./support/roster";
+import { adoptionNote, DeclaredElsewhere, progressOf, rosterMode, rosterResource, type RosterInternals } from "./support/roster";
 import type { RosterMode } from "./support/rosterMode";
 import { listedInvitations, listedMembers } from "./support/runCache";
 
@@ -70,9 +70,10 @@ const Inputs = z.strictObject({
     .transform((a) => sortedSet(a))
     .optional(),
   allowAdminRemoval: z.boolean().optional(),
+  declaredElsewhere: DeclaredElsewhere,
 });
 type Inputs = z.infer<typeof Inputs>;
-argsMatch<OrganizationMembersArgs, z.input<typeof Inputs>>(true);
+argsMatch<OrganizationMembersArgs & RosterInternals, z.input<typeof Inputs>>(true);
 
 /** A person as the roster sees them live. */
 export interface LivePerson {
@@ -181,7 +182,7 @@ function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan & { hand
   if (inputs.mode === "authoritative") {
     for (const e of Object.keys(live)) {
       if (inputs.members[e] || protectedSet.has(e)) continue;
-      const holder = holderOf(personKeys("member", inputs.organizationId, { email: e, userId: live[e]!.userId }));
+      const holder = holderOf(personKeys("member", inputs.organizationId, { email: e, userId: live[e]!.userId }), inputs.declaredElsewhere);
       if (holder) handedOver.push([e, holder]);
       else remove.push(e);
     }
@@ -228,8 +229,6 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   const orgId = inputs.organizationId;
   const roster = await liveRoster(client, orgId);
   const live = stateOf({ ...inputs, mode: "authoritative" }, {}, roster).members;
-  // Someone left out of an authoritative map may be declared by another resource still being checked.
-  if (planOf(inputs, live).remove.length) await declarationsSettled();
   const plan = planOf(inputs, live);
   await guardLockout(client, inputs, live, plan, action);
   for (const [email, holder] of plan.handedOver)
@@ -326,6 +325,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
   outputs: ["organizationId", "mode", "members", "unmanaged", "managed", "protectedEmails", "allowAdminRemoval"],
   label,
   idOf: (s) => `organization/${s.organizationId}`,
+  handsOver: "member:",
   claims: (i) =>
     Object.entries(i.members).flatMap(([email, p]) => [
       ...personKeys("member", i.organizationId, { email }),
@@ -333,7 +333,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
       ...(p.userIdentifiers ? personKeys("identifiers", i.organizationId, { email }) : []),
     ]),
 
-  async diff(olds, news, { client, action }) {
+  async diff(olds, news, { client, action, refresh }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
     if (containsUnknown(news)) {
       const same = news.organizationId === olds.organizationId || (news.organizationId as unknown) === UNKNOWN;
@@ -346,7 +346,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     const waiting = Object.keys(news.members).filter(
       (e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active",
     );
-    if (waiting.length) {
+    if (waiting.length && !refresh) {
       const live = await liveRoster(client, olds.organizationId);
       for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);
     }

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError, type ProgramStack } from "../../harness/program/stack";
+import type { EngineStack } from "../../harness/engineStack";
+import { RunError } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
@@ -16,7 +17,7 @@ const ORG = SEEDED.org;
 const world = useProgramWorld("lockout");
 
 /** A fresh world where Ada and Barbara are the organization's only two org admins, and a stack using the organization key. */
-function twoAdmins(): { s: ProgramStack; ada: number; barbara: number } {
+function twoAdmins(): { s: EngineStack; ada: number; barbara: number } {
   const s = world.freshStack("orgKey"); // resets the world first
   const ada = world.emu.store.findUserByEmail("ada@northwind.example")!.id;
   const barbara = world.emu.store.findUserByEmail("barbara@northwind.example")!.id;

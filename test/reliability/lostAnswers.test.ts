@@ -11,7 +11,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError, type ProgramStack } from "../../harness/program/stack";
+import type { EngineStack } from "../../harness/engineStack";
+import { RunError } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
@@ -38,7 +39,7 @@ const failureOf = (run: Promise<unknown>) =>
   );
 
 /** An up that changes nothing more: the program and the platform agree. */
-async function expectConverged(s: ProgramStack, program: () => void): Promise<void> {
+async function expectConverged(s: EngineStack, program: () => void): Promise<void> {
   const again = await s.up(program);
   expect(again.steps.filter((st) => st.op !== "same").map((st) => `${st.name}: ${st.op}`)).toEqual([]);
 }

@@ -1,25 +1,28 @@
 /**
- * The prelude of a program-level test file (whole programs through the program harness, a fresh
- * plugin per run as the CLI starts one): one seeded emulator for the file, rate limit raised, and
+ * The prelude of a program-level test file (whole programs run by the real Pulumi engine, inline
+ * programs through the Automation API): one seeded emulator for the file, rate limit raised, and
  * `freshStack`, which resets the world and opens an empty stack that is closed after the test,
- * with any faults the test scripted cleared.
+ * with any faults the test scripted cleared. Without the Pulumi CLI every test of the file skips
+ * and says why (engine.ts).
  */
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ProgramStack } from "../../harness/program/stack";
+import { EngineStack } from "../../harness/engineStack";
+import { skipWithoutEngine } from "./engine";
 import { repoRoot } from "./providerWorld";
 
 export interface ProgramWorld {
   /** The file's emulator (started in beforeAll). */
   readonly emu: RunningEmulator;
   /** Resets the emulator to its seeded world and returns an empty stack of `project` using the seeded key `keyName` (default "orgAdmin"). */
-  freshStack(keyName?: string): ProgramStack;
+  freshStack(keyName?: string): EngineStack;
 }
 
 /** Registers the hooks of a program-level test file and returns its world. */
 export function useProgramWorld(project: string): ProgramWorld {
   let emu: RunningEmulator | undefined;
-  let stack: ProgramStack | undefined;
+  let stack: EngineStack | undefined;
+  skipWithoutEngine(project);
   beforeAll(async () => {
     emu = await startEmulator({ rateLimit: 0 });
   });
@@ -38,7 +41,7 @@ export function useProgramWorld(project: string): ProgramWorld {
     },
     freshStack(keyName = "orgAdmin") {
       world.emu.reset();
-      stack = new ProgramStack({
+      stack = new EngineStack({
         cwd: repoRoot,
         project,
         stack: "dev",

@@ -4,12 +4,16 @@
  * OrgMember into a roster makes Pulumi create (or update) the new holder and delete the old one
  * in the same run; the delete must then hand over instead of removing.
  *
- * Every resource of the program is checked before the engine deletes anything the program no
- * longer declares, so the claims made at check are complete when a delete asks. An authoritative
- * roster removes people while the program is still being checked, so it first waits until checks
- * have gone quiet (declarationsSettled). A destroy checks
- * nothing: it removes as usual. One plugin process serves one run, so the claims live as long
- * as the process.
+ * Deletes: the engine checks every resource of the program before it deletes anything the
+ * program no longer declares (its post-steps), so the claims made at check, kept here for the
+ * plugin process (one run), are complete when a delete asks. A destroy checks nothing: it removes
+ * as usual.
+ *
+ * Authoritative rosters remove people in their own update, while the engine may not have checked
+ * the resources registered after them yet (it checks one registration at a time, and a roster's
+ * update can run before the next registration arrives). They do not wait for a quiet moment:
+ * the program itself tells them what else it declares (declarations.ts: the roster's
+ * `declaredElsewhere` input), and they also take the claims of resources checked before them.
  */
 
 import { normalizeEmail } from "./normalize";
@@ -37,37 +41,11 @@ export function grantKey(databaseId: number, userId: number | string): ClaimKey 
   return `grant:${databaseId}:${userId}`;
 }
 
-interface Registry {
-  claims: Map<ClaimKey, string>;
-  /** performance.now() of the last check. */
-  lastCheckAt: number;
-}
-
 // Symbol.for: one registry per process even if two copies of this package are loaded.
 const SLOT = Symbol.for("pulumi-reviewadmin.claims");
-function state(): Registry {
-  const g = globalThis as unknown as Record<symbol, Registry>;
-  return (g[SLOT] ??= { claims: new Map(), lastCheckAt: 0 });
-}
-const registry = () => state().claims;
-
-/** Notes that a resource of the program is being checked. */
-export function noteCheck(): void {
-  state().lastCheckAt = performance.now();
-}
-
-/**
- * Resolves once no resource has been checked for `quietMs` (or after `maxMs`): by then the
- * program has declared what it declares without waiting on other resources' outputs.
- */
-export async function declarationsSettled(quietMs = 1000, maxMs = 30_000): Promise<void> {
-  const started = performance.now();
-  for (;;) {
-    const quietFor = performance.now() - state().lastCheckAt;
-    const left = maxMs - (performance.now() - started);
-    if (quietFor >= quietMs || left <= 0) return;
-    await new Promise((r) => setTimeout(r, Math.min(quietMs - quietFor, left) + 5));
-  }
+function registry(): Map<ClaimKey, string> {
+  const g = globalThis as unknown as Record<symbol, Map<ClaimKey, string>>;
+  return (g[SLOT] ??= new Map());
 }
 
 /** Records that the resource `holder` (its label) declares these keys in this run. */
@@ -76,12 +54,14 @@ export function claim(keys: readonly ClaimKey[], holder: string): void {
 }
 
 /**
- * The label of a resource of this run that declares any of these keys. A resource replaced with
- * the same keys (`--replace`) finds its own new self here, which is right: the new one holds them.
+ * The label of a resource of this run that declares any of these keys: among `declared` (a
+ * roster's `declaredElsewhere`, what the program declares beside it), else among the resources
+ * checked so far. A resource replaced with the same keys (`--replace`) finds its own new self
+ * here, which is right: the new one holds them.
  */
-export function holderOf(keys: readonly ClaimKey[]): string | undefined {
+export function holderOf(keys: readonly ClaimKey[], declared: Readonly<Record<ClaimKey, string>> = {}): string | undefined {
   for (const key of keys) {
-    const holder = registry().get(key);
+    const holder = declared[key] ?? registry().get(key);
     if (holder !== undefined) return holder;
   }
   return undefined;

@@ -23,6 +23,16 @@ export interface ResourceShape {
   readonly kind: string;
   /** Every output name, seeded on the class so Pulumi creates an output property for each. */
   readonly outputs: readonly string[];
+  /**
+   * The people and grants a resource's args (resolved, as the program passes them) declare,
+   * as claim keys (handover.ts); undefined when the args are not valid. Kinds without claims leave it out.
+   */
+  readonly declares?: (args: Record<string, unknown>) => readonly string[] | undefined;
+  /**
+   * Rosters only: the prefix of the claim keys whose holders their removals leave in place
+   * ("member:", "grant:"); the program passes what else it declares under it (declarations.ts).
+   */
+  readonly handsOver?: string;
 }
 
 /** A resource kind's implementation (what `defineResource` makes): its methods, and its shape. */

@@ -14,7 +14,7 @@ import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
 import { currentClient } from "../../settings";
 import { definedOnly } from "../../util";
-import { claim, holderOf, noteCheck, type ClaimKey } from "./handover";
+import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
@@ -29,6 +29,12 @@ export interface Operation {
   readonly client: ReviewAdminClient;
   /** E.g. "creating OrgMember ada@x.example in organization 102"; errors worded by the resource start with it. */
   readonly action: string;
+  /**
+   * Diff only: this is the diff `pulumi refresh` runs right after reading the resource, to tell
+   * drift (the state just read against the program's inputs). It must report, not look up or
+   * refuse: lookups are skipped, and a refusal (anti-lockout) counts as a change.
+   */
+  readonly refresh?: boolean;
 }
 
 /** A plan-time finding beyond the schema. */
@@ -83,6 +89,8 @@ export interface ResourceDefinition<I, S> {
   claims?(inputs: I): ClaimKey[];
   /** The keys whose claim by a resource of this run makes this resource's delete hand over. */
   holds?(state: S): ClaimKey[];
+  /** Rosters: the claim-key prefix their removals hand over (ResourceShape.handsOver). */
+  handsOver?: string;
   /** Reads a state written by any older version of this package (default: as stored). */
   upgrade?(stored: Record<string, unknown>): S;
 }
@@ -165,10 +173,14 @@ export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.d
   };
 }
 
-function operation(action: string): Operation {
+/** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
+const justRead = new Set<string>();
+
+function operation(action: string, refresh = false): Operation {
   let client: ReviewAdminClient | undefined;
   return {
     action,
+    refresh,
     get client() {
       return (client ??= currentClient());
     },
@@ -196,11 +208,17 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     }
   }
 
+  const declares = def.claims
+    ? (args: Record<string, unknown>) => {
+        const parsed = def.inputs.safeParse(stripProvider(args));
+        return parsed.success ? def.claims!(parsed.data) : undefined;
+      }
+    : undefined;
+
   return {
-    definition: def,
+    definition: { ...def, declares },
 
     async check(olds, news) {
-      noteCheck();
       const checked = checkInputs(def.inputs, news);
       if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
         const inputs = inputsOf(checked.inputs);
@@ -213,11 +231,18 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       return { inputs: { ...(more.inputs as object), __provider: (news as Record<string, unknown>).__provider } };
     },
 
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const state = stateOf(olds);
       const inputs = inputsOf(news);
       const rule = def.diff;
       if (typeof rule !== "function") return diffFields(state as object, inputs as object, rule);
+      // Since Pulumi 3.123 refresh calls Diff after each Read (the read state as olds, the
+      // program's inputs as news) to tell drift; in that diff a refusal is drift, not a failure.
+      if (justRead.delete(`${def.kind}/${id}`)) {
+        return Promise.resolve()
+          .then(() => rule(state, inputs, operation(`refreshing ${def.label(state)}`, true)))
+          .catch(() => ({ changes: true }));
+      }
       return run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op));
     },
 
@@ -243,6 +268,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       try {
         const found = await read(stored, operation(`reading ${def.label(stored)}`));
         if (!found) return {};
+        justRead.add(`${def.kind}/${id}`);
         return { id, props: outputsOf(found.state), ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}) };
       } catch (err) {
         if (isStatus(err, 404)) return {}; // the organization or database itself is gone

@@ -11,6 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
+import { declare, declaredElsewhere } from "./declarations";
 import type { ResourceImpl, ResourceShape } from "./implementation";
 
 /** Pulumi module of every type token. */
@@ -81,6 +82,9 @@ export abstract class ReviewAdminResource extends pulumi.dynamic.Resource {
   constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     warnAboutConfig();
     const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
-    super(providerFor(definition.kind), name, { ...seeded, ...args }, opts, MODULE, definition.kind);
+    const self = declare(definition, name, args);
+    // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
+    const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition.handsOver) } : {};
+    super(providerFor(definition.kind), name, { ...seeded, ...args, ...elsewhere }, opts, MODULE, definition.kind);
   }
 }

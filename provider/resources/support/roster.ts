@@ -35,13 +35,24 @@ export function progressOf(action: string, total: number, what: string): () => v
   };
 }
 
+/**
+ * Inputs a roster's class adds by itself: what the rest of the program declares, claim key ->
+ * holder (declarations.ts), so removals leave those people in place. Not part of the Args.
+ */
+export interface RosterInternals {
+  declaredElsewhere?: Record<string, string>;
+}
+
+/** Schema of `declaredElsewhere` (absent in states written before 0.2.0). */
+export const DeclaredElsewhere = z.record(z.string(), z.string()).optional();
+
 /** The mode input, required: removing people is never a default. */
 export const rosterMode = z.enum(ROSTER_MODES, { message: 'must be "authoritative" or "additive"' });
 
 /** What a roster kind supplies. */
 export interface RosterDefinition<I, S> extends Pick<
   ResourceDefinition<I, S>,
-  "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims"
+  "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims" | "handsOver"
 > {
   /** Makes the live set match the inputs; returns the state afterwards. `creating`: the first time, when existing entries are adopted. */
   reconcile(inputs: I, op: Operation, creating: boolean): Promise<S>;

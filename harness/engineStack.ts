@@ -1,0 +1,332 @@
+/**
+ * EngineStack: a stack run by the real Pulumi engine, through the Automation API, with the same
+ * surface as the program harness's ProgramStack (up, preview, refresh, destroy, the state kept
+ * between runs), so a program-level test reads the same under either.
+ *
+ * - A program is a function (an inline program: it runs in this process, the engine connects to
+ *   it) or the path of a program file (run by the Node.js language host in its folder, as
+ *   `pulumi up` runs it).
+ * - State lives in a local file backend in a temporary folder, secrets under a passphrase, no login.
+ * - The dynamic-provider plugin runs in `cwd` (inline programs) or the program's folder, which must
+ *   resolve `@pulumi/pulumi` and the package the program's resources load.
+ * - Needs `pulumi` on PATH (harness/pulumiCli.ts).
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import * as automation from "@pulumi/pulumi/automation";
+import type { LogLine } from "./pluginDriver";
+import type { ProgramFn } from "./program/programFile";
+import { RunError, type RunResult } from "./program/stack";
+import { isChange, type StateEntry, type Step } from "./program/state";
+import type { StepOp } from "./steps";
+import { PROVIDER_KEY, sortKeys } from "./wire";
+
+/** A program: a function (inline), or the path of a program file. */
+export type EngineProgram = ProgramFn | string;
+
+/** Options of an {@link EngineStack}. */
+export interface EngineStackOptions {
+  /** Project name (URNs, and the namespace of `new pulumi.Config()`). */
+  project: string;
+  /** Default "dev". */
+  stack?: string;
+  /** Stack config, keys namespaced ("reviewadmin:apiKey"). */
+  config: Record<string, string>;
+  /** Keys of `config` stored as secrets. */
+  secretConfigKeys?: string[];
+  /** Folder the plugin runs in for inline programs (default: this process's cwd). */
+  cwd?: string;
+  /** Extra environment of every CLI run. */
+  env?: Record<string, string>;
+}
+
+/** Options of one run, as the CLI's flags. */
+export interface EngineRunOptions {
+  /** `--expect-no-changes`. */
+  expectNoChanges?: boolean;
+  /** `--parallel N` (default: the engine's, 4 x CPUs). */
+  parallel?: number;
+  /** `--target URN` for each (up, preview, refresh, destroy). */
+  target?: string[];
+  /** `--refresh` (up, preview). */
+  refresh?: boolean;
+  /** `--run-program` (refresh, destroy): the program runs, so the provider takes today's config. */
+  runProgram?: boolean;
+}
+
+/** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
+export interface EngineTranscript {
+  /** The CLI's stdout and every engine event, as JSON, in order. */
+  text: string;
+}
+
+const PASSPHRASE = "reviewadmin-engine-passphrase";
+
+/** Engine ops of a replacement, reported as one "replace" step as the harness does. */
+const REPLACE_OPS = new Set<string>(["replace", "create-replacement"]);
+
+const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+function withoutProvider(props: Record<string, any> | undefined): Record<string, unknown> | undefined {
+  if (!props) return undefined;
+  const { [PROVIDER_KEY]: _p, ...rest } = props;
+  return rest;
+}
+const same = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+const skipped = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
+
+/** The steps of one run from its engine events, one per resource (a replacement's parts merged). */
+function stepsOf(kind: RunResult["kind"], events: automation.EngineEvent[]): Step[] {
+  const steps = new Map<string, Step>();
+  const add = (key: string, step: Step) => {
+    const prior = steps.get(key);
+    steps.set(key, prior ? { ...prior, ...step, op: prior.op === "replace" ? "replace" : step.op } : step);
+  };
+  for (const e of events) {
+    // Preview reports what it would do before each step; a run, what it did after.
+    const m = kind === "preview" ? e.resourcePreEvent?.metadata : (e.resOutputsEvent?.metadata ?? e.resOpFailedEvent?.metadata);
+    if (!m || skipped(m.type)) continue;
+    const base = { urn: m.urn, type: m.type, name: nameOf(m.urn), id: m.new?.id ?? m.old?.id };
+    if (kind === "refresh") {
+      const before = withoutProvider(m.old?.outputs);
+      const after = withoutProvider(m.new?.outputs);
+      const op: StepOp = !m.new || m.op === "delete" ? "refresh-gone" : same(before, after) ? "refresh-same" : "refresh-changed";
+      const changedKeys =
+        before && after
+          ? [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !same(before[k], after[k]))
+          : undefined;
+      add(m.urn, { ...base, op, changedKeys });
+      continue;
+    }
+    let op: StepOp;
+    if (REPLACE_OPS.has(m.op)) op = "replace";
+    else if (m.op === "delete-replaced") {
+      // The old half of a replacement, or a pending delete left by an earlier failed run.
+      if (!steps.has(m.urn)) add(`${m.urn}#old`, { ...base, op: "delete" });
+      continue;
+    } else if (["create", "update", "same", "delete", "read", "import"].includes(m.op)) op = m.op as StepOp;
+    else continue; // discard, remove-pending-replace, refresh (of `up --refresh`): not a step of their own here
+    add(m.urn, { ...base, op, changedKeys: m.diffs?.length ? m.diffs : undefined });
+  }
+  return [...steps.values()];
+}
+
+/** The dynamic resources of an exported deployment, as the harness keeps them. */
+function stateOf(deployment: automation.Deployment): Map<string, StateEntry> {
+  const out = new Map<string, StateEntry>();
+  for (const r of (deployment.deployment?.resources ?? []) as any[]) {
+    if (!r.custom || skipped(r.type)) continue;
+    out.set(r.urn, {
+      urn: r.urn,
+      type: r.type,
+      name: nameOf(r.urn),
+      id: r.id,
+      inputs: r.inputs ?? {},
+      outputs: r.outputs ?? {},
+      parent: r.parent,
+      dependencies: r.dependencies ?? [],
+      protect: !!r.protect,
+      retainOnDelete: !!r.retainOnDelete,
+      secretKeys: [],
+      ...(r.delete ? { pendingDelete: true } : {}),
+    });
+  }
+  return out;
+}
+
+/** One `pulumi` run's events, messages and errors. */
+function recorder() {
+  const events: automation.EngineEvent[] = [];
+  const logs: LogLine[] = [];
+  const errors: string[] = [];
+  let text = "";
+  return {
+    events,
+    logs,
+    errors,
+    get text() {
+      return text;
+    },
+    onOutput: (out: string) => void (text += out),
+    onEvent: (e: automation.EngineEvent) => {
+      events.push(e);
+      text += `${JSON.stringify(e)}\n`;
+      const d = e.diagnosticEvent;
+      if (!d?.message) return;
+      const stream = d.severity === "info" ? "stdout" : "stderr";
+      for (const line of d.message.trimEnd().split("\n")) logs.push({ stream, line });
+      if (d.severity === "error") errors.push(d.message.trim());
+    },
+  };
+}
+
+/** A stack of the real engine with ProgramStack's surface (see the file comment). */
+export class EngineStack {
+  /** The dynamic resources in state after the last run, by URN. */
+  state = new Map<string, StateEntry>();
+  readonly project: string;
+  readonly stackName: string;
+  /** Folder of the local backend (the checkpoint files). */
+  readonly backendDir: string;
+  /** Everything the last run printed (CLI output and engine events). */
+  lastTranscript: EngineTranscript = { text: "" };
+  private readonly tmp: string;
+  private readonly workDir: string;
+  private stack?: Promise<automation.Stack>;
+  private queue: Promise<unknown> = Promise.resolve();
+  private main?: string;
+
+  constructor(private readonly opts: EngineStackOptions) {
+    this.project = opts.project;
+    this.stackName = opts.stack ?? "dev";
+    this.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-engine-"));
+    this.backendDir = path.join(this.tmp, "backend");
+    this.workDir = path.join(this.tmp, "project");
+    fs.mkdirSync(this.backendDir);
+    fs.mkdirSync(this.workDir);
+  }
+
+  /** `pulumi up --yes --skip-preview`. Throws {@link RunError} on failure. */
+  up(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
+    return this.run("up", program, opts);
+  }
+
+  /** `pulumi preview`. */
+  preview(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
+    return this.run("preview", program, opts);
+  }
+
+  /** `pulumi refresh --yes` (the program does not run unless `runProgram`). */
+  refresh(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
+    return this.run("refresh", program, opts);
+  }
+
+  /** `pulumi destroy --yes`. */
+  destroy(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
+    return this.run("destroy", program, opts);
+  }
+
+  /** `pulumi config set [--secret] <key> <value>`. */
+  async setConfig(key: string, value: string, secret = false): Promise<void> {
+    await this.serial(async () => (await this.open()).setConfig(key, { value, secret }));
+  }
+
+  /** `pulumi stack export`: the deployment as the backend stores it. */
+  async exportStack(): Promise<automation.Deployment> {
+    return this.serial(async () => (await this.open()).exportStack());
+  }
+
+  /** The state entry of the resource named `name` (optionally of type `type`). */
+  find(name: string, type?: string): StateEntry | undefined {
+    return [...this.state.values()].find((s) => s.name === name && (type === undefined || s.type === type));
+  }
+
+  /** The workspace, for what this class does not wrap (`pulumi import`, stack outputs). */
+  async workspaceStack(): Promise<automation.Stack> {
+    return this.open();
+  }
+
+  /** Waits for a run under way and removes the temporary backend. */
+  async close(): Promise<void> {
+    await this.queue.catch(() => {});
+    fs.rmSync(this.tmp, { recursive: true, force: true });
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.catch(() => {}).then(fn);
+    this.queue = run;
+    return run;
+  }
+
+  private open(): Promise<automation.Stack> {
+    this.stack ??= (async () => {
+      const secret = new Set(this.opts.secretConfigKeys ?? []);
+      const stack = await automation.LocalWorkspace.createOrSelectStack(
+        { stackName: this.stackName, workDir: this.workDir },
+        {
+          envVars: {
+            PULUMI_BACKEND_URL: `file://${this.backendDir}`,
+            PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            // A .ts program is type-checked by `npm run typecheck`; ts-node checking it again costs seconds per run.
+            PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+            ...this.opts.env,
+          },
+          projectSettings: this.projectSettings(path.resolve(this.opts.cwd ?? process.cwd())),
+        },
+      );
+      await stack.setAllConfig(
+        Object.fromEntries(Object.entries(this.opts.config).map(([key, value]) => [key, { value, secret: secret.has(key) }])),
+      );
+      return stack;
+    })();
+    return this.stack;
+  }
+
+  /** A folder as main: the plugin runs there (inline); a file: the language host runs it in its folder. */
+  private projectSettings(main: string): automation.ProjectSettings {
+    this.main = main;
+    return {
+      name: this.project,
+      runtime: { name: "nodejs", options: { typescript: main.endsWith(".ts") } },
+      main,
+    };
+  }
+
+  private run(kind: RunResult["kind"], program: EngineProgram | undefined, opts: EngineRunOptions): Promise<RunResult> {
+    return this.serial(async () => {
+      const stack = await this.open();
+      // A program file becomes the project's main; an inline program runs with main = the plugin's folder.
+      const main = typeof program === "string" ? path.resolve(program) : path.resolve(this.opts.cwd ?? process.cwd());
+      if (main !== this.main) await stack.workspace.saveProjectSettings(this.projectSettings(main));
+      const inline = typeof program === "function" ? async () => (await program()) ?? undefined : undefined;
+      const rec = recorder();
+      const common = {
+        color: "never" as const,
+        onEvent: rec.onEvent,
+        onOutput: rec.onOutput,
+        target: opts.target,
+        parallel: opts.parallel,
+      };
+      let outputs: Record<string, any> = {};
+      let failure: unknown;
+      try {
+        if (kind === "up") {
+          const res = await stack.up({ ...common, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
+          outputs = Object.fromEntries(Object.entries(res.outputs).map(([k, o]) => [k, o.value]));
+        } else if (kind === "preview") {
+          await stack.preview({ ...common, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
+        } else {
+          // Refresh and destroy run the program only with --run-program: the workspace's program then.
+          stack.workspace.program = inline;
+          const o = { ...common, runProgram: opts.runProgram, expectNoChanges: opts.expectNoChanges };
+          if (kind === "refresh") await stack.refresh(o);
+          else await stack.destroy(o);
+        }
+      } catch (err) {
+        failure = err;
+      } finally {
+        stack.workspace.program = undefined;
+      }
+      this.lastTranscript = { text: rec.text };
+      if (kind !== "preview") this.state = stateOf(await stack.exportStack());
+      const steps = stepsOf(kind, rec.events);
+      const result: RunResult = {
+        kind,
+        outputs,
+        steps,
+        changes: steps.filter(isChange).length,
+        logs: rec.logs,
+        errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
+      };
+      if (failure) throw new RunError(result, [failure]);
+      return result;
+    });
+  }
+}
+
+/** The message of a failed CLI run: its stderr when it is a CommandError, else the error's message. */
+function failureText(err: unknown): string {
+  const e = err as { stderr?: string; message?: string };
+  return (e.stderr?.trim() || e.message || String(err)).trim();
+}

@@ -1,0 +1,70 @@
+/**
+ * The program side of handover (handover.ts): what each resource of the program declares, so that
+ * an authoritative roster knows, before it removes anyone, whom the rest of the program declares.
+ *
+ * The engine checks one registration at a time and may run a roster's update before it has
+ * checked the resources registered after it, so claims made at check come too late for a roster.
+ * The program knows sooner: every resource records its claims here when it is constructed, and a
+ * roster's `declaredElsewhere` input (a promise the SDK resolves before registering it) waits
+ * until the program has stopped constructing resources for a turn of the event loop, then lists
+ * the claims of every other resource under its prefix. That is deterministic: it covers every
+ * resource constructed before the roster or in the same synchronous stretch of the program, whose
+ * identity (organization and email or user id, database and user id) is a plain value or an
+ * output of values already known. A resource whose identity waits on another resource's outputs
+ * is left to the claims made at check.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { ResourceShape } from "./implementation";
+
+interface Declaration {
+  /** `OrgMember "alan"`: the kind and the Pulumi name, as the roster's log names it. */
+  holder: string;
+  /** Set once the resource's args are known (never, for args unknown in a preview). */
+  keys?: readonly string[];
+}
+
+// One list per run: an inline program (Automation API) runs many times in one process. Keyed by
+// the run's stack resource; Symbol.for, so two copies of this package share it.
+const SLOT = Symbol.for("pulumi-reviewadmin.declarations");
+const NO_STACK = {};
+function thisRun(): Declaration[] {
+  const g = globalThis as unknown as Record<symbol, WeakMap<object, Declaration[]>>;
+  const runs = (g[SLOT] ??= new WeakMap());
+  const stack = pulumi.runtime.getStackResource() ?? NO_STACK;
+  let list = runs.get(stack);
+  if (!list) runs.set(stack, (list = []));
+  return list;
+}
+
+/** Records what the resource `name` of kind `shape` declares (once its args are known); returns its entry. */
+export function declare(shape: ResourceShape, name: string, args: object): Declaration | undefined {
+  if (!shape.declares) return undefined;
+  const entry: Declaration = { holder: `${shape.kind} "${name}"` };
+  const list = thisRun();
+  list.push(entry);
+  pulumi.output(args as Record<string, unknown>).apply((resolved) => {
+    entry.keys = shape.declares!(resolved as Record<string, unknown>) ?? [];
+  });
+  return entry;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * What the rest of the program declares under `prefix` (claim key -> holder), for the roster whose
+ * own entry is `self`: resolved once a turn of the event loop passes with no new resource.
+ */
+export async function declaredElsewhere(self: Declaration | undefined, prefix: string): Promise<Record<string, string>> {
+  const list = thisRun();
+  let seen: number;
+  do {
+    seen = list.length;
+    await turn();
+  } while (list.length !== seen);
+  const out: Record<string, string> = {};
+  for (const d of list) {
+    if (d === self) continue;
+    for (const key of d.keys ?? []) if (key.startsWith(prefix)) out[key] ??= d.holder;
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
