@@ -11,12 +11,12 @@
  * Both report the same thing: one step per resource with its outputs before and after, so the
  * demo and the tests print and check drift the same way whichever engine ran.
  */
-import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
 import { ProgramStack } from "./program/stack";
+import { useCli } from "./pulumiCli";
 import type { StepOp } from "./steps";
 import { isObject, PROVIDER_KEY, sortKeys } from "./wire";
 
@@ -76,14 +76,12 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-/** True when the Pulumi CLI is on PATH and answers `pulumi version`. */
+/**
+ * True when the Pulumi CLI can be used: on PATH, or built by tools/pulumi-cli/build.sh, which
+ * this then puts on PATH (harness/pulumiCli.ts). Never builds it.
+ */
 export function hasPulumiCli(): boolean {
-  try {
-    const r = spawnSync("pulumi", ["version"], { stdio: "ignore", timeout: 20_000 });
-    return r.status === 0;
-  } catch {
-    return false;
-  }
+  return useCli().found;
 }
 
 /** `pulumi-nodejs:dynamic/reviewadmin:OrganizationMembers` -> `OrganizationMembers`. */

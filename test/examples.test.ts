@@ -1,11 +1,11 @@
 /**
- * The examples as programs: each one through the bundled harness (harness/program/stack.ts:
- * the program under setMocks, every dynamic resource sent to the real dynamic-provider plugin)
- * against a fresh seeded emulator: up, a second up with no changes, drift injected through the
- * emulator found by refresh and repaired by up, destroy leaving the emulator as it was apart from
- * what the resources document as left in place; then all of it again with every route renamed by
- * an OpenAPI document on both sides. The same scenarios run through the real CLI in
- * test/automation.test.ts. Also: the examples' Pulumi.yaml files, and `npm run demo`'s main.
+ * The examples as programs, run by the real Pulumi engine (the Automation API with each example's
+ * own index.ts as the project's main, run by the Node.js language host in its folder) against a
+ * fresh seeded emulator: up, a second up with no changes, drift injected through the emulator
+ * found by refresh and repaired by up, destroy leaving the emulator as it was apart from what the
+ * resources document as left in place; then all of it again with every route renamed by an
+ * OpenAPI document on both sides. Also: the examples' Pulumi.yaml files, and `npm run demo`'s
+ * main, under the engine and through the bundled harness it falls back to without a CLI.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,7 +15,8 @@ import { stringify } from "yaml";
 import { openApiDocumentOf } from "../contract/openapi";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { harnessStack, hasPulumiCli } from "../harness/stacks";
+import { cliStack } from "../harness/stacks";
+import { noEngine, skipWithoutEngine } from "./support/engine";
 import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 
 const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];
@@ -45,18 +46,21 @@ describe("example projects", () => {
   });
 });
 
-exampleScenarios({ name: "harness", skip: false, makeStack: harnessStack });
+// Without the Pulumi CLI (no Go to build it) these skip, saying so (test/support/engine.ts).
+exampleScenarios({ name: "engine", skip: !!noEngine, makeStack: cliStack, timeout: 300_000 });
 // The renamed-routes run: the same scenarios, unchanged, with the emulator serving every
 // operation on the paths of a vendor document where all of them differ from the built-in routes,
 // and the provider configured with the same document (reviewadmin:openapi).
 exampleScenarios({
-  name: "harness, renamed routes",
-  skip: false,
-  makeStack: harnessStack,
+  name: "engine, renamed routes",
+  skip: !!noEngine,
+  makeStack: cliStack,
+  timeout: 300_000,
   openapi: path.join(repoRoot, "test/fixtures/openapi/renamed.yaml"),
 });
 
 describe("an OpenAPI document that cannot be used", () => {
+  skipWithoutEngine("test/examples.test.ts (an OpenAPI document that cannot be used)");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "examples-openapi-"));
   const broken = path.join(dir, "broken.yaml");
   const line = new RegExp(
@@ -76,7 +80,7 @@ describe("an OpenAPI document that cannot be used", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const stackOf = (example: string) =>
-    harnessStack({
+    cliStack({
       project: example,
       stack: "test",
       program: programOf(example),
@@ -86,7 +90,7 @@ describe("an OpenAPI document that cannot be used", () => {
 
   // Data sources read the program's config instead (test/client/openapi.test.ts).
   it("fails a resource's first operation (the plugin's configure) with the one line naming it, and sends nothing", async () => {
-    const stack = stackOf("custodian-sync");
+    const stack = await stackOf("custodian-sync");
     const before = emu.traffic.log.list().length;
     try {
       await expect(stack.up()).rejects.toThrow(line);
@@ -107,20 +111,28 @@ describe("npm run demo", () => {
     expect(out).toContain("Unknown option --bogus");
   });
 
-  it("applies the baseline, finds the drift made in the web application and repairs it", async () => {
+  /** Runs the demo and checks its story: the drift it makes is found and repaired. */
+  async function demoRun(argv: string[], banner: string): Promise<void> {
     let out = "";
-    const code = await main([], (t) => (out += t));
+    const code = await main(argv, (t) => (out += t));
     const lines = out.trimEnd().split("\n");
     expect(code, out).toBe(0);
+    expect(out).toContain(banner);
     expect(lines.at(-1)).toBe(SUCCESS_LINE);
     expect(SUCCESS_LINE).toContain("drift found and repaired");
-    if (!hasPulumiCli()) {
-      expect(out).toContain(
-        "Pulumi CLI not found: running the program through the bundled plugin harness (the real dynamic-provider plugin over gRPC)",
-      );
-    }
     expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
     expect(out).toContain("Drift found in 2 of 5 resources: members, ken-db2001.");
     expect(out).toContain("~ member alan@northwind.example: permissions ORG_ADMIN -> (none)");
-  });
+  }
+
+  // Skipped only without the Pulumi CLI (no Go to build it): test/support/engine.ts says why.
+  it.skipIf(!!noEngine)(
+    "with the Pulumi CLI (found on PATH or in the build cache): applies the baseline, finds the drift and repairs it",
+    () => demoRun([], "Pulumi CLI found"),
+    300_000,
+  );
+
+  // What a machine without the CLI runs: the bundled harness (forced here).
+  it("with --harness: the same story through the bundled plugin harness", () =>
+    demoRun(["--harness"], "--harness: running the program through the bundled plugin harness"));
 });

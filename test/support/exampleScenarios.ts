@@ -413,7 +413,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const synced = structuredClone(directory().custodians);
       const destroy = await ctx.stack.destroy();
       expect(opsOf(destroy)).toEqual({ custodians: "delete" });
-      if (engine.name === "harness") expect(destroy.messages.join("\n")).toContain("no endpoint to delete or empty a custodian directory");
+      expect(destroy.messages.join("\n")).toContain("no endpoint to delete or empty a custodian directory");
       const after = worldOf(ctx.emu);
       expect(after.directories.find((d) => d.id === SEEDED.directories.org)!.custodians).toEqual(synced);
       expect({ ...after, directories: [] }).toEqual({ ...ctx.initial, directories: [] });
