@@ -48,7 +48,11 @@ export function hintFor(err: ApiError): string | undefined {
   const ids = idsOf(err, route);
   switch (err.status) {
     case 401:
-      return "the API key is missing or invalid: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key belongs to this region's baseUrl";
+      return (
+        "the API key is missing or invalid: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key belongs to this region's baseUrl. " +
+        "Changed the key since? `pulumi refresh` and `pulumi destroy` use the configuration saved by the last `pulumi up`: " +
+        "run `pulumi up` first, or add --run-program"
+      );
     case 403: {
       if (!route) return "the API key in use lacks the permission";
       const num = (k: string) => (ids[k] !== undefined ? Number(ids[k]) : undefined);
