@@ -1,0 +1,68 @@
+/**
+ * The API key under the real engine: after an up, a no-change up, a refresh with drift, a failed
+ * up and a destroy, the key (or its secret part) is in no file of the local backend (checkpoints,
+ * history, backups), not in `pulumi stack export`, and not in anything the CLI printed or any
+ * engine event, although it is the stack's secret config and every run decrypts it for the
+ * provider.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import * as reviewadmin from "../../provider";
+import { useProgramWorld } from "../support/programWorld";
+
+const ORG = SEEDED.org;
+const DB = SEEDED.databases.open;
+const world = useProgramWorld("secrets");
+
+/** Every file under `dir`, recursively. */
+function filesIn(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? filesIn(p) : [p];
+  });
+}
+
+describe("the API key", () => {
+  it("is never in the checkpoints, the stack export, the CLI's output or the engine's events", async () => {
+    const s = world.freshStack();
+    const key = world.emu.keys.orgAdmin!;
+    const secretPart = key.split(".")[2]!;
+    const printed: string[] = [];
+    const program = (userId: number) => () => {
+      new reviewadmin.OrganizationMembers("legal", {
+        organizationId: ORG,
+        mode: "additive",
+        members: { "grace@northwind.example": { permissions: ["AI_ADMIN"] } },
+      });
+      new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId, permissions: ["DB_UPLOAD"] });
+      new reviewadmin.Invitation("zoe", { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
+    };
+    const record = async (run: Promise<unknown>) => {
+      await run.catch(() => {});
+      printed.push(s.lastTranscript.text);
+    };
+    await record(s.up(program(SEEDED.users.member)));
+    await record(s.up(program(SEEDED.users.member), { expectNoChanges: true }));
+    world.emu.store.removeDatabaseUser(DB, SEEDED.users.member);
+    world.emu.store.changed();
+    await record(s.refresh());
+    // A failing create: its error message travels through the engine.
+    await record(s.up(program(999_999)));
+    await record(s.destroy());
+
+    expect(printed.join("").length).toBeGreaterThan(1000);
+    const files = filesIn(s.backendDir);
+    expect(files.some((f) => f.endsWith(".json"))).toBe(true);
+    const exported = JSON.stringify(await s.exportStack());
+    for (const [where, text] of [
+      ["the CLI's output and events", printed.join("\n")],
+      ["pulumi stack export", exported],
+      ...files.map((f) => [f, fs.readFileSync(f, "latin1")] as const),
+    ]) {
+      expect(text.includes(key), where).toBe(false);
+      expect(text.includes(secretPart), where).toBe(false);
+    }
+  });
+});
