@@ -53,6 +53,16 @@ export interface EngineRunOptions {
   refresh?: boolean;
   /** `--run-program` (refresh, destroy): the program runs, so the provider takes today's config. */
   runProgram?: boolean;
+  /** `--policy-pack` folders (up, preview). */
+  policyPacks?: string[];
+  /** `--policy-pack-config` files, one per pack. */
+  policyPackConfigs?: string[];
+}
+
+/** A run's result, with what policy packs reported. */
+export interface EngineRunResult extends RunResult {
+  /** Policy violations and remediations, as the engine reported them. */
+  policy: automation.PolicyEvent[];
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -187,22 +197,22 @@ export class EngineStack {
   }
 
   /** `pulumi up --yes --skip-preview`. Throws {@link RunError} on failure. */
-  up(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
+  up(program: EngineProgram, opts: EngineRunOptions = {}): Promise<EngineRunResult> {
     return this.run("up", program, opts);
   }
 
   /** `pulumi preview`. */
-  preview(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
+  preview(program: EngineProgram, opts: EngineRunOptions = {}): Promise<EngineRunResult> {
     return this.run("preview", program, opts);
   }
 
   /** `pulumi refresh --yes` (the program does not run unless `runProgram`). */
-  refresh(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
+  refresh(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<EngineRunResult> {
     return this.run("refresh", program, opts);
   }
 
   /** `pulumi destroy --yes`. */
-  destroy(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
+  destroy(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<EngineRunResult> {
     return this.run("destroy", program, opts);
   }
 
@@ -273,7 +283,7 @@ export class EngineStack {
     };
   }
 
-  private run(kind: RunResult["kind"], program: EngineProgram | undefined, opts: EngineRunOptions): Promise<RunResult> {
+  private run(kind: RunResult["kind"], program: EngineProgram | undefined, opts: EngineRunOptions): Promise<EngineRunResult> {
     return this.serial(async () => {
       const stack = await this.open();
       // A program file becomes the project's main; an inline program runs with main = the plugin's folder.
@@ -288,14 +298,21 @@ export class EngineStack {
         target: opts.target,
         parallel: opts.parallel,
       };
+      const policy = { policyPacks: opts.policyPacks, policyPackConfigs: opts.policyPackConfigs };
       let outputs: Record<string, any> = {};
       let failure: unknown;
       try {
         if (kind === "up") {
-          const res = await stack.up({ ...common, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
+          const res = await stack.up({
+            ...common,
+            ...policy,
+            program: inline,
+            expectNoChanges: opts.expectNoChanges,
+            refresh: opts.refresh,
+          });
           outputs = Object.fromEntries(Object.entries(res.outputs).map(([k, o]) => [k, o.value]));
         } else if (kind === "preview") {
-          await stack.preview({ ...common, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
+          await stack.preview({ ...common, ...policy, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
         } else {
           // Refresh and destroy run the program only with --run-program: the workspace's program then.
           stack.workspace.program = inline;
@@ -311,13 +328,14 @@ export class EngineStack {
       this.lastTranscript = { text: rec.text };
       if (kind !== "preview") this.state = stateOf(await stack.exportStack());
       const steps = stepsOf(kind, rec.events);
-      const result: RunResult = {
+      const result: EngineRunResult = {
         kind,
         outputs,
         steps,
         changes: steps.filter(isChange).length,
         logs: rec.logs,
         errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
+        policy: rec.events.flatMap((e) => (e.policyEvent ? [e.policyEvent] : [])),
       };
       if (failure) throw new RunError(result, [failure]);
       return result;

@@ -100,6 +100,8 @@ export function label(r: ResourceRef): string {
 
 /** Ownership levels, from the README's table. */
 export type Level = "authoritative roster" | "additive roster" | "one person" | "one field";
+/** The levels from the widest to the narrowest. */
+const LEVELS: readonly Level[] = ["authoritative roster", "additive roster", "one person", "one field"];
 
 /** Permissions a declaration sets: the known ones, and whether some are not known yet. */
 export interface Perms {
@@ -685,7 +687,11 @@ export function ownershipFindings(declared: Declared, cfg: OwnershipConfig = {})
         if (key !== undefined) pushTo(byPerson, key, d);
       }
       for (const [key, ds] of byPerson) {
-        const resources = [...new Map(ds.map((d) => [d.res.urn, d])).values()];
+        // Widest ownership first, then by URN: the finding (on the last) does not depend on the
+        // order the engine registered the resources in.
+        const resources = [...new Map(ds.map((d) => [d.res.urn, d])).values()].sort(
+          (a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || a.res.urn.localeCompare(b.res.urn),
+        );
         if (resources.length < 2) continue;
         const fields = resources.map((d) => d.field);
         if (fields.every((f) => f !== undefined) && new Set(fields).size === fields.length) continue; // disjoint fields
