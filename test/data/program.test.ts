@@ -1,54 +1,34 @@
 /**
- * Data sources inside a Pulumi program: Output forms taking Inputs from other outputs,
- * credentials from stack config only, and dependsOn.
+ * Data sources inside a Pulumi program run by the real engine: Output forms taking Inputs from
+ * other outputs, credentials from stack config only, and dependsOn.
  */
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getClient } from "../../provider/client";
 import * as data from "../../provider/data";
+import * as reviewadmin from "../../provider";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
-import { ProgramStack } from "../../harness/program/stack";
+import { EngineStack } from "../../harness/engineStack";
+import { skipWithoutEngine } from "../support/engine";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
-/** A custom resource the mocks "create" once the program's other reads are done (see the mocks below). */
-class Marker extends pulumi.CustomResource {
-  constructor(name: string) {
-    super("test:index:Marker", name, {});
-  }
-}
-
 describe("data sources in a Pulumi program", () => {
+  skipWithoutEngine("test/data/program.test.ts");
   let emu: RunningEmulator;
-  let stack: ProgramStack;
+  let stack: EngineStack;
   const saved = { ...process.env };
-  /** Settles when the reads that do not wait for the marker are done; set by the program. */
-  let readsNotWaitingForMarker: Promise<void> | undefined;
-  let markerCreatedAt = 0;
-  let invitationReadsBeforeMarker = -1;
 
   beforeAll(async () => {
     emu = await startEmulator({ rateLimit: 0 });
     // Only stack config may supply credentials here.
     delete process.env.REVIEWADMIN_API_KEY;
     delete process.env.REVIEWADMIN_BASE_URL;
-    stack = new ProgramStack({
+    stack = new EngineStack({
       cwd: repoRoot,
       project: "data-sources",
-      stack: "dev",
       config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin },
       secretConfigKeys: ["reviewadmin:apiKey"],
-      mocks: {
-        // The marker is created only after the reads that do not depend on it have finished: a
-        // read that ignored dependsOn would start with them, and show in the log before it.
-        newResource: async (args) => {
-          await readsNotWaitingForMarker;
-          invitationReadsBeforeMarker = emu.traffic.log.list("GetOrganizationInvitations").length;
-          markerCreatedAt = Date.now();
-          return { id: `${args.name}_id`, state: args.inputs };
-        },
-      },
     });
   });
 
@@ -66,8 +46,12 @@ describe("data sources in a Pulumi program", () => {
       // An input that is another data source's output.
       const members = data.getOrganizationMembersOutput({ organizationId: org.id, permission: "ORG_ADMIN" });
       const events = data.getActivityEventsOutput({ organizationId: org.id, recent: true, limit: 5 });
-      readsNotWaitingForMarker = new Promise((resolve) => pulumi.all([members.emails, events.events]).apply(() => resolve()));
-      const marker = new Marker("marker");
+      // A resource the engine creates (a grant): the access matrix must wait for it.
+      const marker = new reviewadmin.DatabaseUserPermissions("marker", {
+        databaseId: SEEDED.databases.open,
+        userId: SEEDED.users.member,
+        permissions: ["DB_UPLOAD"],
+      });
       const matrix = data.getAccessMatrixOutput({ organizationId: org.id }, { dependsOn: marker });
       return {
         orgName: org.name,
@@ -83,11 +67,12 @@ describe("data sources in a Pulumi program", () => {
     expect(result.outputs.unreadable).toBe(1);
     expect(result.outputs.eventCount).toBe(5);
     expect(String(result.outputs.csv)).toContain("database,2002,Internal Investigation,,,,,not readable,,");
-    // Only the access matrix reads invitations: it started after the marker was created.
-    expect(invitationReadsBeforeMarker).toBe(0);
-    const invitationReads = emu.traffic.log.list("GetOrganizationInvitations");
+    // Only the access matrix reads invitations: it started after the marker's grant was written.
+    const log = emu.traffic.log.list();
+    const invitationReads = log.filter((e) => e.operation === "GetOrganizationInvitations");
+    const markerWrite = log.find((e) => e.operation === "PutDatabaseUser");
     expect(invitationReads).toHaveLength(1);
-    expect(markerCreatedAt).toBeGreaterThan(0);
-    expect(Date.parse(invitationReads[0].time)).toBeGreaterThanOrEqual(markerCreatedAt - 1);
+    expect(markerWrite).toBeDefined();
+    expect(invitationReads[0]!.seq).toBeGreaterThan(markerWrite!.seq);
   });
 });
