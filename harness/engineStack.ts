@@ -11,10 +11,12 @@
  *   resolve `@pulumi/pulumi` and the package the program's resources load.
  * - Needs `pulumi` on PATH (harness/pulumiCli.ts).
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import type { LogLine } from "./pluginDriver";
 import type { ProgramFn } from "./program/programFile";
 import { RunError, type RunResult } from "./program/stack";
@@ -121,23 +123,46 @@ function stepsOf(kind: RunResult["kind"], events: automation.EngineEvent[]): Ste
   return [...steps.values()];
 }
 
+/**
+ * A deployment's property map with its secrets (`--show-secrets`: the signature and `plaintext`)
+ * unwrapped, as the harness keeps state; and the top-level keys that were secret.
+ */
+function unwrapSecrets(props: Record<string, unknown> | undefined): { props: Record<string, unknown>; secretKeys: string[] } {
+  const secretKeys: string[] = [];
+  const unwrap = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(unwrap);
+    if (!v || typeof v !== "object") return v;
+    const o = v as Record<string, unknown>;
+    if (o[specialSigKey] === specialSecretSig && typeof o.plaintext === "string") return unwrap(JSON.parse(o.plaintext));
+    return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, unwrap(x)]));
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(props ?? {})) {
+    if (v && typeof v === "object" && (v as Record<string, unknown>)[specialSigKey] === specialSecretSig) secretKeys.push(k);
+    out[k] = unwrap(v);
+  }
+  return { props: out, secretKeys };
+}
+
 /** The dynamic resources of an exported deployment, as the harness keeps them. */
 function stateOf(deployment: automation.Deployment): Map<string, StateEntry> {
   const out = new Map<string, StateEntry>();
   for (const r of (deployment.deployment?.resources ?? []) as any[]) {
     if (!r.custom || skipped(r.type)) continue;
+    const inputs = unwrapSecrets(r.inputs);
+    const outputs = unwrapSecrets(r.outputs);
     out.set(r.urn, {
       urn: r.urn,
       type: r.type,
       name: nameOf(r.urn),
       id: r.id,
-      inputs: r.inputs ?? {},
-      outputs: r.outputs ?? {},
+      inputs: inputs.props,
+      outputs: outputs.props,
       parent: r.parent,
       dependencies: r.dependencies ?? [],
       protect: !!r.protect,
       retainOnDelete: !!r.retainOnDelete,
-      secretKeys: [],
+      secretKeys: [...new Set([...inputs.secretKeys, ...outputs.secretKeys])].sort(),
       ...(r.delete ? { pendingDelete: true } : {}),
     });
   }
@@ -221,9 +246,22 @@ export class EngineStack {
     await this.serial(async () => (await this.open()).setConfig(key, { value, secret }));
   }
 
-  /** `pulumi stack export`: the deployment as the backend stores it. */
+  /** `pulumi stack export --show-secrets` (the Automation API's export): secrets in plain text. */
   async exportStack(): Promise<automation.Deployment> {
     return this.serial(async () => (await this.open()).exportStack());
+  }
+
+  /** Runs `pulumi <args>` on this stack's project and backend, as a user at a shell would. */
+  async cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return this.serial(async () => {
+      const ws = (await this.open()).workspace as automation.LocalWorkspace;
+      const r = spawnSync("pulumi", [...args, "--stack", this.stackName, "--non-interactive"], {
+        cwd: this.workDir,
+        env: { ...process.env, ...ws.envVars },
+        encoding: "utf8",
+      });
+      return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+    });
   }
 
   /** The state entry of the resource named `name` (optionally of type `type`). */

@@ -50,16 +50,21 @@ describe("the API key", () => {
     await record(s.refresh());
     // A failing create: its error message travels through the engine.
     await record(s.up(program(999_999)));
+    // While the stack holds resources (and the default provider, whose inputs are the config)...
+    const exported = await s.cli(["stack", "export"]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain("reviewadmin:apiKey");
+    const checkpoints = filesIn(s.backendDir).map((f) => [f, fs.readFileSync(f, "latin1")] as const);
+    // ... and after destroy.
     await record(s.destroy());
 
     expect(printed.join("").length).toBeGreaterThan(1000);
-    const files = filesIn(s.backendDir);
-    expect(files.some((f) => f.endsWith(".json"))).toBe(true);
-    const exported = JSON.stringify(await s.exportStack());
+    expect(checkpoints.some(([f]) => f.endsWith(".json"))).toBe(true);
     for (const [where, text] of [
       ["the CLI's output and events", printed.join("\n")],
-      ["pulumi stack export", exported],
-      ...files.map((f) => [f, fs.readFileSync(f, "latin1")] as const),
+      ["pulumi stack export", exported.stdout],
+      ...checkpoints,
+      ...filesIn(s.backendDir).map((f) => [f, fs.readFileSync(f, "latin1")] as const),
     ]) {
       expect(text.includes(key), where).toBe(false);
       expect(text.includes(secretPart), where).toBe(false);
