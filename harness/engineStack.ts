@@ -264,6 +264,15 @@ export class EngineStack {
     });
   }
 
+  /** Size in bytes of the stack's checkpoint file in the local backend (0 before the first run). */
+  checkpointBytes(): number {
+    const stacks = path.join(this.backendDir, ".pulumi", "stacks");
+    const walk = (dir: string): string[] =>
+      fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
+    const file = walk(stacks).find((f) => path.basename(f) === `${this.stackName}.json`);
+    return file ? fs.statSync(file).size : 0;
+  }
+
   /** The state entry of the resource named `name` (optionally of type `type`). */
   find(name: string, type?: string): StateEntry | undefined {
     return [...this.state.values()].find((s) => s.name === name && (type === undefined || s.type === type));

@@ -121,7 +121,7 @@ describe("npm run demo", () => {
     expect(lines.at(-1)).toBe(SUCCESS_LINE);
     expect(SUCCESS_LINE).toContain("drift found and repaired");
     expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
-    expect(out).toContain("Drift found in 2 of 5 resources: members, ken-db2001.");
+    expect(out).toContain("Drift found in 2 of 5 resources: ken-db2001, members.");
     expect(out).toContain("~ member alan@northwind.example: permissions ORG_ADMIN -> (none)");
   }
 
