@@ -5,14 +5,18 @@
  * 1. export: `pulumi-reviewadmin export` run as a user runs it (the compiled bin, a child
  *    process, its client at the default 25/s), timed, its requests counted by the emulator;
  * 2. tsc: the exported project compiled with this repository's TypeScript (a type error fails it);
- * 3. first up of the exported program, through ProgramStack (the real dynamic-provider plugin, a
- *    fresh process per run): requests, WRITE requests (the goal is 0), wall time;
+ * 3. first up of the exported program under the real Pulumi engine (its dependencies installed
+ *    with this package from a packed tarball, `pulumi up` of its compiled index.js through the
+ *    Automation API): requests, WRITE requests (the goal is 0), wall time, peak memory of the CLI
+ *    and of the plugin (processMemory.ts), checkpoint size;
  * 4. a no-change up (goal: 0 requests) and a refresh (goal: within the list bound);
- * 5. the world afterwards compared with the world before (memberships, invitations, database users).
+ * 5. the same three runs through the program harness (ProgramStack), for comparison; the plugin's
+ *    peak memory there is read by bench/memoryProbe.ts, loaded into it with NODE_OPTIONS;
+ * 6. the world afterwards compared with the world before (memberships, invitations, database users).
  *
- * The plugin's peak resident memory in each run is read by bench/memoryProbe.ts, loaded into the
- * plugin with NODE_OPTIONS. The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue: ceil(members/200) + the sum over
- * databases of ceil(users/200) + organizations x 5, with the members and users actually there.
+ * The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue:
+ * ceil(members/200) + the sum over databases of ceil(users/200) + organizations x 5, with the
+ * members and users actually there.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -20,10 +24,13 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { SEEDED, type WorldSnapshot } from "../emulator";
+import { EngineStack } from "../harness/engineStack";
 import { ProgramStack, RunError, type RunResult } from "../harness/program/stack";
 import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
 import { linkDependencies, repoRoot, tsc, writesIn } from "./exportedProject";
 import { MEMORY_PROBE_DIR, peakSince } from "./memoryProbe";
+import { sampleProcessMemory } from "./processMemory";
+import { pulumiVersion } from "../harness/pulumiCli";
 import { FULL_WORLD, type ScaleWorld } from "./scale";
 
 /**
@@ -52,6 +59,16 @@ export interface ExportPhase {
   steps: Record<string, number>;
   /** Peak resident memory of the plugin process during the run, in bytes. */
   pluginPeakRssBytes: number;
+  /** Under the engine: peak resident memory of the CLI, and the checkpoint's size after the run. */
+  cliPeakRssBytes?: number;
+  checkpointBytes?: number;
+}
+
+/** The three runs of the exported program. */
+export interface ExportRuns {
+  firstUp: ExportPhase;
+  noChangeUp: ExportPhase;
+  refresh: ExportPhase;
 }
 
 /** A goal of the issue, and whether it was met. */
@@ -79,9 +96,12 @@ export interface ExportBenchResult {
     accessLines: number;
   };
   tsc: { ok: boolean; wallMs: number; output: string };
+  /** The runs under the real engine (the goals are judged on these). */
   firstUp: ExportPhase;
   noChangeUp: ExportPhase;
   refresh: ExportPhase;
+  /** The same runs through the program harness, for comparison. */
+  harness: ExportRuns;
   worldUnchanged: boolean;
   goals: ExportGoal[];
   allGoalsMet: boolean;
@@ -143,7 +163,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
   const project = path.join(tmp, "project");
   const keyFile = path.join(tmp, "key");
   fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
-  let stack: ProgramStack | undefined;
+  const stacks: { close(): Promise<void> }[] = [];
   try {
     const initial = await emu.control<WorldSnapshot>("GET", "/state");
     const organizationMembers = initial.memberships.filter((m) => m.organizationId === ORG).length;
@@ -175,27 +195,18 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       `export: ${exported.requests} requests (${exported.throttled} answered 429), ${(exportMs / 1000).toFixed(1)} s; access.ts ${(exported.accessBytes / 1024 / 1024).toFixed(1)} MiB, ${exported.accessLines} lines`,
     );
 
-    log("export: compiling the exported project with tsc...");
-    linkDependencies(project);
+    log("export: installing the exported project's dependencies (this package from a packed tarball) and compiling it with tsc...");
     const compiled = tsc(project, { emit: true });
     log(`export: tsc ${compiled.ok ? "ok" : "FAILED"} in ${(compiled.wallMs / 1000).toFixed(1)} s`);
     if (!compiled.ok) throw new Error(`the exported project does not compile:\n${compiled.output}`);
 
-    stack = new ProgramStack({
-      cwd: repoRoot,
-      project: "reviewadmin-access",
-      stack: "bench",
-      config: { "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:baseUrl": emu.url },
-      secretConfigKeys: ["reviewadmin:apiKey"],
-      env: { NODE_OPTIONS: `--require ${path.join(__dirname, "memoryProbe.js")}`, [MEMORY_PROBE_DIR]: probeDir },
-      // The first up lists thousands of people at 25/s: no per-call gRPC deadline to speak of.
-      callTimeoutMs: 60 * 60_000,
-    });
+    const config = { "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:baseUrl": emu.url };
     const program = path.join(project, "bin", "index.js");
-    const phase = async (name: string, run: () => Promise<RunResult>): Promise<ExportPhase> => {
+    const phase = async (name: string, run: () => Promise<RunResult>, engine?: EngineStack): Promise<ExportPhase> => {
       log(`export: ${name}...`);
       await emu.control("DELETE", "/requests");
       const since = Date.now();
+      const memory = engine ? sampleProcessMemory() : undefined;
       const p0 = performance.now();
       let result: RunResult;
       try {
@@ -205,6 +216,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         throw e;
       }
       const wallMs = Math.round(performance.now() - p0);
+      const peaks = memory?.stop();
       const counters = await countersOf(emu);
       const writes = writesIn(counters.byOperation);
       const out: ExportPhase = {
@@ -215,16 +227,44 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         writeCount: Object.values(writes).reduce((a, b) => a + b, 0),
         wallMs,
         steps: stepCounts(result),
-        pluginPeakRssBytes: peakSince(probeDir, since),
+        pluginPeakRssBytes: peaks ? peaks.plugin : peakSince(probeDir, since),
+        ...(peaks && engine ? { cliPeakRssBytes: peaks.cli, checkpointBytes: engine.checkpointBytes() } : {}),
       };
       log(
-        `export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB, steps ${JSON.stringify(out.steps)}`,
+        `export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB${peaks ? `, CLI peak ${(peaks.cli / 1024 / 1024).toFixed(0)} MiB, checkpoint ${((out.checkpointBytes ?? 0) / 1024 / 1024).toFixed(1)} MiB` : ""}, steps ${JSON.stringify(out.steps)}`,
       );
       return out;
     };
-    const firstUp = await phase("first up of the exported program", () => stack!.up(program));
-    const noChangeUp = await phase("no-change up", () => stack!.up(program, { expectNoChanges: true }));
-    const refresh = await phase("refresh", () => stack!.refresh());
+
+    // Under the real engine: `pulumi up` of the compiled program in its own folder.
+    const engine = new EngineStack({ project: "reviewadmin-access", stack: "bench", config, secretConfigKeys: ["reviewadmin:apiKey"] });
+    stacks.push(engine);
+    const firstUp = await phase("engine: first up of the exported program", () => engine.up(program), engine);
+    const noChangeUp = await phase("engine: no-change up", () => engine.up(program, { expectNoChanges: true }), engine);
+    const refresh = await phase("engine: refresh", () => engine.refresh(), engine);
+
+    // The same through the program harness, for comparison. The harness drives its own copy of
+    // @pulumi/pulumi (setMocks), so its copy of the project uses this repository's node_modules.
+    const harnessProject = path.join(tmp, "project-harness");
+    fs.cpSync(project, harnessProject, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
+    linkDependencies(harnessProject);
+    const harnessProgram = path.join(harnessProject, "bin", "index.js");
+    const harnessStack = new ProgramStack({
+      cwd: repoRoot,
+      project: "reviewadmin-access",
+      stack: "bench",
+      config,
+      secretConfigKeys: ["reviewadmin:apiKey"],
+      env: { NODE_OPTIONS: `--require ${path.join(__dirname, "memoryProbe.js")}`, [MEMORY_PROBE_DIR]: probeDir },
+      // The first up lists thousands of people at 25/s: no per-call gRPC deadline to speak of.
+      callTimeoutMs: 60 * 60_000,
+    });
+    stacks.push(harnessStack);
+    const harness: ExportRuns = {
+      firstUp: await phase("harness: first up of the exported program", () => harnessStack.up(harnessProgram)),
+      noChangeUp: await phase("harness: no-change up", () => harnessStack.up(harnessProgram, { expectNoChanges: true })),
+      refresh: await phase("harness: refresh", () => harnessStack.refresh()),
+    };
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
 
     const resources = 1 + databasesExported;
@@ -244,7 +284,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       },
       { id: "no-change-up", description: "a no-change up: requests", limit: 0, measured: noChangeUp.requests },
       { id: "refresh-requests", description: "refresh requests within the list bound", limit: listBound, measured: refresh.requests },
-      { id: "refresh-changes", description: "refresh: resources found changed", limit: 0, measured: refresh.steps["refresh-update"] ?? 0 },
+      { id: "refresh-changes", description: "refresh: resources found changed", limit: 0, measured: refresh.steps["refresh-changed"] ?? 0 },
       {
         id: "world-unchanged",
         description: "memberships, invitations and database users changed by the runs (1 = changed)",
@@ -267,13 +307,14 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       firstUp,
       noChangeUp,
       refresh,
+      harness,
       worldUnchanged,
       goals,
       allGoalsMet: goals.every((g) => g.met),
       notes: [
-        `The exporter is the compiled bin run as a child process; the exported program is compiled by tsc and run through ProgramStack (real plugin over gRPC, a fresh plugin per run). Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
+        `The exporter is the compiled bin run as a child process; the exported project gets its dependencies as a user's would (this package from a packed tarball), is compiled by tsc, and its bin/index.js is run by the Pulumi CLI ${pulumiVersion() ?? ""} (Automation API, local backend), then through the program harness for comparison. Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
         `Organization ${ORG} holds the seeded people plus ${world.members} synthetic members and ${world.databases} x ${world.usersPerDatabase} synthetic database users, who are members too: ${organizationMembers} members in all. Database 2002 has org admin access off: the org admin key cannot read its users, so the export names it in access.ts and leaves it out (its one 403 is counted in the export requests).`,
-        "Plugin peak memory: maxRSS of the plugin process, written every 100 ms by bench/memoryProbe.ts (NODE_OPTIONS --require).",
+        "Peak memory under the engine: VmHWM of the pulumi process and of the dynamic-provider plugin, read from /proc every 200 ms (bench/processMemory.ts); under the harness, the plugin's maxRSS written every 100 ms by bench/memoryProbe.ts (NODE_OPTIONS --require).",
         `Load average (1/5/15 min) at the end: ${os
           .loadavg()
           .map((x) => x.toFixed(2))
@@ -282,7 +323,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       totalWallMs: Math.round(performance.now() - t0),
     };
   } finally {
-    await stack?.close();
+    for (const s of stacks) await s.close();
     await emu.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -299,12 +340,15 @@ export function exportText(r: ExportBenchResult): string {
     `  export: ${r.export.requests} requests (bound ${r.listBound}), ${secs(r.export.wallMs)}; access.ts ${r.export.accessLines} lines; tsc ${r.tsc.ok ? "ok" : "FAILED"} in ${secs(r.tsc.wallMs)}`,
   ];
   for (const [label, p] of [
-    ["first up", r.firstUp],
-    ["no-change up", r.noChangeUp],
-    ["refresh", r.refresh],
+    ["engine: first up", r.firstUp],
+    ["engine: no-change up", r.noChangeUp],
+    ["engine: refresh", r.refresh],
+    ["harness: first up", r.harness.firstUp],
+    ["harness: no-change up", r.harness.noChangeUp],
+    ["harness: refresh", r.harness.refresh],
   ] as const) {
     lines.push(
-      `  ${label.padEnd(13)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, steps ${JSON.stringify(p.steps)}`,
+      `  ${label.padEnd(22)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}${p.cliPeakRssBytes !== undefined ? `, CLI peak ${mib(p.cliPeakRssBytes)}, checkpoint ${mib(p.checkpointBytes ?? 0)}` : ""}, steps ${JSON.stringify(p.steps)}`,
     );
   }
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
@@ -320,13 +364,23 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
     "",
     `${w.members.toLocaleString("en-US")} synthetic members and ${w.databases} databases × ${w.usersPerDatabase} users (new members too) added to the seeded organization; emulator and clients at ${r.rateLimit.emulatorPerSecond} requests/s. List bound: ceil(members/200) + Σ ceil(users/200) + 5 = ${r.listBound}.`,
     "",
-    "| step | requests | writes | wall | plugin peak memory |",
-    "|---|---:|---:|---:|---:|",
-    `| export (\`pulumi-reviewadmin export\`) | ${r.export.requests} | ${r.export.writeCount} | ${secs(r.export.wallMs)} | - |`,
-    `| tsc of the exported project (${r.export.accessLines.toLocaleString("en-US")}-line access.ts) | - | - | ${secs(r.tsc.wallMs)} | - |`,
-    `| first up of the exported program | ${r.firstUp.requests} | **${r.firstUp.writeCount}** | ${secs(r.firstUp.wallMs)} | ${mib(r.firstUp.pluginPeakRssBytes)} |`,
-    `| no-change up | ${r.noChangeUp.requests} | ${r.noChangeUp.writeCount} | ${secs(r.noChangeUp.wallMs)} | ${mib(r.noChangeUp.pluginPeakRssBytes)} |`,
-    `| refresh | ${r.refresh.requests} | ${r.refresh.writeCount} | ${secs(r.refresh.wallMs)} | ${mib(r.refresh.pluginPeakRssBytes)} |`,
+    "| step | requests | writes | wall | CLI peak memory | plugin peak memory | checkpoint |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    `| export (\`pulumi-reviewadmin export\`) | ${r.export.requests} | ${r.export.writeCount} | ${secs(r.export.wallMs)} | - | - | - |`,
+    `| tsc of the exported project (${r.export.accessLines.toLocaleString("en-US")}-line access.ts) | - | - | ${secs(r.tsc.wallMs)} | - | - | - |`,
+    ...(
+      [
+        ["engine: first up of the exported program", r.firstUp],
+        ["engine: no-change up", r.noChangeUp],
+        ["engine: refresh", r.refresh],
+        ["harness: first up", r.harness.firstUp],
+        ["harness: no-change up", r.harness.noChangeUp],
+        ["harness: refresh", r.harness.refresh],
+      ] as const
+    ).map(
+      ([label, p]) =>
+        `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${p.cliPeakRssBytes !== undefined ? mib(p.cliPeakRssBytes) : "-"} | ${mib(p.pluginPeakRssBytes)} | ${p.checkpointBytes !== undefined ? mib(p.checkpointBytes) : "-"} |`,
+    ),
     "",
     "| goal | limit | measured | met |",
     "|---|---:|---:|---|",

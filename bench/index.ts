@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
+import { useCli } from "../harness/pulumiCli";
 import { FULL_WORLD, QUICK_WORLD, benchScale, scaleMarkdown, scaleText, type ScaleResult } from "./scale";
 import { benchUpload, uploadMarkdown, uploadText, type UploadBenchResult } from "./upload";
 
@@ -98,6 +99,10 @@ async function main(): Promise<number> {
   }
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
+  // The program-level figures are the real engine's: find the Pulumi CLI, or build it once.
+  const needsEngine = args.only !== "upload";
+  const cli = needsEngine ? useCli({ build: true, log }) : undefined;
+  if (cli && !cli.found) throw new Error(`the scale and export benchmarks run under the Pulumi CLI, and ${cli.reason}`);
   const started = new Date();
   const results: {
     startedAt: string;
@@ -112,12 +117,18 @@ async function main(): Promise<number> {
     startedAt: started.toISOString(),
     quick: args.quick,
     enterprise: args.enterprise,
-    machine: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model },
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      ...(cli?.found ? { pulumi: cli.version } : {}),
+    },
   };
   const md: string[] = [
     `## Benchmarks${args.quick ? " (quick)" : args.enterprise ? " (enterprise)" : ""}`,
     "",
-    `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}.`,
+    `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}${cli?.found ? `, Pulumi CLI ${cli.version}` : ""}.`,
     "",
   ];
   let goalsMet = true;

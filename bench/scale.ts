@@ -338,33 +338,32 @@ async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line
   const perMember = name.startsWith("perMember");
   const stack = newStack(w, name, harness);
   const engine = stack instanceof EngineStack ? stack : undefined;
-  const program =
-    perMember
-      ? () => {
-          for (const p of w.members) {
-            new OrgMember(`member-${p.userId}`, { organizationId: ORG, email: p.email, permissions: [...ORG_PERMISSIONS] });
-          }
-          for (const g of w.grants) {
-            new DatabaseUserPermissions(`dbuser-${g.databaseId}-${g.userId}`, {
-              databaseId: g.databaseId,
-              userId: g.userId,
-              permissions: [...DB_PERMISSIONS],
-            });
-          }
+  const program = perMember
+    ? () => {
+        for (const p of w.members) {
+          new OrgMember(`member-${p.userId}`, { organizationId: ORG, email: p.email, permissions: [...ORG_PERMISSIONS] });
         }
-      : () => {
-          new OrganizationMembers("members", {
-            organizationId: ORG,
-            mode: "additive",
-            members: Object.fromEntries(w.members.map((p) => [p.email, { permissions: [...ORG_PERMISSIONS] }])),
+        for (const g of w.grants) {
+          new DatabaseUserPermissions(`dbuser-${g.databaseId}-${g.userId}`, {
+            databaseId: g.databaseId,
+            userId: g.userId,
+            permissions: [...DB_PERMISSIONS],
           });
-          for (const databaseId of w.databases) {
-            const users = Object.fromEntries(
-              w.grants.filter((g) => g.databaseId === databaseId).map((g) => [String(g.userId), [...DB_PERMISSIONS]]),
-            );
-            new DatabaseUsers(`database-${databaseId}`, { databaseId, mode: "authoritative", users });
-          }
-        };
+        }
+      }
+    : () => {
+        new OrganizationMembers("members", {
+          organizationId: ORG,
+          mode: "additive",
+          members: Object.fromEntries(w.members.map((p) => [p.email, { permissions: [...ORG_PERMISSIONS] }])),
+        });
+        for (const databaseId of w.databases) {
+          const users = Object.fromEntries(
+            w.grants.filter((g) => g.databaseId === databaseId).map((g) => [String(g.userId), [...DB_PERMISSIONS]]),
+          );
+          new DatabaseUsers(`database-${databaseId}`, { databaseId, mode: "authoritative", users });
+        }
+      };
   const resources = perMember ? w.members.length + w.grants.length : 1 + w.databases.length;
   const phases = {} as Record<Phase, PhaseResult>;
   try {
@@ -407,10 +406,9 @@ async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line
   }
   return {
     name,
-    description:
-      perMember
-        ? `${w.members.length} OrgMember + ${w.grants.length} DatabaseUserPermissions`
-        : `1 OrganizationMembers (additive, ${w.members.length} people) + ${w.databases.length} DatabaseUsers (authoritative, ${size.usersPerDatabase} users each)`,
+    description: perMember
+      ? `${w.members.length} OrgMember + ${w.grants.length} DatabaseUserPermissions`
+      : `1 OrganizationMembers (additive, ${w.members.length} people) + ${w.databases.length} DatabaseUsers (authoritative, ${size.usersPerDatabase} users each)`,
     resources,
     driver: harness
       ? "the program harness (ProgramStack: the program under setMocks, each dynamic resource stepped by the real plugin over gRPC, a fresh plugin per run; every registration at once, no worker bound)"
@@ -710,7 +708,9 @@ export function scaleText(r: ScaleResult): string {
         `  ${PHASE_LABEL[p].padEnd(18)} ${String(x.requests).padStart(8)} ${(rr ? times(rr.requests) : "").padStart(9)} ${secs(x.wallMs).padStart(8)} ${(rr ? times(rr.wall) : "").padStart(9)} ${secs(x.rateFloorMs).padStart(8)} ${String(x.throttled).padStart(5)}  ${ops}${x.verified.ok ? "" : `  VERIFY FAILED: ${x.verified.detail}`}`,
       );
       if (x.memory)
-        lines.push(`  ${"".padEnd(18)} peak memory: CLI ${mib(x.memory.cli)}, plugin ${mib(x.memory.plugin)}; checkpoint ${mib(x.checkpointBytes ?? 0)}`);
+        lines.push(
+          `  ${"".padEnd(18)} peak memory: CLI ${mib(x.memory.cli)}, plugin ${mib(x.memory.plugin)}; checkpoint ${mib(x.checkpointBytes ?? 0)}`,
+        );
     }
   }
   lines.push("");

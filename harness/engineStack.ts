@@ -268,7 +268,11 @@ export class EngineStack {
   checkpointBytes(): number {
     const stacks = path.join(this.backendDir, ".pulumi", "stacks");
     const walk = (dir: string): string[] =>
-      fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)])) : [];
+      fs.existsSync(dir)
+        ? fs
+            .readdirSync(dir, { withFileTypes: true })
+            .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]))
+        : [];
     const file = walk(stacks).find((f) => path.basename(f) === `${this.stackName}.json`);
     return file ? fs.statSync(file).size : 0;
   }

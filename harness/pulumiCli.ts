@@ -8,7 +8,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-const BUILD_SCRIPT = path.resolve(__dirname, "../tools/pulumi-cli/build.sh");
+// harness/ in the sources, dist/harness/ when built.
+const BUILD_SCRIPT = [
+  path.resolve(__dirname, "../tools/pulumi-cli/build.sh"),
+  path.resolve(__dirname, "../../tools/pulumi-cli/build.sh"),
+].find((f) => fs.existsSync(f))!;
 
 /** Where the CLI came from, or why there is none. */
 export type PulumiCli =
