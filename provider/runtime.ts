@@ -52,7 +52,27 @@ export function implementationOf(kind: string): ResourceImpl {
 }
 
 /**
+ * The provider of one kind, as Pulumi's dynamic-provider plugin calls it: what the `__provider`
+ * text of every resource loads (resourceClass.ts `providerSource`).
+ */
+export function shim(kind: string): pulumi.dynamic.ResourceProvider {
+  const impl = () => implementationOf(kind);
+  return {
+    // Synchronous underneath: the plugin caches the provider before awaiting configure, so a
+    // concurrent call must never see half-applied settings.
+    configure: (req) => Promise.resolve(configure(req)),
+    check: (olds, news) => impl().check(olds, news),
+    diff: (id, olds, news) => impl().diff(id, olds, news),
+    create: (inputs) => impl().create(inputs),
+    read: (id, props) => impl().read(id, props),
+    update: (id, olds, news) => impl().update(id, olds, news),
+    delete: (id, props) => impl().delete(id, props),
+  };
+}
+
+/**
  * The same as implementationOf, under the name the shims serialized by 0.1.x call: `delete` and
- * `refresh` of a resource run the shim stored in its state, so this name must stay.
+ * `refresh` of a resource run the shim stored in its state (until its next update), so this name
+ * must stay, as must implementationOf itself, which the shims serialized since call.
  */
 export const provider = implementationOf;

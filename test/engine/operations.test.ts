@@ -13,6 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { RunError } from "../../harness/program/stack";
@@ -141,6 +142,32 @@ describe("refresh with drift on every resource kind", () => {
   });
 });
 
+describe("a preview that updates a roster", () => {
+  it("gives resources reading its outputs only the new inputs: a grant whose user id comes from the roster shows as a replace the up does not do", async () => {
+    const s = world.freshStack();
+    const program = (withGrace: boolean) => () => {
+      const roster = new reviewadmin.OrganizationMembers("members", {
+        organizationId: ORG,
+        mode: "additive",
+        members: {
+          "alan@northwind.example": { permissions: [] },
+          ...(withGrace ? { "grace@northwind.example": { permissions: ["AI_ADMIN" as const] } } : {}),
+        },
+      });
+      // As examples/access-baseline does: the id is unknown while the roster's outputs are planned.
+      const userId = roster.members.apply(
+        (m): number => (m["alan@northwind.example"] as { userId?: number } | undefined)?.userId ?? (pulumi.unknown as unknown as number),
+      );
+      new reviewadmin.DatabaseUserPermissions("alan-db", { databaseId: DB, userId, permissions: ["DB_UPLOAD"] });
+    };
+    await s.up(program(false));
+    // The engine's rule for dynamic providers (they cannot preview): the roster's outputs are its
+    // new inputs, which hold no user ids, so the grant's user id is unknown and may change.
+    expect(opsOf(await s.preview(program(true)))).toEqual({ members: "update", "alan-db": "replace" });
+    expect(opsOf(await s.up(program(true)))).toEqual({ members: "update", "alan-db": "same" });
+  });
+});
+
 describe("the API key rotated", () => {
   it("refresh and destroy use the key saved by the last up: they fail with the old one revoked, saying what to do; up stores the new one", async () => {
     const s = world.freshStack();
@@ -181,6 +208,37 @@ describe("resource options", () => {
     expect(opsOf(r)).toEqual({ "alan-db": "update", "linus-db": "same" });
     expect(world.emu.store.findDatabaseUser(DB, U.member)?.permissions).toEqual(["DB_DELETE"]);
     expect(world.emu.store.findDatabaseUser(DB, U.unaffiliated)?.permissions).toEqual(["DB_UPLOAD"]);
+  });
+
+  it("--target of a delete alone does not see that an untargeted roster now declares the person (a documented limit)", async () => {
+    const s = world.freshStack();
+    const others = Object.fromEntries(
+      world.emu.store
+        .membersOf(ORG)
+        .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+        .filter((e) => e !== "alan@northwind.example")
+        .map((e) => [e, {}]),
+    );
+    const roster = (members: Record<string, object>) =>
+      new reviewadmin.OrganizationMembers("legal", {
+        organizationId: ORG,
+        mode: "authoritative",
+        protectedEmails: [SEEDED.invitations.pending, SEEDED.invitations.expired],
+        members,
+      });
+    await s.up(() => {
+      roster(others);
+      new reviewadmin.OrgMember("alan", { organizationId: ORG, email: "alan@northwind.example", permissions: ["AI_ADMIN"] });
+    });
+    const alan = s.find("alan")!.urn;
+    const moved = () => void roster({ ...others, "alan@northwind.example": { permissions: ["AI_ADMIN"] } });
+    // Targeting the OrgMember only: Pulumi does not check the roster, so nothing claims Alan and
+    // the delete removes him; the next full up adds him back through the roster.
+    const targeted = await s.up(moved, { target: [alan] });
+    expect(opsOf(targeted)).toMatchObject({ alan: "delete" });
+    expect(world.emu.store.findMembership(ORG, U.member)).toBeUndefined();
+    await s.up(moved);
+    expect(world.emu.store.findMembership(ORG, U.member)?.permissions).toEqual(["AI_ADMIN"]);
   });
 
   it("a protected resource left out of the program fails the preview and the up, and nothing is removed", async () => {

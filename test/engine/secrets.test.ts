@@ -44,6 +44,12 @@ describe("the API key", () => {
       printed.push(s.lastTranscript.text);
     };
     await record(s.up(program(SEEDED.users.member)));
+    // Each resource stores the one-line provider text (resourceClass.ts providerSource), and nothing else of the code.
+    for (const e of s.state.values()) {
+      const kind = e.type.split(":").at(-1);
+      expect(e.inputs.__provider, e.name).toBe(`exports.handler = () => require("pulumi-reviewadmin/runtime").shim("${kind}");\n`);
+      expect(e.outputs.__provider, e.name).toBe(e.inputs.__provider);
+    }
     await record(s.up(program(SEEDED.users.member), { expectNoChanges: true }));
     world.emu.store.removeDatabaseUser(DB, SEEDED.users.member);
     world.emu.store.changed();

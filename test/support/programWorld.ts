@@ -21,15 +21,15 @@ export interface ProgramWorld {
 /** Registers the hooks of a program-level test file and returns its world. */
 export function useProgramWorld(project: string): ProgramWorld {
   let emu: RunningEmulator | undefined;
-  let stack: EngineStack | undefined;
+  let stacks: EngineStack[] = [];
   skipWithoutEngine(project);
   beforeAll(async () => {
     emu = await startEmulator({ rateLimit: 0 });
   });
   afterEach(async () => {
     emu?.traffic.faults.clear();
-    await stack?.close();
-    stack = undefined;
+    for (const s of stacks) await s.close();
+    stacks = [];
   });
   afterAll(async () => {
     await emu?.close();
@@ -41,7 +41,7 @@ export function useProgramWorld(project: string): ProgramWorld {
     },
     freshStack(keyName = "orgAdmin") {
       world.emu.reset();
-      stack = new EngineStack({
+      const stack = new EngineStack({
         cwd: repoRoot,
         project,
         stack: "dev",
@@ -52,6 +52,7 @@ export function useProgramWorld(project: string): ProgramWorld {
         },
         secretConfigKeys: ["reviewadmin:apiKey"],
       });
+      stacks.push(stack);
       return stack;
     },
   };

@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
-import { serializeProvider, startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
+import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 import type { Props } from "../../harness/wire";
 
@@ -29,15 +29,10 @@ export function dist(): typeof import("../../provider") {
 /** Type token of a resource kind. */
 export const tokenOf = (kind: string) => `pulumi-nodejs:dynamic/reviewadmin:${kind}`;
 
-const serialized = new Map<string, Promise<string>>();
-/** The `__provider` text of a kind, serialized once per test process. */
-export function providerText(kind: string): Promise<string> {
-  let p = serialized.get(kind);
-  if (!p) {
-    const { providerFor } = requireDist("./dist/provider/resources/support/resourceClass.js");
-    serialized.set(kind, (p = serializeProvider(providerFor(kind))));
-  }
-  return p;
+/** The `__provider` text of a kind, as the package's resources store it. */
+export async function providerText(kind: string): Promise<string> {
+  const { providerSource } = requireDist("./dist/provider/resources/support/resourceClass.js");
+  return providerSource(kind);
 }
 
 /** One Pulumi run: a plugin and the resources driven through it. */
