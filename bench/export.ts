@@ -237,7 +237,13 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     };
 
     // Under the real engine: `pulumi up` of the compiled program in its own folder.
-    const engine = new EngineStack({ project: "reviewadmin-access", stack: "bench", config, secretConfigKeys: ["reviewadmin:apiKey"] });
+    const engine = new EngineStack({
+      project: "reviewadmin-access",
+      stack: "bench",
+      config,
+      secretConfigKeys: ["reviewadmin:apiKey"],
+      keepState: false,
+    });
     stacks.push(engine);
     const firstUp = await phase("engine: first up of the exported program", () => engine.up(program), engine);
     const noChangeUp = await phase("engine: no-change up", () => engine.up(program, { expectNoChanges: true }), engine);

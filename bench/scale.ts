@@ -316,6 +316,7 @@ function newStack(w: World, name: string, harness: boolean): ProgramStack | Engi
       stack: name,
       config: { "reviewadmin:apiKey": w.key, "reviewadmin:baseUrl": w.emu.url },
       secretConfigKeys: ["reviewadmin:apiKey"],
+      keepState: false,
     });
   }
   return new ProgramStack({

@@ -28,9 +28,10 @@ Shows access as code end to end on this machine, with nothing to set up:
   5. runs pulumi refresh and shows the drift it finds,
   6. runs pulumi up to put the baseline back, and checks the platform against the baseline.
 
-With the Pulumi CLI on PATH (\`pulumi version\` works) it runs the real CLI through the
-Automation API, with a local file backend in a temporary folder (no login). Without it, it runs
-the same program through the bundled plugin harness (the real dynamic-provider plugin over gRPC).
+With the Pulumi CLI on PATH (\`pulumi version\` works), or built by \`npm run pulumi-cli\`, it runs
+the real CLI through the Automation API, with a local file backend in a temporary folder (no
+login). Without it, it runs the same program through the bundled plugin harness (the real
+dynamic-provider plugin over gRPC).
 
 Options:
   --harness   use the bundled plugin harness even when the Pulumi CLI is installed

@@ -22,8 +22,9 @@ export const USAGE = `Usage: npm run example -- <${EXAMPLES.join("|")}> [--harne
 
 Runs one example program of examples/ against the emulator's seeded world, on this machine:
 pulumi up, then pulumi up again (nothing may change), printing each step and the stack outputs.
-With the Pulumi CLI on PATH it runs the real CLI (Automation API, a local backend in a temporary
-folder); without it, the bundled plugin harness (the real dynamic-provider plugin over gRPC).
+With the Pulumi CLI on PATH, or built by \`npm run pulumi-cli\`, it runs the real CLI (Automation
+API, a local backend in a temporary folder); without it, the bundled plugin harness (the real
+dynamic-provider plugin over gRPC).
 
 Options:
   --harness   use the bundled plugin harness even when the Pulumi CLI is installed

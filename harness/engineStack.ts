@@ -41,6 +41,10 @@ export interface EngineStackOptions {
   cwd?: string;
   /** Extra environment of every CLI run. */
   env?: Record<string, string>;
+  /** Read the state back after each run into `state` (default true; a benchmark of a huge stack turns it off). */
+  keepState?: boolean;
+  /** Keep everything each run printed in `lastTranscript` (default false). */
+  keepTranscript?: boolean;
 }
 
 /** Options of one run, as the CLI's flags. */
@@ -87,17 +91,21 @@ function withoutProvider(props: Record<string, any> | undefined): Record<string,
 const same = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 const skipped = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
 
-/** The steps of one run from its engine events, one per resource (a replacement's parts merged). */
-function stepsOf(kind: RunResult["kind"], events: automation.EngineEvent[]): Step[] {
+/**
+ * The steps of one run, taken from its engine events as they arrive (each event's full state is
+ * then dropped: at tens of thousands of people a run's events are hundreds of MB), one per
+ * resource, a replacement's parts merged.
+ */
+function stepCollector(kind: RunResult["kind"]) {
   const steps = new Map<string, Step>();
   const add = (key: string, step: Step) => {
     const prior = steps.get(key);
     steps.set(key, prior ? { ...prior, ...step, op: prior.op === "replace" ? "replace" : step.op } : step);
   };
-  for (const e of events) {
+  const onEvent = (e: automation.EngineEvent) => {
     // Preview reports what it would do before each step; a run, what it did after.
     const m = kind === "preview" ? e.resourcePreEvent?.metadata : (e.resOutputsEvent?.metadata ?? e.resOpFailedEvent?.metadata);
-    if (!m || skipped(m.type)) continue;
+    if (!m || skipped(m.type)) return;
     const base = { urn: m.urn, type: m.type, name: nameOf(m.urn), id: m.new?.id ?? m.old?.id };
     if (kind === "refresh") {
       const before = withoutProvider(m.old?.outputs);
@@ -107,20 +115,19 @@ function stepsOf(kind: RunResult["kind"], events: automation.EngineEvent[]): Ste
         before && after
           ? [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !same(before[k], after[k]))
           : undefined;
-      add(m.urn, { ...base, op, changedKeys });
-      continue;
+      return add(m.urn, { ...base, op, changedKeys });
     }
     let op: StepOp;
     if (REPLACE_OPS.has(m.op)) op = "replace";
     else if (m.op === "delete-replaced") {
       // The old half of a replacement, or a pending delete left by an earlier failed run.
       if (!steps.has(m.urn)) add(`${m.urn}#old`, { ...base, op: "delete" });
-      continue;
+      return;
     } else if (["create", "update", "same", "delete", "read", "import"].includes(m.op)) op = m.op as StepOp;
-    else continue; // discard, remove-pending-replace, refresh (of `up --refresh`): not a step of their own here
+    else return; // discard, remove-pending-replace, refresh (of `up --refresh`): not a step of their own here
     add(m.urn, { ...base, op, changedKeys: m.diffs?.length ? m.diffs : undefined });
-  }
-  return [...steps.values()];
+  };
+  return { onEvent, steps: () => [...steps.values()] };
 }
 
 /**
@@ -169,23 +176,26 @@ function stateOf(deployment: automation.Deployment): Map<string, StateEntry> {
   return out;
 }
 
-/** One `pulumi` run's events, messages and errors. */
-function recorder() {
-  const events: automation.EngineEvent[] = [];
+/** One `pulumi` run's steps, messages, errors and policy events; its whole transcript with `keepTranscript`. */
+function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
+  const collector = stepCollector(kind);
   const logs: LogLine[] = [];
   const errors: string[] = [];
+  const policy: automation.PolicyEvent[] = [];
   let text = "";
   return {
-    events,
+    steps: collector.steps,
     logs,
     errors,
+    policy,
     get text() {
       return text;
     },
-    onOutput: (out: string) => void (text += out),
+    onOutput: (out: string) => void (keepTranscript && (text += out)),
     onEvent: (e: automation.EngineEvent) => {
-      events.push(e);
-      text += `${JSON.stringify(e)}\n`;
+      collector.onEvent(e);
+      if (keepTranscript) text += `${JSON.stringify(e)}\n`;
+      if (e.policyEvent) policy.push(e.policyEvent);
       const d = e.diagnosticEvent;
       if (!d?.message) return;
       const stream = d.severity === "info" ? "stdout" : "stderr";
@@ -203,7 +213,7 @@ export class EngineStack {
   readonly stackName: string;
   /** Folder of the local backend (the checkpoint files). */
   readonly backendDir: string;
-  /** Everything the last run printed (CLI output and engine events). */
+  /** Everything the last run printed (CLI output and engine events), with `keepTranscript`. */
   lastTranscript: EngineTranscript = { text: "" };
   private readonly tmp: string;
   private readonly workDir: string;
@@ -341,7 +351,7 @@ export class EngineStack {
       const main = typeof program === "string" ? path.resolve(program) : path.resolve(this.opts.cwd ?? process.cwd());
       if (main !== this.main) await stack.workspace.saveProjectSettings(this.projectSettings(main));
       const inline = typeof program === "function" ? async () => (await program()) ?? undefined : undefined;
-      const rec = recorder();
+      const rec = recorder(kind, this.opts.keepTranscript ?? false);
       const common = {
         color: "never" as const,
         onEvent: rec.onEvent,
@@ -377,8 +387,8 @@ export class EngineStack {
         stack.workspace.program = undefined;
       }
       this.lastTranscript = { text: rec.text };
-      if (kind !== "preview") this.state = stateOf(await stack.exportStack());
-      const steps = stepsOf(kind, rec.events);
+      if (kind !== "preview" && this.opts.keepState !== false) this.state = stateOf(await stack.exportStack());
+      const steps = rec.steps();
       const result: EngineRunResult = {
         kind,
         outputs,
@@ -386,7 +396,7 @@ export class EngineStack {
         changes: steps.filter(isChange).length,
         logs: rec.logs,
         errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
-        policy: rec.events.flatMap((e) => (e.policyEvent ? [e.policyEvent] : [])),
+        policy: rec.policy,
       };
       if (failure) throw new RunError(result, [failure]);
       return result;

@@ -193,7 +193,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   outputs: ["databaseId", "mode", "users", "unmanaged", "managedUserIds", "protectedUserIds", "allowAdminRemoval"],
   label,
   idOf: (s) => `database/${s.databaseId}`,
-  handsOver: "grant:",
+  handsOver: (i) => (i.mode === "authoritative" ? `grant:${i.databaseId}:` : undefined),
   claims: (i) => Object.keys(i.users).map((id) => grantKey(i.databaseId, id)),
 
   async diff(olds, news, { client, action }) {

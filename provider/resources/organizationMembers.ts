@@ -325,7 +325,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
   outputs: ["organizationId", "mode", "members", "unmanaged", "managed", "protectedEmails", "allowAdminRemoval"],
   label,
   idOf: (s) => `organization/${s.organizationId}`,
-  handsOver: "member:",
+  handsOver: (i) => (i.mode === "authoritative" ? `member:${i.organizationId}:` : undefined),
   claims: (i) =>
     Object.entries(i.members).flatMap(([email, p]) => [
       ...personKeys("member", i.organizationId, { email }),

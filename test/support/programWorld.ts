@@ -51,6 +51,7 @@ export function useProgramWorld(project: string): ProgramWorld {
           "reviewadmin:requestsPerSecond": "1000",
         },
         secretConfigKeys: ["reviewadmin:apiKey"],
+        keepTranscript: true,
       });
       stacks.push(stack);
       return stack;

@@ -50,11 +50,28 @@ export function declare(shape: ResourceShape, name: string, args: object): Decla
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The value of an input once resolved, or undefined when it is not known (a preview). */
+async function known(value: object): Promise<Record<string, unknown> | undefined> {
+  // Output.promise() is the SDK's own way to await an output; it gives undefined for unknowns,
+  // where apply() would never call back and the roster would never register.
+  const output = pulumi.output(value) as unknown as { promise(): Promise<Record<string, unknown> | undefined> };
+  return output.promise();
+}
+
 /**
- * What the rest of the program declares under `prefix` (claim key -> holder), for the roster whose
- * own entry is `self`: resolved once a turn of the event loop passes with no new resource.
+ * For an authoritative roster (`shape.handsOver` gives its prefix, e.g. `member:102:`), what the
+ * rest of the program declares under that prefix (claim key -> holder), resolved once a turn of
+ * the event loop passes with no new resource; undefined for a roster that removes nobody
+ * (additive), so its state carries nothing for it. `self` is the roster's own entry.
  */
-export async function declaredElsewhere(self: Declaration | undefined, prefix: string): Promise<Record<string, string>> {
+export async function declaredElsewhere(
+  self: Declaration | undefined,
+  shape: ResourceShape,
+  args: object,
+): Promise<Record<string, string> | undefined> {
+  const resolved = await known(args);
+  const prefix = resolved && shape.handsOver?.(resolved);
+  if (!prefix) return undefined;
   const list = thisRun();
   let seen: number;
   do {

@@ -29,10 +29,11 @@ export interface ResourceShape {
    */
   readonly declares?: (args: Record<string, unknown>) => readonly string[] | undefined;
   /**
-   * Rosters only: the prefix of the claim keys whose holders their removals leave in place
-   * ("member:", "grant:"); the program passes what else it declares under it (declarations.ts).
+   * Rosters only: from its args (resolved), the prefix of the claim keys whose holders its
+   * removals leave in place (`member:102:`), or undefined when it removes nobody (additive) or
+   * the args are not valid; the program passes what else it declares under it (declarations.ts).
    */
-  readonly handsOver?: string;
+  readonly handsOver?: (args: Record<string, unknown>) => string | undefined;
 }
 
 /** A resource kind's implementation (what `defineResource` makes): its methods, and its shape. */

@@ -89,8 +89,8 @@ export interface ResourceDefinition<I, S> {
   claims?(inputs: I): ClaimKey[];
   /** The keys whose claim by a resource of this run makes this resource's delete hand over. */
   holds?(state: S): ClaimKey[];
-  /** Rosters: the claim-key prefix their removals hand over (ResourceShape.handsOver). */
-  handsOver?: string;
+  /** Rosters: the claim-key prefix their removals hand over, undefined when they remove nobody (ResourceShape.handsOver). */
+  handsOver?(inputs: I): string | undefined;
   /** Reads a state written by any older version of this package (default: as stored). */
   upgrade?(stored: Record<string, unknown>): S;
 }
@@ -173,6 +173,8 @@ export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.d
   };
 }
 
+const mapDefined = <A, B>(a: A | undefined, f: (a: A) => B): B | undefined => (a === undefined ? undefined : f(a));
+
 /** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
 const justRead = new Set<string>();
 
@@ -208,15 +210,16 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     }
   }
 
-  const declares = def.claims
-    ? (args: Record<string, unknown>) => {
-        const parsed = def.inputs.safeParse(stripProvider(args));
-        return parsed.success ? def.claims!(parsed.data) : undefined;
-      }
-    : undefined;
+  // Program-side views of the definition (declarations.ts), on the args as the program passes them.
+  const parsed = (args: Record<string, unknown>) => {
+    const r = def.inputs.safeParse(stripProvider(args));
+    return r.success ? r.data : undefined;
+  };
+  const declares = def.claims ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.claims!) : undefined;
+  const handsOver = def.handsOver ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.handsOver!) : undefined;
 
   return {
-    definition: { ...def, declares },
+    definition: { ...def, declares, handsOver },
 
     async check(olds, news) {
       const checked = checkInputs(def.inputs, news);

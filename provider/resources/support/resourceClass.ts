@@ -45,7 +45,7 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
     const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
     const self = declare(definition, name, args);
     // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
-    const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition.handsOver) } : {};
+    const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition, args) } : {};
     const props = { ...seeded, ...args, ...elsewhere, __provider: providerSource(definition.kind) };
     super(`pulumi-nodejs:dynamic/${MODULE}:${definition.kind}`, name, props, opts);
   }
