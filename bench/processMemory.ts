@@ -35,7 +35,11 @@ function descendants(root: number): number[] {
   const queue = [root];
   while (queue.length) {
     const p = queue.pop()!;
-    for (const [child, pp] of parent) if (pp === p) (out.push(child), queue.push(child));
+    for (const [child, pp] of parent) {
+      if (pp !== p) continue;
+      out.push(child);
+      queue.push(child);
+    }
   }
   return out;
 }

@@ -17,6 +17,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+import * as runtimeSettings from "@pulumi/pulumi/runtime/settings";
 import type { LogLine } from "./pluginDriver";
 import type { ProgramFn } from "./program/programFile";
 import { RunError, type RunResult } from "./program/stack";
@@ -78,6 +79,13 @@ export interface EngineTranscript {
 }
 
 const PASSPHRASE = "reviewadmin-engine-passphrase";
+
+// Every run of an inline program connects new gRPC clients (the SDK's) to a new engine, which may
+// listen on a port an engine of an earlier run used. grpc-js keeps one subchannel pool per process
+// and would hand the new client the old, failed connection: the run then fails with "14
+// UNAVAILABLE: No connection established". A subchannel pool per client avoids that; user programs
+// run one per process and never meet it. (Set on the SDK's options object, read at each connect.)
+(runtimeSettings as unknown as { grpcClientOptions: Record<string, unknown> }).grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
 /** Engine ops of a replacement, reported as one "replace" step as the harness does. */
 const REPLACE_OPS = new Set<string>(["replace", "create-replacement"]);
@@ -197,7 +205,8 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
       if (keepTranscript) text += `${JSON.stringify(e)}\n`;
       if (e.policyEvent) policy.push(e.policyEvent);
       const d = e.diagnosticEvent;
-      if (!d?.message) return;
+      // Debug lines (the SDK's own RPC tracing) are not what a run printed for the user.
+      if (!d?.message || (d.severity as string) === "debug") return;
       const stream = d.severity === "info" ? "stdout" : "stderr";
       for (const line of d.message.trimEnd().split("\n")) logs.push({ stream, line });
       if (d.severity === "error") errors.push(d.message.trim());
