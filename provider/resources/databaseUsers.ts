@@ -14,8 +14,17 @@ import { grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, DeclaredElsewhere, progressOf, rosterMode, rosterResource, type RosterInternals } from "./support/roster";
-import type { RosterMode } from "./support/rosterMode";
+import {
+  adoptionNote,
+  DeclaredElsewhere,
+  onUnmanagedSchema,
+  progressOf,
+  rosterMode,
+  rosterResource,
+  type RosterInternals,
+} from "./support/roster";
+import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
+import { enforceGate, gateFindings } from "./support/unmanagedGate";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUsers roster. */
@@ -29,6 +38,14 @@ export interface DatabaseUsersArgs {
   protectedUserIds?: pulumi.Input<pulumi.Input<number>[]>;
   /** Allow taking DB_ADMIN from the key's own user. Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
+  /**
+   * The drift gate for users with permissions on the database the program does not declare
+   * (additive mode): "failOnPrivileged" (default) fails preview and up while one of them holds
+   * DB_ADMIN, "failOnAny" while there is any, "report" warns, "ignore" says nothing.
+   */
+  onUnmanaged?: pulumi.Input<OnUnmanaged>;
+  /** User ids the program does not declare and accepts as they are (the drift gate passes them). */
+  knownExceptions?: pulumi.Input<pulumi.Input<number>[]>;
 }
 
 const Permissions = DatabasePermissions.refine((a) => a.length > 0, {
@@ -46,6 +63,11 @@ const Inputs = z.strictObject({
     .transform((a) => sortedSet(a))
     .optional(),
   allowAdminRemoval: z.boolean().optional(),
+  onUnmanaged: onUnmanagedSchema,
+  knownExceptions: z
+    .array(UserId)
+    .transform((a) => sortedSet(a))
+    .optional(),
   declaredElsewhere: DeclaredElsewhere,
 });
 type Inputs = z.infer<typeof Inputs>;
@@ -70,6 +92,10 @@ export interface DatabaseUsersState {
   managedUserIds: number[];
   protectedUserIds?: number[];
   allowAdminRemoval?: boolean;
+  onUnmanaged?: OnUnmanaged;
+  knownExceptions?: number[];
+  /** What the rest of the program declared on this database at the last up (declarations.ts). */
+  declaredElsewhere?: Record<string, string>;
 }
 
 const liveUser = (u: DatabaseUser): LiveUser => ({
@@ -78,11 +104,12 @@ const liveUser = (u: DatabaseUser): LiveUser => ({
   username: u.user.username ?? null,
 });
 
-function stateOf(
-  inputs: Pick<Inputs, "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval">,
-  managed: number[],
-  live: Map<number, DatabaseUser>,
-): DatabaseUsersState {
+type Settings = Pick<
+  Inputs,
+  "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval" | "onUnmanaged" | "knownExceptions" | "declaredElsewhere"
+>;
+
+function stateOf(inputs: Settings, managed: number[], live: Map<number, DatabaseUser>): DatabaseUsersState {
   const managedSet = new Set(managed);
   const users: Record<string, LiveUser> = {};
   const unmanaged: DatabaseUsersState["unmanaged"] = [];
@@ -99,8 +126,24 @@ function stateOf(
     managedUserIds: [...managed].sort((a, b) => a - b),
     protectedUserIds: inputs.protectedUserIds,
     allowAdminRemoval: inputs.allowAdminRemoval,
+    onUnmanaged: inputs.onUnmanaged,
+    knownExceptions: inputs.knownExceptions,
+    declaredElsewhere: inputs.declaredElsewhere,
   });
 }
+
+/** What the drift gate stops on (unmanagedGate.ts): users of `unmanaged` holding DB_ADMIN (or, with failOnAny, any). */
+function gate(settings: Settings, unmanaged: DatabaseUsersState["unmanaged"]): string[] {
+  const holders = unmanaged.map((u) => ({
+    who: `user ${u.userId}${u.username ? ` (${u.username})` : ""}`,
+    keys: [grantKey(settings.databaseId, u.userId)],
+    exception: u.userId,
+    permissions: u.permissions,
+  }));
+  return gateFindings(settings, holders, (p) => p === "DB_ADMIN");
+}
+
+const ACCEPT = "Declare them in the roster's users, or list their user ids in knownExceptions to accept them as they are";
 
 interface Plan {
   set: string[];
@@ -173,7 +216,15 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     await rememberDatabaseUser(client, dbId, userId, undefined);
     wrote();
   });
-  return stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(client, dbId));
+  const state = stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(client, dbId));
+  // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
+  enforceGate(
+    action,
+    { ...inputs, onUnmanaged: inputs.onUnmanaged === "ignore" ? "ignore" : "report" },
+    gate(inputs, state.unmanaged),
+    ACCEPT,
+  );
+  return state;
 }
 
 function inputsOf(state: DatabaseUsersState): Inputs {
@@ -183,6 +234,9 @@ function inputsOf(state: DatabaseUsersState): Inputs {
     users: Object.fromEntries(Object.entries(state.users).map(([id, u]) => [id, u.permissions])),
     protectedUserIds: state.protectedUserIds,
     allowAdminRemoval: state.allowAdminRemoval,
+    onUnmanaged: state.onUnmanaged,
+    knownExceptions: state.knownExceptions,
+    declaredElsewhere: state.declaredElsewhere,
   });
 }
 
@@ -190,13 +244,25 @@ function inputsOf(state: DatabaseUsersState): Inputs {
 export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   kind: "DatabaseUsers",
   inputs: Inputs,
-  outputs: ["databaseId", "mode", "users", "unmanaged", "managedUserIds", "protectedUserIds", "allowAdminRemoval"],
+  outputs: [
+    "databaseId",
+    "mode",
+    "users",
+    "unmanaged",
+    "managedUserIds",
+    "protectedUserIds",
+    "allowAdminRemoval",
+    "onUnmanaged",
+    "knownExceptions",
+    "declaredElsewhere",
+  ],
   label,
   idOf: (s) => `database/${s.databaseId}`,
-  handsOver: (i) => (i.mode === "authoritative" ? `grant:${i.databaseId}:` : undefined),
+  // Authoritative removals hand over, and the drift gate accepts, grants the program declares elsewhere.
+  handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `grant:${i.databaseId}:` : undefined),
   claims: (i) => Object.keys(i.users).map((id) => grantKey(i.databaseId, id)),
 
-  async diff(olds, news, { client, action }) {
+  async diff(olds, news, { client, action, refresh }) {
     // A preview with values not known yet: say it may change, and judge lockout at up.
     if (containsUnknown(news)) {
       const same = news.databaseId === olds.databaseId || (news.databaseId as unknown) === UNKNOWN;
@@ -208,13 +274,19 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedUserIds ?? null) !== JSON.stringify(olds.protectedUserIds ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
+    // The drift gate, on who the last run or refresh found, with the program's settings (unmanagedGate.ts).
+    const found = gate(news, olds.unmanaged ?? []);
+    if (refresh && found.length) return { changes: true, replaces: [] };
+    enforceGate(action, news, found, ACCEPT);
     if (plan.set.length || plan.remove.length) await guardLockout(client, news, olds.users, plan, action);
     return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
   reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
-  async readLive(state, { client }) {
+  async readLive(state, { client, action }) {
     const fresh = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
+    const found = gate(fresh, fresh.unmanaged);
+    if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
     return { state: fresh, inputs: inputsOf(fresh) };
   },
   releaseNote: "no longer managed; database permissions stay as they are.",

@@ -14,8 +14,17 @@ import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { adoptionNote, DeclaredElsewhere, progressOf, rosterMode, rosterResource, type RosterInternals } from "./support/roster";
-import type { RosterMode } from "./support/rosterMode";
+import {
+  adoptionNote,
+  DeclaredElsewhere,
+  onUnmanagedSchema,
+  progressOf,
+  rosterMode,
+  rosterResource,
+  type RosterInternals,
+} from "./support/roster";
+import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
+import { enforceGate, gateFindings } from "./support/unmanagedGate";
 import { listedInvitations, listedMembers } from "./support/runCache";
 
 /** One person of the roster. Fields left out are not managed for that person. */
@@ -38,6 +47,14 @@ export interface OrganizationMembersArgs {
   protectedEmails?: pulumi.Input<pulumi.Input<string>[]>;
   /** Allow removing the key's own user or the last org admin. Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
+  /**
+   * The drift gate for people in the organization the program does not declare (additive mode):
+   * "failOnPrivileged" (default) fails preview and up while one of them holds an organization
+   * permission, "failOnAny" while there is any, "report" warns, "ignore" says nothing.
+   */
+  onUnmanaged?: pulumi.Input<OnUnmanaged>;
+  /** Emails of people the program does not declare and accepts as they are (the drift gate passes them). */
+  knownExceptions?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 const Person = z.strictObject({
@@ -70,6 +87,11 @@ const Inputs = z.strictObject({
     .transform((a) => sortedSet(a))
     .optional(),
   allowAdminRemoval: z.boolean().optional(),
+  onUnmanaged: onUnmanagedSchema,
+  knownExceptions: z
+    .array(Email)
+    .transform((a) => sortedSet(a))
+    .optional(),
   declaredElsewhere: DeclaredElsewhere,
 });
 type Inputs = z.infer<typeof Inputs>;
@@ -99,6 +121,10 @@ export interface OrganizationMembersState {
   managed: Record<string, ManagedField[]>;
   protectedEmails?: string[];
   allowAdminRemoval?: boolean;
+  onUnmanaged?: OnUnmanaged;
+  knownExceptions?: string[];
+  /** What the rest of the program declared in this organization at the last up (declarations.ts). */
+  declaredElsewhere?: Record<string, string>;
 }
 
 function livePerson(x: Presence): LivePerson {
@@ -133,11 +159,12 @@ async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map
   return out;
 }
 
-function stateOf(
-  inputs: Pick<Inputs, "organizationId" | "mode" | "protectedEmails" | "allowAdminRemoval">,
-  managed: Record<string, ManagedField[]>,
-  live: Map<string, Presence>,
-): OrganizationMembersState {
+type Settings = Pick<
+  Inputs,
+  "organizationId" | "mode" | "protectedEmails" | "allowAdminRemoval" | "onUnmanaged" | "knownExceptions" | "declaredElsewhere"
+>;
+
+function stateOf(inputs: Settings, managed: Record<string, ManagedField[]>, live: Map<string, Presence>): OrganizationMembersState {
   const members: Record<string, LivePerson> = {};
   const unmanaged: OrganizationMembersState["unmanaged"] = [];
   for (const [email, x] of [...live].sort(([a], [b]) => a.localeCompare(b))) {
@@ -152,8 +179,30 @@ function stateOf(
     managed,
     protectedEmails: inputs.protectedEmails,
     allowAdminRemoval: inputs.allowAdminRemoval,
+    onUnmanaged: inputs.onUnmanaged,
+    knownExceptions: inputs.knownExceptions,
+    declaredElsewhere: inputs.declaredElsewhere,
   });
 }
+
+/**
+ * What the drift gate stops on (unmanagedGate.ts): people of `unmanaged` holding an organization
+ * permission (or, with failOnAny, anyone), judged with the settings of `settings`.
+ */
+function gate(settings: Settings, unmanaged: OrganizationMembersState["unmanaged"]): string[] {
+  const holders = unmanaged
+    .filter((p) => p.status !== "expired")
+    .map((p) => ({
+      who: p.email,
+      keys: personKeys("member", settings.organizationId, { email: p.email, userId: p.userId }),
+      exception: p.email,
+      permissions: p.permissions,
+      status: p.status,
+    }));
+  return gateFindings(settings, holders, () => true);
+}
+
+const ACCEPT = "Declare them in the roster's members, or list their emails in knownExceptions to accept them as they are";
 
 /** What reconciling would do, person by person. */
 interface Plan {
@@ -283,7 +332,15 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     await writeChanges();
     await writeRemovals();
   });
-  return stateOf(inputs, managedOf(inputs), await liveRoster(client, orgId));
+  const state = stateOf(inputs, managedOf(inputs), await liveRoster(client, orgId));
+  // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
+  enforceGate(
+    action,
+    { ...inputs, onUnmanaged: inputs.onUnmanaged === "ignore" ? "ignore" : "report" },
+    gate(inputs, state.unmanaged),
+    ACCEPT,
+  );
+  return state;
 }
 
 function managedOf(inputs: Inputs): Record<string, ManagedField[]> {
@@ -313,6 +370,9 @@ function inputsOf(state: OrganizationMembersState): Inputs {
     members,
     protectedEmails: state.protectedEmails,
     allowAdminRemoval: state.allowAdminRemoval,
+    onUnmanaged: state.onUnmanaged,
+    knownExceptions: state.knownExceptions,
+    declaredElsewhere: state.declaredElsewhere,
   });
 }
 
@@ -322,10 +382,22 @@ const label = (s: { organizationId: number }) => `OrganizationMembers of organiz
 export const organizationMembers = rosterResource<Inputs, OrganizationMembersState>({
   kind: "OrganizationMembers",
   inputs: Inputs,
-  outputs: ["organizationId", "mode", "members", "unmanaged", "managed", "protectedEmails", "allowAdminRemoval"],
+  outputs: [
+    "organizationId",
+    "mode",
+    "members",
+    "unmanaged",
+    "managed",
+    "protectedEmails",
+    "allowAdminRemoval",
+    "onUnmanaged",
+    "knownExceptions",
+    "declaredElsewhere",
+  ],
   label,
   idOf: (s) => `organization/${s.organizationId}`,
-  handsOver: (i) => (i.mode === "authoritative" ? `member:${i.organizationId}:` : undefined),
+  // Authoritative removals hand over, and the drift gate accepts, people the program declares elsewhere.
+  handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `member:${i.organizationId}:` : undefined),
   claims: (i) =>
     Object.entries(i.members).flatMap(([email, p]) => [
       ...personKeys("member", i.organizationId, { email }),
@@ -359,14 +431,21 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedEmails ?? null) !== JSON.stringify(olds.protectedEmails ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
+    // The drift gate, on who the last run or refresh found, with the program's settings. Refresh
+    // (news: the settings of the last up) reports them as drift instead (unmanagedGate.ts).
+    const found = gate(news, olds.unmanaged ?? []);
+    if (refresh && found.length) return { changes: true, replaces: [] };
+    enforceGate(action, news, found, ACCEPT);
     // Anti-lockout at preview, only when the plan takes someone's membership or ORG_ADMIN away.
     if (plan.remove.length || plan.change.length) await guardLockout(client, news, everyone, plan, action);
     return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
   reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
-  async readLive(state, { client }) {
+  async readLive(state, { client, action }) {
     const fresh = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
+    const found = gate(fresh, fresh.unmanaged);
+    if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
     return { state: fresh, inputs: inputsOf(fresh) };
   },
   releaseNote: "no longer managed; its members stay as they are.",

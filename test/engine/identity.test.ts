@@ -53,7 +53,12 @@ describe("renames", () => {
       );
       new reviewadmin.OrganizationMembers(
         `legal${suffix}`,
-        { organizationId: ORG, mode: "additive", members: { "grace@northwind.example": { permissions: ["AI_ADMIN"] } } },
+        {
+          organizationId: ORG,
+          mode: "additive",
+          onUnmanaged: "report",
+          members: { "grace@northwind.example": { permissions: ["AI_ADMIN"] } },
+        },
         alias("legal"),
       );
     };

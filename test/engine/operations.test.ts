@@ -81,7 +81,12 @@ describe("refresh with drift on every resource kind", () => {
             ]),
         ),
       });
-      new reviewadmin.DatabaseUsers("nvc", { databaseId: DB, mode: "additive", users: { [String(U.databaseAdmin)]: ["DB_ADMIN"] } });
+      new reviewadmin.DatabaseUsers("nvc", {
+        databaseId: DB,
+        mode: "additive",
+        onUnmanaged: "report",
+        users: { [String(U.databaseAdmin)]: ["DB_ADMIN"] },
+      });
       new reviewadmin.CustodianDirectorySync("custodians", { directoryId: SEEDED.directories.org, csvPath: csv });
       const ds = new reviewadmin.Dataset("mail", { databaseId: DB, name: "Mail" });
       new reviewadmin.SourceFile("memo", { databaseId: DB, datasetId: ds.datasetId, path: upload });
@@ -149,6 +154,7 @@ describe("a preview that updates a roster", () => {
       const roster = new reviewadmin.OrganizationMembers("members", {
         organizationId: ORG,
         mode: "additive",
+        onUnmanaged: "report",
         members: {
           "alan@northwind.example": { permissions: [] },
           ...(withGrace ? { "grace@northwind.example": { permissions: ["AI_ADMIN" as const] } } : {}),

@@ -34,6 +34,7 @@ describe("the API key", () => {
       new reviewadmin.OrganizationMembers("legal", {
         organizationId: ORG,
         mode: "additive",
+        onUnmanaged: "report",
         members: { "grace@northwind.example": { permissions: ["AI_ADMIN"] } },
       });
       new reviewadmin.DatabaseUserPermissions("grant", { databaseId: DB, userId, permissions: ["DB_UPLOAD"] });

@@ -24,6 +24,8 @@ describe("OrganizationMembers", () => {
   const additive = {
     organizationId: ORG,
     mode: "additive",
+    // The drift gate has tests of its own (test/engine/driftGate.test.ts): here it only reports.
+    onUnmanaged: "report",
     members: {
       "Alan@Northwind.example": { permissions: ["AI_ADMIN"] },
       "ken@northwind.example": {},

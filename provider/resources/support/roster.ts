@@ -8,7 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { defineResource, type Operation, type ResourceDefinition } from "./lifecycle";
-import { ROSTER_MODES } from "./rosterMode";
+import { ON_UNMANAGED, ROSTER_MODES } from "./rosterMode";
 
 /** One line naming what a roster adopted on creation: "adopted 3 people already there: a, b, c". */
 export function adoptionNote(action: string, what: string, names: readonly string[]): string | undefined {
@@ -45,6 +45,11 @@ export interface RosterInternals {
 
 /** Schema of `declaredElsewhere` (absent in states written before 0.2.0). */
 export const DeclaredElsewhere = z.record(z.string(), z.string()).optional();
+
+/** The drift gate's setting (unmanagedGate.ts); absent means "failOnPrivileged". */
+export const onUnmanagedSchema = z
+  .enum(ON_UNMANAGED, { message: 'must be "ignore", "report", "failOnPrivileged" or "failOnAny"' })
+  .optional();
 
 /** The mode input, required: removing people is never a default. */
 export const rosterMode = z.enum(ROSTER_MODES, { message: 'must be "authoritative" or "additive"' });

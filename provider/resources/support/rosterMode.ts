@@ -8,3 +8,14 @@ export const ROSTER_MODES = ["authoritative", "additive"] as const;
 
 /** "authoritative": the live set is made to equal the map; "additive": entries are only added or updated. */
 export type RosterMode = (typeof ROSTER_MODES)[number];
+
+/** Every setting of a roster's drift gate for people it does not declare (see unmanagedGate.ts). */
+export const ON_UNMANAGED = ["ignore", "report", "failOnPrivileged", "failOnAny"] as const;
+
+/**
+ * What a roster does about people in the organization (or database) that neither it nor another
+ * resource of the program declares: "failOnPrivileged" (the default) fails refresh, preview and up
+ * when one of them holds a privileged permission (any organization permission; DB_ADMIN on a
+ * database), "failOnAny" when there is any, "report" lists them as a warning, "ignore" says nothing.
+ */
+export type OnUnmanaged = (typeof ON_UNMANAGED)[number];
