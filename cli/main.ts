@@ -6,10 +6,8 @@
  */
 // command.ts needs nothing beyond Node's own modules, so it loads on any Node; the commands
 // (which load undici, zod...) are imported only after the version check.
-import { helpOf, parseOptions, processIo, UsageError, type Command, type Io } from "./command";
-
-/** The Node major and minor this package needs (undici 8: 22.19). */
-const NEED = { major: 22, minor: 19 };
+import { nodeProblem } from "../contract/nodeVersion";
+import { closest, helpOf, parseOptions, processIo, UsageError, type Command, type Io } from "./command";
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -30,13 +28,6 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import("./routes.js")).routes,
   },
 };
-
-/** One line saying which Node is needed, or undefined when this one will do. */
-export function nodeProblem(version = process.versions.node): string | undefined {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major > NEED.major || (major === NEED.major && minor >= NEED.minor)) return undefined;
-  return `pulumi-reviewadmin needs Node ${NEED.major}.${NEED.minor} or newer (Node 24 recommended); this is Node ${version}. Install one from https://nodejs.org or with your version manager (nvm install 24).`;
-}
 
 function overview(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -69,7 +60,10 @@ export async function main(argv: string[], io?: Io): Promise<number> {
   }
   const entry = COMMANDS[name];
   if (!entry) {
-    out.err(`pulumi-reviewadmin: unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")} (see --help)`);
+    const near = closest(name, Object.keys(COMMANDS));
+    out.err(
+      `pulumi-reviewadmin: unknown command '${name}'${near ? `; did you mean '${near}'?` : ""}; commands: ${Object.keys(COMMANDS).join(", ")} (see --help)`,
+    );
     return 2;
   }
   const cmd = await entry.load();

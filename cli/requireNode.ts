@@ -3,7 +3,7 @@
  * nodeProblem()'s one line and exits with code 1 before the entry's other imports load (undici,
  * which they pull in, dies on an old Node with a stack trace instead). Does nothing on a good Node.
  */
-import { nodeProblem } from "./main";
+import { nodeProblem } from "../contract/nodeVersion";
 
 const problem = nodeProblem();
 if (problem) {

@@ -6,6 +6,8 @@
  *   await fetch(`${emu.url}/v1/users/me`, { headers: { authorization: `Bearer ${emu.keys.orgAdmin}` } });
  *   await emu.close();
  */
+// First: on an old Node, one line saying which Node is needed, before undici loads.
+import "../contract/requireNode";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -20,6 +22,23 @@ import { Store } from "./model/store";
 import { uploadsOf } from "./model/uploadStore";
 import { createServer } from "./server";
 import { Traffic, type RequestRecord } from "./traffic";
+
+/** A state file the emulator wrote, or an error saying the file is something else. */
+function readStateFile(file: string): WorldSnapshot {
+  const notOurs = (why: string) =>
+    new Error(`${file} is not a state file of the emulator (${why}): name a new file, which the emulator creates, or one it wrote`);
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    throw notOurs(`not JSON: ${(err as Error).message.split("\n")[0]}`);
+  }
+  const d = data as Partial<WorldSnapshot> | null;
+  if (!d || typeof d !== "object" || d.version !== 1 || !Array.isArray(d.organizations) || !Array.isArray(d.keys)) {
+    throw notOurs("JSON without the emulator's version, organizations and keys");
+  }
+  return d as WorldSnapshot;
+}
 
 // The world and its parts, for tests, demos and benchmarks that set the stage in process.
 export { SEEDED, type ScaleOptions } from "./model/seed";
@@ -134,7 +153,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const stateFile = options.stateFile;
   if (stateFile && fs.existsSync(stateFile)) {
-    store.load(JSON.parse(fs.readFileSync(stateFile, "utf8")) as WorldSnapshot);
+    store.load(readStateFile(stateFile));
   } else {
     reset(options.seed, options.scale);
   }

@@ -3,6 +3,8 @@
  * whole public surface: every name exported here is a promise kept across minor versions (see
  * CHANGELOG.md); anything else in the package is internal.
  */
+// First: on an old Node, one line saying which Node is needed, before undici loads.
+import "../contract/requireNode";
 
 // Resources
 export { OrgMember, type OrgMemberArgs, type MemberStatus } from "./resources/orgMember";

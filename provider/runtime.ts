@@ -1,9 +1,11 @@
 /**
- * The code the dynamic-provider plugin runs. The serialized provider shim
- * (resources/support/resourceClass.ts) requires this module by package name and forwards each
- * call to the implementation of its kind. Loaded once per plugin process (one run), so its
+ * The code the dynamic-provider plugin runs. The provider text every resource stores
+ * (resources/support/resourceClass.ts) requires this module by package name and takes the
+ * provider of its kind (`shim`). Loaded once per plugin process (one run), so its
  * caches, claims and the client's pacer are shared by every resource of the run.
  */
+// First: on an old Node, one line saying which Node is needed, before undici loads.
+import "../contract/requireNode";
 import type * as pulumi from "@pulumi/pulumi";
 import { custodianDirectorySync } from "./resources/custodianDirectorySync";
 import { databaseUserPermissions } from "./resources/databaseUserPermissions";
