@@ -16,9 +16,18 @@
 import { accessText, routes, type Database, type OperationId, type Organization, type User } from "../../contract";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
 import { routeTableFor } from "../../provider/client/routeTables";
-import { resolveSettings, SettingsError, SETTINGS, type Settings } from "../../provider/settings";
+import {
+  CONFIG_NAMESPACE,
+  resolveSettings,
+  setConfiguredSettings,
+  settingsFromConfig,
+  SettingsError,
+  SETTINGS,
+  type Settings,
+} from "../../provider/settings";
 import { oneLine } from "../../provider/util";
 import type { Capability, DatabaseAccess, DoctorReport, Identity, OrganizationAccess, RouteCheck, Severity } from "./report";
+import type { StackSettings } from "./stackConfig";
 
 /** The service's rate limit: 25 requests per second per authenticating user account (spec, Limits). */
 export const SERVICE_RATE_LIMIT = 25;
@@ -35,6 +44,8 @@ export interface DiagnoseOptions {
    * shows LEGAL_HOLD_ADMIN to org admins only.
    */
   custodiansOnly?: boolean;
+  /** A stack's `reviewadmin:*` settings (stackConfig.ts): they win over the environment, as in the provider. */
+  stack?: StackSettings;
 }
 
 /** What went wrong with one call, in the terms the doctor reasons in. */
@@ -132,16 +143,32 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
   };
 
   let settings: Settings;
+  const fromStack = opts.stack ? opts.stack.values : {};
   try {
+    // The stack's config as the plugin's configure would take it; the environment fills the rest.
+    setConfiguredSettings(settingsFromConfig((key) => fromStack[key]));
     settings = resolveSettings(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : undefined);
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
-    settingsProblem(err, add);
+    settingsProblem(err, add, opts.stack);
     return finish();
+  } finally {
+    setConfiguredSettings({});
   }
+  // Where each setting in use came from: what wins in resolveSettings, said the same way.
+  const source = (key: keyof typeof SETTINGS) =>
+    key === "baseUrl" && opts.baseUrl !== undefined
+      ? "--base-url"
+      : fromStack[key] !== undefined && fromStack[key] !== ""
+        ? `stack ${opts.stack!.stack}: ${CONFIG_NAMESPACE}:${key}`
+        : process.env[SETTINGS[key].env]
+          ? SETTINGS[key].env
+          : undefined;
+  report.settingsFrom = Object.fromEntries(
+    (["apiKey", "baseUrl", "requestsPerSecond", "openapi"] as const).flatMap((k) => (source(k) ? [[k, source(k)!]] : [])),
+  );
   report.baseUrl = shownUrl(settings.baseUrl);
-  report.baseUrlFrom =
-    opts.baseUrl !== undefined ? "--base-url" : process.env[SETTINGS.baseUrl.env] ? SETTINGS.baseUrl.env : "stack config";
+  report.baseUrlFrom = source("baseUrl");
   if (settings.openapi !== undefined) report.openapi = settings.openapi;
   report.keyId = keyIdOf(settings.apiKey);
   if (report.keyId === undefined) {
@@ -211,27 +238,37 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     add(
       "warning",
       "route-unexpected",
-      `${odd.map((r) => `${r.id} ${r.operationId}`).join(", ")} did not answer as the route table expects (see routes above)`,
+      `${odd.map((r) => `${r.method} ${r.path}`).join(", ")} did not answer as the route table expects (see routes above)`,
       FIX.routes,
     );
   }
   return finish();
 }
 
-function settingsProblem(err: SettingsError, add: (s: Severity, code: string, message: string, fix: string) => void): void {
+function settingsProblem(
+  err: SettingsError,
+  add: (s: Severity, code: string, message: string, fix: string) => void,
+  stack: StackSettings | undefined,
+): void {
+  const where = (key: "apiKey" | "baseUrl") =>
+    stack ? `stack ${stack.stack}'s ${CONFIG_NAMESPACE}:${key}, nor ${SETTINGS[key].env}` : SETTINGS[key].env;
   if (/no API key/.test(err.message)) {
     add(
       "error",
       "no-key",
-      `no API key is set (${SETTINGS.apiKey.env})`,
-      `export ${SETTINGS.apiKey.env}=<key>; to check a stack's key: ${SETTINGS.apiKey.env}=$(pulumi config get reviewadmin:apiKey) ${SETTINGS.baseUrl.env}=$(pulumi config get reviewadmin:baseUrl) npx pulumi-reviewadmin doctor`,
+      `no API key is set (${where("apiKey")})`,
+      stack
+        ? `pulumi config set --secret ${CONFIG_NAMESPACE}:apiKey <key> (the doctor reads the stack's config, as pulumi up does)`
+        : `in a Pulumi project the doctor reads the selected stack's config (or --stack NAME); elsewhere: export ${SETTINGS.apiKey.env}=<key>`,
     );
   } else if (/no base URL/.test(err.message)) {
     add(
       "error",
       "no-base-url",
-      `no base URL is set (${SETTINGS.baseUrl.env}); keys are per region, so there is no default`,
-      `export ${SETTINGS.baseUrl.env}=https://<your region's API host>, or pass --base-url`,
+      `no base URL is set (${where("baseUrl")}); keys are per region, so there is no default`,
+      stack
+        ? `pulumi config set ${CONFIG_NAMESPACE}:baseUrl https://<your region's API host>, or pass --base-url`
+        : `export ${SETTINGS.baseUrl.env}=https://<your region's API host>, or pass --base-url`,
     );
   } else if (err.message.includes(SETTINGS.openapi.env)) {
     add(
@@ -241,7 +278,7 @@ function settingsProblem(err: SettingsError, add: (s: Severity, code: string, me
       `correct the document (it is yours to edit: add the operations it lacks, or correct their operationId) or unset ${SETTINGS.openapi.env}; \`pulumi-reviewadmin routes --openapi FILE\` shows every operation against it`,
     );
   } else {
-    add("error", "bad-setting", err.message.replace(/^reviewadmin: /, ""), "correct the environment variable it names");
+    add("error", "bad-setting", err.message.replace(/^reviewadmin: /, ""), "correct the setting it names");
   }
 }
 
@@ -259,14 +296,16 @@ async function runChecks(
 
   /** Calls `op`, records the route check; `allowed` lists the failures this call may meet as a normal answer. */
   async function probe<T>(op: OperationId, run: () => Promise<T>, allowed: FailureKind[] = [], note?: string): Promise<Outcome<T>> {
-    const route = routes[op];
+    // The method and path the client sends: the OpenAPI document's when one is set.
+    const route = routeTableFor(report.openapi).routes[op];
+    const called = { id: route.id, operationId: op, method: route.method, path: route.path };
     try {
       const data = await run();
-      report.routes.push({ id: route.id, operationId: op, outcome: "ok", asExpected: true });
+      report.routes.push({ ...called, outcome: "ok", asExpected: true });
       return { ok: true, data };
     } catch (err) {
       const kind = failureKind(err);
-      const check: RouteCheck = { id: route.id, operationId: op, outcome: outcomeOf(err), asExpected: allowed.includes(kind) };
+      const check: RouteCheck = { ...called, outcome: outcomeOf(err), asExpected: allowed.includes(kind) };
       // An allowed failure gets the caller's reading of it; any other, what the service said.
       const said = check.asExpected ? note : answerText(err);
       if (said) check.note = said;
@@ -279,7 +318,7 @@ async function runChecks(
   function blocking(op: OperationId, out: { err: unknown; kind: FailureKind }): boolean {
     // The method and path the client sent: the OpenAPI document's when one is set (read already, so this cannot throw).
     const route = routeTableFor(report.openapi).routes[op];
-    const what = `${route.method} ${route.path} (${route.id} ${op})`;
+    const what = `${route.method} ${route.path}`;
     switch (out.kind) {
       case "rejected":
         add(
@@ -358,7 +397,7 @@ async function runChecks(
       add(
         "warning",
         "org-admin-unconfirmed",
-        `E2 says the key's user is org admin of organization ${orgId}, but reading its members (E18) was refused`,
+        `GET /v1/users/me says the key's user is org admin of organization ${orgId}, but reading its members (${routes.GetOrganizationUsers.method} ${routes.GetOrganizationUsers.path}) was refused`,
         "check the user's ORG_ADMIN permission in that organization in the web application",
       );
     } else if (out.kind !== "forbidden" && blocking("GetOrganizationUsers", out)) return;
@@ -492,7 +531,7 @@ function capabilities(report: DoctorReport, isOrgKey: boolean): Capability[] {
     {
       kinds: ["Dataset", "SourceFile"],
       where: report.databases.filter((d) => d.upload).map(dbText),
-      maybe: isOrgKey ? [] : ["databases where the key's user holds DB_UPLOAD (E1 lists administered databases only)"],
+      maybe: isOrgKey ? [] : ["databases where the key's user holds DB_UPLOAD (GET /v1/databases lists administered databases only)"],
       needs: accessText(routes.PostDatabaseDataset),
     },
     {

@@ -67,8 +67,12 @@ export interface Capability {
 
 /** One call the doctor made, and whether the answer was what the route table expects. */
 export interface RouteCheck {
+  /** The spec's row (E2), for tools; people read method and path. */
   id: string;
   operationId: string;
+  /** The method and path called (the OpenAPI document's when one is set). */
+  method: string;
+  path: string;
   /** HTTP status, or the network failure's code (ECONNREFUSED, ...). */
   outcome: string;
   /** False when the answer was not what this route should give (a missing route, another shape). */
@@ -82,8 +86,12 @@ export interface DoctorReport {
   ok: boolean;
   /** The base URL in use (normalized), or as configured when it could not be used. */
   baseUrl?: string;
-  /** Where the base URL came from: an environment variable or `--base-url`. */
+  /** Where the base URL came from: a stack's config, an environment variable or `--base-url`. */
   baseUrlFrom?: string;
+  /** Where each setting in use came from (apiKey, baseUrl, requestsPerSecond, openapi). */
+  settingsFrom?: Record<string, string>;
+  /** The stack whose config was read, or why none was (then only the environment counts). */
+  stack?: { name: string } | { none: string };
   /** The OpenAPI document the routes came from (REVIEWADMIN_OPENAPI), when one is set; else the built-in routes were used. */
   openapi?: string;
   /** The key's middle segment (what the admin UI shows to identify a key); never more of it. */
@@ -143,13 +151,23 @@ function plural(n: number, one: string, many = `${one}s`): string {
 /** The report as a few readable lines: what the key is and can do, then each problem with its fix, then the verdict. */
 export function formatReport(r: DoctorReport): string {
   const lines: string[] = ["pulumi-reviewadmin doctor"];
+  if (r.stack) {
+    lines.push(
+      ...block("settings", [
+        "name" in r.stack ? `stack ${r.stack.name}'s config, then REVIEWADMIN_* variables` : `REVIEWADMIN_* variables (${r.stack.none})`,
+        ...Object.entries(r.settingsFrom ?? {}).map(([k, from]) => `${k}: ${from}`),
+      ]),
+    );
+  }
   if (r.baseUrl) lines.push(...block("base URL", [`${r.baseUrl}${r.baseUrlFrom ? ` (${r.baseUrlFrom})` : ""}`]));
   if (r.openapi) lines.push(...block("route table", [`from ${r.openapi} (REVIEWADMIN_OPENAPI)`]));
   if (r.keyId !== undefined) lines.push(...block("key", [`${r.keyId} (the key id; the rest of the key is never shown)`]));
   if (r.identity) lines.push(...block("acts as", [whoText(r.identity, r.organizations)]));
   if (r.organizations.length) lines.push(...block("organizations", r.organizations.map(orgLine)));
   if (r.identity) {
-    lines.push(...block("databases", r.databases.length ? r.databases.map(databaseLine) : ["none administered (E1 lists none)"]));
+    lines.push(
+      ...block("databases", r.databases.length ? r.databases.map(databaseLine) : ["none administered (GET /v1/databases lists none)"]),
+    );
   }
   if (r.capabilities.length) lines.push(...block("can manage", r.capabilities.map(capabilityLine)));
   const s = r.rate.spent;
@@ -164,13 +182,13 @@ export function formatReport(r: DoctorReport): string {
   }
   if (r.routes.length) {
     const odd = r.routes.filter((c) => !c.asExpected);
-    const ops = [...new Set(r.routes.map((c) => c.id))].join(" ");
+    const ops = [...new Set(r.routes.map((c) => `${c.method} ${c.path}`))].join(", ");
     lines.push(
       ...block("routes", [
         odd.length === 0
           ? `${plural(r.routes.length, "read-only call")} answered as expected (${ops})`
           : `${plural(r.routes.length, "read-only call")} (${ops}); ${plural(odd.length, "answer")} not as expected:`,
-        ...odd.map((c) => `${c.id} ${c.operationId}: ${c.note ?? c.outcome}`),
+        ...odd.map((c) => `${c.method} ${c.path}: ${c.note ?? c.outcome}`),
       ]),
     );
   }
@@ -194,6 +212,6 @@ function whoText(i: Identity, orgs: OrganizationAccess[]): string {
   const own = orgs.filter((o) => o.roles.includes("org admin")).map((o) => `${o.id} ${o.name}`);
   const of = own.length ? ` of ${own.join(", ")}` : "";
   return i.userId === undefined
-    ? `an organization-level key${of} (E2 answers no user for it)`
-    : `an organization-level key${of} (E2: ${name}, user ${i.userId})`;
+    ? `an organization-level key${of} (GET /v1/users/me answers no user for it)`
+    : `an organization-level key${of} (GET /v1/users/me: ${name}, user ${i.userId})`;
 }

@@ -6,12 +6,15 @@
  * that neither the key nor its secret part appears anywhere in what it printed.
  */
 import { execFile, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { DoctorReport } from "../../cli/doctor/report";
+import { noEngine } from "../support/engine";
 import { runCli } from "./runCli";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -27,12 +30,13 @@ afterAll(async () => {
 const ENV = ["REVIEWADMIN_API_KEY", "REVIEWADMIN_BASE_URL", "REVIEWADMIN_REQUESTS_PER_SECOND", "REVIEWADMIN_OPENAPI"] as const;
 
 /** Runs the doctor with these settings in the environment (others unset), and checks that the key never shows. */
+/** The doctor on the environment variables only (`--env`: the repository's own Pulumi.yaml has no stack to read). */
 async function doctor(env: Partial<Record<(typeof ENV)[number], string>>, args: string[] = []) {
   const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
   for (const k of ENV) delete process.env[k];
   Object.assign(process.env, env);
   try {
-    const r = await runCli(["doctor", ...args]);
+    const r = await runCli(["doctor", ...(args.includes("--cwd") ? [] : ["--env"]), ...args]);
     const key = env.REVIEWADMIN_API_KEY;
     if (key) {
       const secret = key.split(".").at(-1)!;
@@ -99,7 +103,9 @@ describe("doctor with the seeded keys", () => {
     expect(section(r.out, "rate")).toMatch(
       /^rate {10}25 requests\/s configured; the service allows 25\/s per user account.*\nthis check sent 7 requests \(no retry, no 429\) in \d+\.\d s$/,
     );
-    expect(section(r.out, "routes")).toBe("routes        7 read-only calls answered as expected (E2 E3 E18 E21 E1 E23)");
+    expect(section(r.out, "routes")).toBe(
+      "routes        7 read-only calls answered as expected (GET /v1/users/me, GET /v1/organizations, GET /v1/organizations/{orgId}/users, GET /v1/organizations/{orgId}/users/{userId}, GET /v1/databases, GET /v1/databases/{databaseId}/users)",
+    );
     expect(r.out).toContain(
       "\nwarning: org admin access is turned off on database 2002 Internal Investigation: DatabaseUserPermissions, DatabaseUsers, Dataset and SourceFile will be refused there",
     );
@@ -113,7 +119,7 @@ describe("doctor with the seeded keys", () => {
     expect(r.code).toBe(0);
     expect(section(r.out, "acts as")).toMatch(
       new RegExp(
-        `^acts as {7}an organization-level key of 102 Northwind Legal \\(E2: API key ${keyId("orgKey")} <apikey-\\w+@keys\\.invalid>, user \\d+\\)$`,
+        `^acts as {7}an organization-level key of 102 Northwind Legal \\(GET /v1/users/me: API key ${keyId("orgKey")} <apikey-\\w+@keys\\.invalid>, user \\d+\\)$`,
       ),
     );
     expect(section(r.out, "organizations")).toBe("organizations 102 Northwind Legal: org admin");
@@ -180,7 +186,7 @@ describe("doctor with the seeded keys", () => {
     async (name) => {
       const r = await doctor(withKey(name));
       expect(r.code).toBe(1);
-      expect(section(r.out, "databases")).toBe("databases     none administered (E1 lists none)");
+      expect(section(r.out, "databases")).toBe("databases     none administered (GET /v1/databases lists none)");
       expect(r.out).toMatch(
         /\nerror: the key's user \([\w ]+\) is org admin of no organization and administers no database \(member of \d+ [\w ]+\): nothing this check can confirm will work with it\n/,
       );
@@ -262,7 +268,7 @@ describe("doctor with the routes of an OpenAPI document (REVIEWADMIN_OPENAPI)", 
     const r = await doctor({ ...withKey("orgAdmin"), REVIEWADMIN_OPENAPI: renamed });
     expect(r.code).toBe(1);
     expect(r.out).toContain(
-      "\nerror: GET /api/v2/orgs (E3 GetOrganizations) answered 404 path /api/v2/orgs not found, which the route table does not expect for any valid key\n" +
+      "\nerror: GET /api/v2/orgs answered 404 path /api/v2/orgs not found, which the route table does not expect for any valid key\n" +
         "  fix: compare the routes with the vendor's OpenAPI document: `pulumi-reviewadmin routes --openapi FILE`; when they differ, set REVIEWADMIN_OPENAPI",
     );
   });
@@ -290,10 +296,10 @@ describe("doctor finds what blocks use", () => {
     expect(r.code).toBe(1);
     expect(section(r.out, "key")).toBe("key           WRONGKEY (the key id; the rest of the key is never shown)");
     expect(section(r.out, "routes")).toBe(
-      "routes        1 read-only call (E2); 1 answer not as expected:\nE2 GetCurrentUser: 401 Unauthorized: invalid API key",
+      "routes        1 read-only call (GET /v1/users/me); 1 answer not as expected:\nGET /v1/users/me: 401 Unauthorized: invalid API key",
     );
     expect(r.out).toContain(
-      `\nerror: the service at ${emu.url} does not accept this key: GET /v1/users/me (E2 GetCurrentUser) answered 401 Unauthorized: invalid API key\n`,
+      `\nerror: the service at ${emu.url} does not accept this key: GET /v1/users/me answered 401 Unauthorized: invalid API key\n`,
     );
     expect(r.out).toContain(
       "  fix: keys are per region: check that the base URL is the API address of the key's region. A key unused for 90 days is disabled",
@@ -312,7 +318,7 @@ describe("doctor finds what blocks use", () => {
       const r = await doctor({ REVIEWADMIN_API_KEY: emu.keys.orgAdmin!, REVIEWADMIN_BASE_URL: url });
       expect(r.code).toBe(1);
       expect(r.out).toContain(
-        `\nerror: ${url} does not answer like the administration API: GET /v1/users/me (E2 GetCurrentUser) answered 404 with an HTML page\n`,
+        `\nerror: ${url} does not answer like the administration API: GET /v1/users/me answered 404 with an HTML page\n`,
       );
       expect(r.out).toContain(
         "  fix: set REVIEWADMIN_BASE_URL (reviewadmin:baseUrl in a stack) to the API address of the region where the key was made, without the /v1 path",
@@ -331,7 +337,7 @@ describe("doctor finds what blocks use", () => {
     expect(nothing.code).toBe(1);
     expect(nothing.out).toMatch(
       new RegExp(
-        `\\nerror: nothing answers at ${url}: GET /v1/users/me \\(E2 GetCurrentUser\\) got no answer \\(ECONNREFUSED .*\\)\\n  fix: check the host and port of REVIEWADMIN_BASE_URL`,
+        `\\nerror: nothing answers at ${url}: GET /v1/users/me got no answer \\(ECONNREFUSED .*\\)\\n  fix: check the host and port of REVIEWADMIN_BASE_URL`,
       ),
     );
 
@@ -347,7 +353,7 @@ describe("doctor finds what blocks use", () => {
     expect(none.out).toContain("\nerror: no base URL is set (REVIEWADMIN_BASE_URL); keys are per region, so there is no default\n");
     const noKey = await doctor({ REVIEWADMIN_BASE_URL: emu.url });
     expect(noKey.out).toContain(
-      "\nerror: no API key is set (REVIEWADMIN_API_KEY)\n  fix: export REVIEWADMIN_API_KEY=<key>; to check a stack's key:",
+      "\nerror: no API key is set (REVIEWADMIN_API_KEY)\n  fix: in a Pulumi project the doctor reads the selected stack's config (or --stack NAME); elsewhere: export REVIEWADMIN_API_KEY=<key>",
     );
   });
 
@@ -408,7 +414,7 @@ describe("doctor finds what blocks use", () => {
         REVIEWADMIN_BASE_URL: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
       });
       expect(section(text.out, "acts as")).toBe(
-        "acts as       an organization-level key of 101 Northwind Holdings (E2 answers no user for it)",
+        "acts as       an organization-level key of 101 Northwind Holdings (GET /v1/users/me answers no user for it)",
       );
     } finally {
       proxy.close();
@@ -435,5 +441,56 @@ describe("doctor finds what blocks use", () => {
     const help = spawnSync(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "doctor", "--help"], { encoding: "utf8" });
     expect(help.stdout).toMatch(/^Usage: pulumi-reviewadmin doctor \[options\]\n/);
     expect(help.stdout).toContain("--custodians-only");
+  });
+});
+
+describe("doctor: a stack's config, as pulumi up reads it", () => {
+  // Needs the Pulumi CLI (the engine tests' CLI); test/support/engine.ts says why it would skip.
+  let dir = "";
+  const saved = { ...process.env };
+  beforeAll(() => {
+    if (noEngine) return;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-stack-"));
+    fs.mkdirSync(path.join(dir, "backend"));
+    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: doctor-check\nruntime: nodejs\n");
+    Object.assign(process.env, { PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "doctor-test" });
+    for (const k of ENV) delete process.env[k];
+    const pulumi = (...args: string[]) => {
+      const r = spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+    };
+    pulumi("stack", "init", "prod");
+    pulumi("config", "set", "--secret", "reviewadmin:apiKey", emu.keys.orgAdmin!);
+    pulumi("config", "set", "reviewadmin:baseUrl", emu.url);
+  });
+  afterAll(() => {
+    process.env = { ...saved };
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(!!noEngine)("reads the selected stack's reviewadmin:* config and says where each setting came from", async () => {
+    const r = await runCli(["doctor", "--cwd", dir]);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(section(r.out, "settings")).toBe(
+      [
+        "settings      stack prod's config, then REVIEWADMIN_* variables",
+        "apiKey: stack prod: reviewadmin:apiKey",
+        "baseUrl: stack prod: reviewadmin:baseUrl",
+      ].join("\n"),
+    );
+    expect(section(r.out, "key")).toBe(`key           ${keyId("orgAdmin")} (the key id; the rest of the key is never shown)`);
+    expect(r.out).not.toContain(emu.keys.orgAdmin!.split(".")[2]!);
+    const json = JSON.parse((await runCli(["doctor", "--cwd", dir, "--stack", "prod", "--json"])).out);
+    expect(json.stack).toEqual({ name: "prod" });
+    expect(json.settingsFrom).toEqual({ apiKey: "stack prod: reviewadmin:apiKey", baseUrl: "stack prod: reviewadmin:baseUrl" });
+  });
+
+  it.skipIf(!!noEngine)("a stack that does not exist is a usage error; --env reads the environment only", async () => {
+    const missing = await runCli(["doctor", "--cwd", dir, "--stack", "nope"]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^pulumi-reviewadmin doctor: --stack nope: pulumi: .*nope/);
+    const envOnly = await runCli(["doctor", "--cwd", dir, "--env"]);
+    expect(envOnly.code).toBe(1);
+    expect(envOnly.out).toMatch(/no API key is set \(REVIEWADMIN_API_KEY\)/);
   });
 });
