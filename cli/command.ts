@@ -84,8 +84,30 @@ export function parseOptions(
   } catch (err) {
     if (err instanceof UsageError) throw err;
     // parseArgs words its errors well ("Unknown option '--x'"); keep them, on one line.
-    throw new UsageError((err as Error).message.replace(/\s+/g, " ").replace(/\. To specify a positional argument.*$/, ""));
+    const message = (err as Error).message.replace(/\s+/g, " ").replace(/\. To specify a positional argument.*$/, "");
+    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+    const near = unknown === undefined ? undefined : closest(unknown, Object.keys(cmd.options));
+    throw new UsageError(near ? `${message}; did you mean --${near}?` : message);
   }
+}
+
+/** The candidate nearest `word` (at most a third of its letters changed), for a did-you-mean; undefined when none is near. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const distance = (a: string, b: string) => {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const next = [i];
+      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row = next;
+    }
+    return row[b.length]!;
+  };
+  let best: { c: string; d: number } | undefined;
+  for (const c of candidates) {
+    const d = distance(word.toLowerCase(), c.toLowerCase());
+    if (d <= Math.max(1, Math.floor(word.length / 3)) && (!best || d < best.d)) best = { c, d };
+  }
+  return best?.c;
 }
 
 /** A string option as a positive integer, or a UsageError naming the option. */

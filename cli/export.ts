@@ -56,7 +56,7 @@ function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPer
 
 /** The export command line that reproduces this export (credentials, --out and --force left out), for the project's README. */
 function commandLineOf(o: Options, scope: ExportScope, style: ProgramStyle, project: string | undefined): string {
-  const parts = ["npx pulumi-reviewadmin export"];
+  const parts = ["npx --no-install pulumi-reviewadmin export"];
   for (const id of scope.organizations ?? []) parts.push(`--org ${id}`);
   if (style.style !== "rosters") parts.push(`--style ${style.style}`);
   if (style.mode !== "additive") parts.push(`--mode ${style.mode}`);
@@ -77,6 +77,41 @@ function versions() {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** What an export did, as `--json` prints it. */
+export interface ExportSummary {
+  out: string;
+  organizations: {
+    id: number;
+    name: string;
+    members: number;
+    invitations: number;
+    expiredInvitations: number;
+    databases: number;
+    databasesNotReadable: number;
+    grants: number;
+  }[];
+  requests: number;
+  seconds: number;
+}
+
+function summaryJson(access: ExportedAccess, out: string, requests: number, wallMs: number): ExportSummary {
+  return {
+    out,
+    organizations: access.organizations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      members: o.members.length,
+      invitations: o.invitations.filter((i) => !i.expired).length,
+      expiredInvitations: o.invitations.filter((i) => i.expired).length,
+      databases: o.databases.length,
+      databasesNotReadable: o.skippedDatabases.length,
+      grants: o.databases.reduce((n, d) => n + d.grants.length, 0),
+    })),
+    requests,
+    seconds: Math.round(wallMs / 100) / 10,
+  };
+}
 
 /** One paragraph: what was exported, where, at what cost. */
 function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs: number): string {
@@ -165,6 +200,10 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)",
     },
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
+    json: {
+      type: "boolean",
+      help: "print the summary as JSON on stdout (per organization: members, invitations, databases, grants; requests)",
+    },
   },
   examples: [
     "pulumi-reviewadmin export --out access   # the key from REVIEWADMIN_API_KEY, the URL from REVIEWADMIN_BASE_URL",
@@ -221,7 +260,12 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       "access.ts": renderAccessFile(access, style),
     };
     writeProject(out, files);
-    io.out(summaryOf(access, path.normalize(out), requests, performance.now() - started));
+    const wallMs = performance.now() - started;
+    io.out(
+      o.json === true
+        ? JSON.stringify(summaryJson(access, path.normalize(out), requests, wallMs), null, 2)
+        : summaryOf(access, path.normalize(out), requests, wallMs),
+    );
     return 0;
   },
 };

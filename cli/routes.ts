@@ -45,7 +45,7 @@ document's operations this package does not use, and what to do:
 
 Exit code with --openapi: 0 when every operation is the same, 1 when one differs, is missing or
 cannot be mapped (a resource would fail without the setting, or even with it), 2 when the
-document cannot be read. docs/openapi.md has the rest.
+document cannot be read. docs/openapi.md in the package has the rest.
 
 With --openapi-out FILE it writes the built-in routes as an OpenAPI document (YAML for a .yaml or
 .yml name, JSON otherwise): a start for a document of a live service that differs.`,
@@ -164,6 +164,6 @@ function verdict(result: OpenApiRoutes, file: string): string {
   if (result.routes.every((r) => r.status === "same")) return "The document agrees with the built-in routes: nothing to configure.";
   return (
     `Resources would fail on the built-in routes: use the document's. In a stack: pulumi config set reviewadmin:openapi ${file} ` +
-    `(a path relative to the project folder); for scripts and the doctor: REVIEWADMIN_OPENAPI=${file}. Then check the key: npx pulumi-reviewadmin doctor.`
+    `(a path relative to the project folder); for scripts and the doctor: REVIEWADMIN_OPENAPI=${file}. Then check the key: npx --no-install pulumi-reviewadmin doctor.`
   );
 }

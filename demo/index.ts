@@ -171,7 +171,12 @@ export async function main(argv: readonly string[], write: (text: string) => voi
     const drift = refresh.steps.filter((s) => s.op === "refresh-changed" || s.op === "refresh-gone");
     say(
       ...stepLines(refresh),
-      `  Drift found in ${drift.length} of ${refresh.steps.length} resources: ${drift.map((s) => s.name).sort().join(", ") || "none"}.`,
+      `  Drift found in ${drift.length} of ${refresh.steps.length} resources: ${
+        drift
+          .map((s) => s.name)
+          .sort()
+          .join(", ") || "none"
+      }.`,
       `  (${seconds(t3)})`,
     );
 

@@ -88,18 +88,18 @@ Runs a local emulator of the review platform's administration API until Ctrl-C: 
 of the contract, with a seeded world (organizations, people with every role, databases, projects,
 invitations), ready API keys for each role, rate limits, billing, an activity log and uploads.
 The control API under /_emulator resets the world, mints keys, moves the clock, injects faults
-and reads the request log; docs/emulator.md describes both. With --openapi FILE it serves every
-operation on the method and path of the vendor's OpenAPI document (docs/openapi.md), as the
+and reads the request log; docs/emulator.md in the package describes both. With --openapi FILE it serves every
+operation on the method and path of the vendor's OpenAPI document (the package's docs/openapi.md), as the
 provider sends them when configured with the same document (reviewadmin:openapi).
 
 Each option can also be set by the environment variable in brackets; the command line wins.`;
 
 /** Examples shown at the end of the command's --help. */
 export const EXAMPLES = [
-  "npx pulumi-reviewadmin emulator",
-  "npx pulumi-reviewadmin emulator --port=9000 --state .emulator.json",
-  "npx pulumi-reviewadmin emulator --openapi vendor-openapi.yaml",
-  "REVIEWADMIN_EMULATOR_HOST=0.0.0.0 REVIEWADMIN_EMULATOR_CONTROL_TOKEN=ci-token npx pulumi-reviewadmin emulator --quiet",
+  "npx --no-install pulumi-reviewadmin emulator",
+  "npx --no-install pulumi-reviewadmin emulator --port=9000 --state .emulator.json",
+  "npx --no-install pulumi-reviewadmin emulator --openapi vendor-openapi.yaml",
+  "REVIEWADMIN_EMULATOR_HOST=0.0.0.0 REVIEWADMIN_EMULATOR_CONTROL_TOKEN=ci-token npx --no-install pulumi-reviewadmin emulator --quiet",
 ];
 
 /** A bad option or environment variable; the message names it. */
@@ -237,7 +237,7 @@ export function banner(emu: RunningEmulator, settings: CommandSettings): string 
   if (!loopback) {
     lines.push(`  Provider:      plain http off loopback is refused unless named: REVIEWADMIN_INSECURE_HTTP_HOSTS=<this host's name>`);
   }
-  lines.push(`Keys (test keys of the seeded world; docs/emulator.md says whom each acts as):`);
+  lines.push(`Keys (test keys of the seeded world; the package's docs/emulator.md says whom each acts as):`);
   lines.push(...Object.entries(emu.keys).map(([name, key]) => `  ${name.padEnd(16)} ${key}`));
   lines.push(settings.quiet ? `Press Ctrl-C to stop.` : `Press Ctrl-C to stop. One line per request follows (--quiet for none).`);
   return lines.join("\n") + "\n";

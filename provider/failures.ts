@@ -90,7 +90,22 @@ export function describeCause(err: unknown): string {
     return `the service answered ${answerText(err)}${hint ? ` (${hint})` : ""}`;
   }
   if (err instanceof ParameterError) return `invalid argument '${err.parameter}': ${err.rule}`;
-  return oneLine(err instanceof Error ? err.message : String(err), 400);
+  const said = oneLine(err instanceof Error ? err.message : String(err), 400);
+  const check = err instanceof NetworkError ? connectionHint(err.causeCode) : undefined;
+  return check ? `${said} (${check})` : said;
+}
+
+/** What to check when no answer came, by the low-level code (the doctor says the same at more length). */
+function connectionHint(code: string): string | undefined {
+  if (code === "ECONNREFUSED")
+    return "nothing listens at reviewadmin:baseUrl: check the address and port, and that the service (or the emulator) runs";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN")
+    return "the host of reviewadmin:baseUrl has no address here: check its spelling, and DNS or a proxy";
+  if (/CERT|SSL|TLS/.test(code))
+    return "the TLS certificate was refused: check that reviewadmin:baseUrl is the service's address, or the machine's CA certificates";
+  if (code === "UND_ERR_TIMEOUT" || code === "UND_ERR_CONNECT_TIMEOUT")
+    return "no answer in time: check the network path to reviewadmin:baseUrl (firewall, proxy)";
+  return undefined;
 }
 
 /**

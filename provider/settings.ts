@@ -92,7 +92,7 @@ const openapiDocument = (t: string) => {
     if (!(err instanceof OpenApiError)) throw err;
     const why = err.problems.length ? `${err.reason}: ${err.problems.join("; ")}` : err.reason;
     throw new Error(
-      `names ${t.trim()}, which cannot be used: ${why}. Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${t.trim()}`,
+      `names ${t.trim()}, which cannot be used: ${why}. Compare it with the built-in routes: npx --no-install pulumi-reviewadmin routes --openapi ${t.trim()}`,
       {
         cause: err,
       },

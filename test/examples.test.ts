@@ -66,7 +66,7 @@ describe("an OpenAPI document that cannot be used", () => {
   const line = new RegExp(
     `reviewadmin: config reviewadmin:openapi names ${broken.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, which cannot be used: ` +
       "1 operation of the route table cannot be mapped: GetDatabaseUsers: not in the document \\(no operation has this operationId\\)\\. " +
-      "Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ",
+      "Compare it with the built-in routes: npx --no-install pulumi-reviewadmin routes --openapi ",
   );
   let emu: RunningEmulator;
   beforeAll(async () => {

@@ -96,17 +96,22 @@ function expiredNote(p: ProgramStyle): string[] {
 function organizationBlock(org: ExportedOrganization, access: ExportedAccess, p: ProgramStyle): string[] {
   const { scope } = access;
   const granted = new Set(org.databases.flatMap((d) => d.grants.map((g) => g.userId)));
-  // "No permissions" is judged only when grants were read: otherwise it would say too much.
-  const decideMember = (m: ExportedMember) =>
-    scope.grants && m.permissions.length === 0 && !granted.has(m.userId)
-      ? "no organization permission and no grant on an exported database: keep or remove?"
-      : undefined;
+  // "No access" is judged only when grants were read: otherwise it would say too much. One counted
+  // block, not a marker per line: an enterprise organization has tens of thousands of them.
+  const noAccess = scope.grants ? org.members.filter((m) => m.permissions.length === 0 && !granted.has(m.userId)) : [];
   const pending = org.invitations.filter((i) => !i.expired);
   const expired = org.invitations.filter((i) => i.expired);
   const out: string[] = ["  {", `    id: ${org.id},`, `    name: ${str(org.name)},`];
 
+  if (noAccess.length) {
+    const count = noAccess.length.toLocaleString("en-US");
+    out.push(
+      `    // DECIDE: ${count} ${noAccess.length === 1 ? "member holds" : "members hold"} no organization permission and no grant on an exported database`,
+      `    // (permissions: [] and no line under databases): keep or remove? ${noAccess.length <= 10 ? noAccess.map((m) => commentText(m.email)).join(", ") : "Find them by those two marks."}`,
+    );
+  }
   out.push("    members: [");
-  for (const m of org.members) out.push(`      ${memberLine(m, decideMember(m))}`);
+  for (const m of org.members) out.push(`      ${memberLine(m, undefined)}`);
   out.push("    ],");
 
   if (!scope.invitations) {

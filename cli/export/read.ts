@@ -259,6 +259,20 @@ async function readDatabases(
   return { databases: exported, skipped };
 }
 
+/** Every member of an organization, page by page, with a progress line every MEMBERS_PER_PROGRESS. */
+async function readMembers(client: ReviewAdminClient, org: { id: number; name: string }, progress: ReadProgress): Promise<Member[]> {
+  const members: Member[] = [];
+  for await (const m of client.paginate("GetOrganizationUsers", { orgId: org.id })) {
+    members.push(m);
+    if (members.length % MEMBERS_PER_PROGRESS === 0)
+      progress(`organization ${named(org)}: ${members.length.toLocaleString("en-US")} members read`);
+  }
+  return members;
+}
+
+/** Members between two progress lines while an organization's members are read (10 pages of 200). */
+const MEMBERS_PER_PROGRESS = 2000;
+
 /** One organization's members, invitations and (with grants) databases. */
 async function readOrganization(
   client: ReviewAdminClient,
@@ -268,7 +282,7 @@ async function readOrganization(
 ): Promise<ExportedOrganization> {
   progress(`organization ${named(org)}: reading members${scope.invitations ? ", invitations" : ""}${scope.grants ? " and databases" : ""}`);
   const [members, invitations, databases] = await Promise.all([
-    reading(`the members of organization ${named(org)}`, () => client.listAll("GetOrganizationUsers", { orgId: org.id })),
+    reading(`the members of organization ${named(org)}`, () => readMembers(client, org, progress)),
     scope.invitations
       ? reading(`the invitations of organization ${named(org)}`, () => client.call("GetOrganizationInvitations", { orgId: org.id })).then(
           (d) => d.invitations,
@@ -312,7 +326,7 @@ export async function readAccess(
   scope: ExportScope,
   progress: ReadProgress = () => {},
 ): Promise<ExportedAccess> {
-  const me = await reading("the key's own account (E2)", () => client.call("GetCurrentUser", {}));
+  const me = await reading("the key's own account (GET /v1/users/me)", () => client.call("GetCurrentUser", {}));
   const organizations: ExportedOrganization[] = [];
   // One organization at a time: the client paces every request of the key anyway.
   for (const org of await organizationsToExport(client, me, scope.organizations))

@@ -218,8 +218,8 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   }));
   seedEvents(store.eventLog(), seed, orgsForEvents, now);
 
-  applyScale(store, scale);
-
+  // The named keys before the scale options: they draw on the same random numbers, and the keys
+  // must be the same whatever the scale (docs/emulator.md lists them).
   const keys: Record<string, string> = {
     orgAdmin: store.mintUserKey(ada.id, "orgAdmin").key,
     orgKey: store.mintOrganizationKey(legal.id, "orgKey").key,
@@ -235,6 +235,7 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
     unaffiliated: store.mintUserKey(SEEDED.users.unaffiliated, "unaffiliated").key,
   };
   store.namedKeys = keys;
+  applyScale(store, scale);
   store.changed();
   return keys;
 }

@@ -87,7 +87,7 @@ describe("routes --openapi", () => {
     );
     expect(lines.at(-1)).toBe(
       `Resources would fail on the built-in routes: use the document's. In a stack: pulumi config set reviewadmin:openapi ${RENAMED} ` +
-        `(a path relative to the project folder); for scripts and the doctor: REVIEWADMIN_OPENAPI=${RENAMED}. Then check the key: npx pulumi-reviewadmin doctor.`,
+        `(a path relative to the project folder); for scripts and the doctor: REVIEWADMIN_OPENAPI=${RENAMED}. Then check the key: npx --no-install pulumi-reviewadmin doctor.`,
     );
   });
 

@@ -185,7 +185,7 @@ describe("settings", () => {
     expect(() => settingsFromConfig((k) => (k === "openapi" ? relative : undefined))).toThrow(
       new SettingsError(
         `reviewadmin: config reviewadmin:openapi names ${relative}, which cannot be used: 2 operations of the route table cannot be mapped: ${BROKEN_PROBLEMS}. ` +
-          `Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi ${relative}`,
+          `Compare it with the built-in routes: npx --no-install pulumi-reviewadmin routes --openapi ${relative}`,
       ),
     );
     // A data source in a Pulumi program reads the program's config: the same line, never the built-in routes.
@@ -196,7 +196,7 @@ describe("settings", () => {
     delete process.env.PULUMI_CONFIG;
     process.env.REVIEWADMIN_OPENAPI = "missing.yaml";
     expect(() => resolveSettings()).toThrow(
-      "reviewadmin: environment variable REVIEWADMIN_OPENAPI names missing.yaml, which cannot be used: cannot be read (no such file). Compare it with the built-in routes: npx pulumi-reviewadmin routes --openapi missing.yaml",
+      "reviewadmin: environment variable REVIEWADMIN_OPENAPI names missing.yaml, which cannot be used: cannot be read (no such file). Compare it with the built-in routes: npx --no-install pulumi-reviewadmin routes --openapi missing.yaml",
     );
   });
 });

@@ -3,6 +3,8 @@
  * data source, what it read, the service's answer and what to check; settings, stack config and
  * the environment, in that order.
  */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { getClient, type ApiError } from "../../provider/client";
@@ -49,6 +51,23 @@ describe("errors", () => {
     const arg = await failure(data.getOrganization({ organizationId: -3 }, s.as("orgAdmin")));
     expect(arg.message).toBe("getOrganization: invalid argument 'organizationId': must be a positive integer id, got -3");
     expect(s.emu.traffic.log.list()).toEqual([]);
+  });
+
+  it("no answer at all says what to check: nothing listens at the base URL", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const err = await data
+      .getCurrentUser({}, { settings: { ...s.settingsOf({ role: "orgAdmin" }), baseUrl: `http://127.0.0.1:${port}`, maxAttempts: 1 } })
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
+    expect(err?.message).toMatch(
+      /ECONNREFUSED .*\(nothing listens at reviewadmin:baseUrl: check the address and port, and that the service \(or the emulator\) runs\)$/,
+    );
+    expect(err?.message).not.toContain("\n");
   });
 
   it("requiredRole words an operation's access from the route table", () => {
