@@ -26,7 +26,7 @@ export default tseslint.config(
   },
   {
     // Node's CommonJS and plain-JavaScript tooling files.
-    files: ["**/*.cjs", "scripts/**/*.js"],
+    files: ["**/*.cjs", "scripts/**/*.js", "tools/**/*.js"],
     languageOptions: {
       sourceType: "commonjs",
       globals: { module: "writable", require: "readonly", process: "readonly", __dirname: "readonly", console: "readonly" },

@@ -35,8 +35,8 @@ import {
 /** The pack's name, as the CLI prints it. */
 export const PACK_NAME = "reviewadmin-access-guardrails";
 
-/** Where each policy's documentation lives (the package's docs/policy.md). */
-const DOC = "docs/policy.md";
+/** Where each policy's documentation lives: docs/policy.md, shipped in the package (node_modules/pulumi-reviewadmin/docs/policy.md). */
+const DOC = "pulumi-reviewadmin/docs/policy.md";
 
 // ---------------------------------------------------------------------------------------------
 // Config schemas

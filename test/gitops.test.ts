@@ -54,12 +54,27 @@ describe("examples/gitops workflows", () => {
     expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, "expect-no-changes": true });
   });
 
-  it.each(["preview.yml", "up.yml", "drift.yml"])("%s installs the project's packages first and takes the key from a CI secret", (file) => {
-    const w = workflow(file);
-    const at = (pred: (s: Step) => boolean) => w.steps.findIndex(pred);
-    expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
-    expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
-    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
-    expect(w.pulumi.with?.["work-dir"]).toBe("access");
+  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml"])("%s runs the package's policy pack", (file) => {
+    expect(workflow(file).pulumi.with?.policyPacks).toBe("access/node_modules/pulumi-reviewadmin/policy");
   });
+
+  it("up-self-managed.yml: a self-managed backend, passphrase secrets, a stack name valid there", () => {
+    const w = workflow("up-self-managed.yml");
+    expect(w.pulumi.with).toMatchObject({ command: "up", "stack-name": "organization/access/prod" });
+    expect(String(w.pulumi.with?.["cloud-url"])).toMatch(/^s3:\/\//);
+    expect(w.pulumi.env?.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
+    expect(w.pulumi.env?.PULUMI_ACCESS_TOKEN).toBeUndefined();
+  });
+
+  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml"])(
+    "%s installs the project's packages first and takes the key from a CI secret",
+    (file) => {
+      const w = workflow(file);
+      const at = (pred: (s: Step) => boolean) => w.steps.findIndex(pred);
+      expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
+      expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
+      expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+      expect(w.pulumi.with?.["work-dir"]).toBe("access");
+    },
+  );
 });

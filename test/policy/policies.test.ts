@@ -213,7 +213,7 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
     for (const p of policies as Policy[]) {
       expect(p.remediationSteps, p.name).toBeTruthy();
       expect(p.enforcementLevel, p.name).toMatch(/^(advisory|mandatory)$/);
-      expect(p.url, p.name).toBe(`docs/policy.md#${p.name}`);
+      expect(p.url, p.name).toBe(`pulumi-reviewadmin/docs/policy.md#${p.name}`);
       const doc = fs.readFileSync(path.join(repoRoot, "docs/policy.md"), "utf8");
       expect(doc, p.name).toContain(`### ${p.name}`);
       for (const key of Object.keys(p.configSchema?.properties ?? {})) expect(doc, `${p.name}.${key}`).toContain(`\`${key}\``);
