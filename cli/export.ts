@@ -144,7 +144,7 @@ function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs
   }
   return [
     `Exported ${parts.join(", ")} to ${out} with ${plural(requests, "API request")} in ${(wallMs / 1000).toFixed(1)} s.`,
-    `Next: cd ${out} && npm install, then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`,
+    `Next: cd ${out} && npm install <the pulumi-reviewadmin .tgz this command came from> (not by name: the package is not on the npm registry yet), then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`,
   ].join("\n");
 }
 

@@ -150,7 +150,8 @@ The access of ${orgs} as code, exported by \`pulumi-reviewadmin export\`.
 ## First run: adopt everything, change nothing
 
 \`\`\`sh
-npm install
+mkdir -p vendor && cp <path>/pulumi-reviewadmin-${o.versions.package}.tgz vendor/   # the release tarball (not on the npm registry yet)
+npm install ./vendor/pulumi-reviewadmin-${o.versions.package}.tgz                 # never \`npm install pulumi-reviewadmin\` by name
 pulumi stack init <stack>
 pulumi config set reviewadmin:baseUrl ${o.baseUrl}
 pulumi config set --secret reviewadmin:apiKey   # paste the key when asked: it is stored encrypted
@@ -159,8 +160,10 @@ pulumi up                                       # adopts; sends no write request
 pulumi preview --refresh --expect-no-changes    # the proof: nothing differs
 \`\`\`
 
-Then commit this folder. From now on a change of access is a pull request against \`access.ts\`,
-and its preview is the access review; lines marked \`DECIDE\` in \`access.ts\` wait for one.
+Then commit this folder, \`vendor/\` and \`package-lock.json\` included, so that \`npm ci\` in a
+pipeline installs exactly this package and never asks the registry for its name. From now on a
+change of access is a pull request against \`access.ts\`, and its preview is the access review;
+lines marked \`DECIDE\` in \`access.ts\` wait for one.
 
 ## Export again
 

@@ -169,7 +169,7 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     expect(index).toContain('const mode = "additive" as reviewadmin.RosterMode;');
     expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({
       "@pulumi/pulumi": "^3.270.0",
-      "pulumi-reviewadmin": "^0.1.0",
+      "pulumi-reviewadmin": "^0.2.0",
     });
 
     const again = await exported("seeded-again");
