@@ -313,8 +313,13 @@ describe("as a user runs it", () => {
           }
         });
       });
+      const logged = new Promise<void>((resolve) => {
+        const seen = () => / GET \/_emulator\/health 200 /.test(out) && resolve();
+        child.stdout.on("data", seen);
+      });
       expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 50));
+      // The request line is written after the answer: wait for it, not for a guessed time.
+      await logged;
       expect(out).toMatch(/ GET \/_emulator\/health 200 /);
     } finally {
       child.kill("SIGINT");

@@ -2,6 +2,9 @@
 import { describe, expect, it } from "vitest";
 import { deleteInParallel, type StateEntry } from "../../harness/program/state";
 
+/** Resolves once every promise chain already started has run: deleteInParallel waits on nothing else. */
+const settled = () => new Promise<void>((r) => setImmediate(r));
+
 const entry = (name: string, deps: string[] = [], parent?: string): StateEntry => ({
   urn: name,
   type: "t",
@@ -24,13 +27,13 @@ describe("deleteInParallel", () => {
       events.push(`start ${s.name}`);
       return new Promise<void>((r) => release.set(s.name, () => (events.push(`end ${s.name}`), r())));
     });
-    await new Promise((r) => setTimeout(r, 10));
+    await settled();
     expect(events.sort()).toEqual(["start child", "start grant", "start other"]);
     release.get("grant")!();
-    await new Promise((r) => setTimeout(r, 10));
+    await settled();
     expect(events).not.toContain("start db"); // its child is still there
     release.get("child")!();
-    await new Promise((r) => setTimeout(r, 10));
+    await settled();
     expect(events).toContain("start db");
     release.get("other")!();
     release.get("db")!();
