@@ -31,7 +31,7 @@ import { linkDependencies, repoRoot, tsc, writesIn } from "./exportedProject";
 import { MEMORY_PROBE_DIR, peakSince } from "./memoryProbe";
 import { sampleProcessMemory } from "./processMemory";
 import { pulumiVersion } from "../harness/pulumiCli";
-import { FULL_WORLD, type ScaleWorld } from "./scale";
+import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
 
 /**
  * The size of the world: synthetic members, and databases with new members holding DB_UPLOAD on

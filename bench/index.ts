@@ -12,7 +12,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
 import { useCli } from "../harness/pulumiCli";
-import { FULL_WORLD, QUICK_WORLD, benchScale, scaleMarkdown, scaleText, type ScaleResult } from "./scale";
+import { benchScale } from "./scale";
+import { scaleMarkdown, scaleText } from "./scaleReport";
+import { FULL_WORLD, QUICK_WORLD, type ScaleResult } from "./scaleWorld";
 import { benchUpload, uploadMarkdown, uploadText, type UploadBenchResult } from "./upload";
 
 /** The quick upload: a small file, one round (the full one is 1 GiB, best of 2). */

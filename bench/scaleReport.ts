@@ -1,0 +1,201 @@
+/**
+ * The scale benchmark's goals, judged on its figures, and its reports (terminal text, Markdown).
+ */
+import {
+  GOAL_CONSTANT,
+  PHASE_LABEL,
+  PHASES,
+  PROGRAM_VARIANTS,
+  opLabel,
+  type Goal,
+  type ProgramVariant,
+  type ScaleResult,
+  type ScaleWorld,
+  type VariantResult,
+} from "./scaleWorld";
+
+/** The goals of the issue, computed from the figures; judged under the real engine. */
+export function goalsOf(size: ScaleWorld, v: ScaleResult["variants"]): Goal[] {
+  // Judged under the real engine; the harness variants are shown beside them, not judged.
+  const programs = { perMember: v.perMember, rosters: v.rosters };
+  const per = (f: (r: VariantResult) => number, only?: (keyof typeof programs)[]) =>
+    Object.fromEntries(
+      Object.entries(programs)
+        .filter(([k]) => !only || only.includes(k as keyof typeof programs))
+        .map(([k, r]) => [k, f(r)]),
+    );
+  const goal = (id: string, description: string, limit: number | null, measured: Record<string, number>): Goal => ({
+    id,
+    description,
+    limit,
+    measured,
+    met: Object.values(measured).every((m) => (limit === null ? m === 0 : m <= limit)),
+  });
+  const N = size.members;
+  const dbUsers = size.databases * size.usersPerDatabase;
+  return [
+    goal(
+      "refresh-members",
+      `refresh of ${N} members: member requests (E2, E13-E15, E18-E22) at most ceil(N/200) + ${GOAL_CONSTANT}`,
+      Math.ceil(N / 200) + GOAL_CONSTANT,
+      per((r) => r.phases.refresh.memberRequests),
+    ),
+    goal(
+      "create-members",
+      `creating ${N} members with one permission set as a roster: member requests at most ceil(N/100) + ${GOAL_CONSTANT} (per-member creates cannot batch beyond the engine's workers: see the notes)`,
+      Math.ceil(N / 100) + GOAL_CONSTANT,
+      per((r) => r.phases.create.memberRequests, ["rosters"]),
+    ),
+    goal(
+      "no-429",
+      "no 429 at all, in any phase of any variant (harness and naive baseline included)",
+      null,
+      Object.fromEntries(Object.entries(v).map(([k, r]) => [k, PHASES.reduce((n, p) => n + r.phases[p].throttled, 0)])),
+    ),
+    goal(
+      "no-change-up",
+      "a no-change up sends no request",
+      null,
+      per((r) => r.phases.noChangeUp.requests),
+    ),
+    goal(
+      "refresh-database-users",
+      `refresh of ${dbUsers} database users: one list per database, at most databases x ceil(U/200) + ${GOAL_CONSTANT}`,
+      size.databases * Math.ceil(size.usersPerDatabase / 200) + GOAL_CONSTANT,
+      per((r) => r.phases.refresh.databaseUserRequests),
+    ),
+    goal(
+      "phases-verified",
+      "the emulator holds what each phase should leave (count of phases that did not)",
+      null,
+      Object.fromEntries(Object.entries(v).map(([k, r]) => [k, PHASES.filter((p) => !r.phases[p].verified.ok).length])),
+    ),
+  ];
+}
+
+const secs = (ms: number) => (ms / 1000).toFixed(1);
+const times = (r: number | null) => (r === null ? "-" : `${r.toFixed(2)}x`);
+
+/** "mean 25, median 16, max 100; sizes 100 51 16 ..." */
+export function batchSummary(sizes: number[]): string {
+  const sorted = [...sizes].sort((a, b) => a - b);
+  const mean = sizes.reduce((a, b) => a + b, 0) / sizes.length;
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const shown = sizes.length > 40 ? `${sizes.slice(0, 40).join(" ")} ...` : sizes.join(" ");
+  return `mean ${mean.toFixed(1)}, median ${median}, max ${sorted[sorted.length - 1]}; in order: ${shown}`;
+}
+
+/** The figures as a plain-text report for the terminal. */
+export function scaleText(r: ScaleResult): string {
+  const lines: string[] = [];
+  const { world: w } = r;
+  lines.push(
+    `Scale benchmark: ${w.members} members, ${w.databases} databases x ${w.usersPerDatabase} users (${w.databaseUsers} database users), organization ${w.organizationId}`,
+  );
+  lines.push(`Emulator limit ${r.rateLimit.emulatorPerSecond} req/s per account; client ${r.rateLimit.clientPerSecond} req/s.`);
+  for (const k of [...PROGRAM_VARIANTS, "naive"] as const) {
+    const v = r.variants[k];
+    lines.push("");
+    lines.push(`${k}: ${v.description}`);
+    lines.push(`  driven by ${v.driver}`);
+    lines.push(
+      `  ${"phase".padEnd(18)} ${"requests".padStart(8)} ${"vs naive".padStart(9)} ${"wall s".padStart(8)} ${"vs naive".padStart(9)} ${"floor s".padStart(8)} ${"429s".padStart(5)}  by operation`,
+    );
+    for (const p of PHASES) {
+      const x = v.phases[p];
+      const rr = k === "naive" ? null : r.ratios[k][p];
+      const ops = Object.entries(x.byOperation)
+        .map(([op, n]) => `${opLabel(op).split(" ")[0]}:${n}`)
+        .join(" ");
+      lines.push(
+        `  ${PHASE_LABEL[p].padEnd(18)} ${String(x.requests).padStart(8)} ${(rr ? times(rr.requests) : "").padStart(9)} ${secs(x.wallMs).padStart(8)} ${(rr ? times(rr.wall) : "").padStart(9)} ${secs(x.rateFloorMs).padStart(8)} ${String(x.throttled).padStart(5)}  ${ops}${x.verified.ok ? "" : `  VERIFY FAILED: ${x.verified.detail}`}`,
+      );
+      if (x.memory)
+        lines.push(
+          `  ${"".padEnd(18)} peak memory: CLI ${mib(x.memory.cli)}, plugin ${mib(x.memory.plugin)}; checkpoint ${mib(x.checkpointBytes ?? 0)}`,
+        );
+    }
+  }
+  lines.push("");
+  for (const k of PROGRAM_VARIANTS) {
+    const sizes = r.variants[k].phases.create.e19BatchSizes ?? [];
+    if (sizes.length)
+      lines.push(`${k} create: ${sizes.length} E19 calls for ${sizes.reduce((a, b) => a + b, 0)} people: ${batchSummary(sizes)}`);
+  }
+  lines.push("");
+  lines.push("Goals:");
+  for (const g of r.goals) {
+    const measured = Object.entries(g.measured)
+      .map(([k, m]) => `${k} ${m}`)
+      .join(", ");
+    lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}${g.limit !== null ? ` (limit ${g.limit})` : ""}: ${measured}`);
+  }
+  lines.push(`All goals met: ${r.allGoalsMet ? "yes" : "NO"}. Total ${secs(r.totalWallMs)} s.`);
+  return lines.join("\n");
+}
+
+const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The figures as Markdown, for the README. */
+export function scaleMarkdown(r: ScaleResult): string {
+  const { world: w } = r;
+  const out: string[] = [];
+  out.push(`### Scale: ${w.members.toLocaleString("en-US")} members, ${w.databases} databases × ${w.usersPerDatabase} users`);
+  out.push("");
+  out.push(
+    `Emulator at the service's ${r.rateLimit.emulatorPerSecond} requests/s, client at its default ${r.rateLimit.clientPerSecond}/s. ` +
+      `Per-member: ${r.variants.perMember.description}. Rosters: ${r.variants.rosters.description}. ` +
+      `Naive: ${r.variants.naive.description}. Engine: ${r.variants.perMember.driver}. Harness: ${r.variants.perMemberHarness.driver}.`,
+  );
+  out.push("");
+  out.push("Requests (wall time), by phase; the ratio is to the naive baseline:");
+  out.push("");
+  out.push("| phase | naive | per-member, engine | rosters, engine | per-member, harness | rosters, harness | 429s |");
+  out.push("|---|---:|---:|---:|---:|---:|---:|");
+  const nv = r.variants.naive;
+  for (const p of PHASES) {
+    const cell = (k: ProgramVariant) => {
+      const x = r.variants[k].phases[p];
+      const rr = r.ratios[k][p].requests;
+      return `${x.requests}${rr === null ? "" : ` (${times(rr)})`}, ${secs(x.wallMs)} s`;
+    };
+    const t429 = Object.values(r.variants).reduce((n, v) => n + v.phases[p].throttled, 0);
+    out.push(
+      `| ${PHASE_LABEL[p]} | ${nv.phases[p].requests}, ${secs(nv.phases[p].wallMs)} s | ${cell("perMember")} | ${cell("rosters")} | ${cell("perMemberHarness")} | ${cell("rostersHarness")} | ${t429} |`,
+    );
+  }
+  out.push("");
+  out.push("Under the engine, peak resident memory of the CLI and of the dynamic-provider plugin, and the checkpoint after each phase:");
+  out.push("");
+  out.push("| phase | per-member: CLI | plugin | checkpoint | rosters: CLI | plugin | checkpoint |");
+  out.push("|---|---:|---:|---:|---:|---:|---:|");
+  for (const p of PHASES) {
+    const m = (k: "perMember" | "rosters") => {
+      const x = r.variants[k].phases[p];
+      return `${mib(x.memory?.cli ?? 0)} | ${mib(x.memory?.plugin ?? 0)} | ${mib(x.checkpointBytes ?? 0)}`;
+    };
+    out.push(`| ${PHASE_LABEL[p]} | ${m("perMember")} | ${m("rosters")} |`);
+  }
+  for (const k of PROGRAM_VARIANTS) {
+    const sizes = r.variants[k].phases.create.e19BatchSizes ?? [];
+    if (!sizes.length) continue;
+    const sorted = [...sizes].sort((a, b) => a - b);
+    out.push("");
+    out.push(
+      `${k} create sent ${sizes.length} E19 calls for ${sizes.reduce((a, b) => a + b, 0)} people (median ${sorted[Math.floor(sorted.length / 2)]}, largest ${sorted[sorted.length - 1]} per call).`,
+    );
+  }
+  out.push("");
+  out.push("Goals, judged under the engine:");
+  out.push("");
+  out.push("| goal | limit | per-member | rosters | met |");
+  out.push("|---|---:|---:|---:|---|");
+  for (const g of r.goals) {
+    const m = (k: string) => (g.measured[k] === undefined ? "-" : String(g.measured[k]));
+    const extra = g.measured.naive !== undefined ? ` (naive ${g.measured.naive})` : "";
+    out.push(`| ${g.description}${extra} | ${g.limit ?? 0} | ${m("perMember")} | ${m("rosters")} | ${g.met ? "yes" : "**no**"} |`);
+  }
+  out.push("");
+  for (const n of r.notes) out.push(`- ${n}`);
+  return out.join("\n");
+}
