@@ -8,7 +8,7 @@ import { STATUS_CODES } from "node:http";
 import { ParameterError, pathParamsOf, routes, type RouteDef } from "../contract";
 import type { OperationId } from "../contract/types";
 import { accessText } from "../contract/routing";
-import { ApiError, NetworkError } from "./client";
+import { ApiError, NetworkError, ResponseValidationError } from "./client";
 import { oneLine } from "./util";
 
 /** An error already worded for the user (it names the action); explainFailure passes it through unchanged. */
@@ -42,17 +42,68 @@ function idsOf(err: ApiError, route: RouteDef | undefined): Record<string, strin
   return pathParamsOf(err.pathTemplate ? { ...route, path: err.pathTemplate } : route, err.path) ?? {};
 }
 
-/** What to check after a failure of the service, from the status and the route's facts. */
+/**
+ * What went wrong with one call, in the one vocabulary the resources' errors and the doctor share.
+ * "not-the-api": an answer that is not the administration API's (an HTML page, a proxy's error,
+ * a success of another shape), which means the base URL points elsewhere.
+ */
+export type FailureKind =
+  | "rejected"
+  | "forbidden"
+  | "not-found"
+  | "not-the-api"
+  | "unreachable"
+  | "throttled"
+  | "limit"
+  | "service-error"
+  | "other";
+
+/** The kind of a failure of a call. */
+export function failureKind(err: unknown): FailureKind {
+  if (err instanceof ApiError) {
+    if (err.status === 401) return "rejected";
+    // The API always answers errors with a JSON body holding a title or a message; a page from
+    // another server (an HTML 404, a proxy's 502) does not.
+    if (err.title === undefined && err.serviceMessage === undefined) return "not-the-api";
+    if (err.status === 403) return "forbidden";
+    if (err.status === 404) return "not-found";
+    if (err.status === 422) return "limit";
+    if (err.status === 429) return "throttled";
+    return err.status >= 500 ? "service-error" : "other";
+  }
+  if (err instanceof ResponseValidationError) return "not-the-api";
+  if (err instanceof NetworkError) return "unreachable";
+  return "other";
+}
+
+/**
+ * What to do about each kind of failure whose remedy does not depend on the route: the hint of a
+ * resource's or data source's error and the doctor's `fix:` line both read it here.
+ */
+export const REMEDIES = {
+  rejected:
+    "the API key is missing, invalid, disabled or revoked: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key was made in the region of reviewadmin:baseUrl (keys are per region). " +
+    "A key unused for 90 days is disabled: an org admin sees keys by their id in the web application's list of API keys and can make a new one. " +
+    "Changed the key since? `pulumi refresh` and `pulumi destroy` use the configuration saved by the last `pulumi up`: run `pulumi up` first, or add --run-program",
+  "not-the-api":
+    "set reviewadmin:baseUrl / REVIEWADMIN_BASE_URL to the API address of the region where the key was made, without the /v1 path; `pulumi-reviewadmin routes` lists the paths this version calls",
+  unreachable:
+    "check the host and port of reviewadmin:baseUrl / REVIEWADMIN_BASE_URL, and that this machine can reach it (proxy, VPN, firewall)",
+  throttled:
+    "the account's 25 requests per second are used up, by this run or by others sharing the account: wait a few seconds and try again, and give runs that share the account a lower reviewadmin:requestsPerSecond / REVIEWADMIN_REQUESTS_PER_SECOND",
+  limit: "a limit of the service was reached; limits are raised per organization on request",
+  "service-error": "a problem on the service's side (maintenance?): try again later",
+} as const satisfies Partial<Record<FailureKind, string>>;
+
+/** What to check after a failure of the service, from its kind and the route's facts. */
 export function hintFor(err: ApiError): string | undefined {
   const route = routeOf(err.operationId);
   const ids = idsOf(err, route);
+  const kind = failureKind(err);
+  if (kind === "not-the-api" || kind === "rejected" || kind === "limit" || kind === "throttled" || kind === "service-error") {
+    return REMEDIES[kind];
+  }
   switch (err.status) {
-    case 401:
-      return (
-        "the API key is missing or invalid: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key belongs to this region's baseUrl. " +
-        "Changed the key since? `pulumi refresh` and `pulumi destroy` use the configuration saved by the last `pulumi up`: " +
-        "run `pulumi up` first, or add --run-program"
-      );
     case 403: {
       if (!route) return "the API key in use lacks the permission";
       const num = (k: string) => (ids[k] !== undefined ? Number(ids[k]) : undefined);
@@ -63,12 +114,8 @@ export function hintFor(err: ApiError): string | undefined {
       const named = Object.entries(ids).map(([k, v]) => `${NOUNS[k] ?? k} ${v}`);
       return named.length ? `check that ${named.join(" and ")} exist${named.length === 1 ? "s" : ""}` : undefined;
     }
-    case 422:
-      return "a limit of the service was reached; limits are raised per organization on request";
-    case 429:
-      return "rate limited even after retries: lower reviewadmin:requestsPerSecond";
     default:
-      return err.status >= 500 ? "a problem on the service's side; try again later" : undefined;
+      return undefined;
   }
 }
 
@@ -79,6 +126,11 @@ export function hintFor(err: ApiError): string | undefined {
  * the hint, so the role is said once, from the route table (the text stays on `err.title`).
  */
 export function answerText(err: ApiError): string {
+  if (err.title === undefined && err.serviceMessage === undefined) {
+    // Not the API's JSON error: say what came back instead (an HTML page is another server's).
+    const body = typeof err.body === "string" ? err.body.trimStart() : "";
+    return `${err.status} with ${body.startsWith("<") ? "an HTML page" : body ? "a body that is not the API's JSON" : "an empty body"}`;
+  }
   const said = err.status === 403 && routeOf(err.operationId) ? STATUS_CODES[403] : oneLine(err.title ?? err.serviceMessage ?? "");
   return said ? `${err.status} ${said}` : String(err.status);
 }
@@ -95,8 +147,8 @@ export function describeCause(err: unknown): string {
   return check ? `${said} (${check})` : said;
 }
 
-/** What to check when no answer came, by the low-level code (the doctor says the same at more length). */
-function connectionHint(code: string): string | undefined {
+/** What to check when no answer came, by the low-level code; the doctor's fix for it too. */
+export function connectionHint(code: string): string | undefined {
   if (code === "ECONNREFUSED")
     return "nothing listens at reviewadmin:baseUrl: check the address and port, and that the service (or the emulator) runs";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN")

@@ -25,6 +25,7 @@ import {
   SETTINGS,
   type Settings,
 } from "../../provider/settings";
+import { answerText, connectionHint, failureKind, REMEDIES, type FailureKind } from "../../provider/failures";
 import { oneLine } from "../../provider/util";
 import type { Capability, DatabaseAccess, DoctorReport, Identity, OrganizationAccess, RouteCheck, Severity } from "./report";
 import type { StackSettings } from "./stackConfig";
@@ -48,25 +49,6 @@ export interface DiagnoseOptions {
   stack?: StackSettings;
 }
 
-/** What went wrong with one call, in the terms the doctor reasons in. */
-type FailureKind = "rejected" | "forbidden" | "not-found" | "not-the-api" | "unreachable" | "throttled" | "service-error" | "other";
-
-function failureKind(err: unknown): FailureKind {
-  if (err instanceof ApiError) {
-    if (err.status === 401) return "rejected";
-    // The API always answers errors with a JSON body holding a title or a message; a page from
-    // another server (an HTML 404, a proxy's 502) does not.
-    if (err.title === undefined && err.serviceMessage === undefined) return "not-the-api";
-    if (err.status === 403) return "forbidden";
-    if (err.status === 404) return "not-found";
-    if (err.status === 429) return "throttled";
-    return err.status >= 500 ? "service-error" : "other";
-  }
-  if (err instanceof ResponseValidationError) return "not-the-api";
-  if (err instanceof NetworkError) return "unreachable";
-  return "other";
-}
-
 function outcomeOf(err: unknown): string {
   if (err instanceof ApiError) return String(err.status);
   if (err instanceof ResponseValidationError) return "2xx of another shape";
@@ -74,15 +56,9 @@ function outcomeOf(err: unknown): string {
   return "failed";
 }
 
-/** What the answer was, for a person: "404 with an HTML page", "200 whose data.id is missing". */
-function answerText(err: unknown): string {
-  if (err instanceof ApiError) {
-    const said = err.title ?? err.serviceMessage;
-    if (said) return `${err.status} ${oneLine(said, 120)}`;
-    const body = typeof err.body === "string" ? err.body.trimStart() : "";
-    const kind = body.startsWith("<") ? "an HTML page" : body ? "a body that is not the API's JSON" : "an empty body";
-    return `${err.status} with ${kind}`;
-  }
+/** What came back, for a person: "404 with an HTML page", "200 whose data.id is missing", "no answer (...)". */
+function outcomeText(err: unknown): string {
+  if (err instanceof ApiError) return oneLine(answerText(err), 140);
   if (err instanceof ResponseValidationError) return `a success whose field '${err.fieldPath}' ${oneLine(err.rule, 120)}`;
   // The message is "<op> <METHOD> <path>: <code> <what happened>"; keep what follows the path.
   if (err instanceof NetworkError) return `no answer (${oneLine(err.message.replace(/^.*?: /, ""), 160)})`;
@@ -105,15 +81,8 @@ export function keyIdOf(apiKey: string): string | undefined {
   return parts.length === 3 && /^[A-Za-z0-9]{4,16}$/.test(parts[1]!) && parts[2]!.length >= 16 ? parts[1] : undefined;
 }
 
+/** The doctor's own remedies; those of a failed call are the package's (REMEDIES in provider/failures.ts). */
 const FIX = {
-  baseUrl:
-    "set REVIEWADMIN_BASE_URL (reviewadmin:baseUrl in a stack) to the API address of the region where the key was made, without the /v1 path; `pulumi-reviewadmin routes` lists the paths this version calls",
-  rejected:
-    "keys are per region: check that the base URL is the API address of the key's region. A key unused for 90 days is disabled, and a revoked key stops working: an org admin sees the key by its id in the web application's list of API keys and can make a new one; then set REVIEWADMIN_API_KEY",
-  unreachable: "check the host and port of REVIEWADMIN_BASE_URL, and that this machine can reach it (proxy, VPN, firewall)",
-  throttled:
-    "something else is using the same account's 25 requests per second: wait a few seconds and run the doctor again; give runs that share the account a lower REVIEWADMIN_REQUESTS_PER_SECOND",
-  serviceError: "a problem on the service's side (maintenance?): try again later",
   routes:
     "compare the routes with the vendor's OpenAPI document: `pulumi-reviewadmin routes --openapi FILE`; when they differ, set REVIEWADMIN_OPENAPI (reviewadmin:openapi in a stack) to the document",
   orgAdmin: "use an organization-level key (it carries the org admin role) or the key of an org admin of the organizations to manage",
@@ -211,7 +180,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
         "copy the whole key again, without quotes, spaces or line breaks",
       );
     } else {
-      const fix = err instanceof InsecureUrlError ? `use the https:// address of your region's API; ${FIX.baseUrl}` : FIX.baseUrl;
+      const fix = err instanceof InsecureUrlError ? `use the https:// address of your region's API; ${REMEDIES["not-the-api"]}` : REMEDIES["not-the-api"];
       add("error", "bad-base-url", `the base URL ${report.baseUrl} cannot be used: ${message}`, fix);
     }
     return finish();
@@ -230,7 +199,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
       "warning",
       "throttled",
       `the service answered 429 (rate limited) ${report.rate.spent.throttled} time(s) to this check's few calls`,
-      FIX.throttled,
+      REMEDIES.throttled,
     );
   }
   const odd = report.routes.filter((r) => !r.asExpected);
@@ -307,7 +276,7 @@ async function runChecks(
       const kind = failureKind(err);
       const check: RouteCheck = { ...called, outcome: outcomeOf(err), asExpected: allowed.includes(kind) };
       // An allowed failure gets the caller's reading of it; any other, what the service said.
-      const said = check.asExpected ? note : answerText(err);
+      const said = check.asExpected ? note : outcomeText(err);
       if (said) check.note = said;
       report.routes.push(check);
       return { ok: false, err, kind };
@@ -324,32 +293,37 @@ async function runChecks(
         add(
           "error",
           "key-rejected",
-          `the service at ${base} does not accept this key: ${what} answered ${answerText(out.err)}`,
-          FIX.rejected,
+          `the service at ${base} does not accept this key: ${what} answered ${outcomeText(out.err)}`,
+          REMEDIES.rejected,
         );
         return true;
       case "not-the-api":
         add(
           "error",
           "not-the-api",
-          `${base} does not answer like the administration API: ${what} answered ${answerText(out.err)}`,
-          FIX.baseUrl,
+          `${base} does not answer like the administration API: ${what} answered ${outcomeText(out.err)}`,
+          REMEDIES["not-the-api"],
         );
         return true;
       case "unreachable":
-        add("error", "unreachable", `nothing answers at ${base}: ${what} got ${answerText(out.err)}`, FIX.unreachable);
+        add(
+          "error",
+          "unreachable",
+          `nothing answers at ${base}: ${what} got ${outcomeText(out.err)}`,
+          (out.err instanceof NetworkError && connectionHint(out.err.causeCode)) || REMEDIES.unreachable,
+        );
         return true;
       case "throttled":
-        add("error", "throttled", `the service kept answering 429 (rate limited) to ${what}`, FIX.throttled);
+        add("error", "throttled", `the service kept answering 429 (rate limited) to ${what}`, REMEDIES.throttled);
         return true;
       case "service-error":
-        add("error", "service-error", `the service answered ${answerText(out.err)} to ${what}`, FIX.serviceError);
+        add("error", "service-error", `the service answered ${outcomeText(out.err)} to ${what}`, REMEDIES["service-error"]);
         return true;
       default:
         add(
           "error",
           "route-unexpected",
-          `${what} answered ${answerText(out.err)}, which the route table does not expect for any valid key`,
+          `${what} answered ${outcomeText(out.err)}, which the route table does not expect for any valid key`,
           FIX.routes,
         );
         return true;

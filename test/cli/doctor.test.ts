@@ -302,7 +302,7 @@ describe("doctor finds what blocks use", () => {
       `\nerror: the service at ${emu.url} does not accept this key: GET /v1/users/me answered 401 Unauthorized: invalid API key\n`,
     );
     expect(r.out).toContain(
-      "  fix: keys are per region: check that the base URL is the API address of the key's region. A key unused for 90 days is disabled",
+      "  fix: the API key is missing, invalid, disabled or revoked: check reviewadmin:apiKey / REVIEWADMIN_API_KEY, and that the key was made in the region of reviewadmin:baseUrl (keys are per region). A key unused for 90 days is disabled",
     );
     expect(r.out).not.toContain("acts as");
   });
@@ -321,7 +321,7 @@ describe("doctor finds what blocks use", () => {
         `\nerror: ${url} does not answer like the administration API: GET /v1/users/me answered 404 with an HTML page\n`,
       );
       expect(r.out).toContain(
-        "  fix: set REVIEWADMIN_BASE_URL (reviewadmin:baseUrl in a stack) to the API address of the region where the key was made, without the /v1 path",
+        "  fix: set reviewadmin:baseUrl / REVIEWADMIN_BASE_URL to the API address of the region where the key was made, without the /v1 path",
       );
     } finally {
       server.close();
@@ -337,7 +337,7 @@ describe("doctor finds what blocks use", () => {
     expect(nothing.code).toBe(1);
     expect(nothing.out).toMatch(
       new RegExp(
-        `\\nerror: nothing answers at ${url}: GET /v1/users/me got no answer \\(ECONNREFUSED .*\\)\\n  fix: check the host and port of REVIEWADMIN_BASE_URL`,
+        `\\nerror: nothing answers at ${url}: GET /v1/users/me got no answer \\(ECONNREFUSED .*\\)\\n  fix: nothing listens at reviewadmin:baseUrl: check the address and port`,
       ),
     );
 
