@@ -14,21 +14,13 @@ import { ParameterError } from "../../contract/parameterError";
 import { parseOrThrow } from "../../contract/params";
 import { type RouteDef } from "../../contract/routes";
 import { BUILT_IN_ROUTES, buildPath, type RouteTable } from "../../contract/routing";
-import { ErrorBody } from "../../contract/schemas";
 import type { BodyOf, DataOf, OperationId, ParamsOf } from "../../contract/types";
-import {
-  ApiError,
-  ClientClosedError,
-  ClientConfigError,
-  NetworkError,
-  ResponseValidationError,
-  TimeoutError,
-  type RequestContext,
-} from "./errors";
+import { apiErrorOf, readPage } from "./answers";
+import { ClientClosedError, ClientConfigError, NetworkError, ResponseValidationError, TimeoutError, type RequestContext } from "./errors";
 import { type Clock } from "./clock";
 import { pacerFor, type RequestPacer } from "./pacer";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
-import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, redact, REDACTED } from "./security";
+import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, KeyScrubber, REDACTED } from "./security";
 import { routeTableFor } from "./routeTables";
 import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
 
@@ -116,12 +108,6 @@ interface Exchange {
   signal?: AbortSignal;
 }
 
-/** A validated 2xx answer: its data, and links.next when the envelope has one. */
-interface Page {
-  data: unknown;
-  next: string | null;
-}
-
 /**
  * Defaults. The largest answer the API can legitimately send is a page of 10,000 activity events
  * (E10 to E12) at a few hundred bytes each: 64 MiB leaves ample room and still bounds memory.
@@ -204,17 +190,14 @@ function toUndiciFormData(form: FormData): UndiciFormData {
   return copy;
 }
 
-/** Formats a zod issue path like ParameterError does: `data.0.name`. */
-function dotted(prefix: string, path: readonly PropertyKey[]): string {
-  return [prefix, ...path.map(String)].filter(Boolean).join(".");
-}
-
 /** The one HTTP client of the admin API; see ClientOptions and the method docs for the contract. */
 export class ReviewAdminClient {
   /** The base URL every operation path is appended to, without a trailing slash. */
   readonly baseUrl: string;
 
   readonly #apiKey: string;
+  /** Takes the key out of whatever an answer or a failure carries. */
+  readonly #scrubber: KeyScrubber;
   readonly #base: URL;
   readonly #routes: RouteTable;
   readonly #pacer: RequestPacer;
@@ -240,6 +223,11 @@ export class ReviewAdminClient {
     // Visible ASCII only: anything else could not travel in a header, and a CR/LF would split it.
     if (typeof opts.apiKey !== "string" || !/^[\x21-\x7e]+$/.test(opts.apiKey)) {
       throw new ClientConfigError("apiKey is required and must be visible ASCII characters without spaces");
+    }
+    this.#scrubber = new KeyScrubber(opts.apiKey);
+    // Every request's URL (and a server's log of it) would hold the key, as would every error's path.
+    if (this.#scrubber.finds(opts.baseUrl)) {
+      throw new ClientConfigError("baseUrl must not contain the API key: the key goes only in the Authorization header");
     }
     this.#insecureHttpHosts = insecureHostsOf(opts);
     if (opts.warn !== undefined && typeof opts.warn !== "function") throw new ClientConfigError("warn must be a function");
@@ -294,7 +282,7 @@ export class ReviewAdminClient {
     const path = this.#pathFor(route, params);
     const makeBody = this.#bodyFor(route, body);
     const res = await this.#exchange(this.#apiExchange(route, path, makeBody, opts?.signal));
-    return this.#readPage(route, path, res).data as DataOf<K>;
+    return readPage(route, this.#ctx(route, path), res, this.#scrubber).data as DataOf<K>;
   }
 
   /**
@@ -314,7 +302,7 @@ export class ReviewAdminClient {
     while (path !== null) {
       seen.add(path);
       const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
-      const page = this.#readPage(route, path, res);
+      const page = readPage(route, this.#ctx(route, path), res, this.#scrubber);
       const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;
       const current: string = path;
@@ -591,7 +579,7 @@ export class ReviewAdminClient {
       if (giveUpBecause) {
         this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}, ${giveUpBecause})`);
         throw res
-          ? this.#apiError(ctx, res, attempt)
+          ? apiErrorOf(ctx, res, attempt, this.#scrubber)
           : this.#networkError(ctx, failure!, attempt, attemptMs !== undefined && attemptMs < this.#timeoutMs);
       }
 
@@ -612,29 +600,10 @@ export class ReviewAdminClient {
   #log(line: string): void {
     if (!this.#logger) return;
     try {
-      this.#logger(redact(`reviewadmin: ${line}`, this.#apiKey));
+      this.#logger(this.#scrubber.text(`reviewadmin: ${line}`));
     } catch {
       // A failing logger must not fail the request it describes.
     }
-  }
-
-  /** Builds the ApiError of a non-2xx answer; accepts `{title, status}` and `{message, status}`, or any text. */
-  #apiError(ctx: RequestContext, res: WireResponse, attempts: number): ApiError {
-    const text = redact(res.text, this.#apiKey);
-    let body: unknown = text === "" ? undefined : text.slice(0, 1000);
-    let title: string | undefined;
-    let serviceMessage: string | undefined;
-    try {
-      body = JSON.parse(text);
-      const parsed = ErrorBody.safeParse(body);
-      if (parsed.success) {
-        title = parsed.data.title;
-        serviceMessage = parsed.data.message;
-      }
-    } catch {
-      // Not JSON (a proxy's HTML page, an empty body): the status alone makes the error.
-    }
-    return new ApiError(ctx, { status: res.status, title, serviceMessage, body }, attempts);
   }
 
   /** `byDeadline`: the attempt was cut short by the call's deadline rather than by the request timeout. */
@@ -648,53 +617,9 @@ export class ReviewAdminClient {
       );
     }
     if (failure.timedOut) return new TimeoutError(ctx, this.#timeoutMs, attempts);
-    const message = redact(failure.message, this.#apiKey);
+    const message = this.#scrubber.text(failure.message);
     const cause = Object.assign(new Error(message), { name: "WireFailure", code: failure.code });
     return new NetworkError(ctx, failure.code, message, attempts, cause);
-  }
-
-  // ---- reading answers -----------------------------------------------------------------------
-
-  /** Validates a 2xx answer against the route's envelope and data schema. */
-  #readPage(route: RouteDef, path: string, res: WireResponse): Page {
-    const ctx = this.#ctx(route, path);
-    const text = redact(res.text, this.#apiKey);
-    let body: unknown;
-    if (text.trim() === "") {
-      body = undefined;
-    } else {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        if (route.envelope === "none") return { data: undefined, next: null };
-        throw new ResponseValidationError(ctx, "(body)", "is not JSON");
-      }
-    }
-
-    if (route.envelope === "none") {
-      const hasData = typeof body === "object" && body !== null && "data" in body;
-      return { data: hasData ? (body as { data: unknown }).data : body, next: null };
-    }
-
-    if (typeof body !== "object" || body === null || Array.isArray(body) || !("data" in body)) {
-      throw new ResponseValidationError(ctx, "data", "is missing: expected an object with a data member");
-    }
-    const parsed = route.data.safeParse((body as { data: unknown }).data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ResponseValidationError(ctx, dotted("data", issue.path), issue.message);
-    }
-
-    const links = (body as { links?: unknown }).links;
-    if (route.envelope === "list" || links !== undefined) {
-      // links.next is always present on list answers (spec "Response envelope"); the events shape may omit links.
-      const next = (links as { next?: unknown } | undefined)?.next;
-      if (typeof links !== "object" || links === null || !(next === null || typeof next === "string")) {
-        throw new ResponseValidationError(ctx, "links.next", "must be a URL string or null");
-      }
-      return { data: parsed.data, next: next as string | null };
-    }
-    return { data: parsed.data, next: null };
   }
 }
 
