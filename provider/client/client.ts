@@ -19,6 +19,7 @@ import { apiErrorOf, readPage } from "./answers";
 import { ClientClosedError, ClientConfigError, NetworkError, ResponseValidationError, TimeoutError, type RequestContext } from "./errors";
 import { type Clock } from "./clock";
 import { pacerFor, type RequestPacer } from "./pacer";
+import { PageBounds } from "./pagination";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
 import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, KeyScrubber, REDACTED } from "./security";
 import { routeTableFor } from "./routeTables";
@@ -114,6 +115,8 @@ interface Exchange {
  */
 const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000, deadlineMs: 120_000, maxResponseBytes: 64 * 1024 * 1024 };
 const USER_AGENT = "pulumi-reviewadmin";
+/** The page size the spec gives list routes when a route names no largest page. */
+const DEFAULT_PAGE_SIZE = 100;
 /** Operation name used in stats and errors for pre-authenticated part uploads. */
 const PUT_PART = "putPart";
 
@@ -289,7 +292,9 @@ export class ReviewAdminClient {
    * Iterates the items of a paged operation, following `links.next` until it is null, in pages of
    * the route's largest `limit` unless `params` gives one. Also reads the events shape
    * `{data: {events: [...]}}`, whose `links` may be absent (then it stops).
-   * Refuses a `links.next` that points at another origin: the key would go with it.
+   * Refuses a `links.next` that points at another origin or holds the key (the key would go with
+   * it), and one that comes back to a page already read; stops with a ResponseValidationError
+   * after 10 empty pages in a row or past 5,000,000 items' worth of pages (pagination.ts).
    */
   async *paginate<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): AsyncIterable<PageItemOf<K>> {
     const route = this.#route(op);
@@ -298,18 +303,15 @@ export class ReviewAdminClient {
     }
     const limit = (params as { limit?: unknown }).limit ?? route.largestPage;
     let path: string | null = this.#pathFor(route, limit === undefined ? params : { ...params, limit });
-    const seen = new Set<string>();
+    const bounds = new PageBounds(typeof limit === "number" ? limit : DEFAULT_PAGE_SIZE);
     while (path !== null) {
-      seen.add(path);
+      const ctx = this.#ctx(route, path);
       const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
-      const page = readPage(route, this.#ctx(route, path), res, this.#scrubber);
+      const page = readPage(route, ctx, res, this.#scrubber);
       const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;
-      const current: string = path;
-      path = page.next === null ? null : this.#nextPath(route, current, page.next);
-      if (path !== null && seen.has(path)) {
-        throw new ResponseValidationError(this.#ctx(route, current), "links.next", "points back at a page already read");
-      }
+      path = page.next === null ? null : this.#nextPath(route, path, page.next);
+      if (path !== null) bounds.follow(ctx, items.length, path);
     }
   }
 
