@@ -31,7 +31,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** The API key, sent as `Authorization: Bearer <key>`. Never printed, logged or put in an error. */
   apiKey: string;
-  /** Requests per second for this key, shared by every client in the process. Default 25 (the service's limit). */
+  /**
+   * Requests per second for this key, shared by every client of the key in the process: the lowest
+   * any of them asks for holds for all (a looser one is announced through `warn`). Default 25 (the service's limit).
+   */
   requestsPerSecond?: number;
   /** Token bucket capacity: requests that may leave back to back. Default 1, i.e. evenly spaced (see pacer.ts). */
   burst?: number;
@@ -264,6 +267,7 @@ export class ReviewAdminClient {
     }
     this.#clock = clock;
     this.#pacer = pacerFor(keyFingerprint(opts.apiKey), rate, burst, clock);
+    if (rate > this.#pacer.rate || burst > this.#pacer.capacity) this.#announceSharedPace(rate, burst);
     this.#poolFor(this.#base.origin);
   }
 
@@ -423,6 +427,18 @@ export class ReviewAdminClient {
       this.#warn(
         `reviewadmin: plain http to ${url.origin} (${what}), allowed by the insecureHttpHosts setting: ` +
           `${carried} travel unencrypted. Use it for a test emulator only.`,
+      );
+    } catch {
+      // A failing warn must not fail the client it describes.
+    }
+  }
+
+  /** Says that this client's looser rate or burst gives way to the stricter one the key's shared pacer already keeps. */
+  #announceSharedPace(rate: number, burst: number): void {
+    try {
+      this.#warn(
+        `reviewadmin: requestsPerSecond ${rate} (burst ${burst}) is not used: another client of this API key in this process ` +
+          `asked for ${this.#pacer.rate} (burst ${this.#pacer.capacity}), and every client of a key keeps to the lowest asked for.`,
       );
     } catch {
       // A failing warn must not fail the client it describes.
