@@ -42,9 +42,15 @@ export interface ClientOptions {
   maxAttempts?: number;
   /** Cap on the total time spent waiting between retries of one request. Default 60_000. */
   maxRetryWaitMs?: number;
-  /** Per request: total time for an API call; longest silence for a part upload. Default 30_000. */
+  /**
+   * Per request: total time for one attempt, the whole answer included (a trickling body too); a
+   * part upload gets 1 s more per 64 KiB of the part. Also the longest silence. Default 30_000.
+   */
   timeoutMs?: number;
-  /** Per call: total time for an API call, retries and waits included (time queued for the rate limit not); past it the call fails at once. Default 120_000. */
+  /**
+   * Per call: total time, retries and waits included (time queued for the rate limit not); past
+   * it the call fails at once. A part upload gets 1 s more per 64 KiB of the part. Default 60_000.
+   */
   deadlineMs?: number;
   /** Largest answer read, in bytes; a larger one fails (ResponseTooLargeError) rather than fill memory. Default 64 MiB. */
   maxResponseBytes?: number;
@@ -107,16 +113,33 @@ interface Exchange {
   sendOnce: boolean;
   /** Waits for the key's pacer (API calls do; part uploads go to storage without the key). */
   paced: boolean;
-  /** API calls have a total deadline; part uploads only an idle timeout (their time grows with size). */
-  deadline: boolean;
+  /** Longest time for one attempt, the answer read in full. */
+  attemptMs: number;
+  /** Longest time for the whole exchange, retries and waits included (time queued behind the pacer not). */
+  callMs: number;
+  /** For a part upload: its size, which adds to both limits (its time grows with size). */
+  partBytes?: number;
   signal?: AbortSignal;
 }
 
 /**
- * Defaults. The largest answer the API can legitimately send is a page of 10,000 activity events
+ * Defaults (the README's Reliability section states them; a hung server fails a call within
+ * deadlineMs). The largest answer the API can legitimately send is a page of 10,000 activity events
  * (E10 to E12) at a few hundred bytes each: 64 MiB leaves ample room and still bounds memory.
  */
-const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000, deadlineMs: 120_000, maxResponseBytes: 64 * 1024 * 1024 };
+export const CLIENT_DEFAULTS = {
+  requestsPerSecond: 25,
+  burst: 1,
+  timeoutMs: 30_000,
+  deadlineMs: 60_000,
+  maxResponseBytes: 64 * 1024 * 1024,
+};
+const DEFAULTS = CLIENT_DEFAULTS;
+/**
+ * The slowest a part upload may go: its limits grow by 1 s per this many bytes. A 50 MB part then
+ * has 13 minutes more, so a slow uplink passes and a host that trickles its answer still ends.
+ */
+const MIN_PART_BYTES_PER_SECOND = 64 * 1024;
 const USER_AGENT = "pulumi-reviewadmin";
 /** The page size the spec gives list routes when a route names no largest page. */
 const DEFAULT_PAGE_SIZE = 100;
@@ -359,6 +382,7 @@ export class ReviewAdminClient {
     } else {
       throw new ParameterError("body", "must be a Uint8Array (Buffer) or a readable stream", PUT_PART);
     }
+    const allowance = Math.ceil((size * 1000) / MIN_PART_BYTES_PER_SECOND);
     const exchange: Exchange = {
       ctx: { operationId: PUT_PART, method: "PUT", path: target.pathname },
       pool: this.#poolFor(target.origin),
@@ -368,7 +392,9 @@ export class ReviewAdminClient {
       idempotent: true,
       sendOnce: !(body instanceof Uint8Array),
       paced: false,
-      deadline: false,
+      attemptMs: this.#timeoutMs + allowance,
+      callMs: this.#deadlineMs + allowance,
+      partBytes: size,
       signal: opts?.signal,
     };
     const res = await this.#exchange(exchange);
@@ -496,7 +522,8 @@ export class ReviewAdminClient {
       idempotent: route.idempotent,
       sendOnce: false,
       paced: true,
-      deadline: true,
+      attemptMs: this.#timeoutMs,
+      callMs: this.#deadlineMs,
       signal,
     };
   }
@@ -543,8 +570,8 @@ export class ReviewAdminClient {
     // Time queued behind this key's own pacer is not the service being slow (4,000 deletes in one
     // run queue up to 160 s at 25 requests/s), so the deadline does not count it.
     let queuedMs = 0;
-    // API calls end by the deadline, whatever the retries; part uploads (whose time grows with size) only by the caps.
-    const remaining = () => (ex.deadline ? this.#deadlineMs - (performance.now() - callStarted - queuedMs) : Infinity);
+    // Every exchange ends by its deadline, whatever the retries.
+    const remaining = () => ex.callMs - (performance.now() - callStarted - queuedMs);
     for (let attempt = 1; ; attempt++) {
       this.#assertOpen();
       if (ex.paced) {
@@ -557,7 +584,7 @@ export class ReviewAdminClient {
       const started = performance.now();
       let res: WireResponse | undefined;
       let failure: WireFailure | undefined;
-      const attemptMs = ex.deadline ? Math.max(1, Math.ceil(Math.min(this.#timeoutMs, remaining()))) : undefined;
+      const attemptMs = Math.max(1, Math.ceil(Math.min(ex.attemptMs, remaining())));
       try {
         res = await send(ex.pool, {
           path: ex.path,
@@ -596,9 +623,7 @@ export class ReviewAdminClient {
               : undefined;
       if (giveUpBecause) {
         this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}, ${giveUpBecause})`);
-        throw res
-          ? apiErrorOf(ctx, res, attempt, this.#scrubber)
-          : this.#networkError(ctx, failure!, attempt, attemptMs !== undefined && attemptMs < this.#timeoutMs);
+        throw res ? apiErrorOf(ctx, res, attempt, this.#scrubber) : this.#networkError(ex, failure!, attempt, attemptMs < ex.attemptMs);
       }
 
       // A 429's Retry-After is about the key, not this request: hold every request of the key.
@@ -624,17 +649,23 @@ export class ReviewAdminClient {
     }
   }
 
-  /** `byDeadline`: the attempt was cut short by the call's deadline rather than by the request timeout. */
-  #networkError(ctx: RequestContext, failure: WireFailure, attempts: number, byDeadline: boolean): NetworkError {
-    if (failure.timedOut && byDeadline) {
-      return new TimeoutError(
-        ctx,
-        this.#deadlineMs,
-        attempts,
-        `no complete answer within the call's deadline of ${this.#deadlineMs} ms, retries included`,
-      );
+  /** Which limit ended an exchange that timed out, and which setting raises it. */
+  #timeoutText(ex: Exchange, failure: WireFailure, byDeadline: boolean): string {
+    if (byDeadline) {
+      return `no complete answer within the call's deadline of ${ex.callMs} ms, retries included; reviewadmin:deadlineSeconds (the client's deadlineMs) raises it`;
     }
-    if (failure.timedOut) return new TimeoutError(ctx, this.#timeoutMs, attempts);
+    const raise = "reviewadmin:requestTimeoutSeconds (the client's timeoutMs) raises it";
+    // undici's own timeouts are silences; UND_ERR_TIMEOUT is the attempt's total time running out.
+    if (failure.code !== "UND_ERR_TIMEOUT") return `no data for ${this.#timeoutMs} ms; ${raise}`;
+    const part = ex.partBytes === undefined ? "" : ` for a part of ${ex.partBytes} bytes (1 s per 64 KiB added)`;
+    return `no complete answer within ${ex.attemptMs} ms${part}; ${raise}`;
+  }
+
+  /** `byDeadline`: the attempt was cut short by the exchange's deadline rather than by the request timeout. */
+  #networkError(ex: Exchange, failure: WireFailure, attempts: number, byDeadline: boolean): NetworkError {
+    const { ctx } = ex;
+    if (failure.timedOut)
+      return new TimeoutError(ctx, byDeadline ? ex.callMs : ex.attemptMs, attempts, this.#timeoutText(ex, failure, byDeadline));
     const message = this.#scrubber.text(failure.message);
     const cause = Object.assign(new Error(message), { name: "WireFailure", code: failure.code });
     return new NetworkError(ctx, failure.code, message, attempts, cause);
