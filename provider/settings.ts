@@ -20,11 +20,11 @@ export interface Settings {
   baseUrl: string;
   /** Client-side rate, default 25 (the service's limit). `reviewadmin:requestsPerSecond` or REVIEWADMIN_REQUESTS_PER_SECOND. */
   requestsPerSecond?: number;
-  /** Longest wait for one answer, default 30. `reviewadmin:requestTimeoutSeconds` or REVIEWADMIN_REQUEST_TIMEOUT_SECONDS. */
+  /** Longest time for one attempt, the whole answer included, default 30 (a part upload gets 1 s more per 64 KiB). `reviewadmin:requestTimeoutSeconds` or REVIEWADMIN_REQUEST_TIMEOUT_SECONDS. */
   requestTimeoutSeconds?: number;
   /** Sends per request at most, retries included, default 5. `reviewadmin:maxAttempts` or REVIEWADMIN_MAX_ATTEMPTS. */
   maxAttempts?: number;
-  /** Longest time one API call may take, retries and waits included (queueing for the rate limit not), default 120. `reviewadmin:deadlineSeconds` or REVIEWADMIN_DEADLINE_SECONDS. */
+  /** Longest time one API call may take, retries and waits included (queueing for the rate limit not), default 60. `reviewadmin:deadlineSeconds` or REVIEWADMIN_DEADLINE_SECONDS. */
   deadlineSeconds?: number;
   /** `debug`: one line per request and per retry (key redacted). `reviewadmin:log` or REVIEWADMIN_LOG. */
   log?: "debug" | "off";

@@ -14,21 +14,14 @@ import { ParameterError } from "../../contract/parameterError";
 import { parseOrThrow } from "../../contract/params";
 import { type RouteDef } from "../../contract/routes";
 import { BUILT_IN_ROUTES, buildPath, type RouteTable } from "../../contract/routing";
-import { ErrorBody } from "../../contract/schemas";
 import type { BodyOf, DataOf, OperationId, ParamsOf } from "../../contract/types";
-import {
-  ApiError,
-  ClientClosedError,
-  ClientConfigError,
-  NetworkError,
-  ResponseValidationError,
-  TimeoutError,
-  type RequestContext,
-} from "./errors";
+import { apiErrorOf, readPage } from "./answers";
+import { ClientClosedError, ClientConfigError, NetworkError, ResponseValidationError, TimeoutError, type RequestContext } from "./errors";
 import { type Clock } from "./clock";
 import { pacerFor, type RequestPacer } from "./pacer";
+import { PageBounds } from "./pagination";
 import { backoffMs, DEFAULT_RETRY, isRetryableStatus, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
-import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, redact, REDACTED } from "./security";
+import { checkUrl, insecureHttpHost, isInsecureHttp, keyFingerprint, KeyScrubber, REDACTED } from "./security";
 import { routeTableFor } from "./routeTables";
 import { acquirePool, releasePool, send, WireFailure, type WireBody, type WireResponse } from "./transport";
 
@@ -38,7 +31,10 @@ export interface ClientOptions {
   baseUrl: string;
   /** The API key, sent as `Authorization: Bearer <key>`. Never printed, logged or put in an error. */
   apiKey: string;
-  /** Requests per second for this key, shared by every client in the process. Default 25 (the service's limit). */
+  /**
+   * Requests per second for this key, shared by every client of the key in the process: the lowest
+   * any of them asks for holds for all (a looser one is announced through `warn`). Default 25 (the service's limit).
+   */
   requestsPerSecond?: number;
   /** Token bucket capacity: requests that may leave back to back. Default 1, i.e. evenly spaced (see pacer.ts). */
   burst?: number;
@@ -46,9 +42,15 @@ export interface ClientOptions {
   maxAttempts?: number;
   /** Cap on the total time spent waiting between retries of one request. Default 60_000. */
   maxRetryWaitMs?: number;
-  /** Per request: total time for an API call; longest silence for a part upload. Default 30_000. */
+  /**
+   * Per request: total time for one attempt, the whole answer included (a trickling body too); a
+   * part upload gets 1 s more per 64 KiB of the part. Also the longest silence. Default 30_000.
+   */
   timeoutMs?: number;
-  /** Per call: total time for an API call, retries and waits included (time queued for the rate limit not); past it the call fails at once. Default 120_000. */
+  /**
+   * Per call: total time, retries and waits included (time queued for the rate limit not); past
+   * it the call fails at once. A part upload gets 1 s more per 64 KiB of the part. Default 60_000.
+   */
   deadlineMs?: number;
   /** Largest answer read, in bytes; a larger one fails (ResponseTooLargeError) rather than fill memory. Default 64 MiB. */
   maxResponseBytes?: number;
@@ -111,23 +113,36 @@ interface Exchange {
   sendOnce: boolean;
   /** Waits for the key's pacer (API calls do; part uploads go to storage without the key). */
   paced: boolean;
-  /** API calls have a total deadline; part uploads only an idle timeout (their time grows with size). */
-  deadline: boolean;
+  /** Longest time for one attempt, the answer read in full. */
+  attemptMs: number;
+  /** Longest time for the whole exchange, retries and waits included (time queued behind the pacer not). */
+  callMs: number;
+  /** For a part upload: its size, which adds to both limits (its time grows with size). */
+  partBytes?: number;
   signal?: AbortSignal;
 }
 
-/** A validated 2xx answer: its data, and links.next when the envelope has one. */
-interface Page {
-  data: unknown;
-  next: string | null;
-}
-
 /**
- * Defaults. The largest answer the API can legitimately send is a page of 10,000 activity events
+ * Defaults (the README's Reliability section states them; a hung server fails a call within
+ * deadlineMs). The largest answer the API can legitimately send is a page of 10,000 activity events
  * (E10 to E12) at a few hundred bytes each: 64 MiB leaves ample room and still bounds memory.
  */
-const DEFAULTS = { requestsPerSecond: 25, burst: 1, timeoutMs: 30_000, deadlineMs: 120_000, maxResponseBytes: 64 * 1024 * 1024 };
+export const CLIENT_DEFAULTS = {
+  requestsPerSecond: 25,
+  burst: 1,
+  timeoutMs: 30_000,
+  deadlineMs: 60_000,
+  maxResponseBytes: 64 * 1024 * 1024,
+};
+const DEFAULTS = CLIENT_DEFAULTS;
+/**
+ * The slowest a part upload may go: its limits grow by 1 s per this many bytes. A 50 MB part then
+ * has 13 minutes more, so a slow uplink passes and a host that trickles its answer still ends.
+ */
+const MIN_PART_BYTES_PER_SECOND = 64 * 1024;
 const USER_AGENT = "pulumi-reviewadmin";
+/** The page size the spec gives list routes when a route names no largest page. */
+const DEFAULT_PAGE_SIZE = 100;
 /** Operation name used in stats and errors for pre-authenticated part uploads. */
 const PUT_PART = "putPart";
 
@@ -204,17 +219,14 @@ function toUndiciFormData(form: FormData): UndiciFormData {
   return copy;
 }
 
-/** Formats a zod issue path like ParameterError does: `data.0.name`. */
-function dotted(prefix: string, path: readonly PropertyKey[]): string {
-  return [prefix, ...path.map(String)].filter(Boolean).join(".");
-}
-
 /** The one HTTP client of the admin API; see ClientOptions and the method docs for the contract. */
 export class ReviewAdminClient {
   /** The base URL every operation path is appended to, without a trailing slash. */
   readonly baseUrl: string;
 
   readonly #apiKey: string;
+  /** Takes the key out of whatever an answer or a failure carries. */
+  readonly #scrubber: KeyScrubber;
   readonly #base: URL;
   readonly #routes: RouteTable;
   readonly #pacer: RequestPacer;
@@ -240,6 +252,11 @@ export class ReviewAdminClient {
     // Visible ASCII only: anything else could not travel in a header, and a CR/LF would split it.
     if (typeof opts.apiKey !== "string" || !/^[\x21-\x7e]+$/.test(opts.apiKey)) {
       throw new ClientConfigError("apiKey is required and must be visible ASCII characters without spaces");
+    }
+    this.#scrubber = new KeyScrubber(opts.apiKey);
+    // Every request's URL (and a server's log of it) would hold the key, as would every error's path.
+    if (this.#scrubber.finds(opts.baseUrl)) {
+      throw new ClientConfigError("baseUrl must not contain the API key: the key goes only in the Authorization header");
     }
     this.#insecureHttpHosts = insecureHostsOf(opts);
     if (opts.warn !== undefined && typeof opts.warn !== "function") throw new ClientConfigError("warn must be a function");
@@ -273,6 +290,7 @@ export class ReviewAdminClient {
     }
     this.#clock = clock;
     this.#pacer = pacerFor(keyFingerprint(opts.apiKey), rate, burst, clock);
+    if (rate > this.#pacer.rate || burst > this.#pacer.capacity) this.#announceSharedPace(rate, burst);
     this.#poolFor(this.#base.origin);
   }
 
@@ -294,14 +312,16 @@ export class ReviewAdminClient {
     const path = this.#pathFor(route, params);
     const makeBody = this.#bodyFor(route, body);
     const res = await this.#exchange(this.#apiExchange(route, path, makeBody, opts?.signal));
-    return this.#readPage(route, path, res).data as DataOf<K>;
+    return readPage(route, this.#ctx(route, path), res, this.#scrubber).data as DataOf<K>;
   }
 
   /**
    * Iterates the items of a paged operation, following `links.next` until it is null, in pages of
    * the route's largest `limit` unless `params` gives one. Also reads the events shape
    * `{data: {events: [...]}}`, whose `links` may be absent (then it stops).
-   * Refuses a `links.next` that points at another origin: the key would go with it.
+   * Refuses a `links.next` that points at another origin or holds the key (the key would go with
+   * it), and one that comes back to a page already read; stops with a ResponseValidationError
+   * after 10 empty pages in a row or past 5,000,000 items' worth of pages (pagination.ts).
    */
   async *paginate<K extends OperationId>(op: K, params: ParamsOf<K>, opts?: CallOptions): AsyncIterable<PageItemOf<K>> {
     const route = this.#route(op);
@@ -310,18 +330,15 @@ export class ReviewAdminClient {
     }
     const limit = (params as { limit?: unknown }).limit ?? route.largestPage;
     let path: string | null = this.#pathFor(route, limit === undefined ? params : { ...params, limit });
-    const seen = new Set<string>();
+    const bounds = new PageBounds(typeof limit === "number" ? limit : DEFAULT_PAGE_SIZE);
     while (path !== null) {
-      seen.add(path);
+      const ctx = this.#ctx(route, path);
       const res = await this.#exchange(this.#apiExchange(route, path, undefined, opts?.signal));
-      const page = this.#readPage(route, path, res);
+      const page = readPage(route, ctx, res, this.#scrubber);
       const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;
-      const current: string = path;
-      path = page.next === null ? null : this.#nextPath(route, current, page.next);
-      if (path !== null && seen.has(path)) {
-        throw new ResponseValidationError(this.#ctx(route, current), "links.next", "points back at a page already read");
-      }
+      path = page.next === null ? null : this.#nextPath(route, path, page.next);
+      if (path !== null) bounds.follow(ctx, items.length, path);
     }
   }
 
@@ -365,6 +382,7 @@ export class ReviewAdminClient {
     } else {
       throw new ParameterError("body", "must be a Uint8Array (Buffer) or a readable stream", PUT_PART);
     }
+    const allowance = Math.ceil((size * 1000) / MIN_PART_BYTES_PER_SECOND);
     const exchange: Exchange = {
       ctx: { operationId: PUT_PART, method: "PUT", path: target.pathname },
       pool: this.#poolFor(target.origin),
@@ -374,7 +392,9 @@ export class ReviewAdminClient {
       idempotent: true,
       sendOnce: !(body instanceof Uint8Array),
       paced: false,
-      deadline: false,
+      attemptMs: this.#timeoutMs + allowance,
+      callMs: this.#deadlineMs + allowance,
+      partBytes: size,
       signal: opts?.signal,
     };
     const res = await this.#exchange(exchange);
@@ -439,6 +459,18 @@ export class ReviewAdminClient {
     }
   }
 
+  /** Says that this client's looser rate or burst gives way to the stricter one the key's shared pacer already keeps. */
+  #announceSharedPace(rate: number, burst: number): void {
+    try {
+      this.#warn(
+        `reviewadmin: requestsPerSecond ${rate} (burst ${burst}) is not used: another client of this API key in this process ` +
+          `asked for ${this.#pacer.rate} (burst ${this.#pacer.capacity}), and every client of a key keeps to the lowest asked for.`,
+      );
+    } catch {
+      // A failing warn must not fail the client it describes.
+    }
+  }
+
   #assertOpen(): void {
     if (this.#closed) throw new ClientClosedError(`the client for ${this.baseUrl} is closed`);
   }
@@ -490,7 +522,8 @@ export class ReviewAdminClient {
       idempotent: route.idempotent,
       sendOnce: false,
       paced: true,
-      deadline: true,
+      attemptMs: this.#timeoutMs,
+      callMs: this.#deadlineMs,
       signal,
     };
   }
@@ -537,8 +570,8 @@ export class ReviewAdminClient {
     // Time queued behind this key's own pacer is not the service being slow (4,000 deletes in one
     // run queue up to 160 s at 25 requests/s), so the deadline does not count it.
     let queuedMs = 0;
-    // API calls end by the deadline, whatever the retries; part uploads (whose time grows with size) only by the caps.
-    const remaining = () => (ex.deadline ? this.#deadlineMs - (performance.now() - callStarted - queuedMs) : Infinity);
+    // Every exchange ends by its deadline, whatever the retries.
+    const remaining = () => ex.callMs - (performance.now() - callStarted - queuedMs);
     for (let attempt = 1; ; attempt++) {
       this.#assertOpen();
       if (ex.paced) {
@@ -551,7 +584,7 @@ export class ReviewAdminClient {
       const started = performance.now();
       let res: WireResponse | undefined;
       let failure: WireFailure | undefined;
-      const attemptMs = ex.deadline ? Math.max(1, Math.ceil(Math.min(this.#timeoutMs, remaining()))) : undefined;
+      const attemptMs = Math.max(1, Math.ceil(Math.min(ex.attemptMs, remaining())));
       try {
         res = await send(ex.pool, {
           path: ex.path,
@@ -590,9 +623,7 @@ export class ReviewAdminClient {
               : undefined;
       if (giveUpBecause) {
         this.#log(`${label} -> ${outcome} in ${took} ms (attempt ${attempt}, ${giveUpBecause})`);
-        throw res
-          ? this.#apiError(ctx, res, attempt)
-          : this.#networkError(ctx, failure!, attempt, attemptMs !== undefined && attemptMs < this.#timeoutMs);
+        throw res ? apiErrorOf(ctx, res, attempt, this.#scrubber) : this.#networkError(ex, failure!, attempt, attemptMs < ex.attemptMs);
       }
 
       // A 429's Retry-After is about the key, not this request: hold every request of the key.
@@ -612,89 +643,32 @@ export class ReviewAdminClient {
   #log(line: string): void {
     if (!this.#logger) return;
     try {
-      this.#logger(redact(`reviewadmin: ${line}`, this.#apiKey));
+      this.#logger(this.#scrubber.text(`reviewadmin: ${line}`));
     } catch {
       // A failing logger must not fail the request it describes.
     }
   }
 
-  /** Builds the ApiError of a non-2xx answer; accepts `{title, status}` and `{message, status}`, or any text. */
-  #apiError(ctx: RequestContext, res: WireResponse, attempts: number): ApiError {
-    const text = redact(res.text, this.#apiKey);
-    let body: unknown = text === "" ? undefined : text.slice(0, 1000);
-    let title: string | undefined;
-    let serviceMessage: string | undefined;
-    try {
-      body = JSON.parse(text);
-      const parsed = ErrorBody.safeParse(body);
-      if (parsed.success) {
-        title = parsed.data.title;
-        serviceMessage = parsed.data.message;
-      }
-    } catch {
-      // Not JSON (a proxy's HTML page, an empty body): the status alone makes the error.
+  /** Which limit ended an exchange that timed out, and which setting raises it. */
+  #timeoutText(ex: Exchange, failure: WireFailure, byDeadline: boolean): string {
+    if (byDeadline) {
+      return `no complete answer within the call's deadline of ${ex.callMs} ms, retries included; reviewadmin:deadlineSeconds (the client's deadlineMs) raises it`;
     }
-    return new ApiError(ctx, { status: res.status, title, serviceMessage, body }, attempts);
+    const raise = "reviewadmin:requestTimeoutSeconds (the client's timeoutMs) raises it";
+    // undici's own timeouts are silences; UND_ERR_TIMEOUT is the attempt's total time running out.
+    if (failure.code !== "UND_ERR_TIMEOUT") return `no data for ${this.#timeoutMs} ms; ${raise}`;
+    const part = ex.partBytes === undefined ? "" : ` for a part of ${ex.partBytes} bytes (1 s per 64 KiB added)`;
+    return `no complete answer within ${ex.attemptMs} ms${part}; ${raise}`;
   }
 
-  /** `byDeadline`: the attempt was cut short by the call's deadline rather than by the request timeout. */
-  #networkError(ctx: RequestContext, failure: WireFailure, attempts: number, byDeadline: boolean): NetworkError {
-    if (failure.timedOut && byDeadline) {
-      return new TimeoutError(
-        ctx,
-        this.#deadlineMs,
-        attempts,
-        `no complete answer within the call's deadline of ${this.#deadlineMs} ms, retries included`,
-      );
-    }
-    if (failure.timedOut) return new TimeoutError(ctx, this.#timeoutMs, attempts);
-    const message = redact(failure.message, this.#apiKey);
+  /** `byDeadline`: the attempt was cut short by the exchange's deadline rather than by the request timeout. */
+  #networkError(ex: Exchange, failure: WireFailure, attempts: number, byDeadline: boolean): NetworkError {
+    const { ctx } = ex;
+    if (failure.timedOut)
+      return new TimeoutError(ctx, byDeadline ? ex.callMs : ex.attemptMs, attempts, this.#timeoutText(ex, failure, byDeadline));
+    const message = this.#scrubber.text(failure.message);
     const cause = Object.assign(new Error(message), { name: "WireFailure", code: failure.code });
     return new NetworkError(ctx, failure.code, message, attempts, cause);
-  }
-
-  // ---- reading answers -----------------------------------------------------------------------
-
-  /** Validates a 2xx answer against the route's envelope and data schema. */
-  #readPage(route: RouteDef, path: string, res: WireResponse): Page {
-    const ctx = this.#ctx(route, path);
-    const text = redact(res.text, this.#apiKey);
-    let body: unknown;
-    if (text.trim() === "") {
-      body = undefined;
-    } else {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        if (route.envelope === "none") return { data: undefined, next: null };
-        throw new ResponseValidationError(ctx, "(body)", "is not JSON");
-      }
-    }
-
-    if (route.envelope === "none") {
-      const hasData = typeof body === "object" && body !== null && "data" in body;
-      return { data: hasData ? (body as { data: unknown }).data : body, next: null };
-    }
-
-    if (typeof body !== "object" || body === null || Array.isArray(body) || !("data" in body)) {
-      throw new ResponseValidationError(ctx, "data", "is missing: expected an object with a data member");
-    }
-    const parsed = route.data.safeParse((body as { data: unknown }).data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ResponseValidationError(ctx, dotted("data", issue.path), issue.message);
-    }
-
-    const links = (body as { links?: unknown }).links;
-    if (route.envelope === "list" || links !== undefined) {
-      // links.next is always present on list answers (spec "Response envelope"); the events shape may omit links.
-      const next = (links as { next?: unknown } | undefined)?.next;
-      if (typeof links !== "object" || links === null || !(next === null || typeof next === "string")) {
-        throw new ResponseValidationError(ctx, "links.next", "must be a URL string or null");
-      }
-      return { data: parsed.data, next: next as string | null };
-    }
-    return { data: parsed.data, next: null };
   }
 }
 

@@ -84,14 +84,66 @@ function secretsOf(apiKey: string): string[] {
   return secret.length >= 8 ? [apiKey, secret] : [apiKey];
 }
 
+/** JSON's short escapes of the characters a key may hold (`\"`, `\\`, `\/`). */
+const JSON_SHORT_ESCAPES = new Set(['"', "\\", "/"]);
+
 /**
- * Removes every occurrence of the key, or of its secret segment, in any letter case, from
- * `text`. Used on all text the server sends back (a misbehaving server may echo the
- * Authorization header) and on every log line.
+ * One character of a secret as a server may send it: itself, a JSON `\u00XX` escape or a URL
+ * `%XX` escape of either letter case (the pattern is case-insensitive, which covers hex digits).
+ */
+function charPattern(c: string): string {
+  const forms = new Set([c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")]);
+  if (JSON_SHORT_ESCAPES.has(c)) forms.add(`\\\\\\${c}`);
+  for (const v of new Set([c.toLowerCase(), c.toUpperCase()])) {
+    const hex = v.charCodeAt(0).toString(16).padStart(2, "0");
+    forms.add(`\\\\u00${hex}`);
+    forms.add(`%${hex}`);
+  }
+  return `(?:${[...forms].join("|")})`;
+}
+
+/**
+ * Finds the key, or its secret segment, in text and in parsed answers: written plainly, with
+ * JSON `\u` escapes or URL %-escapes (a hostile server may echo the key in any of these), in
+ * any letter case. Made once per client; it holds the key, so it stays private to its owner.
+ */
+export class KeyScrubber {
+  readonly #pattern: RegExp | undefined;
+
+  constructor(apiKey: string) {
+    const alternatives = apiKey ? secretsOf(apiKey).map((s) => [...s].map(charPattern).join("")) : [];
+    this.#pattern = alternatives.length ? new RegExp(alternatives.join("|"), "gi") : undefined;
+  }
+
+  /** True when `text` holds the key or its secret segment in any of the forms above. */
+  finds(text: string): boolean {
+    return this.#pattern !== undefined && text.search(this.#pattern) >= 0;
+  }
+
+  /** `text` with every occurrence of the key or its secret segment replaced by REDACTED. */
+  text(text: string): string {
+    return this.#pattern ? text.replace(this.#pattern, REDACTED) : text;
+  }
+
+  /**
+   * A copy of a parsed JSON value with every string and every object key redacted: what an
+   * answer carries to callers, state and outputs once `\u` escapes have been decoded.
+   */
+  value(value: unknown): unknown {
+    if (typeof value === "string") return this.text(value);
+    if (Array.isArray(value)) return value.map((v) => this.value(v));
+    if (typeof value === "object" && value !== null) {
+      // fromEntries defines own properties, so a "__proto__" key stays data.
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [this.text(k), this.value(v)]));
+    }
+    return value;
+  }
+}
+
+/**
+ * Removes every occurrence of the key, or of its secret segment, in any letter case and plain
+ * or escaped (see KeyScrubber), from `text`.
  */
 export function redact(text: string, apiKey: string): string {
-  if (!apiKey) return text;
-  let out = text;
-  for (const s of secretsOf(apiKey)) out = out.replace(new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), REDACTED);
-  return out;
+  return new KeyScrubber(apiKey).text(text);
 }

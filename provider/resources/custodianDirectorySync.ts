@@ -5,7 +5,6 @@
  * check reports at plan time which rows will not be synced (../custodians/review.ts).
  */
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import {
@@ -20,6 +19,7 @@ import type { ReviewAdminClient } from "../client";
 import { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type MappingReport } from "../custodians/mapping";
 import { CUSTODIAN_PRESETS, PRESET_NAMES, presetOfHeaders, type CustodianPreset } from "../custodians/presets";
 import { judgeCustodianFile } from "../custodians/review";
+import { readRegularFile } from "../files";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
@@ -109,11 +109,8 @@ export interface CustodianDirectorySyncState {
 function sourceOf(inputs: Inputs): Buffer {
   if (inputs.people) return Buffer.from(renderCustodianCsv(inputs.people as CustodianInput[]), "utf8");
   if (inputs.csv !== undefined) return Buffer.from(inputs.csv, "utf8");
-  const size = fs.statSync(inputs.csvPath!).size;
-  if (size > MAX_CSV_BYTES) {
-    throw new CustodianCsvError(0, `the file is ${size} bytes; the service takes at most ${MAX_CSV_BYTES} bytes (190MB)`);
-  }
-  return fs.readFileSync(inputs.csvPath!);
+  const limit = `the service takes at most ${MAX_CSV_BYTES} bytes (190MB)`;
+  return readRegularFile(inputs.csvPath!, MAX_CSV_BYTES, limit, (reason) => new CustodianCsvError(0, reason));
 }
 
 /** True when the CSV is an export to map, not a file in the service's own format. */

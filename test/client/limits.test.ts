@@ -3,8 +3,13 @@
  * not after attempts × timeout), the cap on answer size, a base URL copied with `/v1`, and the
  * key kept out of text in any case and by its secret segment alone.
  */
-import { describe, expect, it } from "vitest";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NetworkError, TimeoutError } from "../../provider/client";
+import { CLIENT_DEFAULTS } from "../../provider/client/client";
+import { DEFAULT_RETRY } from "../../provider/client/retry";
 import { redact, REDACTED } from "../../provider/client/security";
 import { ok, useScriptedClients, user } from "./scriptedClients";
 
@@ -62,6 +67,56 @@ describe("limits of one call", () => {
     t.server.expect({ method: "GET", path: "/v1/users/me", reply: ok(user) });
     expect(await c.call("GetCurrentUser", {})).toMatchObject({ id: 1 });
     expect(c.baseUrl).toBe(t.server.url);
+  });
+});
+
+describe("a server that trickles its answer (a byte at a time, never silent long enough for the idle timeout)", () => {
+  let server: http.Server;
+  let url: string;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", etag: '"1"' });
+      const timer = setInterval(() => res.write(" "), 20);
+      res.on("close", () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it("fails an API call by its deadline, saying which setting raises it", async () => {
+    const c = t.client({ baseUrl: url, timeoutMs: 200, deadlineMs: 500, maxAttempts: 10, retryBaseMs: 1, retryMaxDelayMs: 1 });
+    const err = (await c.call("GetCurrentUser", {}).catch((e: unknown) => e)) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.message).toMatch(
+      /^GetCurrentUser GET \/v1\/users\/me: UND_ERR_TIMEOUT no complete answer within the call's deadline of 500 ms, retries included; reviewadmin:deadlineSeconds \(the client's deadlineMs\) raises it \(after \d attempts\)$/,
+    );
+  });
+
+  it("fails a part upload by its total time, not only by silence, saying which setting raises it", { timeout: 10_000 }, async () => {
+    // Before: a 5-byte part was held 60 s with a 3 s timeout, and would have been held forever.
+    const c = t.client({ timeoutMs: 300, maxAttempts: 1 });
+    const err = (await c.putPart(`${url}/part/1?sig=x`, Buffer.from("hello")).catch((e: unknown) => e)) as TimeoutError;
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.message).toBe(
+      "putPart PUT /part/1: UND_ERR_TIMEOUT no complete answer within 301 ms for a part of 5 bytes (1 s per 64 KiB added); " +
+        "reviewadmin:requestTimeoutSeconds (the client's timeoutMs) raises it",
+    );
+  });
+});
+
+describe("the defaults", () => {
+  it("fail a call to a hung or trickling server within 60 s, and are the values the README states", () => {
+    const { timeoutMs, deadlineMs } = CLIENT_DEFAULTS;
+    // Each attempt ends by timeoutMs, the waits between them by maxRetryWaitMs, all of it by deadlineMs.
+    const longest = Math.min(deadlineMs, DEFAULT_RETRY.maxAttempts * timeoutMs + DEFAULT_RETRY.maxRetryWaitMs);
+    expect(longest).toBeLessThanOrEqual(60_000);
+    const readme = fs.readFileSync("README.md", "utf8");
+    expect(readme).toContain(`\`reviewadmin:deadlineSeconds\` (${deadlineMs / 1000} s)`);
+    expect(readme).toContain(`\`reviewadmin:requestTimeoutSeconds\` (${timeoutMs / 1000} s)`);
   });
 });
 

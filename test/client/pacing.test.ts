@@ -65,6 +65,24 @@ describe("pacing, on a manual clock", () => {
     expect(Math.min(...gaps(at))).toBeGreaterThanOrEqual(100);
     expect(at[9] - at[0]).toBeGreaterThanOrEqual(900);
   });
+
+  it("keeps every client of a key to the lowest rate any asks for, and says so to the one whose rate is not used", async () => {
+    const clock = new ManualClock();
+    const apiKey = newKey();
+    const warnings: string[] = [];
+    const fast = t.client({ apiKey, requestsPerSecond: 25, clock, warn: (l) => warnings.push(l) });
+    const slow = t.client({ apiKey, requestsPerSecond: 5, clock, warn: (l) => warnings.push(l) });
+    const later = t.client({ apiKey, requestsPerSecond: 50, burst: 5, clock, warn: (l) => warnings.push(l) });
+    t.server.expectTimes(9, me);
+    await t.onClock(clock, Promise.all(Array.from({ length: 9 }, (_, i) => [fast, slow, later][i % 3]!.call("GetCurrentUser", {}))));
+    // 5/s between the three: 200 ms apart, the first client slowed by the second.
+    expect(Math.min(...gaps(t.server.received.map((r) => r.at)))).toBeGreaterThanOrEqual(200);
+    expect([fast, slow, later].map((c) => JSON.parse(JSON.stringify(c)).requestsPerSecond)).toEqual([5, 5, 5]);
+    expect(warnings).toEqual([
+      "reviewadmin: requestsPerSecond 50 (burst 5) is not used: another client of this API key in this process asked for 5 (burst 1), " +
+        "and every client of a key keeps to the lowest asked for.",
+    ]);
+  });
 });
 
 describe("at the service's real rate, against the emulator", () => {

@@ -1,4 +1,4 @@
-/** Pagination: links.next followed to the end, the events shape, and the links.next the client refuses. */
+/** Pagination: links.next followed to the end, the events shape, the links.next the client refuses, and where it stops. */
 import { describe, expect, it } from "vitest";
 import { ResponseValidationError } from "../../provider/client";
 import { db, event, ok, useScriptedClients } from "./scriptedClients";
@@ -94,6 +94,43 @@ describe("pagination", () => {
     expect((err as ResponseValidationError).fieldPath).toBe("links.next");
     expect(String(err)).toMatch(/another origin/);
     await expect(c.listAll("GetProjects", {})).rejects.toThrow(/points back at a page already read/);
+  });
+
+  it("stops an endless chain of empty pages after 10 in a row, naming the route and the bound", async () => {
+    const c = t.client();
+    // A server that never ends the list: every empty page names another (3,000 pages took 126 s).
+    const page = (n: number) => `/v1/databases?after=${n}&limit=200`;
+    t.server.expect({ method: "GET", path: "/v1/databases?limit=200", reply: ok([db(1)], { links: { next: t.server.url + page(1) } }) });
+    for (let n = 1; n <= 10; n++)
+      t.server.expect({ method: "GET", path: page(n), reply: ok([], { links: { next: t.server.url + page(n + 1) } }) });
+    const err = (await c.listAll("GetDatabases", {}).catch((e: unknown) => e)) as ResponseValidationError;
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.message).toBe(
+      `GetDatabases GET ${page(10)}: response field 'links.next' still names a next page after 10 empty pages in a row; ` +
+        "a list stops there (the service ends a list with at most one empty page)",
+    );
+    expect(err.pathTemplate).toBe("/v1/databases");
+    // One empty page between full ones is normal, and resets the count.
+    t.server.expect(
+      { method: "GET", path: "/v1/databases?limit=200", reply: ok([], { links: { next: t.server.url + page(0) } }) },
+      { method: "GET", path: page(0), reply: ok([db(1)], { links: { next: null } }) },
+    );
+    expect(await c.listAll("GetDatabases", {})).toHaveLength(1);
+  });
+
+  it("stops a chain that never ends past 5,000,000 items' worth of pages (500 pages of 10,000 events)", async () => {
+    const c = t.client();
+    const recent = "/v1/organizations/7/events/recent";
+    const page = (n: number) => (n === 0 ? `${recent}?limit=10000` : `${recent}?after=${n}`);
+    for (let n = 0; n < 500; n++) {
+      t.server.expect({ method: "GET", path: page(n), reply: ok({ events: [event(n)] }, { links: { next: t.server.url + page(n + 1) } }) });
+    }
+    const err = (await c.listAll("GetRecentOrganizationEvents", { orgId: 7 }).catch((e: unknown) => e)) as ResponseValidationError;
+    expect(err).toBeInstanceOf(ResponseValidationError);
+    expect(err.message).toBe(
+      `GetRecentOrganizationEvents GET ${page(499)}: response field 'links.next' still names a next page after 500 pages; ` +
+        "a list stops there (5000000 items at 10000 a page, more than the service holds in one list)",
+    );
   });
 
   it("refuses to paginate an operation that is not a list", async () => {
