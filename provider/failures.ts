@@ -48,15 +48,7 @@ function idsOf(err: ApiError, route: RouteDef | undefined): Record<string, strin
  * a success of another shape), which means the base URL points elsewhere.
  */
 export type FailureKind =
-  | "rejected"
-  | "forbidden"
-  | "not-found"
-  | "not-the-api"
-  | "unreachable"
-  | "throttled"
-  | "limit"
-  | "service-error"
-  | "other";
+  "rejected" | "forbidden" | "not-found" | "not-the-api" | "unreachable" | "throttled" | "limit" | "service-error" | "other";
 
 /** The kind of a failure of a call. */
 export function failureKind(err: unknown): FailureKind {
