@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED, configureUploads, uploadsOf } from "../../emulator";
 import { PluginError } from "../../harness/pluginDriver";
 import { UNKNOWN } from "../../harness/wire";
@@ -37,8 +37,11 @@ const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
 const makeFile = (name: string, size: number, seed = 1) => writePatternedFile(dir, name, size, seed);
 
 beforeAll(() => {
-  configureUploads(store(), { processingDelayMs: 20 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-resources-"));
+});
+// After useResourceWorld's reset of the world: each test's own upload settings and dataset.
+beforeEach(() => {
+  configureUploads(store(), { processingDelayMs: 20 });
   datasetId = uploads().createDataset(DB, { name: "Files" }).id;
 });
 afterAll(() => {

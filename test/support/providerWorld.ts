@@ -1,7 +1,8 @@
 /**
  * A seeded emulator plus the real dynamic-provider plugin, for resource tests. Each `run` is
  * one Pulumi run: a fresh plugin process (as the CLI starts one per run, so per-run caches start
- * empty), configured with stack config, with resource state carried between runs. Keep one
+ * empty; the next one boots while a run works, harness/program/plugins.ts), configured with stack
+ * config, with resource state carried between runs. Keep one
  * Pulumi operation (up, preview, refresh, destroy) per `run`, as the CLI does: what a run checks
  * it claims (resources/support/handover.ts), so a destroy in the same run as the up that
  * declared the resource hands over instead of deleting.
@@ -14,7 +15,8 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
-import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
+import type { CheckFailure, Plugin } from "../../harness/pluginDriver";
+import { PluginPool } from "../../harness/program/plugins";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 import type { Props } from "../../harness/wire";
 
@@ -63,12 +65,13 @@ export interface ProviderWorldOptions {
 export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promise<ProviderWorld> {
   const emu = await startEmulator({ rateLimit: 0, ...opts.emulator });
   const states = new Map<string, ResourceState | undefined>();
+  const plugins = new PluginPool(() => ({ cwd: repoRoot }), true);
   const world: ProviderWorld = {
     emu,
     key: emu.keys[opts.keyName ?? "orgAdmin"],
     states,
     async run(fn, runOpts = {}) {
-      const plugin = await startPlugin({
+      const runPlugin = plugins.forRun({
         cwd: repoRoot,
         config: {
           "reviewadmin:apiKey": runOpts.key ?? world.key,
@@ -77,6 +80,7 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
         },
         secretConfigKeys: ["reviewadmin:apiKey"],
       });
+      const plugin = await runPlugin.get();
       const drivers = new Map<string, ResourceDriver>();
       try {
         return await fn({
@@ -94,10 +98,11 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
         });
       } finally {
         for (const [id, d] of drivers) states.set(id, d.state);
-        await plugin.close();
+        await runPlugin.close();
       }
     },
     async close() {
+      await plugins.close();
       await emu.close();
     },
   };
@@ -145,6 +150,8 @@ export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {})
     await current?.close();
   });
   beforeEach(() => {
+    // Each test starts from the seeded world, whatever the tests before it changed.
+    current?.emu.reset(opts.emulator?.seed, opts.emulator?.scale);
     current?.states.clear();
     current?.emu.traffic.faults.clear();
     current?.emu.traffic.log.reset();
