@@ -9,6 +9,8 @@
  * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
  * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
@@ -24,6 +26,23 @@ const requireDist = createRequire(path.join(repoRoot, "package.json"));
 /** The compiled package, as a program imports it. */
 export function dist(): typeof import("../../provider") {
   return requireDist("./dist/provider/index.js");
+}
+
+/**
+ * A new, empty program folder in the system's temporary folder, as a user's program folder is:
+ * its node_modules holds pulumi-reviewadmin (this checkout) and @pulumi. A plugin run there
+ * writes its local records (`.reviewadmin/`) there and nowhere else, and loads this checkout's
+ * dist/ even when the repository's node_modules is shared with another checkout (a git worktree),
+ * whose pulumi-reviewadmin link points at that other checkout. Removed when the process exits.
+ */
+export function programFolder(prefix = "program-"): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const modules = path.join(dir, "node_modules");
+  fs.mkdirSync(modules);
+  fs.symlinkSync(repoRoot, path.join(modules, "pulumi-reviewadmin"), "dir");
+  fs.symlinkSync(fs.realpathSync(path.join(repoRoot, "node_modules", "@pulumi")), path.join(modules, "@pulumi"), "dir");
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** Type token of a resource kind. */
@@ -48,7 +67,8 @@ export interface ProviderWorld {
   key: string;
   /** State of every resource, by `kind/name`. */
   states: Map<string, ResourceState | undefined>;
-  run<T>(fn: (r: Run) => Promise<T>, opts?: { key?: string; requestsPerSecond?: number }): Promise<T>;
+  /** One run; `cwd`: the folder the plugin runs in (default the world's, see ProviderWorldOptions.cwd). */
+  run<T>(fn: (r: Run) => Promise<T>, opts?: { key?: string; requestsPerSecond?: number; cwd?: string }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -57,6 +77,8 @@ export interface ProviderWorldOptions {
   /** Role of the seeded key the runs use (default "orgAdmin"). */
   keyName?: string;
   emulator?: EmulatorOptions;
+  /** Folder the plugin runs in (default the repository; see programFolder for one of a test's own). */
+  cwd?: string;
 }
 
 /** Starts an emulator (rate limit raised unless given) and returns a world whose runs use `keyName`. */
@@ -69,7 +91,7 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
     states,
     async run(fn, runOpts = {}) {
       const plugin = await startPlugin({
-        cwd: repoRoot,
+        cwd: runOpts.cwd ?? opts.cwd ?? repoRoot,
         config: {
           "reviewadmin:apiKey": runOpts.key ?? world.key,
           "reviewadmin:baseUrl": emu.url,
@@ -125,8 +147,8 @@ export interface ResourceWorld {
   record(): Recorded;
   /** A resource of the file's kind (or of `kind`) in `run`. */
   res(run: Run, name: string, kind?: string): Promise<ResourceDriver>;
-  /** The check failures of one set of inputs, one line each (by default "property: reason", as the engine shows them). */
-  failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string): Promise<string>;
+  /** The check failures of one set of inputs (of the file's kind, or of `kind`), one line each (by default "property: reason", as the engine shows them). */
+  failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string, kind?: string): Promise<string>;
 }
 
 /**
@@ -180,8 +202,8 @@ export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {})
       };
     },
     res,
-    async failuresOf(run, inputs, line = (f) => `${f.property}: ${f.reason}`) {
-      const d = await res(run, "bad");
+    async failuresOf(run, inputs, line = (f) => `${f.property}: ${f.reason}`, k) {
+      const d = await res(run, "bad", k);
       const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
       return failures.map(line).join("\n");
     },
