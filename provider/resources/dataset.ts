@@ -13,7 +13,7 @@ import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
-import { DatabaseId } from "./support/inputs";
+import { DatabaseId, Name } from "./support/inputs";
 import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -70,7 +70,7 @@ function timezoneProblem(tz: string): string | undefined {
 
 const Inputs = z.strictObject({
   databaseId: DatabaseId,
-  name: z.string().min(1, { message: "must not be empty" }),
+  name: Name.min(1, { message: "must not be empty" }),
   description: z.string().optional(),
   deduplication: option.optional(),
   timezone: z

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
-import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
@@ -49,8 +49,8 @@ export interface OrgMemberArgs {
 const Inputs = z.strictObject({
   organizationId: OrganizationId,
   email: Email,
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: Name.optional(),
+  lastName: Name.optional(),
   permissions: OrganizationPermissions.optional(),
   userIdentifiers: IdentifierList.optional(),
   resendWhenExpired: z.boolean().optional(),
