@@ -147,9 +147,11 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
 });
 
 /**
- * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a change of
- * database or user replaces delete-first, and a user who already holds permissions is adopted
- * (`adopted: true`). Delete removes the user's database permissions (E24).
+ * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a user who
+ * already holds permissions is adopted (`adopted: true`). A change of database or user replaces
+ * create-first: the new grant is set before the old one is removed, so a failed create (a
+ * mistyped user id) does not cost the old grant. Delete removes the user's database permissions
+ * (E24).
  */
 export interface DatabaseUserPermissions extends Outputs<DatabaseUserPermissionsState> {}
 export class DatabaseUserPermissions extends ReviewAdminResource {

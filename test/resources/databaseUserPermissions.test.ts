@@ -7,10 +7,12 @@
  * capped object (the spec's only 422 is a cap on API-created objects, e.g. datasets), so no
  * operation of this resource can answer 422.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { useResourceWorld } from "../support/providerWorld";
+import { programFolder, repoRoot, useResourceWorld } from "../support/providerWorld";
 import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const DB = SEEDED.databases.open; // 2001, owned by 102, orgAdminAccess on: the org admin key manages its users
@@ -140,6 +142,24 @@ describe("DatabaseUserPermissions", () => {
       });
     },
   );
+
+  it("the shipped class documentation says replace is create-first, as the plugin's diff does", async () => {
+    await world().run(
+      async (run) => {
+        const d = await res(run, "doc");
+        await d.up(alanInputs);
+        const p = await d.preview({ ...alanInputs, userId: U.databaseAdmin });
+        expect(p.op).toBe("replace");
+        expect(p.diff?.deleteBeforeReplace).toBeFalsy();
+      },
+      { cwd: programFolder() },
+    );
+    const declared = fs.readFileSync(path.join(repoRoot, "dist/provider/resources/databaseUserPermissions.d.ts"), "utf8");
+    const classDoc = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export interface DatabaseUserPermissions extends/.exec(declared)?.[1] ?? "";
+    const prose = classDoc.replace(/\s*\*\s*/g, " ");
+    expect(prose).toMatch(/replaces create-first/);
+    expect(prose).not.toMatch(/delete-first/);
+  });
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
     await world().run(async (run) => {
