@@ -18,6 +18,7 @@ import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store }
 import type { LogEntry } from "../../emulator/traffic";
 import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
+import { CheckFailedError } from "../../harness/steps";
 import type { Props } from "../../harness/wire";
 
 export const repoRoot = path.resolve(__dirname, "../..");
@@ -43,6 +44,16 @@ export function programFolder(prefix = "program-"): string {
   fs.symlinkSync(fs.realpathSync(path.join(repoRoot, "node_modules", "@pulumi")), path.join(modules, "@pulumi"), "dir");
   process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** The check failures a preview of `inputs` ends with (none when it passes check). */
+export async function failuresOfPreview(d: ResourceDriver, inputs: Props): Promise<CheckFailure[]> {
+  try {
+    return (await d.preview(inputs)).check.failures;
+  } catch (err) {
+    if (err instanceof CheckFailedError) return err.failures;
+    throw err;
+  }
 }
 
 /** Type token of a resource kind. */
