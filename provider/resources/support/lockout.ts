@@ -20,7 +20,8 @@ export class LockoutRefusal extends ResourceError {}
 
 /**
  * Runs a plan-time anti-lockout `guard` and returns its refusal as a failure of `property`, so
- * that a check names the field (other errors pass through).
+ * that a check names the field. A guard that cannot read what it needs (a key without access: 403)
+ * finds nothing: up makes the same read, and fails there with the worded error.
  */
 export async function refusalAsFailure(property: string, guard: () => Promise<void>): Promise<CheckFailure[]> {
   try {
@@ -28,7 +29,7 @@ export async function refusalAsFailure(property: string, guard: () => Promise<vo
     return [];
   } catch (err) {
     if (err instanceof LockoutRefusal) return [{ property, reason: err.message }];
-    throw err;
+    return [];
   }
 }
 
