@@ -6,7 +6,7 @@
  * anything from the emulator.
  *
  * Choices where the spec is silent:
- * - An unknown header is an error naming the header. The sync overwrites every property of a
+ * - An unknown header is an error naming it (every unknown header, when there are several). The sync overwrites every property of a
  *   person, so a misspelt column ("emial", "deparment") silently dropped would blank that
  *   property for everyone; refusing is the only safe answer.
  * - A header named twice is an error (which column wins would be a guess).
@@ -169,19 +169,23 @@ export function parseCustodianCsv(input: string | Uint8Array, opts: ParseCustodi
   const header = records[0]!.record.map((h) => h.trim().toLowerCase());
   const columns: (CustodianProperty | null)[] = []; // null: dropped
   const seen = new Map<string, number>();
+  const unknown: string[] = [];
   header.forEach((name, i) => {
     if (name !== "" && seen.has(name)) throw new CustodianCsvError(1, `header '${name}' appears twice`, name);
     seen.set(name, i);
     if (Object.hasOwn(CUSTODIAN_COLUMNS, name)) columns.push(CUSTODIAN_COLUMNS[name as CustodianColumn]);
     else if (IGNORED_CUSTODIAN_COLUMNS.includes(name) || name === "") columns.push(null);
-    else {
-      throw new CustodianCsvError(
-        1,
-        `unknown header '${name}' (supported: ${Object.keys(CUSTODIAN_COLUMNS).join(", ")}; ignored: ${IGNORED_CUSTODIAN_COLUMNS.join(", ")})`,
-        name,
-      );
-    }
+    else unknown.push(name);
   });
+  // Every unknown header at once: a file exported with other column names would otherwise be fixed one refusal at a time.
+  if (unknown.length > 0) {
+    const names = unknown.map((n) => `'${n}'`).join(", ");
+    throw new CustodianCsvError(
+      1,
+      `unknown header${unknown.length > 1 ? "s" : ""} ${names} (supported: ${Object.keys(CUSTODIAN_COLUMNS).join(", ")}; ignored: ${IGNORED_CUSTODIAN_COLUMNS.join(", ")})`,
+      unknown.length === 1 ? unknown[0] : undefined,
+    );
+  }
   if (!columns.includes("email") && !columns.includes("userPrincipalName")) {
     throw new CustodianCsvError(1, "the header has neither 'email' nor 'user principal name'");
   }

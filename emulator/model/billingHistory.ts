@@ -12,20 +12,24 @@
  * - billableGb = (nativeBytes + processedBytes + producedBytes) / 1e9 (decimal gigabytes, the
  *   storage-billing convention), rounded to 3 decimals.
  * - Peak: per storage kind (standard, eca), the observed size with the most bytes of that kind
- *   during the month, counting the size carried in at the month's first instant. Choosing a real
- *   observation (not the maximum of each field separately) keeps the three byte counts consistent.
+ *   during the month, counting the size carried in at the month's first instant, and never below
+ *   the final size in any field: the peak is the month's maximum and the final size is observed
+ *   in the month too (a production made after the peak can raise producedBytes while the total
+ *   shrinks). Starting from a real observation (not the maximum of each field over the month)
+ *   keeps the bill at the largest size the project actually had.
  * - A deleted project hosts nothing: its size is zero from the deletion on.
  * - Billing state: ACTIVE when the project was active at any instant of the month; otherwise its
  *   state at the month's start (SUSPENDED or DELETED). Final state: the state at month end, or now.
  * - Status timestamps (as of the end of the requested month): `suspended` while a suspension is
  *   in force (a reactivation clears it), `deletionRequested` once requested (a reactivation
  *   cancels it), `deleted` once deleted. Absent when not applicable.
- * - Database combined size: per SizeSet part (peak, final) and per storage type (standard, eca),
- *   the breakdown of the project with the most bytes of that type in that part. The spec says
- *   the combined size "typically equals the size of the largest project"; choosing per type keeps
- *   it from ever being below a project's in either type (a database whose largest project is ECA
- *   still shows its standard bytes), and choosing a real breakdown (not the maximum of each field
- *   separately) keeps the three byte counts of a type consistent, as the peak does.
+ * - Database combined size: per storage type (standard, eca), the peak and the final of the one
+ *   project with the largest peak of that type. The spec says the combined size "typically equals
+ *   the size of the largest project", and the peak is the basis of the bill; taking both parts
+ *   from the same project keeps the peak at or above the final in every field (taking each part
+ *   from whichever project was largest in it did not: database 2001's processed bytes once
+ *   peaked at 21.37 GB against a final 26.51 GB). Choosing per type keeps an ECA project from
+ *   hiding the standard bytes of a database, and the combined peak is never below a project's.
  *   Combined status: any project ACTIVE -> ACTIVE, else any SUSPENDED -> SUSPENDED, else DELETED;
  *   a timestamp is present when every project has it, and is the latest of them (the moment the
  *   whole database reached that state).
@@ -219,6 +223,16 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
   const observed = [sizeAt(start), ...history.samples.filter((s) => s.at > start && s.at < until && s.at < deletedAt)];
   const largest = (kind: "standard" | "eca") => observed.reduce((best, s) => (total(s[kind]) > total(best) ? s[kind] : best), ZERO_BYTES);
   const final = sizeAt(until - 1);
+  // The month's maximum is never below what was observed at its end, field by field.
+  const peak = (kind: "standard" | "eca"): Bytes => {
+    const p = largest(kind);
+    const f = final[kind];
+    return {
+      nativeBytes: Math.max(p.nativeBytes, f.nativeBytes),
+      processedBytes: Math.max(p.processedBytes, f.processedBytes),
+      producedBytes: Math.max(p.producedBytes, f.producedBytes),
+    };
+  };
 
   const atStart = statusBefore(history.changes, start + 1);
   const atEnd = statusBefore(history.changes, until);
@@ -232,7 +246,7 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
 
   return {
     monthBilling: {
-      peakSize: toSize(largest("standard"), largest("eca")),
+      peakSize: toSize(peak("standard"), peak("eca")),
       finalSize: toSize(final.standard, final.eca),
     },
     monthStatus,
@@ -240,12 +254,13 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
 }
 
 /**
- * A database's combined size: per part (peak, final) and per storage type (standard, eca), the
- * breakdown with the most bytes among the projects' sets; zeros for no projects.
+ * A database's combined size: per storage type (standard, eca), the peak and the final of the
+ * project with the largest peak of that type (the first, on a tie); zeros for no projects.
  */
 export function combinedSizeSet(sets: readonly SizeSet[]): SizeSet {
-  const pick = (part: "peakSize" | "finalSize", type: "standard" | "eca"): Bytes =>
-    sets.reduce<Bytes>((best, s) => (total(s[part][type]) > total(best) ? s[part][type] : best), ZERO_BYTES);
+  const largest = (type: "standard" | "eca"): SizeSet | undefined =>
+    sets.reduce<SizeSet | undefined>((best, s) => (!best || total(s.peakSize[type]) > total(best.peakSize[type]) ? s : best), undefined);
+  const pick = (part: "peakSize" | "finalSize", type: "standard" | "eca"): Bytes => largest(type)?.[part][type] ?? ZERO_BYTES;
   const size = (part: "peakSize" | "finalSize") => toSize(pick(part, "standard"), pick(part, "eca"));
   return { peakSize: size("peakSize"), finalSize: size("finalSize") };
 }
@@ -296,7 +311,7 @@ export function mergeStatus(statuses: readonly MonthStatus[]): MonthStatus {
 
 /**
  * A database's bill for a month: every project created before the month's end (or now), with
- * the combined size (per storage type, the largest project's) and merged status.
+ * the combined size (per storage type, the project with the largest peak) and merged status.
  */
 export function databaseBilling(
   db: BillingDatabase,

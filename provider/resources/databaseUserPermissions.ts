@@ -10,10 +10,10 @@ import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
 import { argsMatch, containsUnknown, defineResource, diffFields, stateHolds } from "./support/lifecycle";
-import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
+import { assertKeepsOwnDatabaseAdmin, refusalAsFailure } from "./support/lockout";
 import { sameSet, sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
+import { currentUser, listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -23,7 +23,7 @@ export interface DatabaseUserPermissionsArgs {
   userId: pulumi.Input<number>;
   /** The whole set of the user's permissions on the database (at least one). */
   permissions: pulumi.Input<pulumi.Input<DatabasePermission>[]>;
-  /** Allow taking DB_ADMIN from the key's own user (a change or a delete). Default false. */
+  /** Allow taking DB_ADMIN from the key's own user (a create that adopts their grant, a change or a delete). Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
 }
 
@@ -72,6 +72,19 @@ function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
   return olds.permissions.includes("DB_ADMIN") && !news.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
 }
 
+/**
+ * Anti-lockout of a create: adopting the key's own grant with permissions that lack DB_ADMIN
+ * would overwrite it (E26) and take DB_ADMIN from the key's user; refused unless allowAdminRemoval.
+ * Asks who the key is first (once per run), so only a create for the key's own user lists the database's users.
+ */
+async function guardCreate(client: ReviewAdminClient, inputs: Inputs, action: string): Promise<void> {
+  if (inputs.permissions.includes("DB_ADMIN") || inputs.allowAdminRemoval) return;
+  const me = await currentUser(client);
+  if (!me || me.id !== inputs.userId) return;
+  const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
+  if (existing?.permissions.includes("DB_ADMIN")) await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, [inputs.userId], action);
+}
+
 /** Sets the user's permissions (E26 overwrites). */
 async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> {
   const live = await client.call(
@@ -92,6 +105,12 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   idOf: (s) => `${s.databaseId}/${s.userId}`,
   claims: (i) => [grantKey(i.databaseId, i.userId)],
   holds: (s) => [grantKey(s.databaseId, s.userId)],
+
+  // Anti-lockout of a create at preview, as diff does for an update; inputs not known yet are judged at up.
+  async check(inputs, olds, { client, action }) {
+    if (olds.databaseId !== undefined || containsUnknown(inputs)) return { failures: [] };
+    return { failures: await refusalAsFailure("permissions", () => guardCreate(client, inputs, action)) };
+  },
   // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
   // always changes the database or the user, and a forced replace of the same grant finds it
   // claimed at delete (handover.ts), so the old delete never removes what the new one made.
@@ -105,6 +124,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   },
 
   async create(inputs, { client, action }) {
+    await guardCreate(client, inputs, action);
     const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
     const adopted = !!existing && existing.permissions.length > 0;
     if (adopted) pulumi.log.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
@@ -147,9 +167,11 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
 });
 
 /**
- * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a change of
- * database or user replaces delete-first, and a user who already holds permissions is adopted
- * (`adopted: true`). Delete removes the user's database permissions (E24).
+ * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a user who
+ * already holds permissions is adopted (`adopted: true`). A change of database or user replaces
+ * create-first: the new grant is set before the old one is removed, so a failed create (a
+ * mistyped user id) does not cost the old grant. Delete removes the user's database permissions
+ * (E24).
  */
 export interface DatabaseUserPermissions extends Outputs<DatabaseUserPermissionsState> {}
 export class DatabaseUserPermissions extends ReviewAdminResource {

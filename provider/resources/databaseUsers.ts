@@ -55,9 +55,16 @@ const Permissions = DatabasePermissions.refine((a) => a.length > 0, {
 const Inputs = z.strictObject({
   databaseId: DatabaseId,
   mode: rosterMode,
-  users: z
-    .record(z.string().regex(/^[1-9]\d*$/, { message: "keys must be user ids (positive integers written as strings)" }), Permissions)
-    .transform((m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b)))),
+  // Keys checked here, not by a key schema: zod words a bad key only "Invalid key in record".
+  users: z.record(z.string(), Permissions).transform((m, ctx) => {
+    for (const key of Object.keys(m)) {
+      if (!/^[1-9]\d*$/.test(key)) {
+        const rule = `each key must be a user id: a positive integer written as a string, e.g. "1003"`;
+        ctx.addIssue({ code: "custom", message: `'${key}' is not a user id (${rule})`, path: [key] });
+      }
+    }
+    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b)));
+  }),
   protectedUserIds: z
     .array(UserId)
     .transform((a) => sortedSet(a))

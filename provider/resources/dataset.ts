@@ -13,7 +13,8 @@ import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
-import { DatabaseId } from "./support/inputs";
+import { inFlightMark, stopAfterLostCreate } from "./support/inFlight";
+import { DatabaseId, idOf, Name } from "./support/inputs";
 import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "./support/normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -50,6 +51,16 @@ export interface DatasetArgs {
   partialProjectIds?: pulumi.Input<pulumi.Input<number>[]>;
   /** Custodian applied to every file of the dataset. Passed through as `defaultCustodian`. */
   defaultCustodian?: pulumi.Input<string>;
+  /**
+   * After a create whose answer was lost: the id of the dataset it made (found in the web
+   * application), taken over instead of creating one. Only read at create; never a change.
+   */
+  adoptId?: pulumi.Input<number>;
+  /**
+   * After a create whose answer was lost and whose dataset is not there: the time that create was
+   * sent, as the error names it, to confirm creating the dataset anew. Only read at create; never a change.
+   */
+  createAfterLostAnswer?: pulumi.Input<string>;
 }
 
 const option = z.string().min(1, { message: "must not be empty" });
@@ -70,7 +81,7 @@ function timezoneProblem(tz: string): string | undefined {
 
 const Inputs = z.strictObject({
   databaseId: DatabaseId,
-  name: z.string().min(1, { message: "must not be empty" }),
+  name: Name.min(1, { message: "must not be empty" }),
   description: z.string().optional(),
   deduplication: option.optional(),
   timezone: z
@@ -97,12 +108,17 @@ const Inputs = z.strictObject({
     .transform((ids) => sortedSet(ids))
     .optional(),
   defaultCustodian: option.optional(),
+  adoptId: idOf("dataset").optional(),
+  createAfterLostAnswer: z.string().min(1, { message: "must not be empty" }).optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<DatasetArgs, z.input<typeof Inputs>>(true);
 
+/** How to proceed after a lost create: read at create only, so never a change. */
+const AFTER_LOST = ["adoptId", "createAfterLostAnswer"] as const;
+
 /** Every setting; all of them replace when they change. */
-const SETTINGS = Object.keys(Inputs.shape) as (keyof Inputs)[];
+const SETTINGS = (Object.keys(Inputs.shape) as (keyof Inputs)[]).filter((k) => !(AFTER_LOST as readonly string[]).includes(k));
 
 /** What a Dataset stores: its settings as created (see DatasetArgs), and its id. */
 export interface DatasetState {
@@ -123,6 +139,10 @@ export interface DatasetState {
   /** Sorted. */
   partialProjectIds?: number[];
   defaultCustodian?: string;
+  /** The dataset taken over after a lost create (absent for a dataset this resource created). */
+  adoptId?: number;
+  /** The lost create confirmed when this dataset was created anew. */
+  createAfterLostAnswer?: string;
   /** The dataset's id as a number, for SourceFile.datasetId (the resource id is the same, as a string). */
   datasetId: number;
 }
@@ -132,7 +152,7 @@ const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' 
 
 /** The up1 body: the four fields the spec shows, and the other settings passed through. */
 function requestOf(inputs: Inputs): CreateDatasetRequest {
-  const { databaseId: _db, ...settings } = inputs;
+  const { databaseId: _db, adoptId: _adopt, createAfterLostAnswer: _confirm, ...settings } = inputs;
   return definedOnly(settings) as CreateDatasetRequest;
 }
 
@@ -140,7 +160,7 @@ function requestOf(inputs: Inputs): CreateDatasetRequest {
 export const dataset = defineResource<Inputs, DatasetState>({
   kind: "Dataset",
   inputs: Inputs,
-  outputs: [...SETTINGS, "datasetId"],
+  outputs: [...SETTINGS, ...AFTER_LOST, "datasetId"],
   label,
   idOf: (s) => String(s.datasetId),
 
@@ -152,16 +172,31 @@ export const dataset = defineResource<Inputs, DatasetState>({
   },
 
   async create(inputs, { client, action }) {
+    const what = `dataset '${inputs.name}' in database ${inputs.databaseId}`;
+    const mark = inFlightMark({ baseUrl: client.baseUrl, kind: "Dataset", databaseId: inputs.databaseId, name: inputs.name });
+    if (inputs.adoptId !== undefined) {
+      // The API cannot read a dataset: the id is taken on the user's word, from the web application.
+      pulumi.log.info(`${action}: took over dataset ${inputs.adoptId} (adoptId) instead of creating one`);
+      mark.clear();
+      return definedOnly({ ...inputs, datasetId: inputs.adoptId });
+    }
+    // The API cannot list datasets: an earlier create whose answer was lost can only be remembered.
+    stopAfterLostCreate(mark, inputs, action, what, "take that dataset over");
+    mark.mark();
     const created = await client.call("PostDatabaseDataset", { databaseId: inputs.databaseId }, requestOf(inputs)).catch((err) => {
-      if (!answerLost(err)) throw err;
+      if (!answerLost(err)) {
+        mark.clear(); // refused: nothing was made
+        throw err;
+      }
       // Never sent again blindly: a second dataset would count against the database's cap.
       throw new ResourceError(
-        `${action}: ${describeCause(err)}. The service may have created the dataset before its answer was lost, and the API cannot list datasets: ` +
-          `look for '${inputs.name}' in database ${inputs.databaseId} in the web application; if it is there, remove it there before the next up, ` +
-          `which creates the dataset again`,
+        `${action}: ${describeCause(err)}. The service may have created the dataset before its answer was lost, and the API cannot list datasets, ` +
+          `so the next up stops rather than create a second one: look for '${inputs.name}' in database ${inputs.databaseId} in the web application, ` +
+          `then set adoptId to its id, or, if it is not there, set createAfterLostAnswer as that up's message says`,
         { cause: err },
       );
     });
+    mark.clear();
     // The inputs as given (not the name as echoed), so the next diff compares like with like.
     return definedOnly({ ...inputs, datasetId: created.id });
   },
@@ -180,7 +215,10 @@ export const dataset = defineResource<Inputs, DatasetState>({
  * A native-upload dataset (up1): the processing settings its source files share. The service
  * can neither read, change nor delete a dataset: refresh keeps the settings as created, a change
  * of any setting creates a new dataset (which counts against the database's dataset cap), and
- * destroying leaves the dataset in place with a warning.
+ * destroying leaves the dataset in place with a warning. A create is remembered in
+ * `.reviewadmin/creates/` until its answer arrives: after a lost answer the next up stops, naming
+ * the dataset, until `adoptId` takes over the dataset the lost create made or
+ * `createAfterLostAnswer` confirms a new create.
  */
 export interface Dataset extends Outputs<DatasetState> {}
 export class Dataset extends ReviewAdminResource {

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
-import { Email, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, defineResource, diffFields, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
@@ -34,8 +34,8 @@ export interface InvitationArgs {
 const Inputs = z.strictObject({
   organizationId: OrganizationId,
   email: Email,
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: Name.optional(),
+  lastName: Name.optional(),
   permissions: OrganizationPermissions.optional(),
   resendWhenExpired: z.boolean().optional(),
   resendTrigger: z.string().optional(),

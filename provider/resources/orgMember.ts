@@ -7,10 +7,10 @@ import { z } from "zod";
 import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
-import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
-import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
+import { assertAdminRemovalAllowed, guardAdminLoss, refusalAsFailure } from "./support/lockout";
 import {
   deleteInvitation,
   describePresence,
@@ -21,6 +21,7 @@ import {
   type Presence,
 } from "./support/membership";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
+import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Where a person stands in an organization. */
@@ -49,8 +50,8 @@ export interface OrgMemberArgs {
 const Inputs = z.strictObject({
   organizationId: OrganizationId,
   email: Email,
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: Name.optional(),
+  lastName: Name.optional(),
   permissions: OrganizationPermissions.optional(),
   userIdentifiers: IdentifierList.optional(),
   resendWhenExpired: z.boolean().optional(),
@@ -197,6 +198,19 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     ...(i.userIdentifiers ? personKeys("identifiers", i.organizationId, i) : []),
   ],
   holds: (s) => personKeys("member", s.organizationId, s),
+
+  // Anti-lockout of a create that adopts an org admin with permissions lacking ORG_ADMIN, at
+  // preview as diff does for an update (up refuses it too: applyToMember). Only a create that
+  // takes ORG_ADMIN away lists the organization's members here.
+  async check(inputs, olds, { client, action }) {
+    const { organizationId, email, permissions, allowAdminRemoval } = inputs;
+    if (olds.organizationId !== undefined || containsUnknown([organizationId, email, permissions, allowAdminRemoval]))
+      return { failures: [] };
+    if (!permissions || permissions.includes("ORG_ADMIN") || allowAdminRemoval) return { failures: [] };
+    const member = await memberByEmail(client, organizationId, email);
+    if (!member?.permissions.includes("ORG_ADMIN")) return { failures: [] };
+    return { failures: await refusalAsFailure("permissions", () => assertAdminRemovalAllowed(client, organizationId, member.id, action)) };
+  },
 
   async diff(olds, news, { client, action, refresh }) {
     // Identifiers cannot be applied before the invitation is accepted: while the state says

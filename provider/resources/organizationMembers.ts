@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly, mapLimit } from "../util";
-import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
 import { holderOf, personKeys } from "./support/handover";
 import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
@@ -58,8 +58,8 @@ export interface OrganizationMembersArgs {
 }
 
 const Person = z.strictObject({
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: Name.optional(),
+  lastName: Name.optional(),
   permissions: OrganizationPermissions.optional(),
   userIdentifiers: IdentifierList.optional(),
 });

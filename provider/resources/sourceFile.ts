@@ -38,6 +38,7 @@ import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes,
 import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
 import { logDebug } from "../settings";
 import { definedOnly } from "../util";
+import { inFlightMark, stopAfterLostCreate, type InFlightMark } from "./support/inFlight";
 import { DatabaseId, idOf } from "./support/inputs";
 import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -63,6 +64,17 @@ export interface SourceFileArgs {
   partSize?: pulumi.Input<number>;
   /** Parts in flight at once (default 4); memory is about concurrency × partSize. */
   concurrency?: pulumi.Input<number>;
+  /**
+   * After a create whose answer was lost: the id of the source file it made (found in the web
+   * application). A path upload goes into it (sending the parts it lacks); a direct link's is
+   * recorded as it is. Only read at create; never a change.
+   */
+  adoptId?: pulumi.Input<number>;
+  /**
+   * After a create whose answer was lost and whose source file is not there: the time that create
+   * was sent, as the error names it, to confirm creating a new source file. Only read at create; never a change.
+   */
+  createAfterLostAnswer?: pulumi.Input<string>;
 }
 
 const Inputs = z
@@ -81,6 +93,8 @@ const Inputs = z
       .positive({ message: "must be a positive number of bytes" })
       .optional(),
     concurrency: z.number().int().min(1, { message: "must be from 1 to 64" }).max(64, { message: "must be from 1 to 64" }).optional(),
+    adoptId: idOf("source file").optional(),
+    createAfterLostAnswer: z.string().min(1, { message: "must not be empty" }).optional(),
   })
   .refine((v) => (v.path === undefined) !== (v.directLink === undefined), {
     message: "give exactly one of path (a local file) and directLink (a URL the service fetches)",
@@ -153,7 +167,10 @@ function progressLogger(what: string): (p: UploadProgress) => void {
   };
 }
 
-function stateOf(inputs: CheckedInputs, result: UploadResult): SourceFileState {
+function stateOf(
+  inputs: CheckedInputs,
+  result: Pick<UploadResult, "sourceFileId" | "state" | "size" | "sha1" | "partCount">,
+): SourceFileState {
   return definedOnly({
     databaseId: inputs.databaseId,
     datasetId: inputs.datasetId,
@@ -203,7 +220,7 @@ function resumePointOf(client: ReviewAdminClient, inputs: CheckedInputs): Resume
  * Uploads (or resumes) the inputs' file, keeping its resume point while it is unfinished; refuses
  * a file that changed size since the plan.
  */
-async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId?: number): Promise<UploadResult> {
+async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId?: number, mark?: InFlightMark): Promise<UploadResult> {
   const point = resumePointOf(client, inputs);
   if (inputs.path !== undefined && inputs.size !== undefined) {
     const size = fs.statSync(nodePath.resolve(inputs.path)).size;
@@ -227,13 +244,36 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
     concurrency: inputs.concurrency,
     expectedSha1: inputs.sha1,
     resume: resumeId !== undefined ? { sourceFileId: resumeId } : undefined,
-    onSourceFile: (id) => point?.save(id),
+    onSourceFile: (id) => {
+      point?.save(id);
+      mark?.clear(); // answered: the resume point (path uploads) or the state remembers it now
+    },
     onProgress: progressLogger(label(inputs)),
     logger: logDebug,
   }).then((result) => {
     point?.clear();
     return result;
   });
+}
+
+/**
+ * Takes over the source file a lost create made (adoptId): a path upload goes into it, sending
+ * the parts it lacks (a wrong id fails there with the service's 404); a direct link's source file
+ * is recorded as it is, since the service fetches the link itself.
+ */
+async function adopt(client: ReviewAdminClient, inputs: CheckedInputs, mark: InFlightMark, action: string): Promise<SourceFileState> {
+  const id = inputs.adoptId!;
+  pulumi.log.info(`${action}: took over source file ${id} (adoptId) instead of creating one`);
+  mark.clear();
+  if (inputs.directLink !== undefined) {
+    return stateOf(inputs, { sourceFileId: id, state: "UPLOADING", size: null, sha1: null, partCount: 0 });
+  }
+  try {
+    return stateOf(inputs, await upload(client, inputs, id));
+  } catch (err) {
+    if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
+    throw err;
+  }
 }
 
 /** True when an earlier source file cannot be resumed: gone (404), or no longer taking parts (400). */
@@ -366,18 +406,38 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
         );
       }
     }
+    const mark = inFlightMark({
+      baseUrl: client.baseUrl,
+      kind: "SourceFile",
+      databaseId: inputs.databaseId,
+      datasetId: inputs.datasetId,
+      name: inputs.filename,
+    });
+    if (inputs.adoptId !== undefined) return adopt(client, inputs, mark, action);
+    // The API cannot list source files: an earlier create whose answer was lost can only be remembered.
+    stopAfterLostCreate(
+      mark,
+      inputs,
+      action,
+      `source file '${inputs.filename}' in dataset ${inputs.datasetId} of database ${inputs.databaseId}`,
+      "upload into that source file",
+    );
+    mark.mark();
     try {
-      return stateOf(inputs, await upload(client, inputs));
+      return stateOf(inputs, await upload(client, inputs, undefined, mark));
     } catch (err) {
       if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
       if (answerLost(err) && (err as { operationId?: string }).operationId === "PostDatasetFile") {
         // Never sent again blindly: each call makes a source file, and the API can neither list nor delete one.
         throw new ResourceError(
           `${action}: ${describeCause(err)}. The service may have created a source file before its answer was lost; ` +
-            `if so it stays empty (UPLOADING) in dataset ${inputs.datasetId}, since the API can neither list nor delete source files. The next up creates a new one.`,
+            `if so it stays empty (UPLOADING) in dataset ${inputs.datasetId}, since the API can neither list nor delete source files. ` +
+            `The next up stops rather than create a second one: find its id in the web application and set adoptId to upload into it, ` +
+            `or, if it is not there, set createAfterLostAnswer as that up's message says.`,
           { cause: err },
         );
       }
+      mark.clear(); // failed before the source file existed, with an answer: nothing was made
       throw err;
     }
   },
@@ -419,7 +479,10 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
 /**
  * One file uploaded into a dataset: from a local path (in parts, resumable) or from a direct
  * link the service fetches. A change of content or of any setting replaces it (the service
- * cannot change an uploaded file); destroying leaves the file on the service.
+ * cannot change an uploaded file); destroying leaves the file on the service. A create is
+ * remembered in `.reviewadmin/creates/` until the source file exists: after a lost answer the
+ * next up stops, naming the file, until `adoptId` takes over the source file the lost create made
+ * or `createAfterLostAnswer` confirms a new one.
  */
 export interface SourceFile extends Outputs<SourceFileState> {}
 export class SourceFile extends ReviewAdminResource {

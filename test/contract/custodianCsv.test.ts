@@ -42,6 +42,13 @@ describe("parseCustodianCsv", () => {
     expect(err.message).toMatch(/row 1.*unknown header 'emial'/);
   });
 
+  it("refuses several unknown headers, naming every one of them", () => {
+    const err = csvError("email,emial,deparment,Job Titel\na@b.c,x,y,z\n");
+    expect(err.row).toBe(1);
+    expect(err.column).toBeUndefined();
+    expect(err.message).toMatch(/^custodian CSV row 1: unknown headers 'emial', 'deparment', 'job titel' \(supported: /);
+  });
+
   it("refuses a header named twice", () => {
     expect(csvError("email,Email\na@b.c,x\n").rule).toMatch(/appears twice/);
   });

@@ -59,6 +59,15 @@ describe("projectMonth", () => {
     expect(monthBilling.peakSize.standard.billableGb).toBe(30);
   });
 
+  it("keeps the peak at or above the final in every field: a production after the peak raises producedBytes", () => {
+    const h = emptyHistory();
+    recordSize(h, at("2024-05-05T00:00:00Z"), std(10e9, 5e9, 0));
+    recordSize(h, at("2024-05-20T00:00:00Z"), std(8e9, 4e9, 1e9)); // documents deleted, then a production made
+    const { peakSize, finalSize } = projectMonth(h, 2024, 5, NOW).monthBilling;
+    expect(finalSize.standard).toEqual({ billableGb: 13, nativeBytes: 8e9, processedBytes: 4e9, producedBytes: 1e9 });
+    expect(peakSize.standard).toEqual({ billableGb: 16, nativeBytes: 10e9, processedBytes: 5e9, producedBytes: 1e9 });
+  });
+
   it("counts the size carried in at the month's start", () => {
     const { monthBilling } = projectMonth(h, 2024, 4, NOW);
     expect(monthBilling.peakSize.standard.nativeBytes).toBe(20e9);
@@ -128,11 +137,12 @@ describe("databaseBilling", () => {
   ]);
   const db = { id: 2001, name: "Matter", created: "2024-01-01T00:00:00.000Z" };
 
-  it("combines sizes as the size of the largest project, per part (spec)", () => {
+  it("combines sizes as the size of the largest project, peak and final from the same project (spec)", () => {
     const bill = databaseBilling(db, [project(1, small), project(2, big)], 2024, 5, NOW);
     expect(bill.projects.map((p) => p.id)).toEqual([1, 2]);
+    // Project 2 peaked largest (8 GB), so its final (1 GB) is the database's, not project 1's 2 GB.
     expect(bill.monthBilling.peakSize.standard.nativeBytes).toBe(8e9);
-    expect(bill.monthBilling.finalSize.standard.nativeBytes).toBe(2e9);
+    expect(bill.monthBilling.finalSize.standard.nativeBytes).toBe(1e9);
     expect(bill).toMatchObject({ id: 2001, name: "Matter", created: db.created });
   });
 
@@ -283,17 +293,55 @@ describe("billing over HTTP (E7, E8, E28)", () => {
     expect(now.body.data.projects.find((p: any) => p.id === SEEDED.projects.suspended).monthStatus.billingState).toBe("SUSPENDED");
   });
 
-  it("E28 combines the database size per storage type as its largest project's, never below a project's", async () => {
+  it("E28 combines the database size per storage type as the project with the largest peak's, its peak never below a project's", async () => {
     // 2001 holds complete and partial projects (standard) and an ECA one.
     const { body } = await get("orgAdmin", `/v1/databases/${SEEDED.databases.open}/billing`);
     const bytes = (b: any) => b.nativeBytes + b.processedBytes + b.producedBytes;
-    for (const part of ["peakSize", "finalSize"]) {
-      for (const type of ["standard", "eca"]) {
-        const largest = Math.max(...body.data.projects.map((p: any) => bytes(p.monthBilling[part][type])));
-        expect(largest, `${part} ${type}`).toBeGreaterThan(0);
-        expect(bytes(body.data.monthBilling[part][type]), `${part} ${type}`).toBe(largest);
+    for (const type of ["standard", "eca"]) {
+      const peaks = body.data.projects.map((p: any) => bytes(p.monthBilling.peakSize[type]));
+      const largest = body.data.projects[peaks.indexOf(Math.max(...peaks))];
+      expect(bytes(largest.monthBilling.peakSize[type]), type).toBeGreaterThan(0);
+      expect(body.data.monthBilling.peakSize[type], type).toEqual(largest.monthBilling.peakSize[type]);
+      expect(body.data.monthBilling.finalSize[type], type).toEqual(largest.monthBilling.finalSize[type]);
+    }
+  });
+
+  it("E28: every database, every month of the seeded year: the combined peak is never below the combined final, field by field", async () => {
+    // Database 2001's previous month once showed peak processedBytes 21.37 GB below final 26.51 GB:
+    // each storage type's peak and final came from different projects.
+    const now = monthOf(emu.store.clock.now());
+    const months = Array.from({ length: 13 }, (_, i) => {
+      const m = now.year * 12 + (now.month - 1) - i;
+      return { year: Math.floor(m / 12), month: (m % 12) + 1 };
+    });
+    const databases: [number, string][] = [
+      [SEEDED.databases.open, "orgAdmin"],
+      [SEEDED.databases.restricted, "orgAdmin"],
+      [SEEDED.databases.subOrg, "subOrgAdmin"],
+      [SEEDED.databases.otherOrg, "otherOrgAdmin"],
+      [SEEDED.databases.parentOrg, "parentOrgAdmin"],
+    ];
+    const below: string[] = [];
+    let compared = 0;
+    for (const [db, role] of databases) {
+      for (const { year, month } of months) {
+        const { status, body } = await get(role, `/v1/databases/${db}/billing?year=${year}&month=${month}`);
+        expect(status, `${db} ${year}-${month}`).toBe(200);
+        const { peakSize, finalSize } = body.data.monthBilling;
+        for (const type of ["standard", "eca"]) {
+          for (const field of ["billableGb", "nativeBytes", "processedBytes", "producedBytes"]) {
+            compared++;
+            if (peakSize[type][field] < finalSize[type][field]) {
+              below.push(
+                `database ${db} ${year}-${month} ${type}.${field}: peak ${peakSize[type][field]} < final ${finalSize[type][field]}`,
+              );
+            }
+          }
+        }
       }
     }
+    expect(compared).toBe(databases.length * months.length * 8);
+    expect(below).toEqual([]);
   });
 
   it("E8 aggregates the parent and its sub-organizations; a project suspended mid-month counts as active", async () => {

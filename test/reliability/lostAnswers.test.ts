@@ -14,7 +14,9 @@ import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
 import { RunError } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
+import { uploadsOf } from "../../emulator/model/uploadStore";
 import { useProgramWorld } from "../support/programWorld";
+import { programFolder } from "../support/providerWorld";
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
@@ -137,18 +139,33 @@ describe("a lost answer after each write", () => {
     await expectConverged(s, program);
   });
 
-  it("up1 (create dataset): never sent again; the error says what may exist and what to do", async () => {
-    const s = world.freshStack();
+  it("up1 (create dataset): never sent again; the error says what may exist and what to do; the next up stops until told", async () => {
+    // A program folder of its own: the create in flight is remembered there (.reviewadmin/creates/).
+    const s = world.freshStack("orgAdmin", programFolder("lost-answers-"));
+    const program =
+      (more: object = {}) =>
+      () =>
+        void new reviewadmin.Dataset("mail", { databaseId: DB, name: "Mail 2026", ...more });
     loseAnswerOf("PostDatabaseDataset");
-    const failed = await failureOf(s.up(() => void new reviewadmin.Dataset("mail", { databaseId: DB, name: "Mail 2026" })));
+    const failed = await failureOf(s.up(program()));
     expect(failed).toMatch(
-      /creating Dataset 'Mail 2026' in database 2001: .*The service may have created the dataset before its answer was lost, and the API cannot list datasets: look for 'Mail 2026' in database 2001 in the web application; if it is there, remove it there before the next up/,
+      /creating Dataset 'Mail 2026' in database 2001: .*The service may have created the dataset before its answer was lost, and the API cannot list datasets, so the next up stops rather than create a second one: look for 'Mail 2026' in database 2001 in the web application/,
     );
+    expect(sent("PostDatabaseDataset")).toBe(1);
+    expect(await failureOf(s.up(program()))).toMatch(
+      /an earlier create of dataset 'Mail 2026' in database 2001 was sent at .* set adoptId: <its id>/,
+    );
+    expect(sent("PostDatabaseDataset")).toBe(1);
+    const made = Object.values(uploadsOf(world.emu.store).state.datasets).filter((d) => d.name === "Mail 2026");
+    expect(made).toHaveLength(1);
+    await s.up(program({ adoptId: made[0]!.id }));
+    expect(s.find("mail")?.outputs.datasetId).toBe(made[0]!.id);
+    await expectConverged(s, program());
     expect(sent("PostDatabaseDataset")).toBe(1);
   });
 
   it("up2 to up5 and the part PUT: an upload ends complete, with one source file", async () => {
-    const s = world.freshStack();
+    const s = world.freshStack("orgAdmin", programFolder("lost-answers-"));
     const file = path.join(dir, "two-parts.bin");
     fs.writeFileSync(file, Buffer.alloc(6 * 1024 * 1024, 7));
     await s.up(() => void new reviewadmin.Dataset("files", { databaseId: DB, name: "Files" }));
@@ -164,6 +181,21 @@ describe("a lost answer after each write", () => {
       /The service may have created a source file before its answer was lost; if so it stays empty \(UPLOADING\)/,
     );
     expect(sent("PostDatasetFile")).toBe(1);
+    // The next up stops, sending nothing, until told; adopting the lost source file uploads into it.
+    expect(await failureOf(s.up(program))).toMatch(
+      /an earlier create of source file 'two-parts.bin' in dataset \d+ of database 2001 was sent at/,
+    );
+    expect(sent("PostDatasetFile")).toBe(1);
+    const lost = Object.values(uploadsOf(world.emu.store).state.sourceFiles).filter((f) => f.datasetId === datasetId);
+    expect(lost).toHaveLength(1);
+    await s.up(() => {
+      new reviewadmin.Dataset("files", { databaseId: DB, name: "Files" });
+      new reviewadmin.SourceFile("two", { databaseId: DB, datasetId, path: file, partSize: 5 * 1024 * 1024, adoptId: lost[0]!.id });
+    });
+    expect(s.find("two")?.outputs).toMatchObject({ complete: true, sourceFileId: lost[0]!.id });
+    expect(sent("PostDatasetFile")).toBe(1);
+    await expectConverged(s, program);
+    fs.appendFileSync(file, Buffer.from("adopted")); // a new file, so the next round uploads again
 
     // up3, the PUT and up5, each losing one answer in the same run: the upload still ends complete.
     for (const op of ["PostSourceFilePart", "PutSourceFilePart", "PostSourceFile"]) {

@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { useResourceWorld, type Run } from "../support/providerWorld";
+import { programFolder, useResourceWorld, type Run } from "../support/providerWorld";
 import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const DIR = SEEDED.directories.org; // 5001, owned by 102
@@ -196,6 +196,17 @@ describe("CustodianDirectorySync", () => {
       });
     },
   );
+
+  it("names every unknown header at plan time, not only the first", async () => {
+    await world().run(
+      async (run) => {
+        expect(await checkFailures(run, { directoryId: DIR, csv: "Email,Emial,Deparment,Job Titel\na@b.example,x,y,z\n" })).toMatch(
+          /^csv: custodian CSV row 1: unknown headers 'emial', 'deparment', 'job titel' \(supported: email,/,
+        );
+      },
+      { cwd: programFolder() },
+    );
+  });
 
   it("refuses every class of CSV rule at plan time with the row in the message, and bad inputs naming the field", async () => {
     const big = path.join(tmp, "big.csv");

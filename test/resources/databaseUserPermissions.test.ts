@@ -7,10 +7,12 @@
  * capped object (the spec's only 422 is a cap on API-created objects, e.g. datasets), so no
  * operation of this resource can answer 422.
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { useResourceWorld } from "../support/providerWorld";
+import { failuresOfPreview, programFolder, repoRoot, useResourceWorld } from "../support/providerWorld";
 import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const DB = SEEDED.databases.open; // 2001, owned by 102, orgAdminAccess on: the org admin key manages its users
@@ -140,6 +142,56 @@ describe("DatabaseUserPermissions", () => {
       });
     },
   );
+
+  it("the shipped class documentation says replace is create-first, as the plugin's diff does", async () => {
+    await world().run(
+      async (run) => {
+        const d = await res(run, "doc");
+        await d.up(alanInputs);
+        const p = await d.preview({ ...alanInputs, userId: U.databaseAdmin });
+        expect(p.op).toBe("replace");
+        expect(p.diff?.deleteBeforeReplace).toBeFalsy();
+      },
+      { cwd: programFolder() },
+    );
+    const declared = fs.readFileSync(path.join(repoRoot, "dist/provider/resources/databaseUserPermissions.d.ts"), "utf8");
+    const classDoc = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export interface DatabaseUserPermissions extends/.exec(declared)?.[1] ?? "";
+    const prose = classDoc.replace(/\s*\*\s*/g, " ");
+    expect(prose).toMatch(/replaces create-first/);
+    expect(prose).not.toMatch(/delete-first/);
+  });
+
+  it("refuses at preview a create that adopts the key's own grant without DB_ADMIN (a database-admin key); up sends no write", async () => {
+    // Barbara (1004) holds DB_ADMIN on 2002, whose orgAdminAccess is off: losing it would leave even the org key with 403 there.
+    const RESTRICTED = SEEDED.databases.restricted;
+    expect(permsOf(RESTRICTED, U.databaseAdmin)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
+    const barbara = { databaseId: RESTRICTED, userId: U.databaseAdmin, permissions: ["DB_UPLOAD"] };
+    const as = { key: world().emu.keys.databaseAdmin, cwd: programFolder() };
+    const sent = record();
+    await world().run(async (run) => {
+      const failed = await failuresOfPreview(await res(run, "barbara"), barbara);
+      expect(failed).toEqual([
+        {
+          property: "permissions",
+          reason: expect.stringMatching(
+            /^creating DatabaseUserPermissions of user 1004 on database 2002: refused: it would take DB_ADMIN on database 2002 from user 1004 \(barbara@northwind\.example\), the user of the API key in use\. Set allowAdminRemoval: true to do it anyway\.$/,
+          ),
+        },
+      ]);
+      // Keeping DB_ADMIN, allowing the removal, or permissions not known yet: no refusal at preview.
+      const ok = async (name: string, inputs: Record<string, unknown>) => failuresOfPreview(await res(run, name), inputs);
+      expect(await ok("keeps", { ...barbara, permissions: ["DB_ADMIN"] })).toEqual([]);
+      expect(await ok("allowed", { ...barbara, allowAdminRemoval: true })).toEqual([]);
+      expect(await ok("later", { ...barbara, permissions: UNKNOWN })).toEqual([]);
+    }, as);
+    await world().run(async (run) => {
+      await expect((await res(run, "barbara")).up(barbara)).rejects.toThrow(
+        /permissions: creating .*refused: it would take DB_ADMIN on database 2002 from user 1004/,
+      );
+    }, as);
+    expect(sent.writes()).toEqual([]);
+    expect(permsOf(RESTRICTED, U.databaseAdmin)).toEqual(["DB_ADMIN", "DB_UPLOAD"]);
+  });
 
   it("refuses bad input at check, naming the field and the rule; lets preview unknowns through", async () => {
     await world().run(async (run) => {

@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { useResourceWorld } from "../support/providerWorld";
+import { programFolder, useResourceWorld } from "../support/providerWorld";
 import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
@@ -163,6 +163,52 @@ describe("Invitation", () => {
       ).preview({ organizationId: ORG, email: UNKNOWN, permissions: UNKNOWN, resendTrigger: UNKNOWN });
       expect(p.check.failures).toEqual([]);
     });
+  });
+
+  it("refuses names with control characters at check, naming the field, the character and the rule; sends nothing", async () => {
+    const sent = record();
+    await world().run(
+      async (run) => {
+        const bad = {
+          NUL: "Ada\u0000",
+          newline: "Ada\nLovelace",
+          tab: "Ada\t",
+          NEL: "Ada\u0085",
+          RLO: "Ada\u202Egnp.exe",
+          LRI: "\u2066Ada",
+        };
+        const codes = { NUL: "U+0000", newline: "U+000A", tab: "U+0009", NEL: "U+0085", RLO: "U+202E", LRI: "U+2066" };
+        for (const [what, name] of Object.entries(bad)) {
+          const code = codes[what as keyof typeof codes];
+          expect(await failuresOf(run, { organizationId: ORG, email: "ivy@example.com", firstName: name }), what).toMatch(
+            new RegExp(
+              `^firstName: must not contain control characters \\(found ${code.replace("+", "\\+")} at character \\d+\\): .*bidirectional control such as U\\+202E$`,
+            ),
+          );
+          expect(await failuresOf(run, { organizationId: ORG, email: "ivy@example.com", lastName: name }), what).toMatch(
+            /^lastName: must not contain/,
+          );
+        }
+        // The other ways to invite someone keep the same rule.
+        expect(
+          await failuresOf(run, { organizationId: ORG, email: "ivy@example.com", lastName: bad.newline }, undefined, "OrgMember"),
+        ).toMatch(/^lastName: must not contain control characters \(found U\+000A at character 4\)/);
+        const roster = { organizationId: ORG, mode: "additive", members: { "ivy@example.com": { firstName: bad.RLO } } };
+        expect(await failuresOf(run, roster, undefined, "OrganizationMembers")).toMatch(
+          /^members\.ivy@example\.com\.firstName: must not contain control characters \(found U\+202E at character 4\)/,
+        );
+        // Letters of any script, accents, spaces and apostrophes are names.
+        expect(
+          await failuresOf(run, { organizationId: ORG, email: "ivy@example.com", firstName: "Zoë Ångström-O'Neil", lastName: "山田 太郎" }),
+        ).toBe("");
+        await expect((await res(run, "rlo")).up({ organizationId: ORG, email: "ivy@example.com", firstName: bad.RLO })).rejects.toThrow(
+          /firstName: must not contain control characters/,
+        );
+      },
+      { cwd: programFolder() },
+    );
+    expect(sent.writes()).toEqual([]);
+    expect(store().findInvitation(ORG, "ivy@example.com")).toBeUndefined();
   });
 
   it("turns 403 and 404 into one clear line", async () => {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { UNKNOWN } from "../../harness/wire";
-import { useResourceWorld } from "../support/providerWorld";
+import { failuresOfPreview, programFolder, useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
@@ -279,6 +279,46 @@ describe("OrgMember anti-lockout", () => {
       expect(sent.writes()).toEqual([]);
     });
     expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
+  });
+
+  it("refuses at preview a create that adopts the key's own user with permissions: [], naming the field; up sends no write", async () => {
+    const ada = { organizationId: ORG, email: "Ada@Northwind.example", permissions: [] };
+    const here = { cwd: programFolder() };
+    const sent = record();
+    await world().run(async (run) => {
+      const failed = await failuresOfPreview(await res(run, "ada-new"), ada);
+      expect(failed.map((f) => `${f.property}: ${f.reason}`)).toEqual([
+        "permissions: creating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example (user 1001), " +
+          "the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
+      ]);
+      // Permissions not known yet are judged at up; allowAdminRemoval lets it through.
+      expect((await (await res(run, "ada-later")).preview({ ...ada, permissions: UNKNOWN })).check.failures).toEqual([]);
+      expect((await (await res(run, "ada-allowed")).preview({ ...ada, allowAdminRemoval: true })).check.failures).toEqual([]);
+    }, here);
+    await world().run(async (run) => {
+      await expect((await res(run, "ada-new")).up(ada)).rejects.toThrow(
+        /permissions: creating OrgMember .*refused: it would take ORG_ADMIN from ada@northwind.example/,
+      );
+    }, here);
+    expect(sent.writes()).toEqual([]);
+    expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
+  });
+
+  it("refuses at preview a create that adopts the last org admin without ORG_ADMIN, even with an organization key", async () => {
+    const sent = record();
+    await world().run(
+      async (run) => {
+        const inputs = { organizationId: ORG, email: "ada@northwind.example", permissions: ["AI_ADMIN"] };
+        expect(await failuresOfPreview(await res(run, "ada-by-org-key"), inputs)).toEqual([
+          {
+            property: "permissions",
+            reason: expect.stringMatching(/refused: ada@northwind.example \(user 1001\) is the last org admin of organization 102/),
+          },
+        ]);
+      },
+      { key: world().emu.keys.orgKey, cwd: programFolder() },
+    );
+    expect(sent.writes()).toEqual([]);
   });
 
   it("refuses to remove the last org admin, even with an organization key", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { useResourceWorld } from "../support/providerWorld";
+import { programFolder, useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
@@ -134,6 +134,28 @@ describe("OrganizationMembers", () => {
 
 describe("DatabaseUsers", () => {
   const DB = SEEDED.databases.open;
+
+  it("refuses a key that is not a user id at check, saying what a key must be", async () => {
+    await world().run(
+      async (run) => {
+        const text = await failuresOf(
+          run,
+          {
+            databaseId: DB,
+            mode: "additive",
+            users: { "alan@northwind.example": ["DB_UPLOAD"], "0": ["DB_UPLOAD"], "1003": ["DB_UPLOAD"] },
+          },
+          undefined,
+          "DatabaseUsers",
+        );
+        expect(text.split("\n").sort()).toEqual([
+          `users.0: '0' is not a user id (each key must be a user id: a positive integer written as a string, e.g. "1003")`,
+          `users.alan@northwind.example: 'alan@northwind.example' is not a user id (each key must be a user id: a positive integer written as a string, e.g. "1003")`,
+        ]);
+      },
+      { cwd: programFolder() },
+    );
+  });
 
   it("authoritative then additive: the database equals the map, then nobody is removed", SCENARIO, async () => {
     await step("authoritative: sets and removes so the database equals the map", async () => {

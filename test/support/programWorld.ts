@@ -14,8 +14,12 @@ import { repoRoot } from "./providerWorld";
 export interface ProgramWorld {
   /** The file's emulator (started in beforeAll). */
   readonly emu: RunningEmulator;
-  /** Resets the emulator to its seeded world and returns an empty stack of `project` using the seeded key `keyName` (default "orgAdmin"). */
-  freshStack(keyName?: string): EngineStack;
+  /**
+   * Resets the emulator to its seeded world and returns an empty stack of `project` using the
+   * seeded key `keyName` (default "orgAdmin"), its plugin running in `cwd` (default the
+   * repository; programFolder() gives a test a folder of its own for the provider's local records).
+   */
+  freshStack(keyName?: string, cwd?: string): EngineStack;
 }
 
 /** Registers the hooks of a program-level test file and returns its world. */
@@ -39,10 +43,10 @@ export function useProgramWorld(project: string): ProgramWorld {
       if (!emu) throw new Error("useProgramWorld: the emulator starts in beforeAll");
       return emu;
     },
-    freshStack(keyName = "orgAdmin") {
+    freshStack(keyName = "orgAdmin", cwd = repoRoot) {
       world.emu.reset();
       const stack = new EngineStack({
-        cwd: repoRoot,
+        cwd,
         project,
         stack: "dev",
         config: {

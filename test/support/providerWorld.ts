@@ -10,14 +10,17 @@
  * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
  * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
-import type { CheckFailure, Plugin } from "../../harness/pluginDriver";
-import { PluginPool } from "../../harness/program/plugins";
+import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
+import { PluginPool, RunPlugin } from "../../harness/program/plugins";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
+import { CheckFailedError } from "../../harness/steps";
 import type { Props } from "../../harness/wire";
 
 export const repoRoot = path.resolve(__dirname, "../..");
@@ -26,6 +29,33 @@ const requireDist = createRequire(path.join(repoRoot, "package.json"));
 /** The compiled package, as a program imports it. */
 export function dist(): typeof import("../../provider") {
   return requireDist("./dist/provider/index.js");
+}
+
+/**
+ * A new, empty program folder in the system's temporary folder, as a user's program folder is:
+ * its node_modules holds pulumi-reviewadmin (this checkout) and @pulumi. A plugin run there
+ * writes its local records (`.reviewadmin/`) there and nowhere else, and loads this checkout's
+ * dist/ even when the repository's node_modules is shared with another checkout (a git worktree),
+ * whose pulumi-reviewadmin link points at that other checkout. Removed when the process exits.
+ */
+export function programFolder(prefix = "program-"): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const modules = path.join(dir, "node_modules");
+  fs.mkdirSync(modules);
+  fs.symlinkSync(repoRoot, path.join(modules, "pulumi-reviewadmin"), "dir");
+  fs.symlinkSync(fs.realpathSync(path.join(repoRoot, "node_modules", "@pulumi")), path.join(modules, "@pulumi"), "dir");
+  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The check failures a preview of `inputs` ends with (none when it passes check). */
+export async function failuresOfPreview(d: ResourceDriver, inputs: Props): Promise<CheckFailure[]> {
+  try {
+    return (await d.preview(inputs)).check.failures;
+  } catch (err) {
+    if (err instanceof CheckFailedError) return err.failures;
+    throw err;
+  }
 }
 
 /** Type token of a resource kind. */
@@ -50,7 +80,8 @@ export interface ProviderWorld {
   key: string;
   /** State of every resource, by `kind/name`. */
   states: Map<string, ResourceState | undefined>;
-  run<T>(fn: (r: Run) => Promise<T>, opts?: { key?: string; requestsPerSecond?: number }): Promise<T>;
+  /** One run; `cwd`: the folder the plugin runs in (default the world's, see ProviderWorldOptions.cwd). */
+  run<T>(fn: (r: Run) => Promise<T>, opts?: { key?: string; requestsPerSecond?: number; cwd?: string }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -59,27 +90,33 @@ export interface ProviderWorldOptions {
   /** Role of the seeded key the runs use (default "orgAdmin"). */
   keyName?: string;
   emulator?: EmulatorOptions;
+  /** Folder the plugin runs in (default the repository; see programFolder for one of a test's own). */
+  cwd?: string;
 }
 
 /** Starts an emulator (rate limit raised unless given) and returns a world whose runs use `keyName`. */
 export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promise<ProviderWorld> {
   const emu = await startEmulator({ rateLimit: 0, ...opts.emulator });
   const states = new Map<string, ResourceState | undefined>();
-  const plugins = new PluginPool(() => ({ cwd: repoRoot }), true);
+  const poolCwd = opts.cwd ?? repoRoot;
+  const plugins = new PluginPool(() => ({ cwd: poolCwd }), true);
   const world: ProviderWorld = {
     emu,
     key: emu.keys[opts.keyName ?? "orgAdmin"],
     states,
     async run(fn, runOpts = {}) {
-      const runPlugin = plugins.forRun({
-        cwd: repoRoot,
+      const cwd = runOpts.cwd ?? opts.cwd ?? repoRoot;
+      const pluginOptions = {
+        cwd,
         config: {
           "reviewadmin:apiKey": runOpts.key ?? world.key,
           "reviewadmin:baseUrl": emu.url,
           "reviewadmin:requestsPerSecond": String(runOpts.requestsPerSecond ?? 1000),
         },
         secretConfigKeys: ["reviewadmin:apiKey"],
-      });
+      };
+      // The pool's spare boots in the world's folder; a run in another folder starts its own.
+      const runPlugin = cwd === poolCwd ? plugins.forRun(pluginOptions) : new RunPlugin(() => startPlugin(pluginOptions));
       const plugin = await runPlugin.get();
       const drivers = new Map<string, ResourceDriver>();
       try {
@@ -130,8 +167,8 @@ export interface ResourceWorld {
   record(): Recorded;
   /** A resource of the file's kind (or of `kind`) in `run`. */
   res(run: Run, name: string, kind?: string): Promise<ResourceDriver>;
-  /** The check failures of one set of inputs, one line each (by default "property: reason", as the engine shows them). */
-  failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string): Promise<string>;
+  /** The check failures of one set of inputs (of the file's kind, or of `kind`), one line each (by default "property: reason", as the engine shows them). */
+  failuresOf(run: Run, inputs: Props, line?: (f: CheckFailure) => string, kind?: string): Promise<string>;
 }
 
 /**
@@ -187,8 +224,8 @@ export function useResourceWorld(kind?: string, opts: ProviderWorldOptions = {})
       };
     },
     res,
-    async failuresOf(run, inputs, line = (f) => `${f.property}: ${f.reason}`) {
-      const d = await res(run, "bad");
+    async failuresOf(run, inputs, line = (f) => `${f.property}: ${f.reason}`, k) {
+      const d = await res(run, "bad", k);
       const { failures } = await run.plugin.check(d.urn, {}, { __provider: d.provider, ...inputs });
       return failures.map(line).join("\n");
     },

@@ -27,6 +27,31 @@ export const Email = z
   .max(254, { message: "must be at most 254 characters (the longest email address there can be)" })
   .pipe(z.email({ message: "must be an email address" }));
 
+/**
+ * Characters no name may hold: C0 and C1 controls (NUL, tab, line breaks, DEL), the line and
+ * paragraph separators, and the bidirectional controls (U+202E right-to-left override and its
+ * kin), which make a name read in lists and emails other than it is.
+ */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** What is wrong with a name (its first control character), or undefined. */
+export function nameProblem(value: string): string | undefined {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (!found) return undefined;
+  const code = `U+${found[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+  return (
+    `must not contain control characters (found ${code} at character ${found.index + 1}): ` +
+    `no NUL, tab, line break or other C0/C1 control, and no bidirectional control such as U+202E`
+  );
+}
+
+/** A name people read (a dataset's, an invitee's): any text without control characters. */
+export const Name = z.string().superRefine((v, ctx) => {
+  const problem = nameProblem(v);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
 /** A set of organization permissions, stored sorted. */
 export const OrganizationPermissions = uniqueArray(OrganizationPermission).transform((a) => sortedSet(a));
 

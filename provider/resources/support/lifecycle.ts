@@ -65,10 +65,12 @@ export interface ResourceDefinition<I, S> {
   /** The resource id for a state. */
   idOf(state: S): string;
   /**
-   * Plan-time checks after the schema (a file, a CSV); may return inputs with computed fields.
-   * Runs during previews too: inputs may then hold UNKNOWN, to be judged at `up`.
+   * Plan-time checks after the schema (a file, a CSV, anti-lockout of a create that adopts); may
+   * return inputs with computed fields. Runs during previews too: inputs may then hold UNKNOWN, to
+   * be judged at `up`. `olds` is empty for a create (a replacement's create included). It may read
+   * the API, never write.
    */
-  check?(inputs: I, olds: Partial<I>): Promise<{ failures: CheckFailure[] } | { inputs: I }>;
+  check?(inputs: I, olds: Partial<I>, op: Operation): Promise<{ failures: CheckFailure[] } | { inputs: I }>;
   /** A DiffRule, or a function for what a rule cannot say (it may read the API, e.g. for anti-lockout at preview). */
   diff: DiffRule | ((olds: S, news: I, op: Operation) => Promise<pulumi.dynamic.DiffResult> | pulumi.dynamic.DiffResult);
   /** Brings the platform in line with the inputs (adopting what exists) and returns the state. */
@@ -229,7 +231,10 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }
       // Only failures under preview unknowns left: the resource's own check still runs on what is known.
       if (checked.failures?.length || !def.check) return checked;
-      const more = await def.check(inputsOf(checked.inputs), inputsOf(olds) as Partial<I>);
+      const inputs = inputsOf(checked.inputs);
+      const previous = inputsOf(olds) as Partial<I>;
+      const creating = Object.keys(previous as object).length === 0;
+      const more = await def.check(inputs, previous, operation(`${creating ? "creating" : "updating"} ${def.label(inputs)}`));
       if ("failures" in more) return more.failures.length ? { inputs: news as Record<string, unknown>, failures: more.failures } : checked;
       return { inputs: { ...(more.inputs as object), __provider: (news as Record<string, unknown>).__provider } };
     },

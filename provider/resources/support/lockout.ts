@@ -12,7 +12,26 @@
 import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
+import type { CheckFailure } from "./lifecycle";
 import { currentUser, listedMembers, relistMembers } from "./runCache";
+
+/** An anti-lockout refusal: the change was not made. The message names who and why. */
+export class LockoutRefusal extends ResourceError {}
+
+/**
+ * Runs a plan-time anti-lockout `guard` and returns its refusal as a failure of `property`, so
+ * that a check names the field. A guard that cannot read what it needs (a key without access: 403)
+ * finds nothing: up makes the same read, and fails there with the worded error.
+ */
+export async function refusalAsFailure(property: string, guard: () => Promise<void>): Promise<CheckFailure[]> {
+  try {
+    await guard();
+    return [];
+  } catch (err) {
+    if (err instanceof LockoutRefusal) return [{ property, reason: err.message }];
+    return [];
+  }
+}
 
 /** "ada@x.example (user 1003)", or "user 1003" when the member is not known. */
 function who(members: Map<number, Member>, userId: number): string {
@@ -30,10 +49,10 @@ async function refusal(
   targets: readonly number[],
   members: Map<number, Member>,
   what: string,
-): Promise<ResourceError | undefined> {
+): Promise<LockoutRefusal | undefined> {
   const me = await currentUser(client);
   if (me && targets.includes(me.id)) {
-    return new ResourceError(
+    return new LockoutRefusal(
       `${what}: refused: it would take ORG_ADMIN from ${who(members, me.id)}, the user of the API key in use, locking this program out of organization ${orgId}. Set allowAdminRemoval: true to do it anyway.`,
     );
   }
@@ -41,7 +60,7 @@ async function refusal(
   const lost = admins.filter((m) => targets.includes(m.id));
   if (lost.length > 0 && lost.length === admins.length) {
     const names = lost.map((m) => who(members, m.id)).join(", ");
-    return new ResourceError(
+    return new LockoutRefusal(
       `${what}: refused: ${names} ${lost.length === 1 ? "is the last org admin" : "are the last org admins"} of organization ${orgId}; removing them would leave nobody able to manage it. Keep one, or set allowAdminRemoval: true to do it anyway.`,
     );
   }
@@ -110,14 +129,14 @@ export async function assertRosterKeepsAdmins(
   if (losing.length === 0) return;
   const gone = new Set(losing.map((l) => l.email));
   if (admins.length > 0 && admins.every((e) => gone.has(e))) {
-    throw new ResourceError(
+    throw new LockoutRefusal(
       `${what}: refused: it would leave organization ${orgId} with no org admin (removing ${admins.join(", ")}). Keep one in the map, add one to protectedEmails, or set allowAdminRemoval: true.`,
     );
   }
   const me = await currentUser(client);
   const mine = losing.find((l) => l.userId !== null && l.userId === me?.id);
   if (mine) {
-    throw new ResourceError(
+    throw new LockoutRefusal(
       `${what}: refused: it would take ORG_ADMIN from ${mine.email} (user ${mine.userId}), the user of the API key in use, locking this program out of organization ${orgId}. Set allowAdminRemoval: true to do it anyway.`,
     );
   }
@@ -133,7 +152,7 @@ export async function assertKeepsOwnDatabaseAdmin(
   if (losing.length === 0) return;
   const me = await currentUser(client);
   if (me && losing.includes(me.id)) {
-    throw new ResourceError(
+    throw new LockoutRefusal(
       `${what}: refused: it would take DB_ADMIN on database ${databaseId} from user ${me.id} (${me.email ?? me.username ?? "?"}), the user of the API key in use. Set allowAdminRemoval: true to do it anyway.`,
     );
   }
