@@ -90,7 +90,7 @@ export async function exchange(ex: Exchange, host: ExchangeHost): Promise<WireRe
         headers: ex.headers,
         body: ex.body?.(),
         signal,
-        deadlineMs: attemptMs,
+        attemptMs,
         idleTimeoutMs: host.timeoutMs,
         maxResponseBytes: host.maxResponseBytes,
       });

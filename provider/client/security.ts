@@ -79,7 +79,7 @@ export const REDACTED = "[REDACTED]";
  * (contract/apiKey.ts), its SECRET alone (a server may echo it on its own). The ID is what the
  * admin UI shows to identify a key, so it may stay.
  */
-function secretsOf(apiKey: string): string[] {
+function partsToHide(apiKey: string): string[] {
   const secret = secretOf(apiKey);
   return secret === undefined ? [apiKey] : [apiKey, secret];
 }
@@ -111,7 +111,7 @@ export class KeyScrubber {
   readonly #pattern: RegExp | undefined;
 
   constructor(apiKey: string) {
-    const alternatives = apiKey ? secretsOf(apiKey).map((s) => [...s].map(charPattern).join("")) : [];
+    const alternatives = apiKey ? partsToHide(apiKey).map((s) => [...s].map(charPattern).join("")) : [];
     this.#pattern = alternatives.length ? new RegExp(alternatives.join("|"), "gi") : undefined;
   }
 
