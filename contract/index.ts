@@ -1,7 +1,7 @@
 /**
  * The API contract, shared by the client, the emulator and the tests: the route table (routes as
- * data), routing over it, entity schemas, parameter rules and the custodian CSV format. It imports
- * nothing else of the project.
+ * data), routing over it, entity schemas, parameter rules, the custodian CSV format and the API
+ * key's shape. It imports nothing else of the project.
  */
 export * from "./routes";
 export * from "./routing";
@@ -9,3 +9,4 @@ export * from "./schemas";
 export { ParameterError, parseOrThrow } from "./params";
 export * as params from "./params";
 export * from "./custodianCsv";
+export * from "./apiKey";

@@ -13,7 +13,16 @@
  *   is not org admin cannot be read with the user's own key: the API shows organization
  *   permissions to org admins only, and E1 lists administered databases only. They are "maybe".
  */
-import { accessText, routes, type Database, type OperationId, type Organization, type User } from "../../contract";
+import {
+  accessText,
+  API_KEY_SHAPE_TEXT,
+  keyIdOf,
+  routes,
+  type Database,
+  type OperationId,
+  type Organization,
+  type User,
+} from "../../contract";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
 import { routeTableFor } from "../../provider/client/routeTables";
 import {
@@ -73,12 +82,6 @@ function shownUrl(text: string): string {
   } catch {
     return "(not a valid URL)";
   }
-}
-
-/** The key's middle segment when the key has the usual `<prefix>.<ID>.<SECRET>` shape; never any other part. */
-export function keyIdOf(apiKey: string): string | undefined {
-  const parts = apiKey.split(".");
-  return parts.length === 3 && /^[A-Za-z0-9]{4,16}$/.test(parts[1]!) && parts[2]!.length >= 16 ? parts[1] : undefined;
 }
 
 /** The doctor's own remedies; those of a failed call are the package's (REMEDIES in provider/failures.ts). */
@@ -144,7 +147,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     add(
       "warning",
       "key-shape",
-      "the key does not look like <prefix>.<ID>.<SECRET> (three parts separated by dots), so no part of it is shown",
+      `the key does not have the shape ${API_KEY_SHAPE_TEXT}, so no part of it is shown`,
       "copy the whole key again, without quotes, spaces or line breaks",
     );
   }
@@ -180,7 +183,10 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
         "copy the whole key again, without quotes, spaces or line breaks",
       );
     } else {
-      const fix = err instanceof InsecureUrlError ? `use the https:// address of your region's API; ${REMEDIES["not-the-api"]}` : REMEDIES["not-the-api"];
+      const fix =
+        err instanceof InsecureUrlError
+          ? `use the https:// address of your region's API; ${REMEDIES["not-the-api"]}`
+          : REMEDIES["not-the-api"];
       add("error", "bad-base-url", `the base URL ${report.baseUrl} cannot be used: ${message}`, fix);
     }
     return finish();

@@ -1,31 +1,26 @@
 /**
- * API key text: how the emulator mints keys and reads their parts. A key looks like the
- * service's (contract: `<prefix>.<8 upper-case letters/digits>.<56 upper-case letters/digits>`);
- * the middle segment is the key id the admin UI shows. Which user or organization a key acts
- * for is the store's business (KeyRecord).
+ * API key text: how the emulator mints keys and reads their parts. A key has the service's shape
+ * (contract/apiKey.ts: `<prefix>.<ID>.<SECRET>`); the ID is the key id the admin UI shows. Which
+ * user or organization a key acts for is the store's business (KeyRecord).
  */
+import { drawApiKey, drawnKeyShape, keyIdOf as apiKeyIdOf } from "../../contract/apiKey";
 
 /** The fixed literal prefix of every key the emulator issues. */
 export const KEY_PREFIX = "ra";
-const KEY_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-/** Shape of a key: prefix, 8 upper-case letters/digits, 56 upper-case letters/digits. */
-export const KEY_SHAPE = /^ra\.[A-Z0-9]{8}\.[A-Z0-9]{56}$/;
-
-function randomSegment(random: () => number, length: number): string {
-  let s = "";
-  for (let i = 0; i < length; i++) s += KEY_ALPHABET[Math.floor(random() * KEY_ALPHABET.length)];
-  return s;
-}
+/** Shape of a key the emulator issues: its prefix, an 8-character ID and a 56-character SECRET. */
+export const KEY_SHAPE = drawnKeyShape(KEY_PREFIX);
 
 /** A new key drawn from `random`, drawing again while `taken(key)` says it is in use. */
 export function mintKeyText(random: () => number, taken: (key: string) => boolean): string {
   for (;;) {
-    const key = `${KEY_PREFIX}.${randomSegment(random, 8)}.${randomSegment(random, 56)}`;
+    const key = drawApiKey(KEY_PREFIX, random);
     if (!taken(key)) return key;
   }
 }
 
-/** The key id of a key: its middle segment, what the admin UI shows. */
+/** The key id of a key the emulator minted (contract/apiKey.ts's keyIdOf; a minted key always has one). */
 export function keyIdOf(key: string): string {
-  return key.split(".")[1];
+  const id = apiKeyIdOf(key);
+  if (id === undefined) throw new Error("not a key the emulator minted");
+  return id;
 }

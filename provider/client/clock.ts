@@ -1,7 +1,7 @@
 /**
- * The time source of the client's waits (pacing, backoff): the system clock in use, a manual one
- * in tests, so pacing can be checked without waiting real seconds. Network deadlines are not
- * on it: they belong to the socket, not to the schedule.
+ * The time source of the client's schedule (pacing, backoff, and the call's deadline that bounds
+ * them): the system clock in use, a manual one in tests, so all three can be checked without
+ * waiting real seconds. One attempt's own time limits are not on it: they belong to the socket.
  */
 
 /** Reads time and schedules one-shot timers. */

@@ -4,6 +4,7 @@
  * key is kept out of text and map keys.
  */
 import { createHash } from "node:crypto";
+import { secretOf } from "../../contract/apiKey";
 import { InsecureUrlError } from "./errors";
 
 /** True for hosts that never leave this machine: 127.0.0.0/8, localhost and [::1]. */
@@ -74,14 +75,13 @@ export function keyFingerprint(apiKey: string): string {
 export const REDACTED = "[REDACTED]";
 
 /**
- * The parts of a key that must never show: the whole key and, for a `<prefix>.<ID>.<SECRET>`
- * key, its secret segment alone (a server may echo it on its own). The ID segment is what the
+ * The parts of a key that must never show: the whole key and, for a key in the contract's shape
+ * (contract/apiKey.ts), its SECRET alone (a server may echo it on its own). The ID is what the
  * admin UI shows to identify a key, so it may stay.
  */
-function secretsOf(apiKey: string): string[] {
-  const segments = apiKey.split(".");
-  const secret = segments.length >= 3 ? segments[segments.length - 1]! : "";
-  return secret.length >= 8 ? [apiKey, secret] : [apiKey];
+function partsToHide(apiKey: string): string[] {
+  const secret = secretOf(apiKey);
+  return secret === undefined ? [apiKey] : [apiKey, secret];
 }
 
 /** JSON's short escapes of the characters a key may hold (`\"`, `\\`, `\/`). */
@@ -111,7 +111,7 @@ export class KeyScrubber {
   readonly #pattern: RegExp | undefined;
 
   constructor(apiKey: string) {
-    const alternatives = apiKey ? secretsOf(apiKey).map((s) => [...s].map(charPattern).join("")) : [];
+    const alternatives = apiKey ? partsToHide(apiKey).map((s) => [...s].map(charPattern).join("")) : [];
     this.#pattern = alternatives.length ? new RegExp(alternatives.join("|"), "gi") : undefined;
   }
 

@@ -47,11 +47,14 @@ export interface WireRequest {
   readonly body?: WireBody;
   /** The caller's signal: its abort rejects with its reason. */
   readonly signal?: AbortSignal;
-  /** Total time for the exchange, headers and body (API calls). */
-  readonly deadlineMs?: number;
+  /**
+   * Total time for this one attempt, headers and body. Not the call's deadline (the client's
+   * deadlineMs, which spans every attempt of a call): the attempt's share of what is left of it.
+   */
+  readonly attemptMs?: number;
   /** Longest silence while sending or receiving (part uploads, whose total time grows with size). */
   readonly idleTimeoutMs: number;
-  /** Largest answer read; past it the exchange fails with a final WireFailure (RESPONSE_TOO_LARGE). */
+  /** Largest answer read; past it the attempt fails with a final WireFailure (RESPONSE_TOO_LARGE). */
   readonly maxResponseBytes?: number;
 }
 
@@ -64,7 +67,8 @@ export interface WireResponse {
 
 /**
  * No usable answer: `code` is the low-level code (ECONNRESET, UND_ERR_SOCKET, ...); `timedOut`
- * for deadlines; `final` when sending again cannot help (an answer over the size cap).
+ * when a time limit of the attempt ran out; `final` when sending again cannot help (an answer
+ * over the size cap).
  */
 export class WireFailure extends Error {
   override readonly name = "WireFailure";
@@ -112,12 +116,12 @@ const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"
 
 /**
  * Sends one request on `pool` and reads the whole answer. Rejects with the caller's abort reason
- * when `signal` aborts, with a WireFailure when the network fails or the deadline passes, and
+ * when `signal` aborts, with a WireFailure when the network fails or attemptMs passes, and
  * rethrows anything else (a bug in how the request was built).
  */
 export async function send(pool: Pool, req: WireRequest): Promise<WireResponse> {
-  const deadline = req.deadlineMs !== undefined ? AbortSignal.timeout(req.deadlineMs) : undefined;
-  const signals = [req.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
+  const attemptEnd = req.attemptMs !== undefined ? AbortSignal.timeout(req.attemptMs) : undefined;
+  const signals = [req.signal, attemptEnd].filter((s): s is AbortSignal => s !== undefined);
   const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   try {
     const res = await pool.request({
@@ -145,7 +149,7 @@ export async function send(pool: Pool, req: WireRequest): Promise<WireResponse> 
   } catch (err) {
     if (err instanceof WireFailure) throw err;
     if (req.signal?.aborted) throw req.signal.reason;
-    if (deadline?.aborted) throw new WireFailure("UND_ERR_TIMEOUT", `no complete answer within ${req.deadlineMs} ms`, true);
+    if (attemptEnd?.aborted) throw new WireFailure("UND_ERR_TIMEOUT", `no complete answer within ${req.attemptMs} ms`, true);
     const code = typeof (err as { code?: unknown })?.code === "string" ? (err as { code: string }).code : "UND_ERR";
     if (PROGRAMMING_ERRORS.has(code) || !(err instanceof Error)) throw err;
     throw new WireFailure(code, err.message, TIMEOUT_CODES.has(code));

@@ -8,9 +8,10 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NetworkError, TimeoutError } from "../../provider/client";
-import { CLIENT_DEFAULTS } from "../../provider/client/client";
+import { CLIENT_DEFAULTS } from "../../provider/client/options";
 import { DEFAULT_RETRY } from "../../provider/client/retry";
 import { redact, REDACTED } from "../../provider/client/security";
+import { ManualClock } from "./manualClock";
 import { ok, useScriptedClients, user } from "./scriptedClients";
 
 const t = useScriptedClients();
@@ -30,16 +31,35 @@ describe("limits of one call", () => {
     t.server.reset(); // the hangs left unused are not a failure of this test
   });
 
+  it("the deadline runs on the client's clock: retry waits on a manual clock use it up, with no real waiting", async () => {
+    // Before issue 25 the deadline read performance.now(): waits on a manual clock never reached
+    // it, and this call went on to its 10th attempt.
+    const clock = new ManualClock();
+    const lines: string[] = [];
+    const c = t.client({ clock, deadlineMs: 1000, maxAttempts: 10, logger: (l) => lines.push(l) });
+    const busy = { status: 503, json: { title: "Busy", status: 503 }, headers: { "retry-after": "0.4" } };
+    // Sent at 0, 400 and 800 ms: a fourth 400 ms wait would end past the 1000 ms deadline.
+    t.server.expectTimes(3, { method: "GET", path: "/v1/users/me", reply: busy });
+    const err = await t.onClock(
+      clock,
+      c.call("GetCurrentUser", {}).catch((e: unknown) => e),
+    );
+    expect(err).toMatchObject({ status: 503, attempts: 3 });
+    expect(lines.at(-1)).toMatch(/-> 503 in \d+ ms \(attempt 3, deadline\)$/);
+    expect(t.server.received.map((r) => r.at)).toEqual([0, 400, 800]);
+  });
+
   it("time queued behind the key's own pacer does not count toward the deadline", async () => {
-    // 12 calls at 20 requests/s: the last is let go about 550 ms after the first, past a 300 ms
+    // 12 calls at 20 requests/s: the last is let go 550 ms after the first, past a 300 ms
     // deadline that no answer comes near (a run of 4,000 deletes queues 160 s at 25/s).
-    const c = t.client({ requestsPerSecond: 20, deadlineMs: 300 });
+    const clock = new ManualClock();
+    const c = t.client({ requestsPerSecond: 20, deadlineMs: 300, clock });
     const me = { method: "GET", path: "/v1/users/me", reply: ok(user) };
     t.server.expect(...Array.from({ length: 12 }, () => me));
-    const results = await Promise.allSettled(Array.from({ length: 12 }, () => c.call("GetCurrentUser", {})));
+    const results = await t.onClock(clock, Promise.allSettled(Array.from({ length: 12 }, () => c.call("GetCurrentUser", {}))));
     expect(results.filter((r) => r.status === "rejected")).toEqual([]);
     const at = t.server.received.map((r) => r.at);
-    expect(at[11]! - at[0]!).toBeGreaterThan(450);
+    expect(at[11]! - at[0]!).toBe(550);
   });
 
   it("a timeout cut by the deadline says so", async () => {

@@ -5,15 +5,14 @@
  */
 import { randomInt } from "node:crypto";
 import { afterEach } from "vitest";
+import { drawApiKey } from "../../contract/apiKey";
 import { ReviewAdminClient, type ClientOptions } from "../../provider/client";
 import { useScriptedServer, type ScriptedServer } from "../support/scriptedServer";
 import { tick, type ManualClock } from "./manualClock";
 
-/** A fresh key in the service's shape, so every client gets its own pacer. */
+/** A fresh key in the service's shape (contract/apiKey.ts), so every client gets its own pacer. */
 export function newKey(): string {
-  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  const pick = (n: number) => Array.from({ length: n }, () => chars[randomInt(chars.length)]).join("");
-  return `RVWK.${pick(8)}.${pick(56)}`;
+  return drawApiKey("RVWK", () => randomInt(2 ** 32) / 2 ** 32);
 }
 
 export const db = (id: number) => ({ id, name: `db${id}`, orgAdminAccess: true, owningOrganizationId: 1 });
