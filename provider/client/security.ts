@@ -80,7 +80,10 @@ export const REDACTED = "[REDACTED]";
  * admin UI shows to identify a key, so it may stay.
  */
 function partsToHide(apiKey: string): string[] {
-  const secret = secretOf(apiKey);
+  // A key out of the documented shape may still be a real key of a shape we do not know: its
+  // last dot-separated segment, when long enough to be a secret, is hidden on its own too.
+  const last = apiKey.split(".").at(-1) ?? "";
+  const secret = secretOf(apiKey) ?? (apiKey.includes(".") && last.length >= 8 ? last : undefined);
   return secret === undefined ? [apiKey] : [apiKey, secret];
 }
 
