@@ -12,7 +12,7 @@
  * world across restarts.
  */
 import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract/types";
-import { NotFound } from "../errors";
+import { NotFound } from "./errors";
 import type { BillingHistories } from "./billingHistory";
 import { Clock, type ClockOption } from "./clock";
 import { EventLog } from "./eventLog";

@@ -38,7 +38,7 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { request } from "undici";
 import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract/types";
-import { BadRequest, NotFound, Unprocessable } from "../errors";
+import { BadRequest, NotFound, Unprocessable } from "./errors";
 import type { Store } from "./store";
 
 const MiB = 1024 * 1024;
