@@ -51,12 +51,12 @@ export interface MembershipRecord {
 }
 
 /** Document counts and sizes of one kind of document (E30). */
-export interface DocCountsRecord {
+export type DocCountsRecord = {
   docCount: number;
   imageSize: number;
   nativeSize: number;
   textSize: number;
-}
+};
 
 /** A database owned by one organization. */
 export interface DatabaseRecord {

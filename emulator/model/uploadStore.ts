@@ -128,7 +128,7 @@ export interface UploadState {
 }
 
 /** A source file as the API shows it. */
-export interface SourceFileView {
+export type SourceFileView = {
   id: number;
   state: SourceFileStateName;
   filename: string;
@@ -136,7 +136,7 @@ export interface SourceFileView {
   size?: number;
   sha1?: string;
   error?: string;
-}
+};
 
 /** An empty upload state. */
 export function emptyUploadState(): UploadState {
