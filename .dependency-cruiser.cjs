@@ -38,6 +38,12 @@ module.exports = {
       "The emulator is a separate service: it shares only the contract with the provider.",
     ),
     onlyImports(
+      "emulator-model-knows-no-http",
+      "^emulator/model/",
+      ["^contract/"],
+      "The emulator's world (records, rules, named errors) knows nothing of HTTP: the handlers, the control API and the server build on it, never the reverse.",
+    ),
+    onlyImports(
       "harness-stands-alone",
       "^harness/",
       [],

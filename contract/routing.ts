@@ -14,7 +14,7 @@ import type { OperationId } from "./types";
 const PLACEHOLDER = /\{(\w+)\}/g;
 
 /** Names of the `{name}` segments of a path template. */
-export function pathParamNames(route: RouteDef): string[] {
+export function pathParamNames(route: Pick<RouteDef, "path">): string[] {
   return [...route.path.matchAll(PLACEHOLDER)].map((m) => m[1]!);
 }
 
@@ -43,14 +43,22 @@ function patternOf(path: string): string {
   );
 }
 
-interface Matcher {
-  route: RouteDef;
+/** What a PathRouter routes over: a method and a path template (RouteDef, the emulator's control routes). */
+export interface RoutedPath {
+  readonly method: string;
+  readonly path: string;
+  /** Named in the ParameterError of a malformed path parameter, when the row has one. */
+  readonly operationId?: string;
+}
+
+interface Matcher<R extends RoutedPath> {
+  route: R;
   names: string[];
   re: RegExp;
   literalLength: number;
 }
 
-function matcherOf(route: RouteDef): Matcher {
+function matcherOf<R extends RoutedPath>(route: R): Matcher<R> {
   return {
     route,
     names: pathParamNames(route),
@@ -107,8 +115,7 @@ export class RouteTable {
   readonly source: string;
   /** The leading literal segments every path shares: `/v1` for the built-in rows (a base URL ending in it is trimmed by the client). */
   readonly prefix: string;
-  /** Most specific first, so /events/recent wins over /events/after/{id}. */
-  readonly #matchers: Matcher[];
+  readonly #router: PathRouter<RouteDef>;
 
   constructor(overrides: Partial<Record<OperationId, RouteOverride>> = {}, source = "built-in") {
     const list = routeList.map((row) => {
@@ -124,7 +131,7 @@ export class RouteTable {
     this.routes = Object.fromEntries(list.map((r) => [r.operationId, r])) as Record<OperationId, RouteDef>;
     this.source = source;
     this.prefix = sharedPrefix(list);
-    this.#matchers = list.map(matcherOf).sort((a, b) => b.literalLength - a.literalLength);
+    this.#router = new PathRouter(list);
   }
 
   /** The route of an operation id, or undefined for an id the contract does not have. */
@@ -137,6 +144,33 @@ export class RouteTable {
    * A parameter with a malformed %-escape is a ParameterError naming it (a server answers 400).
    */
   match(method: string, pathname: string): { route: RouteDef; pathParams: Record<string, string> } | undefined {
+    return this.#router.match(method, pathname);
+  }
+
+  /** True when some route (of any method) serves this path: lets a server answer 405 rather than 404. */
+  pathIsKnown(pathname: string): boolean {
+    return this.#router.pathIsKnown(pathname);
+  }
+}
+
+/**
+ * Finds the row of a method and path among any rows with path templates: RouteTable's matcher,
+ * which the emulator's control API routes with too, so both read paths by one rule (each `{name}`
+ * one %-decoded segment, an optional trailing slash, the most specific row first).
+ */
+export class PathRouter<R extends RoutedPath> {
+  /** Most specific first, so /events/recent wins over /events/after/{id}. */
+  readonly #matchers: Matcher<R>[];
+
+  constructor(rows: readonly R[]) {
+    this.#matchers = rows.map(matcherOf).sort((a, b) => b.literalLength - a.literalLength);
+  }
+
+  /**
+   * The row for a method and path (without query), with its path parameters as strings. A
+   * parameter with a malformed %-escape is a ParameterError naming it (a server answers 400).
+   */
+  match(method: string, pathname: string): { route: R; pathParams: Record<string, string> } | undefined {
     for (const m of this.#matchers) {
       if (m.route.method !== method) continue;
       const hit = m.re.exec(pathname);
@@ -152,7 +186,7 @@ export class RouteTable {
     return undefined;
   }
 
-  /** True when some route (of any method) serves this path: lets a server answer 405 rather than 404. */
+  /** True when some row (of any method) has this path: lets a server answer 405 rather than 404. */
   pathIsKnown(pathname: string): boolean {
     return this.#matchers.some((m) => m.re.test(pathname));
   }

@@ -327,7 +327,9 @@ export type ErrorBody = {
 
 /**
  * Every operation of the route table (contract/routes.ts), by operation id: its path and query parameters as a caller
- * writes them, its JSON body (`never` when it takes none, FormData for a multipart upload), and the `data` of its answer.
+ * writes them, its JSON body (`never` when it takes none, FormData for a multipart upload), the `data` of its answer,
+ * and its parameters and JSON body as a server has them once the route's schemas parsed them (ids as numbers;
+ * `never` for no JSON body, a multipart upload included).
  */
 export interface Operations {
   /** E1: List the databases the caller administers. */
@@ -338,12 +340,19 @@ export interface Operations {
     };
     body: never;
     data: Database[];
+    parsedParams: {
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E2: Read the user behind the API key. */
   GetCurrentUser: {
     params: Record<string, never>;
     body: never;
     data: User;
+    parsedParams: Record<string, never>;
+    parsedBody: never;
   };
   /** E3: List the caller's organizations and their sub-organizations. */
   GetOrganizations: {
@@ -353,6 +362,11 @@ export interface Operations {
     };
     body: never;
     data: Organization[];
+    parsedParams: {
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E4: List the projects the caller can access. */
   GetProjects: {
@@ -362,6 +376,11 @@ export interface Operations {
     };
     body: never;
     data: Project[];
+    parsedParams: {
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E5: Sync a legal-hold custodian directory from a CSV file. */
   PostDirectoryCustodians: {
@@ -373,6 +392,10 @@ export interface Operations {
       custodians: string[];
       [key: string]: unknown;
     };
+    parsedParams: {
+      directoryId: number;
+    };
+    parsedBody: never;
   };
   /** E6: Read an organization. */
   GetOrganization: {
@@ -381,6 +404,10 @@ export interface Operations {
     };
     body: never;
     data: Organization;
+    parsedParams: {
+      orgId: number;
+    };
+    parsedBody: never;
   };
   /** E7: Monthly billing of the organization's databases. */
   GetOrganizationBilling: {
@@ -393,6 +420,14 @@ export interface Operations {
     };
     body: never;
     data: DatabaseBilling[];
+    parsedParams: {
+      orgId: number;
+      after?: number;
+      limit?: number;
+      year?: number;
+      month?: number;
+    };
+    parsedBody: never;
   };
   /** E8: Monthly billing aggregated over a parent organization and its sub-organizations. */
   GetParentOrganizationBilling: {
@@ -403,6 +438,12 @@ export interface Operations {
     };
     body: never;
     data: ParentBilling;
+    parsedParams: {
+      orgId: number;
+      year?: number;
+      month?: number;
+    };
+    parsedBody: never;
   };
   /** E9: List an organization's databases. */
   GetOrganizationDatabases: {
@@ -413,6 +454,12 @@ export interface Operations {
     };
     body: never;
     data: Database[];
+    parsedParams: {
+      orgId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E10: Activity events in a time range (begin inclusive, end exclusive). */
   GetOrganizationEvents: {
@@ -424,6 +471,13 @@ export interface Operations {
     };
     body: never;
     data: ActivityEvent[];
+    parsedParams: {
+      orgId: number;
+      begin: number;
+      end: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E11: Activity events after an event id. */
   GetOrganizationEventsAfter: {
@@ -434,6 +488,12 @@ export interface Operations {
     };
     body: never;
     data: ActivityEvent[];
+    parsedParams: {
+      orgId: number;
+      eventId: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E12: The most recent activity events. */
   GetRecentOrganizationEvents: {
@@ -446,6 +506,11 @@ export interface Operations {
       events: ActivityEvent[];
       [key: string]: unknown;
     };
+    parsedParams: {
+      orgId: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E13: Delete a pending invitation. */
   DeleteOrganizationInvitation: {
@@ -456,6 +521,12 @@ export interface Operations {
       email: string;
     };
     data: unknown;
+    parsedParams: {
+      orgId: number;
+    };
+    parsedBody: {
+      email: string;
+    };
   };
   /** E14: List pending and expired invitations. */
   GetOrganizationInvitations: {
@@ -467,6 +538,10 @@ export interface Operations {
       invitations: Invitation[];
       [key: string]: unknown;
     };
+    parsedParams: {
+      orgId: number;
+    };
+    parsedBody: never;
   };
   /** E15: Re-send an invitation and reset its expiration. */
   PostOrganizationInvitationResend: {
@@ -477,6 +552,12 @@ export interface Operations {
       email: string;
     };
     data: Invitation;
+    parsedParams: {
+      orgId: number;
+    };
+    parsedBody: {
+      email: string;
+    };
   };
   /** E16: List an organization's projects. */
   GetOrganizationProjects: {
@@ -487,6 +568,12 @@ export interface Operations {
     };
     body: never;
     data: Project[];
+    parsedParams: {
+      orgId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E17: List the user identifiers in use in an organization. */
   GetOrganizationUserIdentifiers: {
@@ -497,6 +584,12 @@ export interface Operations {
     };
     body: never;
     data: UserIdentifier[];
+    parsedParams: {
+      orgId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E18: List an organization's members with their permissions. */
   GetOrganizationUsers: {
@@ -507,6 +600,12 @@ export interface Operations {
     };
     body: never;
     data: Member[];
+    parsedParams: {
+      orgId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E19: Add members (existing users) or invite people (new emails). */
   PostOrganizationUsers: {
@@ -515,6 +614,10 @@ export interface Operations {
     };
     body: AddUsersRequest;
     data: AddUsersResult;
+    parsedParams: {
+      orgId: number;
+    };
+    parsedBody: AddUsersRequest;
   };
   /** E20: Remove a member from the organization and its projects. */
   DeleteOrganizationUser: {
@@ -524,6 +627,11 @@ export interface Operations {
     };
     body: never;
     data: unknown;
+    parsedParams: {
+      orgId: number;
+      userId: number;
+    };
+    parsedBody: never;
   };
   /** E21: Read one member. */
   GetOrganizationUser: {
@@ -533,6 +641,11 @@ export interface Operations {
     };
     body: never;
     data: Member;
+    parsedParams: {
+      orgId: number;
+      userId: number;
+    };
+    parsedBody: never;
   };
   /** E22: Update a member's permissions or identifiers (fields left out stay as they are). */
   PatchOrganizationUser: {
@@ -542,6 +655,11 @@ export interface Operations {
     };
     body: UpdateMemberRequest;
     data: Member;
+    parsedParams: {
+      orgId: number;
+      userId: number;
+    };
+    parsedBody: UpdateMemberRequest;
   };
   /** E23: List the users with permissions on a database. */
   GetDatabaseUsers: {
@@ -552,6 +670,12 @@ export interface Operations {
     };
     body: never;
     data: DatabaseUser[];
+    parsedParams: {
+      databaseId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E24: Remove a user's database permissions. */
   DeleteDatabaseUser: {
@@ -561,6 +685,11 @@ export interface Operations {
     };
     body: never;
     data: unknown;
+    parsedParams: {
+      databaseId: number;
+      userId: number;
+    };
+    parsedBody: never;
   };
   /** E25: Read one user's database permissions. */
   GetDatabaseUser: {
@@ -570,6 +699,11 @@ export interface Operations {
     };
     body: never;
     data: DatabaseUser;
+    parsedParams: {
+      databaseId: number;
+      userId: number;
+    };
+    parsedBody: never;
   };
   /** E26: Set (overwrite) a user's database permissions. */
   PutDatabaseUser: {
@@ -579,6 +713,11 @@ export interface Operations {
     };
     body: SetDatabaseUserRequest;
     data: DatabaseUser;
+    parsedParams: {
+      databaseId: number;
+      userId: number;
+    };
+    parsedBody: SetDatabaseUserRequest;
   };
   /** E27: Read a database. */
   GetDatabase: {
@@ -587,6 +726,10 @@ export interface Operations {
     };
     body: never;
     data: Database;
+    parsedParams: {
+      databaseId: number;
+    };
+    parsedBody: never;
   };
   /** E28: Monthly billing of a database and its projects. */
   GetDatabaseBilling: {
@@ -597,6 +740,12 @@ export interface Operations {
     };
     body: never;
     data: DatabaseBilling;
+    parsedParams: {
+      databaseId: number;
+      year?: number;
+      month?: number;
+    };
+    parsedBody: never;
   };
   /** E29: List a database's projects. */
   GetDatabaseProjects: {
@@ -607,6 +756,12 @@ export interface Operations {
     };
     body: never;
     data: Project[];
+    parsedParams: {
+      databaseId: number;
+      after?: number;
+      limit?: number;
+    };
+    parsedBody: never;
   };
   /** E30: Document counts and sizes of a database. */
   GetDatabaseSize: {
@@ -615,6 +770,10 @@ export interface Operations {
     };
     body: never;
     data: DatabaseSize;
+    parsedParams: {
+      databaseId: number;
+    };
+    parsedBody: never;
   };
   /** up1: Create a dataset (a processing configuration for uploads). */
   PostDatabaseDataset: {
@@ -623,6 +782,10 @@ export interface Operations {
     };
     body: CreateDatasetRequest;
     data: Dataset;
+    parsedParams: {
+      databaseId: number;
+    };
+    parsedBody: CreateDatasetRequest;
   };
   /** up2: Create a source file in a dataset, to upload in parts or fetch from a direct link. */
   PostDatasetFile: {
@@ -632,6 +795,11 @@ export interface Operations {
     };
     body: CreateSourceFileRequest;
     data: SourceFile;
+    parsedParams: {
+      databaseId: number;
+      datasetId: number;
+    };
+    parsedBody: CreateSourceFileRequest;
   };
   /** up3: Get a pre-authenticated URL to upload one part. */
   PostSourceFilePart: {
@@ -642,6 +810,12 @@ export interface Operations {
     };
     body: never;
     data: PartUrl;
+    parsedParams: {
+      databaseId: number;
+      sourceFileId: number;
+      partNumber: number;
+    };
+    parsedBody: never;
   };
   /** up4: List the parts received so far, to resume an upload. */
   GetSourceFileParts: {
@@ -651,6 +825,11 @@ export interface Operations {
     };
     body: never;
     data: UploadedPart[];
+    parsedParams: {
+      databaseId: number;
+      sourceFileId: number;
+    };
+    parsedBody: never;
   };
   /** up5: Complete an upload: assemble the parts and start processing. */
   PostSourceFile: {
@@ -660,5 +839,10 @@ export interface Operations {
     };
     body: CompleteUploadRequest;
     data: SourceFile;
+    parsedParams: {
+      databaseId: number;
+      sourceFileId: number;
+    };
+    parsedBody: CompleteUploadRequest;
   };
 }

@@ -17,5 +17,9 @@ export type ParamsOf<K extends OperationId> = Operations[K]["params"];
 export type BodyOf<K extends OperationId> = Operations[K]["body"];
 /** The `data` a successful response carries. */
 export type DataOf<K extends OperationId> = Operations[K]["data"];
+/** Parameters (path and query) of an operation as a server has them once its schema parsed them: ids as numbers. */
+export type ParsedParamsOf<K extends OperationId> = Operations[K]["parsedParams"];
+/** The JSON body of an operation as a server has it once its schema parsed it (never when it takes none, or multipart). */
+export type ParsedBodyOf<K extends OperationId> = Operations[K]["parsedBody"];
 /** The element type of a paged list operation. */
 export type ItemOf<K extends OperationId> = DataOf<K> extends readonly (infer T)[] ? T : never;

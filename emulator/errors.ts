@@ -1,57 +1,26 @@
 /**
- * Named errors of the emulator and the ONE function that turns them into HTTP answers.
+ * The errors only the HTTP layer throws (401, 403, 405, 429, injected faults) and the ONE
+ * function that turns every named error into an HTTP answer.
  *
- * The store and the handlers throw these classes and never pick a status code themselves
- * (the fake-gcs-server habit): `toErrorResponse` below is the only place that knows that a
+ * The model and the handlers throw named errors and never pick a status code themselves
+ * (the fake-gcs-server habit): the world's own (NotFound, BadRequest, Unprocessable) live in
+ * model/errors.ts, re-exported here; `toErrorResponse` below is the only place that knows that a
  * NotFound is a 404 and what the body looks like.
  */
 import { ParameterError } from "../contract/parameterError";
 import type { RouteDef } from "../contract/routeDef";
+import { BadRequest, EmulatorError, NotFound, Unprocessable } from "./model/errors";
 
-/** Base class of every error the emulator throws on purpose. */
-export class EmulatorError extends Error {
-  override name = "EmulatorError";
-}
-
-/** The object with the given id does not exist (404). */
-export class NotFound extends EmulatorError {
-  override name = "NotFound";
-  constructor(
-    /** What was looked for: "organization", "database user", ... */
-    readonly what: string,
-    /** The id or email that was looked for. */
-    readonly id: string | number,
-  ) {
-    super(`${what} ${id} not found`);
-  }
-}
+export { BadRequest, EmulatorError, NotFound, Unprocessable };
 
 /** The caller is authenticated but lacks the role the endpoint's Access column asks for (403). */
 export class Forbidden extends EmulatorError {
   override name = "Forbidden";
 }
 
-/** A parameter or body field broke a rule (400); the title names the parameter and the rule. */
-export class BadRequest extends EmulatorError {
-  override name = "BadRequest";
-  constructor(
-    /** The parameter's name, e.g. `limit` or `body.users.0.email`. */
-    readonly parameter: string,
-    /** The rule it broke, e.g. `must be an integer from 1 to 200`. */
-    readonly rule: string,
-  ) {
-    super(`invalid parameter '${parameter}': ${rule}`);
-  }
-}
-
 /** Missing or invalid API key (401; the contract's choice, the spec does not say). */
 export class Unauthorized extends EmulatorError {
   override name = "Unauthorized";
-}
-
-/** An operation-specific cap on API-created objects is hit (422); the message names the limit. */
-export class Unprocessable extends EmulatorError {
-  override name = "Unprocessable";
 }
 
 /** Too many requests (429); `retryAfterSeconds` becomes the Retry-After header. */

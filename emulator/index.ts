@@ -19,7 +19,6 @@ import type { ClockOption } from "./model/clock";
 import type { WorldSnapshot } from "./model/records";
 import { seedWorld, type ScaleOptions, applyScale } from "./model/seed";
 import { Store } from "./model/store";
-import { uploadsOf } from "./model/uploadStore";
 import { createServer } from "./server";
 import { Traffic, type RequestRecord } from "./traffic";
 
@@ -218,7 +217,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           server.close(() => resolve());
           server.closeAllConnections();
         });
-        if (store.extensions.uploads !== undefined) await uploadsOf(store).close();
+        await store.closeUploads();
         clearTimeout(saveTimer);
         saveTimer = undefined;
         if (stateFile) saveWorld(store, stateFile);

@@ -23,7 +23,7 @@ import type { RouteDef } from "../contract/routeDef";
 import type { OperationId } from "../contract/types";
 import { handleControl, type ControlRuntime } from "./control";
 import { BadRequest, InjectedFault, isClientGone, MethodNotAllowed, NotFound, RateLimited, Unauthorized, toErrorResponse } from "./errors";
-import { handlers } from "./handlers";
+import { callHandler } from "./handlers";
 import type { HandlerContext, HandlerResult } from "./handlers/types";
 import type { Caller } from "./model/records";
 import { PART_UPLOAD_PREFIX } from "./model/uploadStore";
@@ -225,7 +225,6 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       body = parseOrThrow(route.body, json, route.operationId, "body");
     }
 
-    const handler = handlers[route.operationId as OperationId];
     const ctx: HandlerContext = {
       route,
       routes: runtime.routes,
@@ -238,7 +237,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       baseUrl,
       url,
     };
-    const result = await handler(ctx);
+    const result = await callHandler(route.operationId as OperationId, ctx);
     if (fault?.drop === "after") return drop();
     const out = envelope(route, result);
     finish(result.status ?? (out === undefined ? 204 : 200), out, result.headers);

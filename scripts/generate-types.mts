@@ -7,7 +7,10 @@
  *
  *   contract/types.generated.ts          every schema of contract/schemas.ts that has a type of its
  *                                        own name (z.output), and `Operations`: each route's params
- *                                        and body (z.input) and data (z.output), from contract/routes.ts
+ *                                        and body as a caller writes them (z.input), its data
+ *                                        (z.output), and its params and body as a server has them
+ *                                        once parsed (z.output: the emulator's handlers), from
+ *                                        contract/routes.ts
  *   provider/data/argTypes.generated.ts  every schema of provider/data/ whose JSDoc has
  *                                        `@inputType Name` (z.input) or `@outputType Name` (z.output)
  *
@@ -53,7 +56,11 @@ export async function generateTypes(root: string = ROOT): Promise<GeneratedFile[
   const entities = entityProbes(root);
   const operations = operationProbes(root);
   const dataArgs = dataArgProbes(root);
-  const checker = new ProbeChecker(root, [...entities, ...operations.flatMap((o) => [o.params, o.body, o.data]), ...dataArgs]);
+  const checker = new ProbeChecker(root, [
+    ...entities,
+    ...operations.flatMap((o) => [o.params, o.body, o.data, o.parsedParams, o.parsedBody]),
+    ...dataArgs,
+  ]);
 
   // Entities first, in the schemas' order (a schema can only use one declared before it), so
   // that each later structure equal to an entity prints as its name.
@@ -66,7 +73,9 @@ export async function generateTypes(root: string = ROOT): Promise<GeneratedFile[
   }
   contract += docComment(
     "Every operation of the route table (contract/routes.ts), by operation id: its path and query parameters as a caller\n" +
-      "writes them, its JSON body (`never` when it takes none, FormData for a multipart upload), and the `data` of its answer.",
+      "writes them, its JSON body (`never` when it takes none, FormData for a multipart upload), the `data` of its answer,\n" +
+      "and its parameters and JSON body as a server has them once the route's schemas parsed them (ids as numbers;\n" +
+      "`never` for no JSON body, a multipart upload included).",
     "",
   );
   contract += "export interface Operations {\n";
@@ -76,6 +85,8 @@ export async function generateTypes(root: string = ROOT): Promise<GeneratedFile[
       `    params: ${printer.print(checker.typeOf(o.params), "    ")};\n` +
       `    body: ${printer.print(checker.typeOf(o.body), "    ")};\n` +
       `    data: ${printer.print(checker.typeOf(o.data), "    ")};\n` +
+      `    parsedParams: ${printer.print(checker.typeOf(o.parsedParams), "    ")};\n` +
+      `    parsedBody: ${printer.print(checker.typeOf(o.parsedBody), "    ")};\n` +
       "  };\n";
   }
   contract += "}\n";
@@ -164,9 +175,11 @@ interface OperationProbe {
   params: Probe;
   body: Probe;
   data: Probe;
+  parsedParams: Probe;
+  parsedBody: Probe;
 }
 
-/** Each row of `routes` in contract/routes.ts: its params, body and data, and its number and summary as its doc. */
+/** Each row of `routes` in contract/routes.ts: its params, body and data (and both parsed), and its number and summary as its doc. */
 function operationProbes(root: string): OperationProbe[] {
   const source = parse(root, ROUTES);
   let table: ts.ObjectLiteralExpression | undefined;
@@ -184,6 +197,7 @@ function operationProbes(root: string): OperationProbe[] {
     const id = p.name.text;
     const route = `(typeof routes)["${id}"]`;
     const body = `${route} extends { body: infer B } ? (B extends __z.ZodType ? __z.input<B> : B extends "multipart" ? FormData : never) : never`;
+    const parsedBody = `${route} extends { body: infer B } ? (B extends __z.ZodType ? __z.output<B> : never) : never`;
     const probe = (part: string, expr: string): Probe => ({ name: `${id}_${part}`, file: ROUTES, expr });
     return {
       id,
@@ -191,6 +205,8 @@ function operationProbes(root: string): OperationProbe[] {
       params: probe("params", `__z.input<${route}["params"]>`),
       body: probe("body", body),
       data: probe("data", `__z.output<${route}["data"]>`),
+      parsedParams: probe("parsedParams", `__z.output<${route}["params"]>`),
+      parsedBody: probe("parsedBody", parsedBody),
     };
   });
 }

@@ -8,10 +8,10 @@ import { canManageDatabaseUsers } from "../model/access";
 import { page } from "../paging";
 import { databaseUserView } from "../views";
 import { accessibleDatabase } from "./guards";
-import type { HandlerContext, HandlerGroup } from "./types";
+import type { DatabaseContext, HandlerGroup } from "./types";
 
 /** The database of the request, after the access check. */
-function managedDatabase(ctx: HandlerContext): number {
+function managedDatabase(ctx: DatabaseContext): number {
   return accessibleDatabase(ctx, canManageDatabaseUsers).id;
 }
 

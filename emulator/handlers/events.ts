@@ -13,13 +13,13 @@ import { buildPath } from "../../contract";
 import { canAdministerOrganization, isOrgAdmin, isParentOrganizationKey } from "../model/access";
 import { eventView } from "../model/eventLog";
 import { accessibleOrganization } from "./guards";
-import type { HandlerContext, HandlerGroup } from "./types";
+import type { OrganizationContext, HandlerGroup } from "./types";
 
 /** Default page size of the activity endpoints (spec: 1..10000, default 1000). */
 export const DEFAULT_EVENT_LIMIT = 1000;
 
 /** The organization whose log is read (after the access check), whether to redact, and the page size. */
-function logRequest(ctx: HandlerContext): { orgId: number; redact: boolean; limit: number } {
+function logRequest(ctx: OrganizationContext): { orgId: number; redact: boolean; limit: number } {
   const org = accessibleOrganization(ctx, canAdministerOrganization);
   const redact = isParentOrganizationKey(ctx.store, ctx.caller) || !isOrgAdmin(ctx.store, ctx.caller, org.id);
   return { orgId: org.id, redact, limit: ctx.params.limit ?? DEFAULT_EVENT_LIMIT };

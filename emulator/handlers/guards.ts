@@ -13,7 +13,7 @@ import { accessText } from "../../contract";
 import { Forbidden } from "../errors";
 import type { Caller, DatabaseRecord, OrganizationRecord } from "../model/records";
 import type { Store } from "../model/store";
-import type { HandlerContext } from "./types";
+import type { DatabaseContext, HandlerContext, OrganizationContext } from "./types";
 
 /** Throws Forbidden (403) unless `allowed`, quoting the route's access text with the request's ids. */
 export function demandAccess(ctx: HandlerContext, allowed: boolean): void {
@@ -24,7 +24,7 @@ export function demandAccess(ctx: HandlerContext, allowed: boolean): void {
 
 /** The organization of the path (`orgId`; 404 when missing), once `rule` lets the caller in (else 403). */
 export function accessibleOrganization(
-  ctx: HandlerContext,
+  ctx: OrganizationContext,
   rule: (store: Store, caller: Caller, organizationId: number) => boolean,
 ): OrganizationRecord {
   const org = ctx.store.organization(ctx.params.orgId);
@@ -34,7 +34,7 @@ export function accessibleOrganization(
 
 /** The database of the path (`databaseId`; 404 when missing), once `rule` lets the caller in (else 403). */
 export function accessibleDatabase(
-  ctx: HandlerContext,
+  ctx: DatabaseContext,
   rule: (store: Store, caller: Caller, db: DatabaseRecord) => boolean,
 ): DatabaseRecord {
   const db = ctx.store.database(ctx.params.databaseId);

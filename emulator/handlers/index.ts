@@ -18,7 +18,7 @@ import { invitationHandlers } from "./invitations";
 import { memberHandlers } from "./members";
 import { organizationHandlers } from "./organizations";
 import { projectHandlers } from "./projects";
-import type { Handler } from "./types";
+import type { Handler, HandlerContext } from "./types";
 import { uploadHandlers } from "./uploads";
 
 const groups = {
@@ -47,5 +47,16 @@ type Handled = { [G in keyof Groups]: keyof Groups[G] }[keyof Groups];
 const eachOperationOnce: [HandledTwice] extends [never] ? true : { handledTwice: HandledTwice } = true;
 void eachOperationOnce;
 
-/** The handler of every operation the route table lists. */
-export const handlers = Object.assign({}, ...Object.values(groups)) as Record<Handled, Handler> satisfies Record<OperationId, Handler>;
+/** The handler of every operation the route table lists, each typed by its operation. */
+export const handlers = Object.assign({}, ...Object.values(groups)) as { [K in Handled]: Handler<K> } satisfies {
+  [K in OperationId]: Handler<K>;
+};
+
+/**
+ * Calls the handler of `operationId`. The server parsed the context's params and body with the
+ * route's own schemas, the ones its generated `parsedParams` and `parsedBody` are printed from,
+ * so the context is the operation's: this is where the wire's values meet their types.
+ */
+export function callHandler<K extends OperationId>(operationId: K, ctx: HandlerContext<K>): ReturnType<Handler<K>> {
+  return handlers[operationId](ctx);
+}

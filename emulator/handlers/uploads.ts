@@ -10,10 +10,10 @@
 import { canUpload } from "../model/access";
 import { uploadsOf } from "../model/uploadStore";
 import { accessibleDatabase } from "./guards";
-import type { HandlerContext, HandlerGroup } from "./types";
+import type { DatabaseContext, HandlerGroup } from "./types";
 
 /** Looks up the database and checks the caller may upload into it. */
-function uploadAccess(ctx: HandlerContext): number {
+function uploadAccess(ctx: DatabaseContext): number {
   return accessibleDatabase(ctx, canUpload).id;
 }
 

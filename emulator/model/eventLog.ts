@@ -29,7 +29,7 @@ export interface NewEvent {
 }
 
 /** An event as the API shows it: data and description may be null (parent organization key). */
-export interface EventView {
+export type EventView = {
   id: number;
   timestamp: number;
   type: string;
@@ -37,7 +37,7 @@ export interface EventView {
   organizationId: number;
   description: string | null;
   data: Record<string, unknown> | null;
-}
+};
 
 /** One E10 page and where the next one begins (null on the last page). */
 export interface RangePage {

@@ -1,11 +1,12 @@
 /**
  * The emulator's state as plain JSON-able records, one type per kind of thing the service holds,
  * and the snapshot of the whole world that `--state` writes. The API's JSON shapes are built from
- * them in ../views.ts; the rules that change them are Store's (store.ts).
+ * them in ../views.ts; the rules that change them are the aggregates' over world.ts (members.ts, ...), behind store.ts.
  */
 import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract/types";
 import type { Custodian } from "../../contract/custodianCsv";
 import type { BillingHistories } from "./billingHistory";
+import type { UploadState } from "./uploadStore";
 
 /** SAML settings of an organization; the spec only shows state DISABLED. */
 export interface SamlRecord {
@@ -50,12 +51,12 @@ export interface MembershipRecord {
 }
 
 /** Document counts and sizes of one kind of document (E30). */
-export interface DocCountsRecord {
+export type DocCountsRecord = {
   docCount: number;
   imageSize: number;
   nativeSize: number;
   textSize: number;
-}
+};
 
 /** A database owned by one organization. */
 export interface DatabaseRecord {
@@ -175,6 +176,8 @@ export interface WorldSnapshot {
   billing: BillingHistories;
   /** Roles of the seeded world to their keys (orgAdmin, member, ...). */
   namedKeys: Record<string, string>;
-  /** State kept by the domain modules (uploads, ...), each under its own name. */
-  extensions: Record<string, unknown>;
+  /** Native uploads (uploadStore.ts), once one was made. */
+  uploads?: UploadState;
+  /** Where files written before issue 25 kept `uploads`; read by load, never written. */
+  extensions?: { uploads?: UploadState };
 }

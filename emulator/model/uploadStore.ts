@@ -6,9 +6,9 @@
  * `${baseUrl}/_upload/<token>`, which is not an API route and carries no API key; the token is
  * the credential. ../partUpload.ts serves those URLs and calls `receivePart` here.
  *
- * State: the JSON-able part (datasets, source files, part metadata) is `store.extensions.uploads`
+ * State: the JSON-able part (datasets, source files, part metadata) is the world's `uploadState`
  * (type UploadState), so reset and --state cover it; the live part (temp folder, part URL
- * tokens, timers, downloads) is an UploadStore bound to the store by `uploadsOf(store)`.
+ * tokens, timers, downloads) is an UploadStore, the store's `uploads` field (store.ts).
  *
  * Choices where the spec is silent:
  * - Dataset cap: 25 per database by default (422 naming the limit), changeable per database
@@ -38,7 +38,8 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { request } from "undici";
 import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract/types";
-import { BadRequest, NotFound, Unprocessable } from "../errors";
+import { BadRequest, NotFound, Unprocessable } from "./errors";
+// Type only: store.ts holds an UploadStore, so this file must not load store.ts.
 import type { Store } from "./store";
 
 const MiB = 1024 * 1024;
@@ -116,7 +117,7 @@ export interface SourceFileRecord {
   error?: string;
 }
 
-/** The JSON-able upload state, kept as `store.extensions.uploads`. */
+/** The JSON-able upload state, kept as the world's `uploadState` (world.ts). */
 export interface UploadState {
   nextDatasetId: number;
   nextSourceFileId: number;
@@ -127,7 +128,7 @@ export interface UploadState {
 }
 
 /** A source file as the API shows it. */
-export interface SourceFileView {
+export type SourceFileView = {
   id: number;
   state: SourceFileStateName;
   filename: string;
@@ -135,7 +136,7 @@ export interface SourceFileView {
   size?: number;
   sha1?: string;
   error?: string;
-}
+};
 
 /** An empty upload state. */
 export function emptyUploadState(): UploadState {
@@ -561,30 +562,14 @@ export class UploadStore {
   }
 }
 
-// ----- binding to the emulator's store -----
+// ----- the emulator's store holds one (Store.uploads); these stay for the callers that name them -----
 
-const bound = new WeakMap<Store, UploadStore>();
-const configured = new WeakMap<Store, UploadOptions>();
-
-/**
- * The UploadStore of an emulator store, bound to `store.extensions.uploads`. A new one is bound
- * on first use and whenever the store's state was replaced (reset, load).
- */
+/** The UploadStore of an emulator store: `store.uploads`. */
 export function uploadsOf(store: Store): UploadStore {
-  const current = bound.get(store);
-  const saved = store.extensions.uploads as UploadState | undefined;
-  if (current && saved === current.state) return current;
-  current?.stop();
-  const uploads = new UploadStore({ now: () => store.clock.now(), onChange: () => store.changed(), ...configured.get(store) }, saved);
-  store.extensions.uploads = uploads.state;
-  bound.set(store, uploads);
-  return uploads;
+  return store.uploads;
 }
 
-/** Sets the upload options of an emulator (tests: small parts, short delays); state is kept. */
+/** Sets the upload options of an emulator (tests: small parts, short delays); state is kept. See Store.configureUploads. */
 export function configureUploads(store: Store, options: UploadOptions): UploadStore {
-  configured.set(store, options);
-  bound.get(store)?.stop();
-  bound.delete(store);
-  return uploadsOf(store);
+  return store.configureUploads(options);
 }

@@ -240,14 +240,24 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       expect(JSON.parse(late.body).title).toMatch(/not UPLOADING/);
     });
 
-    it("keeps its state in store.extensions.uploads and rebinds after a reset", async () => {
+    it("keeps its state in the world's snapshot and rebinds after a reset", async () => {
       const id = await newFile();
-      expect((store.extensions.uploads as any).sourceFiles[id].filename).toBe("mail.pst");
+      expect(store.toJSON().uploads!.sourceFiles[id]!.filename).toBe("mail.pst");
       const snapshot = JSON.parse(JSON.stringify(store.toJSON()));
       store.clear();
       expect(() => uploadsOf(store).sourceFile(DB, id)).toThrow(NotFound);
       store.load(snapshot);
       expect(uploadsOf(store).sourceFile(DB, id).filename).toBe("mail.pst");
+      uploads = uploadsOf(store);
+    });
+
+    it("loads a state file written before issue 25, which kept uploads under extensions", async () => {
+      const id = await newFile();
+      const { uploads: kept, ...rest } = JSON.parse(JSON.stringify(store.toJSON()));
+      store.load({ ...rest, extensions: { uploads: kept } });
+      expect(uploadsOf(store).sourceFile(DB, id).filename).toBe("mail.pst");
+      expect(store.toJSON()).toMatchObject({ uploads: { sourceFiles: { [id]: { filename: "mail.pst" } } } });
+      expect(store.toJSON()).not.toHaveProperty("extensions");
       uploads = uploadsOf(store);
     });
   });
@@ -409,7 +419,7 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
           ["PostOrganizationUsers", 0],
         ]);
       expect(errors).not.toHaveBeenCalled();
-      expect(emu.store.extensions.uploads && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
+      expect(emu.store.uploadState && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
     } finally {
       errors.mockRestore();
     }
