@@ -67,9 +67,12 @@ function staleReason(root) {
   return newestSource(root) > stamp ? "sources changed since the last build" : undefined;
 }
 
-/** Compiles with the project's TypeScript; on success dates the stamp at the build's start. Returns the exit code. */
+/** Compiles dist/ afresh with the project's TypeScript; on success dates the stamp at the build's start. Returns the exit code. */
 function build(root) {
   const started = new Date();
+  // From nothing: a source moved or removed (control.ts into control/) must not leave its old
+  // output behind, where require() would still find it first.
+  fs.rmSync(path.join(root, "dist"), { recursive: true, force: true });
   const tsc = require.resolve("typescript/bin/tsc", { paths: [root] });
   const result = spawnSync(process.execPath, [tsc, "-p", path.join(root, TSCONFIG)], { cwd: root, stdio: "inherit" });
   const code = result.status ?? 1;
