@@ -20,7 +20,22 @@ export const LABELS: Record<StackStep["op"], string> = {
 
 /** A short description of a resource from its outputs, for "created" lines. */
 function summary(step: StackStep): string {
-  const o = (step.after ?? {}) as Record<string, any>;
+  // The outputs of the kinds shown here, as the provider writes them (only what is printed).
+  const o = (step.after ?? {}) as {
+    members?: Record<string, unknown>;
+    unmanaged?: unknown[];
+    organizationId?: number;
+    databaseId?: number;
+    directoryId?: number;
+    userId?: number;
+    username?: string;
+    email?: string;
+    mode?: string;
+    status?: string;
+    permissions?: unknown;
+    adopted?: boolean;
+    peopleCount?: number;
+  };
   const perms = (p: unknown) => (Array.isArray(p) && p.length > 0 ? p.join(", ") : "no permissions");
   switch (step.type) {
     case "OrganizationMembers":
