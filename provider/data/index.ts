@@ -6,15 +6,15 @@
  * program and in a plain Node script.
  */
 export {
-  DataSourceError,
-  requiredRole,
   settingsFromPulumiConfig,
+  type DataSourceFn,
   type DataSourceOptions,
   type DataSourceOutputOptions,
   type OutputArgs,
   type OutputFn,
   type Plain,
 } from "./dataSource";
+export { DataSourceError, requiredRole } from "./dataSourceError";
 export type { NameFilter } from "./argTypes.generated";
 export * from "./account";
 export * from "./databases";
