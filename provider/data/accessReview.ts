@@ -230,7 +230,7 @@ function displayName(first: string, last: string): string {
 }
 
 /** The CSV columns of toCsv, in order. */
-export const ACCESS_CSV_COLUMNS = [
+const ACCESS_CSV_COLUMNS = [
   "scope",
   "scopeId",
   "scopeName",

@@ -62,7 +62,7 @@ export interface YearMonth {
 }
 
 /** The current month in UTC (what year and month default to). */
-export function currentMonthUtc(now: Date = new Date()): YearMonth {
+function currentMonthUtc(now: Date = new Date()): YearMonth {
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
 
@@ -81,14 +81,14 @@ const monthArgs = z.object({
  * Resolves optional year and month to a month: each left-out part is the current UTC one. Throws
  * the DataSourceError of a bad argument (as the data sources' own schemas word it) on out-of-range values.
  */
-export function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
+function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
   const now = currentMonthUtc();
   const given = parseArgs(dataSource, monthArgs.strict(), { year, month });
   return { year: given.year ?? now.year, month: given.month ?? now.month };
 }
 
 /** The `count` months ending with `last`, oldest first. */
-export function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
+function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
   const out: YearMonth[] = [];
   for (let i = count - 1; i >= 0; i--) {
     const index = last.year * 12 + (last.month - 1) - i;

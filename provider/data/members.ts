@@ -82,7 +82,7 @@ export interface GetOrganizationMembersResult {
 }
 
 /** Applies a MemberFilter to a list of members. */
-export function filterMembers(all: Member[], f: MemberFilter): Member[] {
+function filterMembers(all: Member[], f: MemberFilter): Member[] {
   return all.filter(
     (m) =>
       matchesName({ name: f.name }, fullName(m.firstName, m.lastName)) &&

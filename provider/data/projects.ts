@@ -42,7 +42,7 @@ export interface GetProjectsResult {
 }
 
 /** Applies a ProjectFilter to a list of projects. */
-export function filterProjects(all: Project[], f: ProjectFilter): GetProjectsResult {
+function filterProjects(all: Project[], f: ProjectFilter): GetProjectsResult {
   const projects = all.filter(
     (p) =>
       matchesName(f, p.name, p.displayName) &&
