@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../contract/types";
-import { normalizeEmail } from "../resources/support/normalize";
+import { normalizeEmail } from "../normalize";
 import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";

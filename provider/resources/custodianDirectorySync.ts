@@ -23,7 +23,7 @@ import { judgeCustodianFile } from "../custodians/review";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
-import { normalizeEmail } from "./support/normalize";
+import { normalizeEmail } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */

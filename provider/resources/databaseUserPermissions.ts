@@ -11,7 +11,7 @@ import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
 import { argsMatch, containsUnknown, defineResource, diffFields, stateHolds } from "./support/lifecycle";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
-import { sameSet, sortedSet } from "./support/normalize";
+import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 

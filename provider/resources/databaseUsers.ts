@@ -12,7 +12,7 @@ import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
 import { grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
-import { sortedSet } from "./support/normalize";
+import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,

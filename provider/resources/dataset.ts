@@ -15,7 +15,7 @@ import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId } from "./support/inputs";
 import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
-import { sortedSet } from "./support/normalize";
+import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a Dataset. Every change replaces the dataset (the service cannot change one). */

@@ -9,7 +9,7 @@ import { Email, OrganizationId, OrganizationPermissions } from "./support/inputs
 import { argsMatch, defineResource, diffFields, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
-import { normalizeEmail, sortedSet } from "./support/normalize";
+import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Where an invitation stands. */

@@ -20,7 +20,7 @@ import {
   removeMember,
   type Presence,
 } from "./support/membership";
-import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
+import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Where a person stands in an organization. */

@@ -12,7 +12,7 @@ import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
 import { holderOf, personKeys } from "./support/handover";
 import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
-import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
+import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,

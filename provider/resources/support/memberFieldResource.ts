@@ -14,7 +14,7 @@ import { containsUnknown, defineResource, diffFields } from "./lifecycle";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { patchMember } from "./membership";
-import { normalizeEmail } from "./normalize";
+import { normalizeEmail } from "../../normalize";
 import { memberByEmail, listedMembers } from "./runCache";
 
 /** Which E22 field a resource manages, and how to read it. */
