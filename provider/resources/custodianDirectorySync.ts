@@ -22,7 +22,7 @@ import { CUSTODIAN_PRESETS, PRESET_NAMES, presetOfHeaders, type CustodianPreset 
 import { judgeCustodianFile } from "../custodians/review";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { normalizeEmail } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -210,7 +210,7 @@ function peopleFailure(people: CustodianInput[]): CheckFailure | undefined {
 export const custodianDirectorySync = defineResource<Inputs, CustodianDirectorySyncState>({
   kind: "CustodianDirectorySync",
   inputs: Inputs,
-  outputs: ["directoryId", "contentHash", "peopleCount", "ignored", "csvPath"],
+  outputs: outputsMatch<CustodianDirectorySyncState>()(["directoryId", "contentHash", "peopleCount", "ignored", "csvPath"]),
   label,
   idOf: (s) => `directory/${s.directoryId}`,
 

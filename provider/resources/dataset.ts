@@ -14,7 +14,7 @@ import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId } from "./support/inputs";
-import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
+import { argsMatch, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -140,7 +140,7 @@ function requestOf(inputs: Inputs): CreateDatasetRequest {
 export const dataset = defineResource<Inputs, DatasetState>({
   kind: "Dataset",
   inputs: Inputs,
-  outputs: [...SETTINGS, "datasetId"],
+  outputs: outputsMatch<DatasetState>()([...SETTINGS, "datasetId"]),
   label,
   idOf: (s) => String(s.datasetId),
 

@@ -8,7 +8,7 @@ import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
 import {
@@ -174,7 +174,7 @@ async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: Org
 export const orgMember = defineResource<Inputs, OrgMemberState>({
   kind: "OrgMember",
   inputs: Inputs,
-  outputs: [
+  outputs: outputsMatch<OrgMemberState>()([
     "organizationId",
     "email",
     "firstName",
@@ -188,7 +188,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     "permissions",
     "userIdentifiers",
     "managed",
-  ],
+  ]),
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => [

@@ -39,7 +39,7 @@ import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
 import { logDebug } from "../settings";
 import { definedOnly } from "../util";
 import { DatabaseId, idOf } from "./support/inputs";
-import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { argsMatch, defineResource, IncompleteCreate, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a SourceFile: exactly one of path and directLink. */
@@ -306,7 +306,7 @@ async function checkSource(
 export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
   kind: "SourceFile",
   inputs: Inputs as z.ZodType<CheckedInputs>,
-  outputs: [
+  outputs: outputsMatch<SourceFileState>()([
     "databaseId",
     "datasetId",
     "path",
@@ -322,7 +322,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     "partCount",
     "partsDone",
     "complete",
-  ],
+  ]),
   label,
   idOf: (s) => String(s.sourceFileId),
 
