@@ -61,6 +61,14 @@ module.exports = {
       ["^contract/", "^provider/util\\.ts$"],
       "The HTTP client knows routes, not resources or data sources.",
     ),
+    {
+      name: "data-sources-beside-resources",
+      comment:
+        "Data sources and resources are siblings over the client: data sources never import provider/resources (what both need, such as normalize.ts, lives in provider/).",
+      severity: "error",
+      from: { path: "^provider/data/" },
+      to: { path: "^provider/resources/" },
+    },
     onlyImports(
       "policy-imports-contract",
       "^policy/",

@@ -1,6 +1,7 @@
 /**
  * The access guardrails as `@pulumi/policy` policies: each one reads the resources as the engine
- * hands them (rules.ts makes them plain, unknowns included) and reports the findings of its rule.
+ * hands them (declarations.ts makes them plain, unknowns included) and reports the findings of its
+ * rule (one file per rule in rules/).
  * Enforcement levels are defaults; a policy config file (`--policy-pack-config`) changes them and
  * sets each policy's options. docs/policy.md describes every policy.
  */
@@ -12,25 +13,16 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
-import {
-  ADMIN_DEFAULTS,
-  declarationsOf,
-  declaredBy,
-  domainRulesActive,
-  EXPIRY_DEFAULTS,
-  invitationExpiryFindings,
-  kindOf,
-  memberDomainFindings,
-  orgAdminCountFindings,
-  orgPermissionDomainFindings,
-  ownershipFindings,
-  databaseAdminFindings,
-  toPlain,
-  type Declared,
-  type DomainConfig,
-  type Finding,
-  type ResourceInfo,
-} from "./rules";
+import { OrganizationPermission } from "../contract/schemas";
+import { declarationsOf, declaredBy, kindOf, toPlain, type Declared, type ResourceInfo } from "./declarations";
+import { databaseAdminFindings } from "./rules/databaseAdmin";
+import { domainRulesActive, type DomainConfig } from "./rules/domains";
+import { EXPIRY_DEFAULTS, invitationExpiryFindings } from "./rules/invitationExpiry";
+import { memberDomainFindings } from "./rules/memberDomains";
+import { ADMIN_DEFAULTS, orgAdminCountFindings } from "./rules/orgAdminCount";
+import { orgPermissionDomainFindings } from "./rules/orgPermissionDomains";
+import { ownershipFindings } from "./rules/ownership";
+import { ORG_ADMIN, type Finding } from "./rules/shared";
 
 /** The pack's name, as the CLI prints it. */
 export const PACK_NAME = "reviewadmin-access-guardrails";
@@ -79,7 +71,7 @@ const schemas = {
       externalReviewers,
       externalReviewerPermissions: {
         type: "array",
-        items: { type: "string", enum: ["CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"] },
+        items: { type: "string", enum: OrganizationPermission.options.filter((p) => p !== ORG_ADMIN) },
         default: [],
         description: "Organization permissions an external reviewer may hold (ORG_ADMIN never). Default: none.",
       },

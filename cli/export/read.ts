@@ -17,7 +17,7 @@ import type {
 } from "../../contract";
 import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
-import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/resources/support/normalize";
+import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/normalize";
 import { compareText, mapLimit } from "../../provider/util";
 
 /** What to read. */

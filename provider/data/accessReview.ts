@@ -13,8 +13,9 @@ import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./csv";
-import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, readFailure, reading, type DataSourceOptions } from "./dataSource";
+import { idArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import type { GetAccessMatrixArgs } from "./argTypes.generated";
 
 export type { GetAccessMatrixArgs };
@@ -103,8 +104,6 @@ export interface AccessMatrix {
   databases: AccessDatabase[];
 }
 
-const DS = "getAccessMatrix";
-
 function text(s: string | null | undefined): string {
   return typeof s === "string" ? s : "";
 }
@@ -123,102 +122,102 @@ function personKey(email: string | null, username: string): string {
  * each user and their database permissions (E23). A database whose users the key may not read
  * (403) is recorded as not readable rather than failing the whole matrix. Needs org admin.
  */
-export async function getAccessMatrix(input: GetAccessMatrixArgs, opts?: DataSourceOptions): Promise<AccessMatrix> {
-  const args = parseArgs(DS, getAccessMatrixArgs, input);
-  const { organizationId } = args;
-  const client = clientFor(DS, opts);
-  const [org, memberList, invitationData, databaseList] = await Promise.all([
-    reading(DS, `organization ${organizationId}`, () =>
-      client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
-    ),
-    reading(DS, `the members of organization ${organizationId}`, () =>
-      client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions(opts)),
-    ),
-    reading(DS, `the invitations of organization ${organizationId}`, () =>
-      client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
-    ),
-    reading(DS, `the databases of organization ${organizationId}`, () =>
-      client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions(opts)),
-    ),
-  ]);
+export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = defineDataSource({
+  name: "getAccessMatrix",
+  args: getAccessMatrixArgs,
+  read: async (args, { client, reading, readFailure, callOptions }) => {
+    const { organizationId } = args;
+    const [org, memberList, invitationData, databaseList] = await Promise.all([
+      reading(`organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions)),
+      reading(`the members of organization ${organizationId}`, () =>
+        client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions),
+      ),
+      reading(`the invitations of organization ${organizationId}`, () =>
+        client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions),
+      ),
+      reading(`the databases of organization ${organizationId}`, () =>
+        client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions),
+      ),
+    ]);
 
-  const members: AccessMember[] = memberList
-    .map((m) => {
-      const row: AccessMember = {
-        userId: m.id,
-        email: m.email,
-        firstName: text(m.firstName),
-        lastName: text(m.lastName),
-        username: text(m.username),
-        permissions: sortedSet(m.permissions),
-      };
-      if (args.includeActivity) row.lastActivity = m.lastActivity ?? null;
-      return row;
-    })
-    .sort((a, b) => compareText(a.email.toLowerCase(), b.email.toLowerCase()) || a.userId - b.userId);
-  const memberById = new Map(members.map((m) => [m.userId, m]));
-
-  const invitations: AccessInvitation[] = invitationData.invitations
-    .map((i) => ({
-      email: i.email,
-      firstName: text(i.firstName),
-      lastName: text(i.lastName),
-      status: (i.expired ? "expired" : "pending") as AccessInvitation["status"],
-      expiration: i.expiration,
-      organizationPermissions: sortedSet(i.organizationPermissions),
-    }))
-    .sort((a, b) => compareText(a.email.toLowerCase(), b.email.toLowerCase()) || compareText(a.status, b.status));
-
-  const sortedDatabases = [...databaseList].sort((a, b) => a.id - b.id);
-  const databases = await mapLimit(sortedDatabases, 4, async (db): Promise<AccessDatabase> => {
-    const base = { databaseId: db.id, name: db.name, orgAdminAccess: db.orgAdminAccess };
-    let users;
-    try {
-      users = await client.listAll("GetDatabaseUsers", { databaseId: db.id }, callOptions(opts));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 403) {
-        const why = db.orgAdminAccess
-          ? "the key is neither DB_ADMIN on it nor org admin of its owner"
-          : "orgAdminAccess is off and the key is not DB_ADMIN on it";
-        return { ...base, readable: false, notReadable: `not readable with this key (${answerText(err)}: ${why})`, users: [] };
-      }
-      throw readFailure(DS, `the users of database ${db.id}`, err);
-    }
-    const rows: AccessDatabaseUser[] = users
-      .map((u) => {
-        const member = memberById.get(u.user.id);
-        return {
-          userId: u.user.id,
-          email: member?.email ?? (typeof u.user.email === "string" ? u.user.email : null),
-          username: text(u.user.username),
-          firstName: text(u.user.firstName),
-          lastName: text(u.user.lastName),
-          member: member !== undefined,
-          active: u.active,
-          permissions: sortedSet(u.permissions),
+    const members: AccessMember[] = memberList
+      .map((m) => {
+        const row: AccessMember = {
+          userId: m.id,
+          email: m.email,
+          firstName: text(m.firstName),
+          lastName: text(m.lastName),
+          username: text(m.username),
+          permissions: sortedSet(m.permissions),
         };
+        if (args.includeActivity) row.lastActivity = m.lastActivity ?? null;
+        return row;
       })
-      .sort((a, b) => compareText(personKey(a.email, a.username), personKey(b.email, b.username)) || a.userId - b.userId);
-    return { ...base, readable: true, notReadable: null, users: rows };
-  });
+      .sort((a, b) => compareText(a.email.toLowerCase(), b.email.toLowerCase()) || a.userId - b.userId);
+    const memberById = new Map(members.map((m) => [m.userId, m]));
 
-  const distinctDbUsers = new Set(databases.flatMap((d) => d.users.map((u) => u.userId)));
-  return {
-    organization: { id: org.id, name: org.name },
-    summary: {
-      members: members.length,
-      orgAdmins: members.filter((m) => m.permissions.includes("ORG_ADMIN")).length,
-      pendingInvitations: invitations.filter((i) => i.status === "pending").length,
-      expiredInvitations: invitations.filter((i) => i.status === "expired").length,
-      databases: databases.length,
-      unreadableDatabases: databases.filter((d) => !d.readable).length,
-      databaseUsers: distinctDbUsers.size,
-    },
-    members,
-    invitations,
-    databases,
-  };
-}
+    const invitations: AccessInvitation[] = invitationData.invitations
+      .map((i) => ({
+        email: i.email,
+        firstName: text(i.firstName),
+        lastName: text(i.lastName),
+        status: (i.expired ? "expired" : "pending") as AccessInvitation["status"],
+        expiration: i.expiration,
+        organizationPermissions: sortedSet(i.organizationPermissions),
+      }))
+      .sort((a, b) => compareText(a.email.toLowerCase(), b.email.toLowerCase()) || compareText(a.status, b.status));
+
+    const sortedDatabases = [...databaseList].sort((a, b) => a.id - b.id);
+    const databases = await mapLimit(sortedDatabases, 4, async (db): Promise<AccessDatabase> => {
+      const base = { databaseId: db.id, name: db.name, orgAdminAccess: db.orgAdminAccess };
+      let users;
+      try {
+        users = await client.listAll("GetDatabaseUsers", { databaseId: db.id }, callOptions);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 403) {
+          const why = db.orgAdminAccess
+            ? "the key is neither DB_ADMIN on it nor org admin of its owner"
+            : "orgAdminAccess is off and the key is not DB_ADMIN on it";
+          return { ...base, readable: false, notReadable: `not readable with this key (${answerText(err)}: ${why})`, users: [] };
+        }
+        throw readFailure(`the users of database ${db.id}`, err);
+      }
+      const rows: AccessDatabaseUser[] = users
+        .map((u) => {
+          const member = memberById.get(u.user.id);
+          return {
+            userId: u.user.id,
+            email: member?.email ?? (typeof u.user.email === "string" ? u.user.email : null),
+            username: text(u.user.username),
+            firstName: text(u.user.firstName),
+            lastName: text(u.user.lastName),
+            member: member !== undefined,
+            active: u.active,
+            permissions: sortedSet(u.permissions),
+          };
+        })
+        .sort((a, b) => compareText(personKey(a.email, a.username), personKey(b.email, b.username)) || a.userId - b.userId);
+      return { ...base, readable: true, notReadable: null, users: rows };
+    });
+
+    const distinctDbUsers = new Set(databases.flatMap((d) => d.users.map((u) => u.userId)));
+    return {
+      organization: { id: org.id, name: org.name },
+      summary: {
+        members: members.length,
+        orgAdmins: members.filter((m) => m.permissions.includes("ORG_ADMIN")).length,
+        pendingInvitations: invitations.filter((i) => i.status === "pending").length,
+        expiredInvitations: invitations.filter((i) => i.status === "expired").length,
+        databases: databases.length,
+        unreadableDatabases: databases.filter((d) => !d.readable).length,
+        databaseUsers: distinctDbUsers.size,
+      },
+      members,
+      invitations,
+      databases,
+    };
+  },
+});
 
 export const getAccessMatrixOutput = outputForm(getAccessMatrix);
 
@@ -231,7 +230,7 @@ function displayName(first: string, last: string): string {
 }
 
 /** The CSV columns of toCsv, in order. */
-export const ACCESS_CSV_COLUMNS = [
+const ACCESS_CSV_COLUMNS = [
   "scope",
   "scopeId",
   "scopeName",

@@ -3,8 +3,9 @@
  */
 import { z } from "zod";
 import type { Organization, User } from "../../contract/types";
-import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { idArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import { matchesName, nameFilterArgs } from "./filters";
 import type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs } from "./argTypes.generated";
 
@@ -20,11 +21,12 @@ export type GetCurrentUserResult = User;
 const getCurrentUserArgs = z.strictObject({});
 
 /** Reads the user behind the API key (E2; any valid key). */
-export async function getCurrentUser(args: GetCurrentUserArgs = {}, opts?: DataSourceOptions): Promise<GetCurrentUserResult> {
-  parseArgs("getCurrentUser", getCurrentUserArgs, args);
-  const client = clientFor("getCurrentUser", opts);
-  return reading("getCurrentUser", "the user behind the API key", () => client.call("GetCurrentUser", {}, undefined, callOptions(opts)));
-}
+export const getCurrentUser: DataSourceFn<GetCurrentUserArgs, GetCurrentUserResult> = defineDataSource({
+  name: "getCurrentUser",
+  args: getCurrentUserArgs,
+  read: (_args, { client, reading, callOptions }) =>
+    reading("the user behind the API key", () => client.call("GetCurrentUser", {}, undefined, callOptions)),
+});
 
 export const getCurrentUserOutput = outputForm(getCurrentUser);
 
@@ -48,20 +50,20 @@ export interface GetOrganizationsResult {
 }
 
 /** Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters. */
-export async function getOrganizations(input: GetOrganizationsArgs = {}, opts?: DataSourceOptions): Promise<GetOrganizationsResult> {
-  const args = parseArgs("getOrganizations", getOrganizationsArgs, input);
-  const client = clientFor("getOrganizations", opts);
-  const all = await reading("getOrganizations", "the organizations of the API key", () =>
-    client.listAll("GetOrganizations", {}, callOptions(opts)),
-  );
-  const organizations = all.filter(
-    (o) =>
-      matchesName(args, o.name) &&
-      (args.parentOrganizationId === undefined || o.parentOrganizationId === args.parentOrganizationId) &&
-      (args.isSubOrganization === undefined || (o.parentOrganizationId != null) === args.isSubOrganization),
-  );
-  return { organizations, ids: organizations.map((o) => o.id) };
-}
+export const getOrganizations: DataSourceFn<GetOrganizationsArgs, GetOrganizationsResult> = defineDataSource({
+  name: "getOrganizations",
+  args: getOrganizationsArgs,
+  read: async (args, { client, reading, callOptions }) => {
+    const all = await reading("the organizations of the API key", () => client.listAll("GetOrganizations", {}, callOptions));
+    const organizations = all.filter(
+      (o) =>
+        matchesName(args, o.name) &&
+        (args.parentOrganizationId === undefined || o.parentOrganizationId === args.parentOrganizationId) &&
+        (args.isSubOrganization === undefined || (o.parentOrganizationId != null) === args.isSubOrganization),
+    );
+    return { organizations, ids: organizations.map((o) => o.id) };
+  },
+});
 
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
@@ -78,12 +80,11 @@ const getOrganizationArgs = z.strictObject({
 export type GetOrganizationResult = Organization;
 
 /** Reads one organization (E6; member of it, or parent org admin). */
-export async function getOrganization(args: GetOrganizationArgs, opts?: DataSourceOptions): Promise<GetOrganizationResult> {
-  const { organizationId } = parseArgs("getOrganization", getOrganizationArgs, args);
-  const client = clientFor("getOrganization", opts);
-  return reading("getOrganization", `organization ${organizationId}`, () =>
-    client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
-  );
-}
+export const getOrganization: DataSourceFn<GetOrganizationArgs, GetOrganizationResult> = defineDataSource({
+  name: "getOrganization",
+  args: getOrganizationArgs,
+  read: ({ organizationId }, { client, reading, callOptions }) =>
+    reading(`organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions)),
+});
 
 export const getOrganizationOutput = outputForm(getOrganization);

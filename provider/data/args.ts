@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { params } from "../../contract";
 import { oneLine } from "../util";
-import { argumentError } from "./dataSource";
+import { argumentError } from "./dataSourceError";
 
 /** The wording of a contract rule ("must be a positive integer id"): what it says of a value that is not a number at all. */
 function ruleText(rule: z.ZodType): string {

@@ -25,11 +25,11 @@ import type {
   SizeBreakdown,
   SizeSet,
 } from "../../contract/types";
-import type { ReviewAdminClient } from "../client";
 import { mapLimit } from "../util";
 import { idArg, intArg, numberArg, parseArgs } from "./args";
 import { csvLine } from "./csv";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource, type ReadContext } from "./defineDataSource";
 import { matchesName, nameFilterArgs } from "./filters";
 import type {
   GetBillingSummaryArgs,
@@ -62,7 +62,7 @@ export interface YearMonth {
 }
 
 /** The current month in UTC (what year and month default to). */
-export function currentMonthUtc(now: Date = new Date()): YearMonth {
+function currentMonthUtc(now: Date = new Date()): YearMonth {
   return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
 }
 
@@ -81,14 +81,14 @@ const monthArgs = z.object({
  * Resolves optional year and month to a month: each left-out part is the current UTC one. Throws
  * the DataSourceError of a bad argument (as the data sources' own schemas word it) on out-of-range values.
  */
-export function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
+function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
   const now = currentMonthUtc();
   const given = parseArgs(dataSource, monthArgs.strict(), { year, month });
   return { year: given.year ?? now.year, month: given.month ?? now.month };
 }
 
 /** The `count` months ending with `last`, oldest first. */
-export function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
+function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
   const out: YearMonth[] = [];
   for (let i = count - 1; i >= 0; i--) {
     const index = last.year * 12 + (last.month - 1) - i;
@@ -124,29 +124,25 @@ export interface GetOrganizationBillingResult extends YearMonth {
 }
 
 async function readOrganizationBilling(
-  client: ReviewAdminClient,
-  dataSource: string,
+  { client, reading, callOptions }: ReadContext,
   organizationId: number,
   ym: YearMonth,
-  opts?: DataSourceOptions,
 ): Promise<DatabaseBilling[]> {
-  return reading(dataSource, `the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, callOptions(opts)),
+  return reading(`the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
+    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, callOptions),
   );
 }
 
 /** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
-export async function getOrganizationBilling(
-  input: GetOrganizationBillingArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationBillingResult> {
-  const DS = "getOrganizationBilling";
-  const { organizationId, ...args } = parseArgs(DS, getOrganizationBillingArgs, input);
-  const ym = resolveMonth(DS, args.year, args.month);
-  const client = clientFor(DS, opts);
-  const all = await readOrganizationBilling(client, DS, organizationId, ym, opts);
-  return { organizationId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
-}
+export const getOrganizationBilling: DataSourceFn<GetOrganizationBillingArgs, GetOrganizationBillingResult> = defineDataSource({
+  name: "getOrganizationBilling",
+  args: getOrganizationBillingArgs,
+  read: async ({ organizationId, ...args }, ctx) => {
+    const ym = resolveMonth(ctx.name, args.year, args.month);
+    const all = await readOrganizationBilling(ctx, organizationId, ym);
+    return { organizationId, ...ym, databases: all.filter((d) => matchesName(args, d.name)) };
+  },
+});
 
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
@@ -167,19 +163,18 @@ export interface GetParentOrganizationBillingResult extends YearMonth, ParentBil
 }
 
 /** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin). */
-export async function getParentOrganizationBilling(
-  input: GetParentOrganizationBillingArgs,
-  opts?: DataSourceOptions,
-): Promise<GetParentOrganizationBillingResult> {
-  const DS = "getParentOrganizationBilling";
-  const { organizationId, ...args } = parseArgs(DS, getParentOrganizationBillingArgs, input);
-  const ym = resolveMonth(DS, args.year, args.month);
-  const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
-    client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
-  );
-  return { ...data, organizationId, ...ym };
-}
+export const getParentOrganizationBilling: DataSourceFn<GetParentOrganizationBillingArgs, GetParentOrganizationBillingResult> =
+  defineDataSource({
+    name: "getParentOrganizationBilling",
+    args: getParentOrganizationBillingArgs,
+    read: async ({ organizationId, ...args }, { name, client, reading, callOptions }) => {
+      const ym = resolveMonth(name, args.year, args.month);
+      const data = await reading(`the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+        client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions),
+      );
+      return { ...data, organizationId, ...ym };
+    },
+  });
 
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
@@ -197,16 +192,17 @@ const getDatabaseBillingArgs = z.strictObject({
 export type GetDatabaseBillingResult = DatabaseBilling & YearMonth & { databaseId: number };
 
 /** Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner). */
-export async function getDatabaseBilling(input: GetDatabaseBillingArgs, opts?: DataSourceOptions): Promise<GetDatabaseBillingResult> {
-  const DS = "getDatabaseBilling";
-  const { databaseId, ...args } = parseArgs(DS, getDatabaseBillingArgs, input);
-  const ym = resolveMonth(DS, args.year, args.month);
-  const client = clientFor(DS, opts);
-  const data = await reading(DS, `the ${monthLabel(ym)} billing of database ${databaseId}`, () =>
-    client.call("GetDatabaseBilling", { databaseId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
-  );
-  return { ...data, databaseId, ...ym };
-}
+export const getDatabaseBilling: DataSourceFn<GetDatabaseBillingArgs, GetDatabaseBillingResult> = defineDataSource({
+  name: "getDatabaseBilling",
+  args: getDatabaseBillingArgs,
+  read: async ({ databaseId, ...args }, { name, client, reading, callOptions }) => {
+    const ym = resolveMonth(name, args.year, args.month);
+    const data = await reading(`the ${monthLabel(ym)} billing of database ${databaseId}`, () =>
+      client.call("GetDatabaseBilling", { databaseId, year: ym.year, month: ym.month }, undefined, callOptions),
+    );
+    return { ...data, databaseId, ...ym };
+  },
+});
 
 export const getDatabaseBillingOutput = outputForm(getDatabaseBilling);
 
@@ -377,16 +373,17 @@ function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number
  * or parent org admin): billable GB by database and month, peak against final, standard against
  * eca, with the billing and final state of every database and project.
  */
-export async function getBillingSummary(input: GetBillingSummaryArgs, opts?: DataSourceOptions): Promise<BillingSummary> {
-  const DS = "getBillingSummary";
-  const { organizationId, ...args } = parseArgs(DS, getBillingSummaryArgs, input);
-  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
-  const client = clientFor(DS, opts);
-  const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(client, DS, organizationId, ym, opts));
-  const rows = months.flatMap((ym, i) => perMonth[i]!.map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
-  const totals = monthTotals(months, rows);
-  return { organizationId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
-}
+export const getBillingSummary: DataSourceFn<GetBillingSummaryArgs, BillingSummary> = defineDataSource({
+  name: "getBillingSummary",
+  args: getBillingSummaryArgs,
+  read: async ({ organizationId, ...args }, ctx) => {
+    const months = monthsEndingAt(resolveMonth(ctx.name, args.year, args.month), args.months ?? 1);
+    const perMonth = await mapLimit(months, 3, (ym) => readOrganizationBilling(ctx, organizationId, ym));
+    const rows = months.flatMap((ym, i) => perMonth[i]!.map((d) => summaryRow(organizationId, ym, d))).sort(byMonthThenDatabase);
+    const totals = monthTotals(months, rows);
+    return { organizationId, months, rows, totals, overall: totals.reduce<PeakFinal>((acc, t) => addPeakFinal(acc, t), zeroPeakFinal()) };
+  },
+});
 
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
 
@@ -509,62 +506,64 @@ function descendants(all: Organization[], parentId: number): Organization[] {
  * each sub-organization (found through E3), with a check that they add up, plus every
  * database's row. Needs org admin of the parent (parent org admin of the sub-organizations).
  */
-export async function getParentBillingSummary(input: GetParentBillingSummaryArgs, opts?: DataSourceOptions): Promise<ParentBillingSummary> {
-  const DS = "getParentBillingSummary";
-  const { organizationId, ...args } = parseArgs(DS, getParentBillingSummaryArgs, input);
-  const months = monthsEndingAt(resolveMonth(DS, args.year, args.month), args.months ?? 1);
-  const client = clientFor(DS, opts);
+export const getParentBillingSummary: DataSourceFn<GetParentBillingSummaryArgs, ParentBillingSummary> = defineDataSource({
+  name: "getParentBillingSummary",
+  args: getParentBillingSummaryArgs,
+  read: async ({ organizationId, ...args }, ctx) => {
+    const { client, reading, callOptions } = ctx;
+    const months = monthsEndingAt(resolveMonth(ctx.name, args.year, args.month), args.months ?? 1);
 
-  const orgs = await reading(DS, "the organizations of the API key", () => client.listAll("GetOrganizations", {}, callOptions(opts)));
-  const parent =
-    orgs.find((o) => o.id === organizationId) ??
-    (await reading(DS, `organization ${organizationId}`, () =>
-      client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions(opts)),
-    ));
-  const subs = descendants(orgs, organizationId);
-  const members = [parent, ...subs];
+    const orgs = await reading("the organizations of the API key", () => client.listAll("GetOrganizations", {}, callOptions));
+    const parent =
+      orgs.find((o) => o.id === organizationId) ??
+      (await reading(`organization ${organizationId}`, () =>
+        client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions),
+      ));
+    const subs = descendants(orgs, organizationId);
+    const members = [parent, ...subs];
 
-  const rows: BillingSummaryRow[] = [];
-  const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
-    const aggregateRaw = await reading(DS, `the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
-      client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions(opts)),
-    );
-    const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
-    let counted = 0;
-    const organizations = await mapLimit(members, 3, async (org): Promise<ParentSummaryOrganization> => {
-      const records = await readOrganizationBilling(client, DS, org.id, ym, opts);
-      for (const d of records) rows.push(summaryRow(org.id, ym, d));
-      let figures = zeroActiveSuspended();
-      let combined = zeroPeakFinal();
-      for (const d of records) {
-        const f = databaseActiveSuspended(d);
-        counted += f.counted;
-        figures = addActiveSuspended(figures, f);
-        combined = addPeakFinal(combined, peakFinal(d.monthBilling));
-      }
-      return {
-        organizationId: org.id,
-        name: org.name,
-        parentOrganizationId: org.parentOrganizationId ?? null,
-        databases: records.length,
-        combined,
-        ...figures,
-      };
+    const rows: BillingSummaryRow[] = [];
+    const perMonth = await mapLimit(months, 2, async (ym): Promise<ParentSummaryMonth> => {
+      const aggregateRaw = await reading(`the ${monthLabel(ym)} aggregate billing of parent organization ${organizationId}`, () =>
+        client.call("GetParentOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, undefined, callOptions),
+      );
+      const aggregate: ActiveSuspended = { active: peakFinal(aggregateRaw.active), suspended: peakFinal(aggregateRaw.suspended) };
+      let counted = 0;
+      const organizations = await mapLimit(members, 3, async (org): Promise<ParentSummaryOrganization> => {
+        const records = await readOrganizationBilling(ctx, org.id, ym);
+        for (const d of records) rows.push(summaryRow(org.id, ym, d));
+        let figures = zeroActiveSuspended();
+        let combined = zeroPeakFinal();
+        for (const d of records) {
+          const f = databaseActiveSuspended(d);
+          counted += f.counted;
+          figures = addActiveSuspended(figures, f);
+          combined = addPeakFinal(combined, peakFinal(d.monthBilling));
+        }
+        return {
+          organizationId: org.id,
+          name: org.name,
+          parentOrganizationId: org.parentOrganizationId ?? null,
+          databases: records.length,
+          combined,
+          ...figures,
+        };
+      });
+      const sumOfOrganizations = organizations.reduce<ActiveSuspended>((acc, o) => addActiveSuspended(acc, o), zeroActiveSuspended());
+      const difference = round(
+        aggregate.active.peak.total +
+          aggregate.suspended.peak.total -
+          sumOfOrganizations.active.peak.total -
+          sumOfOrganizations.suspended.peak.total,
+      );
+      // Each billable GB figure is rounded by the service (to 0.001 in the emulator); allow that per summed figure.
+      const tolerance = 0.001 * (counted + 2) * 2;
+      return { ...ym, aggregate, organizations, sumOfOrganizations, difference, matchesAggregate: Math.abs(difference) <= tolerance };
     });
-    const sumOfOrganizations = organizations.reduce<ActiveSuspended>((acc, o) => addActiveSuspended(acc, o), zeroActiveSuspended());
-    const difference = round(
-      aggregate.active.peak.total +
-        aggregate.suspended.peak.total -
-        sumOfOrganizations.active.peak.total -
-        sumOfOrganizations.suspended.peak.total,
-    );
-    // Each billable GB figure is rounded by the service (to 0.001 in the emulator); allow that per summed figure.
-    const tolerance = 0.001 * (counted + 2) * 2;
-    return { ...ym, aggregate, organizations, sumOfOrganizations, difference, matchesAggregate: Math.abs(difference) <= tolerance };
-  });
-  rows.sort(byMonthThenDatabase);
-  return { organizationId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
-}
+    rows.sort(byMonthThenDatabase);
+    return { organizationId, name: parent.name, subOrganizationIds: subs.map((o) => o.id), months, perMonth, rows };
+  },
+});
 
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);
 

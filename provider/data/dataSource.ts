@@ -1,18 +1,18 @@
 /**
- * What every data source is made of: where its client comes from (explicit client, explicit
- * settings, `reviewadmin:*` Pulumi config, the plugin's configured settings, environment
- * variables), the one error its failures become (worded by provider/failures.ts), and the
- * generic Output form. Arguments are parsed by each data source's schema (./args.ts).
+ * What every data source is made of (defineDataSource.ts puts it together): its arguments
+ * parsed by its schema (./args.ts), its client (explicit client, explicit settings,
+ * `reviewadmin:*` Pulumi config, the plugin's configured settings, environment variables), its
+ * failures as one DataSourceError (./dataSourceError.ts), and its Promise and Output forms' types.
+ * Free of zod: published declarations import this module.
  *
  * Data sources are plain async functions: they work in a Pulumi program and in a plain Node
  * script alike. Nothing here touches Pulumi's runtime unless a Pulumi program is running.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { accessText, ParameterError, routes, type RouteDef } from "../../contract";
-import { ApiError, type CallOptions, type ReviewAdminClient } from "../client";
-import { describeCause } from "../failures";
+import type { CallOptions, ReviewAdminClient } from "../client";
 import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, SettingsError, type Settings } from "../settings";
 import { definedOnly } from "../util";
+import { DataSourceError } from "./dataSourceError";
 
 /** Options every data source takes (both the Promise and the Output form). */
 export interface DataSourceOptions {
@@ -71,61 +71,18 @@ export function callOptions(opts?: DataSourceOptions): CallOptions {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Errors
+// The Promise form
 // ------------------------------------------------------------------------------------------------
 
 /**
- * A failed read, as one line: `<dataSource>: reading <what>: <cause>`, the cause worded by
- * provider/failures.ts (the service's status and title, and what to check: for a 403 the access
- * the route needs). The original error is `cause`; `status` and `operationId` are copied from
- * it when it is an ApiError.
+ * The Promise form of a data source that takes `A` and gives `R`; the arguments may be left out
+ * when every one is optional.
  */
-export class DataSourceError extends Error {
-  override readonly name = "DataSourceError";
-  /** HTTP status of the service's answer, when there was one. */
-  readonly status?: number;
-  /** The operation id (GetOrganizationUsers, ...) of the failed request, when known. */
-  readonly operationId?: string;
-  /** The data source function, e.g. `getOrganizationMembers`. */
-  readonly dataSource: string;
-
-  constructor(dataSource: string, message: string, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.dataSource = dataSource;
-    if (cause instanceof ApiError) {
-      this.status = cause.status;
-      this.operationId = cause.operationId;
-    } else if (cause instanceof ParameterError && cause.operationId) {
-      this.operationId = cause.operationId;
-    }
-  }
-}
-
-/** Who may call an operation, from the route table's `access` column with the given ids filled in; undefined for an unknown operation id. */
-export function requiredRole(operationId: string, ids: { organizationId?: number; databaseId?: number } = {}): string | undefined {
-  const route = (routes as Record<string, RouteDef>)[operationId];
-  return route ? accessText(route, { orgId: ids.organizationId, databaseId: ids.databaseId }) : undefined;
-}
-
-/** Turns any failure of a read into the DataSourceError `<dataSource>: reading <what>: <cause>`. */
-export function readFailure(dataSource: string, what: string, err: unknown): DataSourceError {
-  if (err instanceof DataSourceError) return err;
-  return new DataSourceError(dataSource, `${dataSource}: reading ${what}: ${describeCause(err)}`, err);
-}
-
-/** Runs `fn`, rethrowing any failure as readFailure(...). */
-export async function reading<T>(dataSource: string, what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw readFailure(dataSource, what, err);
-  }
-}
-
-/** An argument error, thrown before anything is sent: `<dataSource>: <message>` (`cause`: the schema's error, when there is one). */
-export function argumentError(dataSource: string, message: string, cause?: unknown): DataSourceError {
-  return new DataSourceError(dataSource, `${dataSource}: ${message}`, cause);
-}
+// `{} extends A` is true exactly when every argument is optional.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export type DataSourceFn<A, R> = {} extends A
+  ? (args?: A, opts?: DataSourceOptions) => Promise<R>
+  : (args: A, opts?: DataSourceOptions) => Promise<R>;
 
 // ------------------------------------------------------------------------------------------------
 // The Output form

@@ -3,8 +3,9 @@
  */
 import { z } from "zod";
 import type { Database, DatabaseSize } from "../../contract/types";
-import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { idArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type {
   DatabaseFilter,
@@ -55,12 +56,12 @@ function filterDatabases(all: Database[], args: DatabaseFilter & { organizationI
 }
 
 /** Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
-export async function getDatabases(input: GetDatabasesArgs = {}, opts?: DataSourceOptions): Promise<GetDatabasesResult> {
-  const args = parseArgs("getDatabases", getDatabasesArgs, input);
-  const client = clientFor("getDatabases", opts);
-  const all = await reading("getDatabases", "the databases of the API key", () => client.listAll("GetDatabases", {}, callOptions(opts)));
-  return filterDatabases(all, args);
-}
+export const getDatabases: DataSourceFn<GetDatabasesArgs, GetDatabasesResult> = defineDataSource({
+  name: "getDatabases",
+  args: getDatabasesArgs,
+  read: async (args, { client, reading, callOptions }) =>
+    filterDatabases(await reading("the databases of the API key", () => client.listAll("GetDatabases", {}, callOptions)), args),
+});
 
 export const getDatabasesOutput = outputForm(getDatabases);
 
@@ -77,11 +78,12 @@ const getDatabaseArgs = z.strictObject({
 export type GetDatabaseResult = Database;
 
 /** Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner). */
-export async function getDatabase(args: GetDatabaseArgs, opts?: DataSourceOptions): Promise<GetDatabaseResult> {
-  const { databaseId } = parseArgs("getDatabase", getDatabaseArgs, args);
-  const client = clientFor("getDatabase", opts);
-  return reading("getDatabase", `database ${databaseId}`, () => client.call("GetDatabase", { databaseId }, undefined, callOptions(opts)));
-}
+export const getDatabase: DataSourceFn<GetDatabaseArgs, GetDatabaseResult> = defineDataSource({
+  name: "getDatabase",
+  args: getDatabaseArgs,
+  read: ({ databaseId }, { client, reading, callOptions }) =>
+    reading(`database ${databaseId}`, () => client.call("GetDatabase", { databaseId }, undefined, callOptions)),
+});
 
 export const getDatabaseOutput = outputForm(getDatabase);
 
@@ -101,17 +103,16 @@ export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
 }
 
 /** Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters. */
-export async function getOrganizationDatabases(
-  input: GetOrganizationDatabasesArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationDatabasesResult> {
-  const { organizationId, ...filter } = parseArgs("getOrganizationDatabases", getOrganizationDatabasesArgs, input);
-  const client = clientFor("getOrganizationDatabases", opts);
-  const all = await reading("getOrganizationDatabases", `the databases of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions(opts)),
-  );
-  return { organizationId, ...filterDatabases(all, filter) };
-}
+export const getOrganizationDatabases: DataSourceFn<GetOrganizationDatabasesArgs, GetOrganizationDatabasesResult> = defineDataSource({
+  name: "getOrganizationDatabases",
+  args: getOrganizationDatabasesArgs,
+  read: async ({ organizationId, ...filter }, { client, reading, callOptions }) => {
+    const all = await reading(`the databases of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationDatabases", { orgId: organizationId }, callOptions),
+    );
+    return { organizationId, ...filterDatabases(all, filter) };
+  },
+});
 
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
 
@@ -131,13 +132,15 @@ export interface GetDatabaseSizeResult extends DatabaseSize {
 }
 
 /** Reads a database's document counts and sizes (E30; each document counted once). */
-export async function getDatabaseSize(args: GetDatabaseSizeArgs, opts?: DataSourceOptions): Promise<GetDatabaseSizeResult> {
-  const { databaseId } = parseArgs("getDatabaseSize", getDatabaseSizeArgs, args);
-  const client = clientFor("getDatabaseSize", opts);
-  const size = await reading("getDatabaseSize", `the size of database ${databaseId}`, () =>
-    client.call("GetDatabaseSize", { databaseId }, undefined, callOptions(opts)),
-  );
-  return { ...size, databaseId };
-}
+export const getDatabaseSize: DataSourceFn<GetDatabaseSizeArgs, GetDatabaseSizeResult> = defineDataSource({
+  name: "getDatabaseSize",
+  args: getDatabaseSizeArgs,
+  read: async ({ databaseId }, { client, reading, callOptions }) => {
+    const size = await reading(`the size of database ${databaseId}`, () =>
+      client.call("GetDatabaseSize", { databaseId }, undefined, callOptions),
+    );
+    return { ...size, databaseId };
+  },
+});
 
 export const getDatabaseSizeOutput = outputForm(getDatabaseSize);

@@ -11,8 +11,9 @@
 import { z } from "zod";
 import { params } from "../../contract";
 import type { ActivityEvent } from "../../contract/types";
-import { idArg, numberArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { idArg, numberArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import type { GetActivityEventsArgs, TimeInput } from "./argTypes.generated";
 
 export type { GetActivityEventsArgs, TimeInput };
@@ -113,61 +114,63 @@ export interface GetActivityEventsResult {
   lastEventId: number | null;
 }
 
-const DS = "getActivityEvents";
-
 /**
  * Reads an organization's activity events (org admin or parent org admin): every event in a
  * time range (E10, all pages), every event after an event id (E11, all pages), or the most
  * recent ones (E12). No event is lost or repeated across pages.
  */
-export async function getActivityEvents(input: GetActivityEventsArgs, opts?: DataSourceOptions): Promise<GetActivityEventsResult> {
-  const args = parseArgs(DS, getActivityEventsArgs, input);
-  const { organizationId } = args;
-  // The schema let exactly one mode through.
-  const mode: ActivityEventsMode = args.begin !== undefined ? "range" : args.afterEventId !== undefined ? "after" : "recent";
-  const limit = args.limit ?? 1000;
-  const client = clientFor(DS, opts);
-  const byId = new Map<number, ActivityEvent>();
-  const keep = (e: ActivityEvent) => {
-    if (!byId.has(e.id)) byId.set(e.id, e);
-  };
-  const result: GetActivityEventsResult = { organizationId, mode, events: [], lastEventId: null };
+export const getActivityEvents: DataSourceFn<GetActivityEventsArgs, GetActivityEventsResult> = defineDataSource({
+  name: "getActivityEvents",
+  args: getActivityEventsArgs,
+  read: async (args, { client, reading, callOptions }) => {
+    const { organizationId } = args;
+    // The schema let exactly one mode through.
+    const mode: ActivityEventsMode = args.begin !== undefined ? "range" : args.afterEventId !== undefined ? "after" : "recent";
+    const limit = args.limit ?? 1000;
+    const byId = new Map<number, ActivityEvent>();
+    const keep = (e: ActivityEvent) => {
+      if (!byId.has(e.id)) byId.set(e.id, e);
+    };
+    const result: GetActivityEventsResult = { organizationId, mode, events: [], lastEventId: null };
 
-  if (mode === "range") {
-    const begin = args.begin!;
-    const end = args.end ?? Math.max(defaultEnd(), begin + 1); // the schema checked begin against now a moment ago
-    Object.assign(result, { begin, end });
-    await reading(DS, `the events of organization ${organizationId} from ${iso(begin)} to ${iso(end)}`, async () => {
-      for await (const e of client.paginate("GetOrganizationEvents", { orgId: organizationId, begin, end, limit }, callOptions(opts))) {
-        if (e.timestamp >= begin && e.timestamp < end) keep(e);
-      }
-    });
-  } else if (mode === "after") {
-    const afterEventId = args.afterEventId!;
-    result.afterEventId = afterEventId;
-    await reading(DS, `the events of organization ${organizationId} after event ${afterEventId}`, async () => {
-      for await (const e of client.paginate(
-        "GetOrganizationEventsAfter",
-        { orgId: organizationId, eventId: afterEventId, limit },
-        callOptions(opts),
-      )) {
-        if (e.id > afterEventId) keep(e);
-      }
-    });
-  } else {
-    const data = await reading(DS, `the most recent events of organization ${organizationId}`, () =>
-      client.call("GetRecentOrganizationEvents", { orgId: organizationId, limit }, undefined, callOptions(opts)),
+    if (mode === "range") {
+      const begin = args.begin!;
+      const end = args.end ?? Math.max(defaultEnd(), begin + 1); // the schema checked begin against now a moment ago
+      Object.assign(result, { begin, end });
+      await reading(`the events of organization ${organizationId} from ${iso(begin)} to ${iso(end)}`, async () => {
+        for await (const e of client.paginate("GetOrganizationEvents", { orgId: organizationId, begin, end, limit }, callOptions)) {
+          if (e.timestamp >= begin && e.timestamp < end) keep(e);
+        }
+      });
+    } else if (mode === "after") {
+      const afterEventId = args.afterEventId!;
+      result.afterEventId = afterEventId;
+      await reading(`the events of organization ${organizationId} after event ${afterEventId}`, async () => {
+        for await (const e of client.paginate(
+          "GetOrganizationEventsAfter",
+          { orgId: organizationId, eventId: afterEventId, limit },
+          callOptions,
+        )) {
+          if (e.id > afterEventId) keep(e);
+        }
+      });
+    } else {
+      const data = await reading(`the most recent events of organization ${organizationId}`, () =>
+        client.call("GetRecentOrganizationEvents", { orgId: organizationId, limit }, undefined, callOptions),
+      );
+      data.events.forEach(keep);
+    }
+
+    const all = [...byId.values()];
+    all.sort(mode === "after" ? (a, b) => a.id - b.id : (a, b) => a.timestamp - b.timestamp || a.id - b.id);
+    result.lastEventId = all.reduce<number | null>((max, e) => (max === null || e.id > max ? e.id : max), null);
+    const types = args.types === undefined ? undefined : new Set(args.types);
+    result.events = all.filter(
+      (e) => (types === undefined || types.has(e.type)) && (args.userId === undefined || e.userId === args.userId),
     );
-    data.events.forEach(keep);
-  }
-
-  const all = [...byId.values()];
-  all.sort(mode === "after" ? (a, b) => a.id - b.id : (a, b) => a.timestamp - b.timestamp || a.id - b.id);
-  result.lastEventId = all.reduce<number | null>((max, e) => (max === null || e.id > max ? e.id : max), null);
-  const types = args.types === undefined ? undefined : new Set(args.types);
-  result.events = all.filter((e) => (types === undefined || types.has(e.type)) && (args.userId === undefined || e.userId === args.userId));
-  return result;
-}
+    return result;
+  },
+});
 
 export const getActivityEventsOutput = outputForm(getActivityEvents);
 

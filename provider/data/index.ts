@@ -4,22 +4,149 @@
  * come from `opts.client`, `opts.settings`, the `reviewadmin:*` stack config, or the
  * REVIEWADMIN_API_KEY / REVIEWADMIN_BASE_URL environment variables. They work in a Pulumi
  * program and in a plain Node script.
+ *
+ * Every name is listed: each one is public (provider/index.ts re-exports this list), and a helper
+ * a data source shares with no one stays in its module.
  */
 export {
-  DataSourceError,
-  requiredRole,
   settingsFromPulumiConfig,
+  type DataSourceFn,
   type DataSourceOptions,
   type DataSourceOutputOptions,
   type OutputArgs,
   type OutputFn,
   type Plain,
 } from "./dataSource";
+export { DataSourceError, requiredRole } from "./dataSourceError";
 export type { NameFilter } from "./argTypes.generated";
-export * from "./account";
-export * from "./databases";
-export * from "./projects";
-export * from "./members";
-export * from "./billing";
-export * from "./events";
-export * from "./accessReview";
+export {
+  getCurrentUser,
+  getCurrentUserOutput,
+  getOrganization,
+  getOrganizationOutput,
+  getOrganizations,
+  getOrganizationsOutput,
+  type GetCurrentUserArgs,
+  type GetCurrentUserResult,
+  type GetOrganizationArgs,
+  type GetOrganizationResult,
+  type GetOrganizationsArgs,
+  type GetOrganizationsResult,
+} from "./account";
+export {
+  getDatabase,
+  getDatabaseOutput,
+  getDatabaseSize,
+  getDatabaseSizeOutput,
+  getDatabases,
+  getDatabasesOutput,
+  getOrganizationDatabases,
+  getOrganizationDatabasesOutput,
+  type DatabaseFilter,
+  type GetDatabaseArgs,
+  type GetDatabaseResult,
+  type GetDatabaseSizeArgs,
+  type GetDatabaseSizeResult,
+  type GetDatabasesArgs,
+  type GetDatabasesResult,
+  type GetOrganizationDatabasesArgs,
+  type GetOrganizationDatabasesResult,
+} from "./databases";
+export {
+  getDatabaseProjects,
+  getDatabaseProjectsOutput,
+  getOrganizationProjects,
+  getOrganizationProjectsOutput,
+  getProjects,
+  getProjectsOutput,
+  type GetDatabaseProjectsArgs,
+  type GetDatabaseProjectsResult,
+  type GetOrganizationProjectsArgs,
+  type GetOrganizationProjectsResult,
+  type GetProjectsArgs,
+  type GetProjectsResult,
+  type ProjectFilter,
+} from "./projects";
+export {
+  getDatabaseUser,
+  getDatabaseUserOutput,
+  getDatabaseUsers,
+  getDatabaseUsersOutput,
+  getOrganizationInvitations,
+  getOrganizationInvitationsOutput,
+  getOrganizationMember,
+  getOrganizationMemberOutput,
+  getOrganizationMembers,
+  getOrganizationMembersOutput,
+  getOrganizationUserIdentifiers,
+  getOrganizationUserIdentifiersOutput,
+  type GetDatabaseUserArgs,
+  type GetDatabaseUserResult,
+  type GetDatabaseUsersArgs,
+  type GetDatabaseUsersResult,
+  type GetOrganizationInvitationsArgs,
+  type GetOrganizationInvitationsResult,
+  type GetOrganizationMemberArgs,
+  type GetOrganizationMemberResult,
+  type GetOrganizationMembersArgs,
+  type GetOrganizationMembersResult,
+  type GetOrganizationUserIdentifiersArgs,
+  type GetOrganizationUserIdentifiersResult,
+  type InvitationWithStatus,
+  type ListedInvitationStatus,
+  type MemberFilter,
+} from "./members";
+export {
+  billingSummaryToCsv,
+  getBillingSummary,
+  getBillingSummaryOutput,
+  getDatabaseBilling,
+  getDatabaseBillingOutput,
+  getOrganizationBilling,
+  getOrganizationBillingOutput,
+  getParentBillingSummary,
+  getParentBillingSummaryOutput,
+  getParentOrganizationBilling,
+  getParentOrganizationBillingOutput,
+  type ActiveSuspended,
+  type BillableGb,
+  type BillingMonthTotal,
+  type BillingSummary,
+  type BillingSummaryProject,
+  type BillingSummaryRow,
+  type GetBillingSummaryArgs,
+  type GetDatabaseBillingArgs,
+  type GetDatabaseBillingResult,
+  type GetOrganizationBillingArgs,
+  type GetOrganizationBillingResult,
+  type GetParentBillingSummaryArgs,
+  type GetParentOrganizationBillingArgs,
+  type GetParentOrganizationBillingResult,
+  type MonthArgs,
+  type ParentBillingSummary,
+  type ParentSummaryMonth,
+  type ParentSummaryOrganization,
+  type PeakFinal,
+  type YearMonth,
+} from "./billing";
+export {
+  getActivityEvents,
+  getActivityEventsOutput,
+  type ActivityEventsMode,
+  type GetActivityEventsArgs,
+  type GetActivityEventsResult,
+  type TimeInput,
+} from "./events";
+export {
+  getAccessMatrix,
+  getAccessMatrixOutput,
+  toCsv,
+  toMarkdown,
+  type AccessDatabase,
+  type AccessDatabaseUser,
+  type AccessInvitation,
+  type AccessMatrix,
+  type AccessMember,
+  type AccessSummary,
+  type GetAccessMatrixArgs,
+} from "./accessReview";

@@ -5,9 +5,10 @@
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import type { DatabaseUser, Invitation, Member, UserIdentifier } from "../../contract/types";
-import { normalizeEmail } from "../resources/support/normalize";
-import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { normalizeEmail } from "../normalize";
+import { idArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type {
   GetDatabaseUserArgs,
@@ -81,7 +82,7 @@ export interface GetOrganizationMembersResult {
 }
 
 /** Applies a MemberFilter to a list of members. */
-export function filterMembers(all: Member[], f: MemberFilter): Member[] {
+function filterMembers(all: Member[], f: MemberFilter): Member[] {
   return all.filter(
     (m) =>
       matchesName({ name: f.name }, fullName(m.firstName, m.lastName)) &&
@@ -94,18 +95,17 @@ export function filterMembers(all: Member[], f: MemberFilter): Member[] {
 }
 
 /** Lists every member of an organization with their permissions (E18, all pages; org admin), then filters. */
-export async function getOrganizationMembers(
-  input: GetOrganizationMembersArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationMembersResult> {
-  const { organizationId, ...filter } = parseArgs("getOrganizationMembers", getOrganizationMembersArgs, input);
-  const client = clientFor("getOrganizationMembers", opts);
-  const all = await reading("getOrganizationMembers", `the members of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions(opts)),
-  );
-  const members = filterMembers(all, filter);
-  return { organizationId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
-}
+export const getOrganizationMembers: DataSourceFn<GetOrganizationMembersArgs, GetOrganizationMembersResult> = defineDataSource({
+  name: "getOrganizationMembers",
+  args: getOrganizationMembersArgs,
+  read: async ({ organizationId, ...filter }, { client, reading, callOptions }) => {
+    const all = await reading(`the members of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationUsers", { orgId: organizationId }, callOptions),
+    );
+    const members = filterMembers(all, filter);
+    return { organizationId, members, ids: members.map((m) => m.id), emails: members.map((m) => m.email) };
+  },
+});
 
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
@@ -124,16 +124,14 @@ const getOrganizationMemberArgs = z.strictObject({
 export type GetOrganizationMemberResult = Member;
 
 /** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
-export async function getOrganizationMember(
-  args: GetOrganizationMemberArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationMemberResult> {
-  const { organizationId, userId } = parseArgs("getOrganizationMember", getOrganizationMemberArgs, args);
-  const client = clientFor("getOrganizationMember", opts);
-  return reading("getOrganizationMember", `member ${userId} of organization ${organizationId}`, () =>
-    client.call("GetOrganizationUser", { orgId: organizationId, userId }, undefined, callOptions(opts)),
-  );
-}
+export const getOrganizationMember: DataSourceFn<GetOrganizationMemberArgs, GetOrganizationMemberResult> = defineDataSource({
+  name: "getOrganizationMember",
+  args: getOrganizationMemberArgs,
+  read: ({ organizationId, userId }, { client, reading, callOptions }) =>
+    reading(`member ${userId} of organization ${organizationId}`, () =>
+      client.call("GetOrganizationUser", { orgId: organizationId, userId }, undefined, callOptions),
+    ),
+});
 
 export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 
@@ -177,30 +175,29 @@ export interface GetOrganizationInvitationsResult {
 }
 
 /** Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters. */
-export async function getOrganizationInvitations(
-  input: GetOrganizationInvitationsArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationInvitationsResult> {
-  const { organizationId, ...args } = parseArgs("getOrganizationInvitations", getOrganizationInvitationsArgs, input);
-  const client = clientFor("getOrganizationInvitations", opts);
-  const data = await reading("getOrganizationInvitations", `the invitations of organization ${organizationId}`, () =>
-    client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions(opts)),
-  );
-  const invitations: InvitationWithStatus[] = data.invitations
-    .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
-    .filter(
-      (i) =>
-        (args.status === undefined || i.status === args.status) &&
-        (args.email === undefined || sameEmail(i.email, args.email)) &&
-        (args.permission === undefined || i.organizationPermissions.includes(args.permission)),
+export const getOrganizationInvitations: DataSourceFn<GetOrganizationInvitationsArgs, GetOrganizationInvitationsResult> = defineDataSource({
+  name: "getOrganizationInvitations",
+  args: getOrganizationInvitationsArgs,
+  read: async ({ organizationId, ...args }, { client, reading, callOptions }) => {
+    const data = await reading(`the invitations of organization ${organizationId}`, () =>
+      client.call("GetOrganizationInvitations", { orgId: organizationId }, undefined, callOptions),
     );
-  return {
-    organizationId,
-    invitations,
-    pendingEmails: invitations.filter((i) => i.status === "pending").map((i) => i.email),
-    expiredEmails: invitations.filter((i) => i.status === "expired").map((i) => i.email),
-  };
-}
+    const invitations: InvitationWithStatus[] = data.invitations
+      .map((i) => ({ ...i, status: (i.expired ? "expired" : "pending") as ListedInvitationStatus }))
+      .filter(
+        (i) =>
+          (args.status === undefined || i.status === args.status) &&
+          (args.email === undefined || sameEmail(i.email, args.email)) &&
+          (args.permission === undefined || i.organizationPermissions.includes(args.permission)),
+      );
+    return {
+      organizationId,
+      invitations,
+      pendingEmails: invitations.filter((i) => i.status === "pending").map((i) => i.email),
+      expiredEmails: invitations.filter((i) => i.status === "expired").map((i) => i.email),
+    };
+  },
+});
 
 export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvitations);
 
@@ -227,18 +224,18 @@ export interface GetOrganizationUserIdentifiersResult {
 }
 
 /** Lists the user identifiers defined in an organization (E17, all pages; org admin). */
-export async function getOrganizationUserIdentifiers(
-  input: GetOrganizationUserIdentifiersArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationUserIdentifiersResult> {
-  const { organizationId, ...args } = parseArgs("getOrganizationUserIdentifiers", getOrganizationUserIdentifiersArgs, input);
-  const client = clientFor("getOrganizationUserIdentifiers", opts);
-  const all = await reading("getOrganizationUserIdentifiers", `the user identifiers of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId }, callOptions(opts)),
-  );
-  const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
-  return { organizationId, userIdentifiers };
-}
+export const getOrganizationUserIdentifiers: DataSourceFn<GetOrganizationUserIdentifiersArgs, GetOrganizationUserIdentifiersResult> =
+  defineDataSource({
+    name: "getOrganizationUserIdentifiers",
+    args: getOrganizationUserIdentifiersArgs,
+    read: async ({ organizationId, ...args }, { client, reading, callOptions }) => {
+      const all = await reading(`the user identifiers of organization ${organizationId}`, () =>
+        client.listAll("GetOrganizationUserIdentifiers", { orgId: organizationId }, callOptions),
+      );
+      const userIdentifiers = all.filter((i) => args.abbreviation === undefined || i.abbreviation === args.abbreviation);
+      return { organizationId, userIdentifiers };
+    },
+  });
 
 export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);
 
@@ -273,21 +270,21 @@ export interface GetDatabaseUsersResult {
  * Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of
  * the owner when the database allows org admin access), then filters.
  */
-export async function getDatabaseUsers(input: GetDatabaseUsersArgs, opts?: DataSourceOptions): Promise<GetDatabaseUsersResult> {
-  const { databaseId, ...args } = parseArgs("getDatabaseUsers", getDatabaseUsersArgs, input);
-  const client = clientFor("getDatabaseUsers", opts);
-  const all = await reading("getDatabaseUsers", `the users of database ${databaseId}`, () =>
-    client.listAll("GetDatabaseUsers", { databaseId }, callOptions(opts)),
-  );
-  const users = all.filter(
-    (u) =>
-      matchesName({ name: args.name }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
-      matchesName({ nameContains: args.nameContains }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
-      (args.permission === undefined || u.permissions.includes(args.permission)) &&
-      matchesFlag(args.active, u.active),
-  );
-  return { databaseId, users, ids: users.map((u) => u.user.id) };
-}
+export const getDatabaseUsers: DataSourceFn<GetDatabaseUsersArgs, GetDatabaseUsersResult> = defineDataSource({
+  name: "getDatabaseUsers",
+  args: getDatabaseUsersArgs,
+  read: async ({ databaseId, ...args }, { client, reading, callOptions }) => {
+    const all = await reading(`the users of database ${databaseId}`, () => client.listAll("GetDatabaseUsers", { databaseId }, callOptions));
+    const users = all.filter(
+      (u) =>
+        matchesName({ name: args.name }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
+        matchesName({ nameContains: args.nameContains }, fullName(u.user.firstName, u.user.lastName), u.user.username) &&
+        (args.permission === undefined || u.permissions.includes(args.permission)) &&
+        matchesFlag(args.active, u.active),
+    );
+    return { databaseId, users, ids: users.map((u) => u.user.id) };
+  },
+});
 
 export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
 
@@ -306,12 +303,13 @@ const getDatabaseUserArgs = z.strictObject({
 export type GetDatabaseUserResult = DatabaseUser;
 
 /** Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error. */
-export async function getDatabaseUser(args: GetDatabaseUserArgs, opts?: DataSourceOptions): Promise<GetDatabaseUserResult> {
-  const { databaseId, userId } = parseArgs("getDatabaseUser", getDatabaseUserArgs, args);
-  const client = clientFor("getDatabaseUser", opts);
-  return reading("getDatabaseUser", `user ${userId} of database ${databaseId}`, () =>
-    client.call("GetDatabaseUser", { databaseId, userId }, undefined, callOptions(opts)),
-  );
-}
+export const getDatabaseUser: DataSourceFn<GetDatabaseUserArgs, GetDatabaseUserResult> = defineDataSource({
+  name: "getDatabaseUser",
+  args: getDatabaseUserArgs,
+  read: ({ databaseId, userId }, { client, reading, callOptions }) =>
+    reading(`user ${userId} of database ${databaseId}`, () =>
+      client.call("GetDatabaseUser", { databaseId, userId }, undefined, callOptions),
+    ),
+});
 
 export const getDatabaseUserOutput = outputForm(getDatabaseUser);

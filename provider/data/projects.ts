@@ -3,8 +3,9 @@
  */
 import { z } from "zod";
 import type { Project } from "../../contract/types";
-import { idArg, parseArgs } from "./args";
-import { callOptions, clientFor, outputForm, reading, type DataSourceOptions } from "./dataSource";
+import { idArg } from "./args";
+import { outputForm, type DataSourceFn } from "./dataSource";
+import { defineDataSource } from "./defineDataSource";
 import { matchesFlag, matchesName, nameFilterArgs } from "./filters";
 import type { GetDatabaseProjectsArgs, GetOrganizationProjectsArgs, GetProjectsArgs, ProjectFilter } from "./argTypes.generated";
 
@@ -41,7 +42,7 @@ export interface GetProjectsResult {
 }
 
 /** Applies a ProjectFilter to a list of projects. */
-export function filterProjects(all: Project[], f: ProjectFilter): GetProjectsResult {
+function filterProjects(all: Project[], f: ProjectFilter): GetProjectsResult {
   const projects = all.filter(
     (p) =>
       matchesName(f, p.name, p.displayName) &&
@@ -63,12 +64,12 @@ export function filterProjects(all: Project[], f: ProjectFilter): GetProjectsRes
 const getProjectsArgs = projectFilterArgs.strict();
 
 /** Lists every project the key can access (E4, all pages), then filters. */
-export async function getProjects(input: GetProjectsArgs = {}, opts?: DataSourceOptions): Promise<GetProjectsResult> {
-  const args = parseArgs("getProjects", getProjectsArgs, input);
-  const client = clientFor("getProjects", opts);
-  const all = await reading("getProjects", "the projects of the API key", () => client.listAll("GetProjects", {}, callOptions(opts)));
-  return filterProjects(all, args);
-}
+export const getProjects: DataSourceFn<GetProjectsArgs, GetProjectsResult> = defineDataSource({
+  name: "getProjects",
+  args: getProjectsArgs,
+  read: async (args, { client, reading, callOptions }) =>
+    filterProjects(await reading("the projects of the API key", () => client.listAll("GetProjects", {}, callOptions)), args),
+});
 
 export const getProjectsOutput = outputForm(getProjects);
 
@@ -87,17 +88,16 @@ export interface GetOrganizationProjectsResult extends GetProjectsResult {
 }
 
 /** Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters. */
-export async function getOrganizationProjects(
-  input: GetOrganizationProjectsArgs,
-  opts?: DataSourceOptions,
-): Promise<GetOrganizationProjectsResult> {
-  const { organizationId, ...filter } = parseArgs("getOrganizationProjects", getOrganizationProjectsArgs, input);
-  const client = clientFor("getOrganizationProjects", opts);
-  const all = await reading("getOrganizationProjects", `the projects of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationProjects", { orgId: organizationId }, callOptions(opts)),
-  );
-  return { organizationId, ...filterProjects(all, filter) };
-}
+export const getOrganizationProjects: DataSourceFn<GetOrganizationProjectsArgs, GetOrganizationProjectsResult> = defineDataSource({
+  name: "getOrganizationProjects",
+  args: getOrganizationProjectsArgs,
+  read: async ({ organizationId, ...filter }, { client, reading, callOptions }) => {
+    const all = await reading(`the projects of organization ${organizationId}`, () =>
+      client.listAll("GetOrganizationProjects", { orgId: organizationId }, callOptions),
+    );
+    return { organizationId, ...filterProjects(all, filter) };
+  },
+});
 
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);
 
@@ -117,13 +117,15 @@ export interface GetDatabaseProjectsResult extends GetProjectsResult {
 }
 
 /** Lists every project of a database (E29, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters. */
-export async function getDatabaseProjects(input: GetDatabaseProjectsArgs, opts?: DataSourceOptions): Promise<GetDatabaseProjectsResult> {
-  const { databaseId, ...filter } = parseArgs("getDatabaseProjects", getDatabaseProjectsArgs, input);
-  const client = clientFor("getDatabaseProjects", opts);
-  const all = await reading("getDatabaseProjects", `the projects of database ${databaseId}`, () =>
-    client.listAll("GetDatabaseProjects", { databaseId }, callOptions(opts)),
-  );
-  return { databaseId, ...filterProjects(all, filter) };
-}
+export const getDatabaseProjects: DataSourceFn<GetDatabaseProjectsArgs, GetDatabaseProjectsResult> = defineDataSource({
+  name: "getDatabaseProjects",
+  args: getDatabaseProjectsArgs,
+  read: async ({ databaseId, ...filter }, { client, reading, callOptions }) => {
+    const all = await reading(`the projects of database ${databaseId}`, () =>
+      client.listAll("GetDatabaseProjects", { databaseId }, callOptions),
+    );
+    return { databaseId, ...filterProjects(all, filter) };
+  },
+});
 
 export const getDatabaseProjectsOutput = outputForm(getDatabaseProjects);

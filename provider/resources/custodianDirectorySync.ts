@@ -22,8 +22,8 @@ import { judgeCustodianFile } from "../custodians/review";
 import { readRegularFile } from "../files";
 import { definedOnly } from "../util";
 import { idOf } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, UNKNOWN, type CheckFailure } from "./support/lifecycle";
-import { normalizeEmail } from "./support/normalize";
+import { argsMatch, containsUnknown, defineResource, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { normalizeEmail } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a CustodianDirectorySync: exactly one of people, csv and csvPath. */
@@ -207,7 +207,7 @@ function peopleFailure(people: CustodianInput[]): CheckFailure | undefined {
 export const custodianDirectorySync = defineResource<Inputs, CustodianDirectorySyncState>({
   kind: "CustodianDirectorySync",
   inputs: Inputs,
-  outputs: ["directoryId", "contentHash", "peopleCount", "ignored", "csvPath"],
+  outputs: outputsMatch<CustodianDirectorySyncState>()(["directoryId", "contentHash", "peopleCount", "ignored", "csvPath"]),
   label,
   idOf: (s) => `directory/${s.directoryId}`,
 

@@ -9,9 +9,9 @@ import { isStatus } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
-import { argsMatch, containsUnknown, defineResource, diffFields, stateHolds } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
 import { assertKeepsOwnDatabaseAdmin, refusalAsFailure } from "./support/lockout";
-import { sameSet, sortedSet } from "./support/normalize";
+import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser, listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 
@@ -100,7 +100,15 @@ async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promis
 export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermissionsState>({
   kind: "DatabaseUserPermissions",
   inputs: Inputs,
-  outputs: ["databaseId", "userId", "permissions", "allowAdminRemoval", "active", "username", "adopted"],
+  outputs: outputsMatch<DatabaseUserPermissionsState>()([
+    "databaseId",
+    "userId",
+    "permissions",
+    "allowAdminRemoval",
+    "active",
+    "username",
+    "adopted",
+  ]),
   label,
   idOf: (s) => `${s.databaseId}/${s.userId}`,
   claims: (i) => [grantKey(i.databaseId, i.userId)],

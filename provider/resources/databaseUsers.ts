@@ -9,10 +9,10 @@ import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
-import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
+import { argsMatch, containsUnknown, outputsMatch, UNKNOWN } from "./support/lifecycle";
 import { grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
-import { sortedSet } from "./support/normalize";
+import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,
@@ -251,7 +251,7 @@ function inputsOf(state: DatabaseUsersState): Inputs {
 export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   kind: "DatabaseUsers",
   inputs: Inputs,
-  outputs: [
+  outputs: outputsMatch<DatabaseUsersState>()([
     "databaseId",
     "mode",
     "users",
@@ -262,7 +262,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     "onUnmanaged",
     "knownExceptions",
     "declaredElsewhere",
-  ],
+  ]),
   label,
   idOf: (s) => `database/${s.databaseId}`,
   // Authoritative removals hand over, and the drift gate accepts, grants the program declares elsewhere.

@@ -15,8 +15,8 @@ import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate } from "./support/inFlight";
 import { DatabaseId, idOf, Name } from "./support/inputs";
-import { argsMatch, defineResource, stateHolds } from "./support/lifecycle";
-import { sortedSet } from "./support/normalize";
+import { argsMatch, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
+import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a Dataset. Every change replaces the dataset (the service cannot change one). */
@@ -160,7 +160,7 @@ function requestOf(inputs: Inputs): CreateDatasetRequest {
 export const dataset = defineResource<Inputs, DatasetState>({
   kind: "Dataset",
   inputs: Inputs,
-  outputs: [...SETTINGS, ...AFTER_LOST, "datasetId"],
+  outputs: outputsMatch<DatasetState>()([...SETTINGS, ...AFTER_LOST, "datasetId"]),
   label,
   idOf: (s) => String(s.datasetId),
 

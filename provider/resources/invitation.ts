@@ -6,10 +6,10 @@ import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, defineResource, diffFields, stateHolds } from "./support/lifecycle";
+import { argsMatch, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
-import { normalizeEmail, sortedSet } from "./support/normalize";
+import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Where an invitation stands. */
@@ -94,7 +94,7 @@ function isExpired(s: InvitationState): boolean {
 export const invitation = defineResource<Inputs, InvitationState>({
   kind: "Invitation",
   inputs: Inputs,
-  outputs: [
+  outputs: outputsMatch<InvitationState>()([
     "organizationId",
     "email",
     "firstName",
@@ -106,7 +106,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
     "expiration",
     "userId",
     "adopted",
-  ],
+  ]),
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => personKeys("member", i.organizationId, i),

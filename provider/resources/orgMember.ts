@@ -8,7 +8,7 @@ import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, diffFields } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { assertAdminRemovalAllowed, guardAdminLoss, refusalAsFailure } from "./support/lockout";
 import {
@@ -20,7 +20,7 @@ import {
   removeMember,
   type Presence,
 } from "./support/membership";
-import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "./support/normalize";
+import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -175,7 +175,7 @@ async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: Org
 export const orgMember = defineResource<Inputs, OrgMemberState>({
   kind: "OrgMember",
   inputs: Inputs,
-  outputs: [
+  outputs: outputsMatch<OrgMemberState>()([
     "organizationId",
     "email",
     "firstName",
@@ -189,7 +189,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     "permissions",
     "userIdentifiers",
     "managed",
-  ],
+  ]),
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => [

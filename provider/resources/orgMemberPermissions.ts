@@ -7,7 +7,7 @@ import { OrganizationPermissions } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
 import { memberFieldResource } from "./support/memberFieldResource";
 import type { MemberFieldInputs, MemberFieldState } from "./support/memberFieldTypes";
-import { sortedSet } from "./support/normalize";
+import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of an OrgMemberPermissions. Give exactly one of userId and email. */

@@ -8,11 +8,11 @@ import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, UNKNOWN } from "./support/lifecycle";
+import { argsMatch, containsUnknown, outputsMatch, UNKNOWN } from "./support/lifecycle";
 import { holderOf, personKeys } from "./support/handover";
 import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
 import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
-import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "./support/normalize";
+import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,
@@ -382,7 +382,7 @@ const label = (s: { organizationId: number }) => `OrganizationMembers of organiz
 export const organizationMembers = rosterResource<Inputs, OrganizationMembersState>({
   kind: "OrganizationMembers",
   inputs: Inputs,
-  outputs: [
+  outputs: outputsMatch<OrganizationMembersState>()([
     "organizationId",
     "mode",
     "members",
@@ -393,7 +393,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     "onUnmanaged",
     "knownExceptions",
     "declaredElsewhere",
-  ],
+  ]),
   label,
   idOf: (s) => `organization/${s.organizationId}`,
   // Authoritative removals hand over, and the drift gate accepts, people the program declares elsewhere.

@@ -40,7 +40,7 @@ import { logDebug } from "../settings";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate, type InFlightMark } from "./support/inFlight";
 import { DatabaseId, idOf } from "./support/inputs";
-import { argsMatch, defineResource, IncompleteCreate, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { argsMatch, defineResource, IncompleteCreate, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a SourceFile: exactly one of path and directLink. */
@@ -346,7 +346,7 @@ async function checkSource(
 export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
   kind: "SourceFile",
   inputs: Inputs as z.ZodType<CheckedInputs>,
-  outputs: [
+  outputs: outputsMatch<SourceFileState>()([
     "databaseId",
     "datasetId",
     "path",
@@ -362,7 +362,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     "partCount",
     "partsDone",
     "complete",
-  ],
+  ]),
   label,
   idOf: (s) => String(s.sourceFileId),
 

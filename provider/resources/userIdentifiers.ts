@@ -6,7 +6,7 @@ import { IdentifierList } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
 import { memberFieldResource } from "./support/memberFieldResource";
 import type { MemberFieldInputs, MemberFieldState } from "./support/memberFieldTypes";
-import { normalizeIdentifiers, type Identifier } from "./support/normalize";
+import { normalizeIdentifiers, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** A user identifier as a program writes it. */

@@ -2,7 +2,7 @@
  * Resources as the engine hands them to a policy, for the policy tests: type token, URN, name and
  * properties (with the `__provider` key a dynamic resource always carries).
  */
-import type { ResourceInfo } from "../../policy/rules";
+import type { ResourceInfo } from "../../policy/declarations";
 
 /** The unknown sentinel of a preview (`unknownValue` of @pulumi/pulumi/runtime), whatever the type. */
 export const UNKNOWN_WIRE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";

@@ -32,7 +32,7 @@ import {
 } from "../../policy/policies";
 import { PolicyPackProcess, type Diagnostic } from "./analyzer";
 import { res, UNKNOWN_WIRE, urnOf } from "./fixtures";
-import type { ResourceInfo } from "../../policy/rules";
+import type { ResourceInfo } from "../../policy/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const packDir = path.join(repoRoot, "policy");

@@ -4,24 +4,16 @@
  * make a violation.
  */
 import { describe, expect, it } from "vitest";
-import { DatabasePermission, OrganizationPermission } from "../../contract";
+import { OrganizationPermission } from "../../contract";
 import { MODULE } from "../../provider/resources/support/resourceClass";
-import {
-  DATABASE_PERMISSIONS,
-  databaseAdminFindings,
-  declaredBy,
-  declarationsOf,
-  invitationExpiryFindings,
-  memberDomainFindings,
-  ORGANIZATION_PERMISSIONS,
-  orgAdminCountFindings,
-  orgPermissionDomainFindings,
-  ownershipFindings,
-  toPlain,
-  TYPE_PREFIX,
-  UNKNOWN,
-  type ResourceInfo,
-} from "../../policy/rules";
+import { declaredBy, declarationsOf, NOT_KNOWN, toPlain, TYPE_PREFIX, type ResourceInfo } from "../../policy/declarations";
+import { orgPermissionsAllowedDomains } from "../../policy/policies";
+import { databaseAdminFindings } from "../../policy/rules/databaseAdmin";
+import { invitationExpiryFindings } from "../../policy/rules/invitationExpiry";
+import { memberDomainFindings } from "../../policy/rules/memberDomains";
+import { orgAdminCountFindings } from "../../policy/rules/orgAdminCount";
+import { orgPermissionDomainFindings } from "../../policy/rules/orgPermissionDomains";
+import { ownershipFindings } from "../../policy/rules/ownership";
 import { res, UNKNOWN_WIRE, urnOf } from "./fixtures";
 
 const plain = (r: ResourceInfo): ResourceInfo => ({ ...r, props: toPlain(r.props) as Record<string, unknown> });
@@ -32,15 +24,15 @@ const DOMAINS = { allowedDomains: ["northwind.example"] };
 const DAY = 86_400_000;
 
 describe("the pack agrees with the provider", () => {
-  it("type tokens, organization and database permissions", () => {
+  it("type tokens; the permissions an external reviewer may be allowed are the contract's, ORG_ADMIN aside", () => {
     expect(TYPE_PREFIX).toBe(`pulumi-nodejs:dynamic/${MODULE}:`);
-    expect([...ORGANIZATION_PERMISSIONS]).toEqual(OrganizationPermission.options);
-    expect([...DATABASE_PERMISSIONS]).toEqual(DatabasePermission.options);
+    const schema = orgPermissionsAllowedDomains.configSchema!.properties.externalReviewerPermissions as { items: { enum: string[] } };
+    expect(schema.items.enum).toEqual(OrganizationPermission.options.filter((p) => p !== "ORG_ADMIN"));
   });
 });
 
 describe("toPlain", () => {
-  it("turns sentinel strings and throwing reads into UNKNOWN, one property at a time", () => {
+  it("turns sentinel strings and throwing reads into NOT_KNOWN, one property at a time", () => {
     const props = new Proxy(
       { a: 1, b: "x", secret: "y" },
       {
@@ -53,11 +45,11 @@ describe("toPlain", () => {
       },
     );
     expect(toPlain({ p: props, list: [UNKNOWN_WIRE, "ok"], n: null })).toEqual({
-      p: { a: 1, b: "x", secret: UNKNOWN },
-      list: [UNKNOWN, "ok"],
+      p: { a: 1, b: "x", secret: NOT_KNOWN },
+      list: [NOT_KNOWN, "ok"],
       n: null,
     });
-    expect(toPlain(UNKNOWN_WIRE)).toBe(UNKNOWN);
+    expect(toPlain(UNKNOWN_WIRE)).toBe(NOT_KNOWN);
   });
 });
 
@@ -164,16 +156,16 @@ describe("declarationsOf reads checked inputs and outputs alike", () => {
     expect(outputs.rosters[0]!.protectedPeople).toEqual(new Set(["1004"]));
   });
 
-  it("unknowns and missing required fields become UNKNOWN; other packages' resources are ignored", () => {
+  it("unknowns and missing required fields become NOT_KNOWN; other packages' resources are ignored", () => {
     const d = declarationsOf(
       plain(res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: ["DB_UPLOAD", UNKNOWN_WIRE] })),
     );
-    expect(d.declarations[0]).toMatchObject({ userId: UNKNOWN, permissions: { known: ["DB_UPLOAD"], partial: true } });
-    expect(declarationsOf(plain(res("OrgMember", "x", {}))).declarations[0]).toMatchObject({ scopeId: UNKNOWN, email: UNKNOWN });
+    expect(d.declarations[0]).toMatchObject({ userId: NOT_KNOWN, permissions: { known: ["DB_UPLOAD"], partial: true } });
+    expect(declarationsOf(plain(res("OrgMember", "x", {}))).declarations[0]).toMatchObject({ scopeId: NOT_KNOWN, email: NOT_KNOWN });
     expect(
       declarationsOf(plain(res("OrganizationMembers", "r", { organizationId: 102, mode: "authoritative", members: UNKNOWN_WIRE })))
         .rosters[0]!.people,
-    ).toBe(UNKNOWN);
+    ).toBe(NOT_KNOWN);
     expect(declarationsOf({ type: "aws:s3/bucket:Bucket", urn: "u", name: "b", props: {} })).toEqual({ declarations: [], rosters: [] });
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { AddUser, Invitation, Member, OrganizationPermission } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
-import { normalizeEmail } from "./normalize";
+import { normalizeEmail } from "../../normalize";
 
 /** Most people sent in one E19 call. */
 export const BATCH_SIZE = 100;

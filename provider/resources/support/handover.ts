@@ -16,7 +16,7 @@
  * `declaredElsewhere` input), and they also take the claims of resources checked before them.
  */
 
-import { normalizeEmail } from "./normalize";
+import { normalizeEmail } from "../../normalize";
 
 /** What a claim is about: a person's presence in an organization, one of their fields, or a database grant. */
 export type ClaimKind = "member" | "permissions" | "identifiers" | "grant";

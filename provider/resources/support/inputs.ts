@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission, uniqueArray } from "../../../contract";
-import { normalizeIdentifiers, sortedSet } from "./normalize";
+import { normalizeIdentifiers, sortedSet } from "../../normalize";
 
 /** A positive integer id of the named thing ("organization", "database", ...). */
 export function idOf(what: string) {

@@ -58,8 +58,11 @@ export interface ResourceDefinition<I, S> {
   kind: string;
   /** Schema of the inputs; it normalizes them (lower-cased emails, sorted sets) and names the field of every problem. */
   inputs: z.ZodType<I>;
-  /** Every output name, seeded on the class so Pulumi creates an output property for each. */
-  outputs: readonly (keyof S & string)[];
+  /**
+   * Every output name, seeded on the class so Pulumi creates an output property for each: every
+   * field of `S`, no more, as `outputsMatch<S>()([...])` checks at compile time.
+   */
+  outputs: OutputList<S>;
   /** Names the object in messages: "OrgMember ada@x.example in organization 102". */
   label(s: I | S): string;
   /** The resource id for a state. */
@@ -334,3 +337,23 @@ export function stateHolds<S, I>(
       : { notAcceptedByInputs: { [K in keyof I & keyof S]: [S[K]] extends [I[K]] ? never : K }[keyof I & keyof S] }
     : { missingInState: Exclude<keyof I, keyof S> },
 ): void {}
+
+/** The fields of `S` an outputs list `O` leaves out. */
+type MissingOutputs<S, O extends readonly unknown[]> = Exclude<keyof S & string, O[number]>;
+
+declare const namesAllOf: unique symbol;
+
+/** An outputs list that names every field of the state `S` and nothing else: what `outputsMatch` returns. */
+export type OutputList<S> = readonly (keyof S & string)[] & { readonly [namesAllOf]: (state: S) => void };
+
+/**
+ * Compile-time check that a resource's outputs list names every field of its state, the twin of
+ * argsMatch: `outputs: outputsMatch<OrgMemberState>()(["organizationId", ...])` fails to compile
+ * when a State field is missing (the class would declare an `Output` for it that is `undefined`
+ * at run time) or a name is not a State field. defineResource takes only a list made here.
+ */
+export function outputsMatch<S>() {
+  return <const O extends readonly (keyof S & string)[]>(
+    outputs: O & ([MissingOutputs<S, O>] extends [never] ? unknown : { missingFromOutputs: MissingOutputs<S, O> }),
+  ): OutputList<S> => outputs as unknown as OutputList<S>;
+}

@@ -10,11 +10,11 @@ import { ResourceError } from "../../failures";
 import { definedOnly } from "../../util";
 import { Email, OrganizationId, UserId } from "./inputs";
 import { personKeys } from "./handover";
-import { containsUnknown, defineResource, diffFields } from "./lifecycle";
+import { containsUnknown, defineResource, diffFields, outputsMatch } from "./lifecycle";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { patchMember } from "./membership";
-import { normalizeEmail } from "./normalize";
+import { normalizeEmail } from "../../normalize";
 import { memberByEmail, listedMembers } from "./runCache";
 
 /** Which E22 field a resource manages, and how to read it. */
@@ -92,7 +92,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
   return defineResource<I, S>({
     kind: spec.kind,
     inputs: Inputs,
-    outputs: ["organizationId", "userId", "email", spec.field, "allowAdminRemoval", "namedBy"],
+    outputs: outputsMatch<S>()(["organizationId", "userId", "email", spec.field, "allowAdminRemoval", "namedBy"]),
     label,
     idOf: (s) => `${s.organizationId}/${s.userId}`,
     claims: (i) => personKeys(spec.claimKind, i.organizationId, i),

@@ -7,7 +7,7 @@ import type { Invitation, Member, OrganizationPermission } from "../../../contra
 import type { ReviewAdminClient } from "../../client";
 import { isStatus, ResourceError } from "../../failures";
 import { addUser } from "./addUserBatcher";
-import { normalizeEmail, sameSet } from "./normalize";
+import { normalizeEmail, sameSet } from "../../normalize";
 import {
   forgetInvitation,
   forgetMember,

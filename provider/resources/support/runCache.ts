@@ -7,7 +7,7 @@
 import type { DatabaseUser, Invitation, Member, User } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { isStatus } from "../../failures";
-import { normalizeEmail } from "./normalize";
+import { normalizeEmail } from "../../normalize";
 
 interface RunCache {
   members: Map<number, Promise<Map<number, Member>>>;
