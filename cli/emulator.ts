@@ -1,5 +1,5 @@
-/** `pulumi-reviewadmin emulator`: runs the local emulator of the API until Ctrl-C (emulator/cli.ts does the work). */
-import { DESCRIPTION, EMULATOR_OPTIONS, EXAMPLES, serve, UsageError as EmulatorUsageError } from "../emulator/cli";
+/** `pulumi-reviewadmin emulator`: runs the local emulator of the API until Ctrl-C (emulator/serve.ts does the work). */
+import { DESCRIPTION, EMULATOR_OPTIONS, EXAMPLES, serve, UsageError as EmulatorUsageError } from "../emulator/serve";
 import { UsageError, type Command, type OptionSpec } from "./command";
 
 /** The emulator's options, each help line naming its environment variable. */

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "./platform";
-import { cliStack, harnessStack, hasPulumiCli, type Stack as DemoStack } from "../harness/stacks";
+import { cliStack, harnessStack, hasPulumiCli, type Stack as DemoStack } from "../harness/twoEngines";
 import { outputLines, stepLines } from "./report";
 
 /** The --help text. */

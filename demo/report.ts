@@ -2,7 +2,7 @@
  * How the demo and `npm run example` print a run: one line per resource with what changed
  * underneath, the counts, and the stack outputs.
  */
-import { fieldChanges, type StackRun, type StackStep } from "../harness/stacks";
+import { fieldChanges, type StackRun, type StackStep } from "../harness/twoEngines";
 
 /** The word printed for each step. */
 export const LABELS: Record<StackStep["op"], string> = {

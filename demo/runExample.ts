@@ -10,7 +10,7 @@ import "../cli/requireNode";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { cliStack, harnessStack, hasPulumiCli, type Stack } from "../harness/stacks";
+import { cliStack, harnessStack, hasPulumiCli, type Stack } from "../harness/twoEngines";
 import { outputLines, stepLines } from "./report";
 
 /** The examples this command runs (the folders of examples/ that are Pulumi programs). */

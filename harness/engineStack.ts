@@ -22,7 +22,7 @@ import type { LogLine } from "./pluginDriver";
 import type { ProgramFn } from "./program/programFile";
 import { RunError, type RunResult } from "./program/stack";
 import { isChange, type StateEntry, type Step } from "./program/state";
-import type { StepOp } from "./steps";
+import type { StepOp } from "./engineSteps";
 import { PROVIDER_KEY, sortKeys } from "./wire";
 
 /** A program: a function (inline), or the path of a program file. */

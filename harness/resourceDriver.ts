@@ -3,7 +3,7 @@
  * state between calls, for tests of a single resource kind without a program.
  */
 import type { CheckResult, DiffResult, Plugin } from "./pluginDriver";
-import { checkStep, createStep, type StepOp } from "./steps";
+import { checkStep, createStep, type StepOp } from "./engineSteps";
 import { clean, deepEqual, PROVIDER_KEY, type Props } from "./wire";
 
 /** What the driver remembers about a created resource, like one entry of a stack's state. */

@@ -171,6 +171,14 @@ export function answerLost(err: unknown): boolean {
   return err instanceof NetworkError || (err instanceof ApiError && err.status >= 500);
 }
 
+/**
+ * For `.catch` on a delete whose caller must go on (forget a cached entry) when the thing is
+ * already gone: a 404 is swallowed, anything else rethrown.
+ */
+export function ignore404(err: unknown): void {
+  if (!isStatus(err, 404)) throw err;
+}
+
 /** True for an ApiError with the given status (of the given operation, when named). */
 export function isStatus(err: unknown, status: number, operationId?: OperationId): boolean {
   return err instanceof ApiError && err.status === status && (operationId === undefined || err.operationId === operationId);

@@ -15,7 +15,7 @@ import { stringify } from "yaml";
 import { openApiDocumentOf } from "../contract/openapi";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { cliStack } from "../harness/stacks";
+import { cliStack } from "../harness/twoEngines";
 import { noEngine, skipWithoutEngine } from "./support/engine";
 import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 

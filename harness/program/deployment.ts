@@ -3,7 +3,7 @@
  * (`Deployment`, fed registration by registration by the monitor), refresh and destroy.
  */
 import { PluginError, type Plugin } from "../pluginDriver";
-import { checkStep, createStep, type StepOp } from "../steps";
+import { checkStep, createStep, type StepOp } from "../engineSteps";
 import { changedKeys, toProviderInputs, toWireOutputs, type Props } from "../wire";
 import type { RunPlugin } from "./plugins";
 import { deleteInParallel, deletionOrder, type StateEntry, type Step } from "./state";

@@ -1,6 +1,6 @@
 /** The stack state the program runner keeps between runs, and the steps a run reports. */
 import type { DiffResult } from "../pluginDriver";
-import type { StepOp } from "../steps";
+import type { StepOp } from "../engineSteps";
 import type { Props } from "../wire";
 
 /** One resource of the stack state (dynamic resources only). */

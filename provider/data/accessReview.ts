@@ -12,7 +12,7 @@ import type { DatabasePermission, OrganizationPermission } from "../../contract/
 import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { compareText, mapLimit } from "../util";
-import { csvLine } from "./csv";
+import { csvLine } from "./spreadsheetSafe";
 import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";

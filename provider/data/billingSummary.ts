@@ -6,7 +6,7 @@
 import type { DatabaseBilling, MonthStatus, Organization, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import { mapLimit } from "../util";
 import { idArg, intArg } from "./args";
-import { csvLine } from "./csv";
+import { csvLine } from "./spreadsheetSafe";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import type { GetBillingSummaryArgs, GetParentBillingSummaryArgs } from "./argTypes.generated";

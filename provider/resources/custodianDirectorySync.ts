@@ -2,7 +2,7 @@
  * CustodianDirectorySync: the people of a legal-hold custodian directory, synced from typed
  * records or a CSV file (E5). A CSV may be an identity provider's or HR system's export: a
  * preset or `columns` maps its columns to the service's (../custodians/mapping.ts), and the
- * check reports at plan time which rows will not be synced (../custodians/review.ts).
+ * check reports at plan time which rows will not be synced (../custodians/ignoredRows.ts).
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
@@ -18,10 +18,10 @@ import {
 import type { ReviewAdminClient } from "../client";
 import { DATE_FORMATS, mapCustodianExport, type ColumnMapping, type DateFormat, type MappingReport } from "../custodians/mapping";
 import { CUSTODIAN_PRESETS, PRESET_NAMES, presetOfHeaders, type CustodianPreset } from "../custodians/presets";
-import { judgeCustodianFile } from "../custodians/review";
+import { judgeCustodianFile } from "../custodians/ignoredRows";
 import { readRegularFile } from "../files";
 import { definedOnly } from "../util";
-import { idOf } from "./support/inputs";
+import { idInput } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { normalizeEmail } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -71,7 +71,7 @@ const Columns = z
 
 const Inputs = z
   .strictObject({
-    directoryId: idOf("directory"),
+    directoryId: idInput("directory"),
     people: z.array(Person).optional(),
     csv: z.string().optional(),
     csvPath: z.string().min(1).optional(),

@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
-import { isStatus } from "../failures";
+import { ignore404 } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
@@ -167,9 +167,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
       await assertKeepsOwnDatabaseAdmin(client, state.databaseId, [state.userId], action);
     }
     if (state.adopted) pulumi.log.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
-    await client.call("DeleteDatabaseUser", { databaseId: state.databaseId, userId: state.userId }).catch((err) => {
-      if (!isStatus(err, 404)) throw err;
-    });
+    await client.call("DeleteDatabaseUser", { databaseId: state.databaseId, userId: state.userId }).catch(ignore404);
     await rememberDatabaseUser(client, state.databaseId, state.userId, undefined);
   },
 });

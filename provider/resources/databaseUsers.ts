@@ -6,7 +6,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
-import { isStatus } from "../failures";
+import { ignore404 } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, containsUnknown, outputsMatch, UNKNOWN } from "./support/lifecycle";
@@ -217,9 +217,7 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   });
   await mapLimit(plan.remove, 8, async (id) => {
     const userId = Number(id);
-    await client.call("DeleteDatabaseUser", { databaseId: dbId, userId }).catch((err) => {
-      if (!isStatus(err, 404)) throw err;
-    });
+    await client.call("DeleteDatabaseUser", { databaseId: dbId, userId }).catch(ignore404);
     await rememberDatabaseUser(client, dbId, userId, undefined);
     wrote();
   });

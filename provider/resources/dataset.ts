@@ -14,7 +14,7 @@ import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate } from "./support/inFlight";
-import { DatabaseId, idOf, Name } from "./support/inputs";
+import { DatabaseId, idInput, Name } from "./support/inputs";
 import { argsMatch, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -108,7 +108,7 @@ const Inputs = z.strictObject({
     .transform((ids) => sortedSet(ids))
     .optional(),
   defaultCustodian: option.optional(),
-  adoptId: idOf("dataset").optional(),
+  adoptId: idInput("dataset").optional(),
   createAfterLostAnswer: z.string().min(1, { message: "must not be empty" }).optional(),
 });
 type Inputs = z.infer<typeof Inputs>;

@@ -39,7 +39,7 @@ import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
 import { logDebug } from "../settings";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate, type InFlightMark } from "./support/inFlight";
-import { DatabaseId, idOf } from "./support/inputs";
+import { DatabaseId, idInput } from "./support/inputs";
 import { argsMatch, defineResource, IncompleteCreate, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -80,7 +80,7 @@ export interface SourceFileArgs {
 const Inputs = z
   .strictObject({
     databaseId: DatabaseId,
-    datasetId: idOf("dataset"),
+    datasetId: idInput("dataset"),
     path: z.string().min(1, { message: "must not be empty" }).optional(),
     directLink: z.string().min(1, { message: "must not be empty" }).optional(),
     filename: z.string().min(1, { message: "must not be empty" }).optional(),
@@ -93,7 +93,7 @@ const Inputs = z
       .positive({ message: "must be a positive number of bytes" })
       .optional(),
     concurrency: z.number().int().min(1, { message: "must be from 1 to 64" }).max(64, { message: "must be from 1 to 64" }).optional(),
-    adoptId: idOf("source file").optional(),
+    adoptId: idInput("source file").optional(),
     createAfterLostAnswer: z.string().min(1, { message: "must not be empty" }).optional(),
   })
   .refine((v) => (v.path === undefined) !== (v.directLink === undefined), {

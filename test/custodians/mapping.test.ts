@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { CustodianCsvError, parseCustodianCsv } from "../../contract";
 import { mapCustodianExport, toIsoDate, type ExportMapping } from "../../provider/custodians/mapping";
 import { CUSTODIAN_PRESETS, presetOfHeaders } from "../../provider/custodians/presets";
-import { IGNORED_ROWS_LIMIT, judgeCustodianFile } from "../../provider/custodians/review";
+import { IGNORED_ROWS_LIMIT, judgeCustodianFile } from "../../provider/custodians/ignoredRows";
 import {
   csvFile,
   ENTRA_DOCUMENTED_HEADER,

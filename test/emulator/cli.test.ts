@@ -15,7 +15,7 @@ import { main } from "../../cli/main";
 import type { Io } from "../../cli/command";
 import { SEEDED, type RunningEmulator } from "../../emulator";
 import { ReviewAdminClient } from "../../provider/client";
-import { logLine, resolveSettings, startFromCommandLine, UsageError, type Output } from "../../emulator/cli";
+import { logLine, resolveSettings, startFromCommandLine, UsageError, type Output } from "../../emulator/serve";
 import { api, control } from "../support/emulatorHttp";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -9,7 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PluginError, serializeProvider, startPlugin, type Plugin } from "../../harness/pluginDriver";
 import { ResourceDriver } from "../../harness/resourceDriver";
-import { CheckFailedError } from "../../harness/steps";
+import { CheckFailedError } from "../../harness/engineSteps";
 import { PROVIDER_KEY, UNKNOWN } from "../../harness/wire";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SEEDED } from "../../emulator";
-import { CheckFailedError } from "../../harness/steps";
+import { CheckFailedError } from "../../harness/engineSteps";
 import { UNKNOWN } from "../../harness/wire";
 import { useResourceWorld } from "../support/providerWorld";
 import { errorOf, SCENARIO, step } from "../support/scenario";

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "../../demo/platform";
-import { fieldChanges, type StackRun as DemoRun, type Stack as DemoStack, type StackArgs } from "../../harness/stacks";
+import { fieldChanges, type StackRun as DemoRun, type Stack as DemoStack, type StackArgs } from "../../harness/twoEngines";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { control } from "./emulatorHttp";
 

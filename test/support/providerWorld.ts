@@ -20,7 +20,7 @@ import type { LogEntry } from "../../emulator/traffic";
 import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
 import { PluginPool, RunPlugin } from "../../harness/program/plugins";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
-import { CheckFailedError } from "../../harness/steps";
+import { CheckFailedError } from "../../harness/engineSteps";
 import type { Props } from "../../harness/wire";
 
 export const repoRoot = path.resolve(__dirname, "../..");

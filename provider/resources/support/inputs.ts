@@ -8,16 +8,16 @@ import { DatabasePermission, OrganizationPermission, uniqueArray } from "../../.
 import { normalizeIdentifiers, sortedSet } from "../../normalize";
 
 /** A positive integer id of the named thing ("organization", "database", ...). */
-export function idOf(what: string) {
+export function idInput(what: string) {
   return z
     .number()
     .int({ message: `must be a positive integer ${what} id` })
     .positive({ message: `must be a positive integer ${what} id` });
 }
 
-export const OrganizationId = idOf("organization");
-export const DatabaseId = idOf("database");
-export const UserId = idOf("user");
+export const OrganizationId = idInput("organization");
+export const DatabaseId = idInput("database");
+export const UserId = idInput("user");
 
 /** An email address (at most 254 characters, the limit of RFC 5321), stored trimmed and lower-cased. */
 export const Email = z

@@ -5,7 +5,7 @@
  */
 import type { Invitation, Member, OrganizationPermission } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
-import { isStatus, ResourceError } from "../../failures";
+import { ignore404, ResourceError } from "../../failures";
 import { addUser } from "./addUserBatcher";
 import { normalizeEmail, sameSet } from "../../normalize";
 import {
@@ -135,8 +135,4 @@ export async function ensurePresent(
   if (!found) return { found, now: await invite(client, inputs, action) };
   if ("member" in found) return { found, now: found };
   return { found, now: await reconcileInvitation(client, inputs, found.invitation, action) };
-}
-
-function ignore404(err: unknown): void {
-  if (!isStatus(err, 404)) throw err;
 }

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
 import { ProgramStack } from "./program/stack";
 import { useCli } from "./pulumiCli";
-import type { StepOp } from "./steps";
+import type { StepOp } from "./engineSteps";
 import { isObject, PROVIDER_KEY, sortKeys } from "./wire";
 
 /** What a program run needs. */
