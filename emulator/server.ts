@@ -154,6 +154,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   };
 
   const isControl = url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`);
+  if (!isControl) traffic.began();
   try {
     // Control API: no API key, no limits, not in the request log (tests read the log through it).
     if (isControl) {
@@ -257,7 +258,10 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
       account: caller?.account ?? null,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
-    if (!isControl) traffic.log.record(entry);
+    if (!isControl) {
+      traffic.log.record(entry);
+      traffic.ended();
+    }
     runtime.onRequest?.(entry);
   }
 }

@@ -195,10 +195,37 @@ export class Traffic {
   readonly authFailureLimiter: AccountRateLimit;
   readonly faults = new FaultInjector();
   readonly log = new RequestLog();
+  #active = 0;
+  #idleWaiters: (() => void)[] = [];
 
   /** Limits per second (0 or Infinity: off); `now` is the millisecond source of both limits (default: real time). */
   constructor(rateLimit: number, authFailureLimit: number, now?: () => number) {
     this.rateLimiter = new AccountRateLimit(rateLimit, now);
     this.authFailureLimiter = new AccountRateLimit(authFailureLimit, now);
+  }
+
+  /** Requests received and not yet answered (or dropped); the control API's own not counted. */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Called by the server as a request arrives; `ended` once it is answered or dropped. */
+  began(): void {
+    this.#active++;
+  }
+
+  /** See began. */
+  ended(): void {
+    if (--this.#active > 0) return;
+    const waiters = this.#idleWaiters.splice(0);
+    for (const w of waiters) w();
+  }
+
+  /**
+   * Resolves once no request is being handled: a test that killed a client mid-request waits for
+   * what the server still holds to land (or fail), rather than for a guessed time.
+   */
+  idle(): Promise<void> {
+    return this.#active === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 }

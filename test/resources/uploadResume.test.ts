@@ -11,7 +11,7 @@ import { SEEDED } from "../../emulator";
 import { configureUploads, uploadsOf } from "../../emulator";
 import { startPlugin } from "../../harness/pluginDriver";
 import { ResourceDriver } from "../../harness/resourceDriver";
-import { providerText, repoRoot, startProviderWorld, tokenOf, type ProviderWorld } from "../support/providerWorld";
+import { programFolder, providerText, startProviderWorld, tokenOf, type ProviderWorld } from "../support/providerWorld";
 import { writePatternedFile } from "../support/files";
 
 const DB = SEEDED.databases.open;
@@ -23,14 +23,17 @@ let datasetId: number;
 
 const calls = (op: string, status?: number): number =>
   world.emu.traffic.log.list(op).filter((e) => status === undefined || e.status === status).length;
-const resumeFolder = path.join(repoRoot, ".reviewadmin", "uploads");
+// The plugin runs in a program folder of this file's own, so the resume points it writes
+// (.reviewadmin/uploads/ under its working folder) are this file's alone.
+const program = programFolder("upload-resume-program-");
+const resumeFolder = path.join(program, ".reviewadmin", "uploads");
 
 const makeFile = (name: string, size: number, seed: number) => writePatternedFile(dir, name, size, seed);
 
 /** A plugin configured like a run of the world, and a SourceFile driven through it. */
 async function sourceFileRun(name: string) {
   const plugin = await startPlugin({
-    cwd: repoRoot,
+    cwd: program,
     config: { "reviewadmin:apiKey": world.key, "reviewadmin:baseUrl": world.emu.url, "reviewadmin:requestsPerSecond": "1000" },
     secretConfigKeys: ["reviewadmin:apiKey"],
   });
@@ -71,7 +74,7 @@ describe("SourceFile after a lost run or a lost answer", () => {
     expect(points.length).toBe(1);
     const { sourceFileId } = JSON.parse(fs.readFileSync(path.join(resumeFolder, points[0]!), "utf8"));
     // Let a part still in flight when the run died land (or not) before counting what the service holds.
-    await new Promise((r) => setTimeout(r, 600));
+    await world.emu.traffic.idle();
     const held = uploadsOf(world.emu.store).listParts(DB, sourceFileId).length;
     expect(held).toBeGreaterThanOrEqual(2);
     expect(held).toBeLessThan(4);
