@@ -18,7 +18,7 @@ import { PluginError } from "../../harness/pluginDriver";
 import { UNKNOWN } from "../../harness/wire";
 import { EngineStack } from "../../harness/engineStack";
 import { noEngine } from "../support/engine";
-import { dist, repoRoot, useResourceWorld } from "../support/providerWorld";
+import { dist, programFolder, useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
 import { writePatternedFile } from "../support/files";
 
@@ -421,7 +421,7 @@ describe("Dataset and SourceFile in a program", () => {
   it.skipIf(!!noEngine)("the dataset id flows into the source file, and passwords and the link are secret in state", async () => {
     const { file } = makeFile("program.eml", 1000, 5);
     const stack = new EngineStack({
-      cwd: repoRoot,
+      cwd: programFolder("uploads-program-"),
       project: "uploads",
       config: { "reviewadmin:baseUrl": world().emu.url, "reviewadmin:apiKey": world().key },
       secretConfigKeys: ["reviewadmin:apiKey"],

@@ -9,15 +9,15 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { EngineStack } from "../../harness/engineStack";
 import { skipWithoutEngine } from "./engine";
-import { repoRoot } from "./providerWorld";
+import { programFolder } from "./providerWorld";
 
 export interface ProgramWorld {
   /** The file's emulator (started in beforeAll). */
   readonly emu: RunningEmulator;
   /**
    * Resets the emulator to its seeded world and returns an empty stack of `project` using the
-   * seeded key `keyName` (default "orgAdmin"), its plugin running in `cwd` (default the
-   * repository; programFolder() gives a test a folder of its own for the provider's local records).
+   * seeded key `keyName` (default "orgAdmin"), its plugin running in `cwd` (default a program
+   * folder of this file's own, where the provider keeps its local records).
    */
   freshStack(keyName?: string, cwd?: string): EngineStack;
 }
@@ -26,6 +26,7 @@ export interface ProgramWorld {
 export function useProgramWorld(project: string): ProgramWorld {
   let emu: RunningEmulator | undefined;
   let stacks: EngineStack[] = [];
+  let folder: string | undefined;
   skipWithoutEngine(project);
   beforeAll(async () => {
     emu = await startEmulator({ rateLimit: 0 });
@@ -43,7 +44,9 @@ export function useProgramWorld(project: string): ProgramWorld {
       if (!emu) throw new Error("useProgramWorld: the emulator starts in beforeAll");
       return emu;
     },
-    freshStack(keyName = "orgAdmin", cwd = repoRoot) {
+    // By default the file's own program folder: the provider's local records (.reviewadmin/) of
+    // one file's stacks never meet another's, nor the repository's.
+    freshStack(keyName = "orgAdmin", cwd = (folder ??= programFolder(`${project}-`))) {
       world.emu.reset();
       const stack = new EngineStack({
         cwd,

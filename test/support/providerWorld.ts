@@ -90,7 +90,7 @@ export interface ProviderWorldOptions {
   /** Role of the seeded key the runs use (default "orgAdmin"). */
   keyName?: string;
   emulator?: EmulatorOptions;
-  /** Folder the plugin runs in (default the repository; see programFolder for one of a test's own). */
+  /** Folder the plugin runs in (default a new programFolder of the world's own). */
   cwd?: string;
 }
 
@@ -98,14 +98,16 @@ export interface ProviderWorldOptions {
 export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promise<ProviderWorld> {
   const emu = await startEmulator({ rateLimit: 0, ...opts.emulator });
   const states = new Map<string, ResourceState | undefined>();
-  const poolCwd = opts.cwd ?? repoRoot;
+  // A program folder of the world's own by default: what its runs write locally (resume points,
+  // in-flight creates under .reviewadmin/) is no other test file's business.
+  const poolCwd = opts.cwd ?? programFolder("resource-world-");
   const plugins = new PluginPool(() => ({ cwd: poolCwd }), true);
   const world: ProviderWorld = {
     emu,
     key: emu.keys[opts.keyName ?? "orgAdmin"],
     states,
     async run(fn, runOpts = {}) {
-      const cwd = runOpts.cwd ?? opts.cwd ?? repoRoot;
+      const cwd = runOpts.cwd ?? poolCwd;
       const pluginOptions = {
         cwd,
         config: {
