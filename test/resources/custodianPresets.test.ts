@@ -190,7 +190,7 @@ describe("CustodianDirectorySync from exports", () => {
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: mostlyIgnored, allowIgnoredRows: true })).toBe("");
 
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: ENTRA_EXPORT })).toMatch(
-        /^csv \| custodian CSV row 1, column 'userprincipalname': unknown header 'userprincipalname' \(supported: .*\)\. The header row looks like a Microsoft Entra ID 'Download users' \(or Microsoft 365 admin center 'Export users'\): set preset: "entra-id" to map its columns\.$/,
+        /^csv \| custodian CSV row 1: unknown headers 'userprincipalname', 'displayname', .*'createddatetime' \(supported: .*\)\. The header row looks like a Microsoft Entra ID 'Download users' \(or Microsoft 365 admin center 'Export users'\): set preset: "entra-id" to map its columns\.$/,
       );
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: WORKDAY_EXPORT })).toMatch(/set preset: "workday" to map its columns\.$/);
       expect(await failuresOf(run, { directoryId: dirs.raw, csv: "Mail,Name\na@b.example,A\n" })).toMatch(
