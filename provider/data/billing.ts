@@ -14,11 +14,11 @@
  * project's.
  */
 import { z } from "zod";
-import { params } from "../../contract";
 import type { DatabaseBilling, ParentBilling } from "../../contract/types";
-import { idArg, numberArg, parseArgs } from "./args";
+import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
-import { defineDataSource, type ReadContext } from "./defineDataSource";
+import { defineDataSource } from "./defineDataSource";
+import { monthArgs, monthLabel, readOrganizationBilling, resolveMonth } from "./billingMonths";
 import { matchesName, nameFilterArgs } from "./filters";
 import type {
   GetBillingSummaryArgs,
@@ -50,46 +50,6 @@ export interface YearMonth {
   month: number;
 }
 
-/** The current month in UTC (what year and month default to). */
-function currentMonthUtc(now: Date = new Date()): YearMonth {
-  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 };
-}
-
-/**
- * Year and month arguments: each defaults to the current one (UTC).
- * @inputType MonthArgs
- */
-export const monthArgs = z.object({
-  /** Four-digit year; default the current year (UTC). */
-  year: numberArg(params.year.unwrap()).optional(),
-  /** 1..12; default the current month (UTC). */
-  month: numberArg(params.month.unwrap()).optional(),
-});
-
-/**
- * Resolves optional year and month to a month: each left-out part is the current UTC one. Throws
- * the DataSourceError of a bad argument (as the data sources' own schemas word it) on out-of-range values.
- */
-export function resolveMonth(dataSource: string, year?: number, month?: number): YearMonth {
-  const now = currentMonthUtc();
-  const given = parseArgs(dataSource, monthArgs.strict(), { year, month });
-  return { year: given.year ?? now.year, month: given.month ?? now.month };
-}
-
-/** The `count` months ending with `last`, oldest first. */
-export function monthsEndingAt(last: YearMonth, count: number): YearMonth[] {
-  const out: YearMonth[] = [];
-  for (let i = count - 1; i >= 0; i--) {
-    const index = last.year * 12 + (last.month - 1) - i;
-    out.push({ year: Math.floor(index / 12), month: (index % 12) + 1 });
-  }
-  return out;
-}
-
-export function monthLabel(m: YearMonth): string {
-  return `${m.year}-${String(m.month).padStart(2, "0")}`;
-}
-
 // ------------------------------------------------------------------------------------------------
 // One month
 // ------------------------------------------------------------------------------------------------
@@ -110,16 +70,6 @@ export interface GetOrganizationBillingResult extends YearMonth {
   organizationId: number;
   /** One billing record per database the organization owns, with its projects, after the filters. */
   databases: DatabaseBilling[];
-}
-
-export async function readOrganizationBilling(
-  { client, reading, callOptions }: ReadContext,
-  organizationId: number,
-  ym: YearMonth,
-): Promise<DatabaseBilling[]> {
-  return reading(`the ${monthLabel(ym)} billing of organization ${organizationId}`, () =>
-    client.listAll("GetOrganizationBilling", { orgId: organizationId, year: ym.year, month: ym.month }, callOptions),
-  );
 }
 
 /** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */

@@ -10,7 +10,8 @@ import { csvLine } from "./spreadsheetSafe";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import type { GetBillingSummaryArgs, GetParentBillingSummaryArgs } from "./argTypes.generated";
-import { monthArgs, monthLabel, monthsEndingAt, readOrganizationBilling, resolveMonth, type YearMonth } from "./billing";
+import type { YearMonth } from "./billing";
+import { monthArgs, monthLabel, monthsEndingAt, readOrganizationBilling, resolveMonth } from "./billingMonths";
 
 /** Billable gigabytes split into standard and early-case-assessment storage. */
 export interface BillableGb {
