@@ -19,6 +19,7 @@ import { installFromTarball, tsc, writesIn } from "../../bench/exportedProject";
 import { noEngine } from "../support/engine";
 import { worldOf } from "../support/exampleScenarios";
 import { runCli } from "./runCli";
+import { ORDERED } from "../support/scenario";
 
 const U = SEEDED.users;
 let emu: RunningEmulator;
@@ -120,7 +121,7 @@ async function provesAdoption(dir: string, project: string, opts: { previewAfter
   }
 }
 
-describe("pulumi-reviewadmin export: the seeded world", () => {
+describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
   let dir: string;
 
   it("writes the project, progress on stderr and a summary on stdout; a second export is byte-identical", async () => {
@@ -397,7 +398,7 @@ describe("pulumi-reviewadmin export: bad input gets one line and writes nothing"
   });
 });
 
-describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases x 40 users)", () => {
+describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases x 40 users)", ORDERED, () => {
   const SCALE = { members: 2000, databases: 50, usersPerDatabase: 40 };
   let dir: string;
   let requests: number;

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { routeList } from "../../contract";
 import { runCli } from "./runCli";
@@ -16,8 +16,12 @@ const RENAMED = path.resolve(__dirname, "../fixtures/openapi/renamed.yaml");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "routes-cli-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** The built-in routes exported by the command, as a YAML file (once). */
+/** The built-in routes exported by the command, as a YAML file: the document the --openapi tests read. */
 const ours = path.join(dir, "ours.yaml");
+// Written before any test, so that no test depends on another having run first.
+beforeAll(async () => {
+  expect((await runCli(["routes", "--openapi-out", ours])).code).toBe(0);
+});
 
 describe("routes --openapi-out", () => {
   it("writes the built-in routes as an OpenAPI document, YAML or JSON by the file's name", async () => {

@@ -81,7 +81,8 @@ describe("the last two org admins, removed in parallel", () => {
         new reviewadmin.OrgMember("ada", { organizationId: ORG, email: "ada@northwind.example", permissions: [] });
       }),
     );
-    expect(errors).toMatch(/refused: .*last org admin/);
+    // Which of the two is refused depends on which the engine checks first; either wording says so.
+    expect(errors).toMatch(/refused: .*(last org admin|with no org admin)/);
     expect(adminsLeft()).toBe(1);
   });
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { startProviderWorld, type ProviderWorld, type Run } from "../support/providerWorld";
 import { csvFile, ENTRA_EXPORT, GOOGLE_EXPORT, M365_EXPORT, OKTA_EXPORT, WORKDAY_EXPORT } from "../support/custodianExports";
+import { ORDERED } from "../support/scenario";
 
 const KIND = "CustodianDirectorySync";
 let world: ProviderWorld;
@@ -47,7 +48,7 @@ async function failuresOf(run: Run, inputs: Record<string, unknown>): Promise<st
 
 const label = (dir: string) => `CustodianDirectorySync of directory ${dirs[dir]}`;
 
-describe("CustodianDirectorySync from exports", () => {
+describe("CustodianDirectorySync from exports", ORDERED, () => {
   it("syncs an export of each kind through its preset; the plan-time report names the rows not synced", async () => {
     const entraPath = file("entra-users.csv", ENTRA_EXPORT);
     const oktaPath = file("okta-users.csv", OKTA_EXPORT);

@@ -17,6 +17,7 @@ import { accessView, describeAccessChanges, type AccessView } from "../../demo/p
 import { fieldChanges, type StackRun as DemoRun, type Stack as DemoStack, type StackArgs } from "../../harness/twoEngines";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { control } from "./emulatorHttp";
+import { ORDERED } from "./scenario";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 
@@ -140,7 +141,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
   // Skipped only when the engine (the Pulumi CLI) is not installed; see ScenarioEngine.skip.
   const test = (title: string, fn: () => Promise<void>) => it.skipIf(engine.skip)(title, fn, engine.timeout);
 
-  describe(`access-baseline (${engine.name})`, () => {
+  describe(`access-baseline (${engine.name})`, ORDERED, () => {
     const ctx = exampleStack(engine, "access-baseline", () => ({ "access-baseline:organizationId": String(SEEDED.org) }));
     let first: DemoRun;
     let baseline: AccessView;
@@ -255,7 +256,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
     documentRoutesOnly(engine, ctx);
   });
 
-  describe(`access-review (${engine.name})`, () => {
+  describe(`access-review (${engine.name})`, ORDERED, () => {
     let dir = "";
     let reportPath = "";
     const ctx = exampleStack(engine, "access-review", () => {
@@ -339,7 +340,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
     documentRoutesOnly(engine, ctx);
   });
 
-  describe(`custodian-sync (${engine.name})`, () => {
+  describe(`custodian-sync (${engine.name})`, ORDERED, () => {
     const ctx = exampleStack(engine, "custodian-sync");
     let dir = "";
     afterAll(() => {

@@ -48,6 +48,7 @@ export function useProgramWorld(project: string): ProgramWorld {
     // one file's stacks never meet another's, nor the repository's.
     freshStack(keyName = "orgAdmin", cwd = (folder ??= programFolder(`${project}-`))) {
       world.emu.reset();
+      world.emu.traffic.log.reset(); // counts start at this test, whatever ran before it
       const stack = new EngineStack({
         cwd,
         project,

@@ -30,3 +30,10 @@ export function errorOf(promise: Promise<unknown>): Promise<Error> {
  * (a few seconds each on a loaded machine) and a scenario has several.
  */
 export const SCENARIO = { timeout: 240_000 };
+
+/**
+ * Options of a describe block whose tests are the steps of one story, each building on the world
+ * the last left (up, a second up, drift, destroy): shuffled runs (`--sequence.shuffle`) still
+ * shuffle the files and every other block, but keep these steps in their written order.
+ */
+export const ORDERED = { shuffle: false };
