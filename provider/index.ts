@@ -24,6 +24,7 @@ export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
+export { EthicalWall, type EthicalWallArgs, type OnBreach, type WallBreach, type WallUnenforceable } from "./resources/ethicalWall";
 
 // Data sources
 export {
