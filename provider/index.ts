@@ -86,6 +86,8 @@ export {
   type AccessMatrix,
   type AccessMember,
   type AccessSummary,
+  type AccessWall,
+  type AccessWallFinding,
   type ActiveSuspended,
   type ActivityEventsMode,
   type BillableGb,
