@@ -11,7 +11,7 @@ import { failure, useSeededEmulator } from "./seededEmulator";
 
 const s = useSeededEmulator();
 const DB = SEEDED.databases.open;
-const walls = [
+const walls: { name: string; databaseIds: number[]; people: string[]; reason: string }[] = [
   { name: "nvc-wall", databaseIds: [DB], people: ["Ken@Northwind.example", "*@contoso.example"], reason: "Ken advised Contoso" },
   { name: "ada-wall", databaseIds: [DB, SEEDED.databases.restricted], people: ["ada@northwind.example"], reason: "lateral hire" },
 ];
