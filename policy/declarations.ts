@@ -153,6 +153,8 @@ export interface Wall {
   reason: Maybe<string>;
   /** User id (as a string) -> email, as the wall's check or last read found them; empty when not known. */
   walledUsers: Record<string, string>;
+  /** Database id -> the organization whose org admins reach it (orgAdminAccess on), as the wall's check found it. */
+  orgAdminReach: Record<string, number>;
 }
 
 /** Everything the stack declares about access. */
@@ -238,6 +240,9 @@ export function declarationsOf(r: ResourceInfo): Declared {
           people: isNotKnown(people) ? people : people.map((x) => x.trim().toLowerCase()),
           reason: required(p.reason, isString),
           walledUsers,
+          orgAdminReach: isObject(p.orgAdminReach)
+            ? Object.fromEntries(Object.entries(p.orgAdminReach).filter((e): e is [string, number] => isNumber(e[1])))
+            : {},
         },
       ];
       break;

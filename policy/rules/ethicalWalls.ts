@@ -3,7 +3,7 @@
  * to a walled database (issue 26).
  */
 import { isNotKnown, isNumber, isString, label, type Declared, type Wall } from "../declarations";
-import { emailsByUserId, type Finding } from "./shared";
+import { emailsByUserId, hasPerm, ORG_ADMIN, type Finding } from "./shared";
 
 /** The ethical-walls rule's config. */
 export interface EthicalWallsConfig {
@@ -56,6 +56,33 @@ function wallFindings(wall: Wall, declared: Declared, emails: Map<number, string
         `${label(wall.res)} walls ${by} off database ${d.scopeId}${reason}, but ${label(d.res)} grants ${who} ${perms} on it. ` +
         `Fix: take ${who} out of ${label(d.res)}, or change ${label(wall.res)} if the wall is wrong.`,
     });
+  }
+  findings.push(...orgAdminFindings(wall, people, reason, declared, emails));
+  return findings;
+}
+
+/**
+ * ORG_ADMIN declared for a walled person in an organization whose org admins reach a walled
+ * database (orgAdminAccess on, which the API cannot turn off): a breach the wall could never fix.
+ */
+function orgAdminFindings(wall: Wall, people: string[], reason: string, declared: Declared, emails: Map<number, string>): Finding[] {
+  const findings: Finding[] = [];
+  const walledDbs = new Set(isNotKnown(wall.databaseIds) ? [] : wall.databaseIds);
+  for (const [db, orgId] of Object.entries(wall.orgAdminReach)) {
+    if (!walledDbs.has(Number(db))) continue;
+    for (const d of declared.declarations) {
+      if (d.scope !== "organization" || d.scopeId !== orgId || d.invitation || !hasPerm(d.permissions, ORG_ADMIN)) continue;
+      const email = isString(d.email) ? d.email : isNumber(d.userId) ? emails.get(d.userId) : undefined;
+      const entry = email === undefined ? undefined : coveringEntry(people, email);
+      if (entry === undefined || email === undefined) continue;
+      findings.push({
+        urn: d.res.urn,
+        message:
+          `${label(wall.res)} walls ${entry === email ? email : `${email} (by ${entry})`} off database ${db}${reason}, but ${label(d.res)} makes ${email} an org admin of organization ${orgId}, ` +
+          `and database ${db} keeps orgAdminAccess on: org admins reach it, a breach the API cannot fix. ` +
+          `Fix: do not grant ORG_ADMIN to ${email}, or turn orgAdminAccess off for database ${db} in the web application.`,
+      });
+    }
   }
   return findings;
 }

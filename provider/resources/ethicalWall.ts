@@ -63,11 +63,13 @@ const Inputs = z.strictObject({
     .transform((a) => sortedSet(a)),
   reason: Name.refine((v) => v.trim() !== "", { message: "must say why the wall stands (not blank)" }),
   onBreach: z.enum(["report", "remove"], { message: 'must be "report" or "remove"' }).default("report"),
-  // Computed by check (never written by users): user id -> email of the people the wall covers.
+  // Computed by check (never written by users), for the policy pack: user id -> email of the people
+  // the wall covers, and database id -> the organization whose org admins reach it (orgAdminAccess on).
   walledUsers: z.record(z.string(), z.string()).optional(),
+  orgAdminReach: z.record(z.string(), z.number()).optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
-argsMatch<EthicalWallArgs & { walledUsers?: Record<string, string> }, z.input<typeof Inputs>>(true);
+argsMatch<EthicalWallArgs & { walledUsers?: Record<string, string>; orgAdminReach?: Record<string, number> }, z.input<typeof Inputs>>(true);
 
 /** A walled person holding permissions on a walled database. */
 export interface WallBreach {
@@ -101,6 +103,8 @@ export interface EthicalWallState {
   unenforceable: WallUnenforceable[];
   /** Walled databases whose users the API key may not list (403): breaches there are not seen. */
   unreadableDatabaseIds: number[];
+  /** Database id -> the organization whose org admins reach it (orgAdminAccess on): the policy pack refuses ORG_ADMIN there for walled people. */
+  orgAdminReach: Record<string, number>;
 }
 stateHolds<EthicalWallState, Inputs>(true);
 
@@ -115,6 +119,7 @@ interface Live {
   breaches: WallBreach[];
   unenforceable: WallUnenforceable[];
   unreadableDatabaseIds: number[];
+  orgAdminReach: Record<string, number>;
 }
 
 /** Reads the wall's databases (E27), their organizations' members (E18) and users (E23), once per run each. */
@@ -123,9 +128,11 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
   const breaches: WallBreach[] = [];
   const unenforceable: WallUnenforceable[] = [];
   const unreadable: number[] = [];
+  const orgAdminReach: Record<string, number> = {};
   for (const databaseId of inputs.databaseIds) {
     const db = await client.call("GetDatabase", { databaseId });
     const orgId = db.owningOrganizationId;
+    if (db.orgAdminAccess) orgAdminReach[String(databaseId)] = orgId;
     // A key that may not list the organization's members still sees the database's users.
     const members = await listedMembers(client, orgId).catch((err) => {
       if (isStatus(err, 403)) return new Map<number, { id: number; email: string; permissions: string[] }>();
@@ -152,7 +159,7 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
     }
   }
   const walledUsers = Object.fromEntries([...walled].sort(([a], [b]) => a - b).map(([id, e]) => [String(id), e]));
-  return { walledUsers, breaches, unenforceable, unreadableDatabaseIds: unreadable };
+  return { walledUsers, breaches, unenforceable, unreadableDatabaseIds: unreadable, orgAdminReach };
 }
 
 /**
@@ -210,6 +217,7 @@ function stateOf(inputs: Inputs, live: Live): EthicalWallState {
     breaches: live.breaches,
     unenforceable: live.unenforceable,
     unreadableDatabaseIds: live.unreadableDatabaseIds,
+    orgAdminReach: live.orgAdminReach,
   };
 }
 
@@ -251,6 +259,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
     "breaches",
     "unenforceable",
     "unreadableDatabaseIds",
+    "orgAdminReach",
   ]),
   label,
   idOf: (s) =>
@@ -266,7 +275,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
     try {
       const live = await readLive(client, inputs);
       warnFindings(action, inputs, { ...live, breaches: [] });
-      return { inputs: { ...inputs, walledUsers: live.walledUsers } };
+      return { inputs: { ...inputs, walledUsers: live.walledUsers, orgAdminReach: live.orgAdminReach } };
     } catch {
       return { inputs };
     }
@@ -294,7 +303,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
     const found = { ...live, breaches: marked };
     warnFindings(action, state, found);
     const fresh = stateOf(state, found);
-    const { walledUsers: _computed, breaches: _b, unenforceable: _u, unreadableDatabaseIds: _r, ...inputs } = fresh;
+    const { walledUsers: _computed, breaches: _b, unenforceable: _u, unreadableDatabaseIds: _r, orgAdminReach: _o, ...inputs } = fresh;
     return { state: fresh, inputs: definedOnly(inputs) as Inputs };
   },
 

@@ -65,6 +65,26 @@ describe("ethical-walls on the plain model", () => {
     );
   });
 
+  it("ORG_ADMIN for a walled person where org admins reach a walled database (orgAdminAccess on): a breach the API cannot fix", () => {
+    const wall = nvcWall({ orgAdminReach: { "2001": 102 } });
+    const ken = res("OrgMember", "ken", { organizationId: 102, email: "Ken@Northwind.example", permissions: ["AI_ADMIN", "ORG_ADMIN"] });
+    const findings = ethicalWallFindings(declaredBy([wall, ken]));
+    expect(findings).toEqual([
+      {
+        urn: ken.urn,
+        message:
+          'EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso), but OrgMember "ken" makes ken@northwind.example an org admin of organization 102, ' +
+          "and database 2001 keeps orgAdminAccess on: org admins reach it, a breach the API cannot fix. " +
+          "Fix: do not grant ORG_ADMIN to ken@northwind.example, or turn orgAdminAccess off for database 2001 in the web application.",
+      },
+    ]);
+    // Another organization, another permission, or a wall whose database keeps org admins out: no finding.
+    const elsewhere = res("OrgMember", "ken", { organizationId: 104, email: "ken@northwind.example", permissions: ["ORG_ADMIN"] });
+    const plain = res("OrgMember", "ken", { organizationId: 102, email: "ken@northwind.example", permissions: ["AI_ADMIN"] });
+    expect(messages([wall, elsewhere, plain])).toEqual([]);
+    expect(messages([nvcWall(), ken])).toEqual([]);
+  });
+
   it("no finding: another database, someone not walled, a user id nobody can map, or a wall not known yet", () => {
     const elsewhere = res("DatabaseUsers", "internal", { databaseId: 2002, mode: "additive", users: { "1010": ["DB_UPLOAD"] } });
     const others = res("DatabaseUsers", "nvc", {

@@ -44,6 +44,8 @@ describe("EthicalWall", () => {
         people: ["*@contoso.example", "ken@northwind.example"],
         onBreach: "report",
         walledUsers: { [String(U.noAccess)]: "radia@contoso.example", [String(U.aiAdmin)]: "ken@northwind.example" },
+        // 2001 keeps orgAdminAccess on: org admins of 102 reach it (what the policy pack checks ORG_ADMIN grants against).
+        orgAdminReach: { [String(DB)]: SEEDED.org },
       });
     });
   });
