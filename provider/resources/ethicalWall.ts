@@ -270,11 +270,12 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
 
   // Resolves the walled people to user ids for the policy pack (rosters name users by id), and
   // warns at preview of the breaches the API cannot fix. A read the key may not make finds nothing here: up fails on it, worded.
-  async check(inputs, _olds, { client, action }) {
+  async check(inputs, olds, { client, action }) {
     if (containsUnknown(inputs)) return { inputs };
     try {
       const live = await readLive(client, inputs);
-      warnFindings(action, inputs, { ...live, breaches: [] });
+      // A wall already in state is diffed next, and its diff says the same: only a new one warns here.
+      if (olds.databaseIds === undefined) warnFindings(action, inputs, { ...live, breaches: [] });
       return { inputs: { ...inputs, walledUsers: live.walledUsers, orgAdminReach: live.orgAdminReach } };
     } catch {
       return { inputs };

@@ -120,6 +120,8 @@ describe("EthicalWall in the live platform", () => {
     ]);
     // 2002 keeps org admins out (orgAdminAccess off): the wall says it cannot see who holds permissions there.
     expect(s.find("ada-wall")!.outputs.unreadableDatabaseIds).toEqual([SEEDED.databases.restricted]);
+    // A preview of the wall in state says it once (its diff; the check speaks for new walls only).
+    expect(logsOf(await s.preview(program)).match(new RegExp(plainly.source, "g"))).toHaveLength(1);
     const refresh = logsOf(await s.refresh());
     expect(refresh).toMatch(plainly);
     expect(refresh).toMatch(/cannot see who holds permissions on database 2002: the API key may not list its users/);
