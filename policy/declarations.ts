@@ -144,10 +144,25 @@ export interface Roster {
   protectedPeople: Maybe<Set<string>>;
 }
 
+/** An EthicalWall: who is walled off which databases (provider/resources/ethicalWall.ts). */
+export interface Wall {
+  res: ResourceRef;
+  databaseIds: Maybe<number[]>;
+  /** Lower-cased emails and `*@domain` patterns. */
+  people: Maybe<string[]>;
+  reason: Maybe<string>;
+  /** User id (as a string) -> email, as the wall's check or last read found them; empty when not known. */
+  walledUsers: Record<string, string>;
+  /** Database id -> the organization whose org admins reach it (orgAdminAccess on), as the wall's check found it. */
+  orgAdminReach: Record<string, number>;
+}
+
 /** Everything the stack declares about access. */
 export interface Declared {
   declarations: Declaration[];
   rosters: Roster[];
+  /** Ethical walls (absent: none). */
+  walls?: Wall[];
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v) && !isNotKnown(v);
@@ -212,6 +227,26 @@ export function declarationsOf(r: ResourceInfo): Declared {
   const db = () => required(p.databaseId, isNumber);
 
   switch (kind) {
+    case "EthicalWall": {
+      const list = <T>(v: unknown, ok: (x: unknown) => x is T): Maybe<T[]> => (Array.isArray(v) && v.every(ok) ? v : NOT_KNOWN);
+      const walledUsers = isObject(p.walledUsers)
+        ? Object.fromEntries(Object.entries(p.walledUsers).filter((e): e is [string, string] => isString(e[1])))
+        : {};
+      const people = list(p.people, isString);
+      out.walls = [
+        {
+          res,
+          databaseIds: list(p.databaseIds, isNumber),
+          people: isNotKnown(people) ? people : people.map((x) => x.trim().toLowerCase()),
+          reason: required(p.reason, isString),
+          walledUsers,
+          orgAdminReach: isObject(p.orgAdminReach)
+            ? Object.fromEntries(Object.entries(p.orgAdminReach).filter((e): e is [string, number] => isNumber(e[1])))
+            : {},
+        },
+      ];
+      break;
+    }
     case "OrgMember": {
       const managed = p.managed;
       let permissions: Maybe<Perms> | undefined;
@@ -335,6 +370,7 @@ export function declaredBy(resources: ResourceInfo[]): Declared {
     const d = declarationsOf(r);
     out.declarations.push(...d.declarations);
     out.rosters.push(...d.rosters);
+    if (d.walls) (out.walls ??= []).push(...d.walls);
   }
   return out;
 }

@@ -17,6 +17,7 @@ import { OrganizationPermission } from "../contract/schemas";
 import { declarationsOf, declaredBy, kindOf, toPlain, type Declared, type ResourceInfo } from "./declarations";
 import { databaseAdminFindings } from "./rules/databaseAdmin";
 import { domainRulesActive, type DomainConfig } from "./rules/domains";
+import { ethicalWallFindings } from "./rules/ethicalWalls";
 import { EXPIRY_DEFAULTS, invitationExpiryFindings } from "./rules/invitationExpiry";
 import { memberDomainFindings } from "./rules/memberDomains";
 import { ADMIN_DEFAULTS, orgAdminCountFindings } from "./rules/orgAdminCount";
@@ -99,6 +100,7 @@ const schemas = {
   },
   databaseAdmin: { properties: { scope: scope("databases") } },
   ownership: { properties: { userEmails } },
+  ethicalWalls: { properties: { userEmails } },
   invitationExpiry: {
     properties: {
       horizonDays: {
@@ -248,6 +250,24 @@ export const invitationExpiryHorizon: StackValidationPolicy = {
   validateStack: perStack(new Set(["Invitation", "OrgMember"]), (d, cfg) => invitationExpiryFindings(d, cfg)),
 };
 
+export const ethicalWalls: StackValidationPolicy = {
+  name: "ethical-walls",
+  displayName: "No grant crosses an ethical wall",
+  description:
+    "No resource of the stack grants a person an EthicalWall walls off (by email or *@domain pattern) permissions on one of its databases.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.ethicalWalls,
+  remediationSteps:
+    "Take the person out of the roster or remove the grant, as the message says; or change the wall if it is wrong. Grants named by user id are matched through the wall's walledUsers and userEmails.",
+  url: `${DOC}#ethical-walls`,
+  validateStack: (args, report) => {
+    const resources = stackResources(args);
+    if (!resources.some((r) => kindOf(r.type) === "EthicalWall")) args.notApplicable("the stack has no EthicalWall");
+    for (const f of ethicalWallFindings(declaredBy(resources), args.getConfig())) report(f.message, f.urn);
+  },
+};
+
 /** Every policy of the pack, in the order docs/policy.md lists them. */
 export const policies = [
   orgPermissionsAllowedDomains,
@@ -256,4 +276,5 @@ export const policies = [
   databaseAdminPresent,
   singleOwnershipLevel,
   invitationExpiryHorizon,
+  ethicalWalls,
 ];

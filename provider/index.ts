@@ -24,6 +24,7 @@ export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
+export { EthicalWall, type EthicalWallArgs, type OnBreach, type WallBreach, type WallUnenforceable } from "./resources/ethicalWall";
 
 // Data sources
 export {
@@ -85,6 +86,8 @@ export {
   type AccessMatrix,
   type AccessMember,
   type AccessSummary,
+  type AccessWall,
+  type AccessWallFinding,
   type ActiveSuspended,
   type ActivityEventsMode,
   type BillableGb,

@@ -11,6 +11,7 @@ import { custodianDirectorySync } from "./resources/custodianDirectorySync";
 import { databaseUserPermissions } from "./resources/databaseUserPermissions";
 import { databaseUsers } from "./resources/databaseUsers";
 import { dataset } from "./resources/dataset";
+import { ethicalWall } from "./resources/ethicalWall";
 import { invitation } from "./resources/invitation";
 import { orgMember } from "./resources/orgMember";
 import { orgMemberPermissions } from "./resources/orgMemberPermissions";
@@ -32,6 +33,7 @@ const implementations: Record<string, ResourceImpl> = Object.fromEntries(
     databaseUsers,
     dataset,
     sourceFile,
+    ethicalWall,
   ].map((impl) => [impl.definition.kind, impl]),
 );
 

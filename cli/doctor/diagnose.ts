@@ -503,7 +503,7 @@ function capabilities(report: DoctorReport, isOrgKey: boolean): Capability[] {
       needs: accessText(routes.PostOrganizationUsers),
     },
     {
-      kinds: ["DatabaseUserPermissions", "DatabaseUsers"],
+      kinds: ["DatabaseUserPermissions", "DatabaseUsers", "EthicalWall"],
       where: report.databases.filter((d) => d.manageUsers).map(dbText),
       maybe: [],
       needs: accessText(routes.PutDatabaseUser),

@@ -136,6 +136,30 @@ for (const org of organizations) {
 `;
 }
 
+/**
+ * Ethical walls are not in the API, so the export cannot know them: index.ts ends with a
+ * commented EthicalWall over the exported databases for whoever keeps the walls to fill in.
+ */
+export function wallTemplate(access: ExportedAccess): string {
+  const dbs = access.organizations.flatMap((org) => org.databases).sort((a, b) => a.id - b.id);
+  const ids = dbs.length ? dbs.map((d) => d.id).join(", ") : "/* database ids */";
+  const names = dbs.map((d) => `${d.name.replace(/[\r\n\u2028\u2029]+/g, " ")} (${d.id})`).join(", ");
+  return [
+    "",
+    "// Ethical walls are not in the service's API, so the export cannot know them. Declare each wall",
+    "// here: the policy pack then refuses any grant that crosses it, and refresh reports the grants",
+    "// made in the web application that do. For example, over the exported databases:",
+    "//",
+    `// new reviewadmin.EthicalWall("wall-1", {`,
+    `//   databaseIds: [${ids}],${names ? ` // ${names}` : ""}`,
+    `//   people: ["someone@example.com", "*@opposing-counsel.example"],`,
+    `//   reason: "why the wall stands (a conflict, a lateral hire)",`,
+    `//   onBreach: "report", // or "remove": up removes the grants that cross the wall`,
+    "// });",
+    "",
+  ].join("\n");
+}
+
 function readme(access: ExportedAccess, o: ProjectOptions): string {
   const orgs = access.organizations.map((org) => `${org.name} (organization ${org.id})`).join(", ");
   const what =
@@ -210,7 +234,7 @@ main: index.ts
       },
       files: ["index.ts", "access.ts"],
     }),
-    "index.ts": o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o),
+    "index.ts": (o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o)) + wallTemplate(access),
     "README.md": readme(access, o),
     ".gitignore": "node_modules/\nbin/\n",
   };

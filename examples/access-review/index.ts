@@ -17,7 +17,20 @@ const organizationId = config.getNumber("organizationId") ?? 102;
 const billingMonths = config.getNumber("billingMonths") ?? 3;
 const reportPath = path.resolve(config.get("reportPath") ?? "access-review.md");
 
-const matrix = reviewadmin.getAccessMatrixOutput({ organizationId });
+/**
+ * The firm's ethical walls, as the EthicalWall resources of its access program declare them (a
+ * data source cannot read another stack's resources): the report says whether each still holds.
+ */
+const walls = [
+  {
+    name: "nvc-wall",
+    databaseIds: [2001],
+    people: ["ken@northwind.example", "*@contoso.example"],
+    reason: "Northwind v. Contoso: Ken advised Contoso",
+  },
+];
+
+const matrix = reviewadmin.getAccessMatrixOutput({ organizationId, walls });
 const billing = reviewadmin.getBillingSummaryOutput({ organizationId, months: billingMonths });
 
 const gb = (n: number) => n.toFixed(2);

@@ -11,6 +11,7 @@ import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
+import { wallCovers } from "../normalize";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./spreadsheetSafe";
 import { idArg } from "./args";
@@ -29,6 +30,24 @@ const getAccessMatrixArgs = z.strictObject({
   organizationId: idArg,
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
   includeActivity: z.boolean().optional(),
+  /**
+   * The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot
+   * read from the stack): each is listed in the review with its state (held, breached, unenforceable).
+   */
+  walls: z
+    .array(
+      z.strictObject({
+        /** The wall's name in the report (e.g. the EthicalWall's resource name). */
+        name: z.string().min(1, { message: "must name the wall" }),
+        /** The walled databases. */
+        databaseIds: z.array(z.number().int().positive({ message: "must be a positive integer database id" })),
+        /** Emails and `*@domain` patterns walled off. */
+        people: z.array(z.string().trim().toLowerCase()),
+        /** Why the wall stands. */
+        reason: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 /** A member of the organization and their organization permissions. */
@@ -95,6 +114,33 @@ export interface AccessSummary {
   databaseUsers: number;
 }
 
+/** A walled person found with access across an ethical wall. */
+export interface AccessWallFinding {
+  databaseId: number;
+  userId: number;
+  email: string;
+  /** Database permissions held (breach), or ["ORG_ADMIN"] for an org admin reaching the database through orgAdminAccess. */
+  permissions: string[];
+}
+
+/** An ethical wall as the review finds it in the live platform. */
+export interface AccessWall {
+  name: string;
+  reason: string;
+  databaseIds: number[];
+  people: string[];
+  /**
+   * "held": nobody walled has access; "breached": a walled person holds permissions on a walled
+   * database (up of the wall with onBreach "remove" can take them away); "unenforceable": a walled
+   * org admin reaches a walled database that keeps orgAdminAccess on, which the API cannot change.
+   */
+  state: "held" | "breached" | "unenforceable";
+  breaches: AccessWallFinding[];
+  unenforceable: AccessWallFinding[];
+  /** Walled databases the review could not check: not the organization's, or not readable with this key. */
+  notChecked: number[];
+}
+
 /** The access matrix of one organization: plain JSON-able data. */
 export interface AccessMatrix {
   organization: { id: number; name: string };
@@ -102,6 +148,36 @@ export interface AccessMatrix {
   members: AccessMember[];
   invitations: AccessInvitation[];
   databases: AccessDatabase[];
+  /** The walls given in `walls`, in their order (absent when none were given). */
+  walls?: AccessWall[];
+}
+
+/** Each wall's state on the matrix's members and databases (wallCovers: emails and `*@domain` patterns). */
+function wallsOf(
+  walls: NonNullable<z.infer<typeof getAccessMatrixArgs>["walls"]>,
+  members: AccessMember[],
+  databases: AccessDatabase[],
+): AccessWall[] {
+  return walls.map((w) => {
+    const covered = (email: string | null) => email !== null && w.people.some((p) => wallCovers(p, email));
+    const ids = [...new Set(w.databaseIds)].sort((a, b) => a - b);
+    const breaches: AccessWallFinding[] = [];
+    const unenforceable: AccessWallFinding[] = [];
+    const notChecked: number[] = [];
+    for (const id of ids) {
+      const db = databases.find((d) => d.databaseId === id);
+      if (!db || !db.readable) notChecked.push(id);
+      if (!db) continue;
+      for (const u of db.users)
+        if (covered(u.email)) breaches.push({ databaseId: id, userId: u.userId, email: u.email!, permissions: u.permissions });
+      if (db.orgAdminAccess)
+        for (const m of members)
+          if (m.permissions.includes("ORG_ADMIN") && covered(m.email))
+            unenforceable.push({ databaseId: id, userId: m.userId, email: m.email, permissions: ["ORG_ADMIN"] });
+    }
+    const state = unenforceable.length ? "unenforceable" : breaches.length ? "breached" : "held";
+    return { name: w.name, reason: w.reason, databaseIds: ids, people: w.people, state, breaches, unenforceable, notChecked };
+  });
 }
 
 function text(s: string | null | undefined): string {
@@ -215,6 +291,7 @@ export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = 
       members,
       invitations,
       databases,
+      ...(args.walls ? { walls: wallsOf(args.walls, members, databases) } : {}),
     };
   },
 });
@@ -390,6 +467,29 @@ export function toMarkdown(matrix: AccessMatrix): string {
       );
     }
     out.push("");
+  }
+
+  if (matrix.walls?.length) {
+    out.push("## Ethical walls", "");
+    const finding = (f: AccessWallFinding) => `${f.email} (user ${f.userId}): ${list(f.permissions)} on database ${f.databaseId}`;
+    out.push(
+      ...table(
+        ["Wall", "Reason", "Databases", "People", "State", "Findings"],
+        matrix.walls.map((w) => [
+          w.name,
+          w.reason,
+          list(w.databaseIds.map(String)),
+          list(w.people),
+          w.state,
+          list([
+            ...w.breaches.map((f) => `breach: ${finding(f)}`),
+            ...w.unenforceable.map((f) => `unenforceable (orgAdminAccess on): ${finding(f)}`),
+            ...w.notChecked.map((id) => `database ${id} not checked (not readable with this key, or not this organization's)`),
+          ]),
+        ]),
+      ),
+      "",
+    );
   }
 
   // Person × database grid: members and every database user, by label.

@@ -8,6 +8,20 @@ export type GetAccessMatrixArgs = {
   organizationId: string | number;
   /** Include each member's lastActivity (off by default: it changes between runs and would show in diffs). */
   includeActivity?: boolean;
+  /**
+   * The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot
+   * read from the stack): each is listed in the review with its state (held, breached, unenforceable).
+   */
+  walls?: {
+    /** The wall's name in the report (e.g. the EthicalWall's resource name). */
+    name: string;
+    /** The walled databases. */
+    databaseIds: number[];
+    /** Emails and `*@domain` patterns walled off. */
+    people: string[];
+    /** Why the wall stands. */
+    reason: string;
+  }[];
 };
 
 /** getCurrentUser arguments: none. */

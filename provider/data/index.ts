@@ -150,5 +150,7 @@ export {
   type AccessMatrix,
   type AccessMember,
   type AccessSummary,
+  type AccessWall,
+  type AccessWallFinding,
   type GetAccessMatrixArgs,
 } from "./accessReview";

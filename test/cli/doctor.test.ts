@@ -98,7 +98,7 @@ describe("doctor with the seeded keys", () => {
     expect(can).toContain(
       "OrgMember, OrgMemberPermissions, UserIdentifiers, Invitation, OrganizationMembers: organization 102 Northwind Legal",
     );
-    expect(can).toContain("DatabaseUserPermissions, DatabaseUsers: database 2001 Northwind v. Contoso\n");
+    expect(can).toContain("DatabaseUserPermissions, DatabaseUsers, EthicalWall: database 2001 Northwind v. Contoso\n");
     expect(can).toContain("CustodianDirectorySync: directories of organization 102 Northwind Legal\n");
     expect(section(r.out, "rate")).toMatch(
       /^rate {10}25 requests\/s configured; the service allows 25\/s per user account.*\nthis check sent 7 requests \(no retry, no 429\) in \d+\.\d s$/,
@@ -230,7 +230,7 @@ describe("doctor with the seeded keys", () => {
       "E23 ok true",
     ]);
     expect(report.capabilities.find((c) => c.kinds.includes("DatabaseUsers"))).toEqual({
-      kinds: ["DatabaseUserPermissions", "DatabaseUsers"],
+      kinds: ["DatabaseUserPermissions", "DatabaseUsers", "EthicalWall"],
       where: ["database 2002 Internal Investigation"],
       maybe: [],
       needs: "DB_ADMIN on the database, or org admin of its owning organization when the database allows org admin access (orgAdminAccess)",

@@ -242,7 +242,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
   ];
   const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.enforcementLevel} ${d.policyName} ${d.urn.split("::").at(-1)}`);
 
-  it("describes itself: name, the package's version, six policies with their levels, schemas and remediation", async () => {
+  it("describes itself: name, the package's version, seven policies with their levels, schemas and remediation", async () => {
     const info = await pack.info();
     expect(info.name).toBe(PACK_NAME);
     expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
@@ -253,6 +253,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
       ["database-admin-present", "stack", "mandatory"],
       ["single-ownership-level", "stack", "mandatory"],
       ["invitation-expiry-horizon", "stack", "advisory"],
+      ["ethical-walls", "stack", "mandatory"],
     ]);
     const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
     expect(schema["org-admin-count"]).toMatchObject({

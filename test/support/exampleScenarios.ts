@@ -302,6 +302,9 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expect(report).toContain("ada@northwind.example");
       expect(report).toContain("## Billing, last 3 month(s)");
       expect(report).toContain("| Northwind v. Contoso (2001) |");
+      expect(report).toContain(
+        "| nvc-wall | Northwind v. Contoso: Ken advised Contoso | 2001 | ken@northwind.example, *@contoso.example | held | — |",
+      );
     });
 
     test("a second up changes nothing: same outputs, same report", async () => {

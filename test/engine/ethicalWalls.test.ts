@@ -1,0 +1,158 @@
+/**
+ * Ethical walls under the real engine (issue 26, provider/resources/ethicalWall.ts and the
+ * policy pack's ethical-walls rule): a program walling ken@northwind.example and
+ * *@contoso-counsel.example off database 2001 fails its preview under the pack when a roster
+ * grants Ken access; grants made in the web application are found by refresh (drift) and removed
+ * by up with onBreach "remove", except the last DB_ADMIN (anti-lockout, said so); a walled org
+ * admin of a database that keeps orgAdminAccess on is reported as unenforceable.
+ */
+import * as path from "node:path";
+import type * as automation from "@pulumi/pulumi/automation";
+import { describe, expect, it } from "vitest";
+import type { DatabasePermission } from "../../contract/types";
+import { SEEDED } from "../../emulator";
+import { RunError } from "../../harness/program/stack";
+import * as reviewadmin from "../../provider";
+import type { OnBreach } from "../../provider";
+import { control } from "../support/emulatorHttp";
+import { skipWithoutEngine } from "../support/engine";
+import { useProgramWorld } from "../support/programWorld";
+import { repoRoot } from "../support/providerWorld";
+
+skipWithoutEngine("test/engine/ethicalWalls.test.ts");
+
+const DB = SEEDED.databases.open;
+const KEN = SEEDED.users.aiAdmin;
+const world = useProgramWorld("ethical-walls");
+const withPack = { policyPacks: [path.join(repoRoot, "policy")] };
+const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).join("\n");
+const failureOf = (run: Promise<unknown>) =>
+  run.then(
+    () => undefined,
+    (e: unknown) => e as RunError & { result: { policy: automation.PolicyEvent[] } },
+  );
+
+const wall =
+  (onBreach: OnBreach = "remove") =>
+  () => {
+    new reviewadmin.EthicalWall("nvc-wall", {
+      databaseIds: [DB],
+      people: ["Ken@Northwind.example", "*@contoso-counsel.example"],
+      reason: "Ken advised Contoso on this matter",
+      onBreach,
+    });
+  };
+
+/** In the web application: Ken gets DB_UPLOAD on 2001; counsel@contoso-counsel.example joins and becomes 2001's only DB_ADMIN. */
+async function breachInWebApp(): Promise<number> {
+  expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${KEN}`, { permissions: ["DB_UPLOAD"] })).status).toBeLessThan(300);
+  const added = await control(world.emu.url, "POST", `/organizations/${SEEDED.org}/members`, { email: "counsel@contoso-counsel.example" });
+  expect(added.status).toBe(201);
+  const counsel = world.emu.store.findUserByEmail("counsel@contoso-counsel.example")!.id;
+  expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${counsel}`, { permissions: ["DB_ADMIN"] })).status).toBeLessThan(
+    300,
+  );
+  return counsel;
+}
+
+describe("EthicalWall in the live platform", () => {
+  it("refresh shows web-app grants across the wall as drift; up removes them (onBreach remove), but not the last DB_ADMIN", async () => {
+    const s = world.freshStack();
+    await s.up(wall());
+    expect(s.find("nvc-wall")!.outputs.breaches).toEqual([]);
+    const counsel = await breachInWebApp();
+
+    const refresh = await s.refresh();
+    expect(refresh.steps.find((st) => st.name === "nvc-wall")!.op).toBe("refresh-changed");
+    expect(s.find("nvc-wall")!.outputs.breaches).toEqual([
+      { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"] },
+      {
+        databaseId: DB,
+        userId: counsel,
+        email: "counsel@contoso-counsel.example",
+        permissions: ["DB_ADMIN"],
+        keptBecause: `it is the last DB_ADMIN of database ${DB} (anti-lockout): name another DB_ADMIN first`,
+      },
+    ]);
+    expect(logsOf(refresh)).toMatch(
+      /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001, which the wall closes to them \(Ken advised Contoso on this matter\)/,
+    );
+    // The GitOps drift job fails on it.
+    expect(await failureOf(s.preview(wall(), { refresh: true, expectNoChanges: true }))).toBeInstanceOf(RunError);
+
+    const up = await s.up(wall());
+    expect(logsOf(up)).toMatch(/removed ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001/);
+    expect(logsOf(up)).toMatch(
+      /counsel@contoso-counsel\.example .* left in place: it is the last DB_ADMIN of database 2001 \(anti-lockout\)/,
+    );
+    expect(world.emu.store.findDatabaseUser(DB, KEN)).toBeUndefined();
+    expect(world.emu.store.findDatabaseUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
+    // What is left is what the wall may not remove: no change a further up could make.
+    await s.preview(wall(), { expectNoChanges: true });
+  });
+
+  it('onBreach "report" (the default) reports the breach and removes nothing', async () => {
+    const s = world.freshStack();
+    await s.up(wall("report"));
+    await breachInWebApp();
+    const up = await s.up(wall("report"));
+    expect(logsOf(up)).toMatch(/onBreach is "report": remove the grant in the web application, or set onBreach: "remove"/);
+    expect(world.emu.store.findDatabaseUser(DB, KEN)?.permissions).toEqual(["DB_UPLOAD"]);
+  });
+
+  it("a walled org admin of a database with orgAdminAccess on is unenforceable, said at preview and refresh", async () => {
+    const s = world.freshStack();
+    // Ada is org admin of 102, which owns 2001 (orgAdminAccess on) and 2002 (off).
+    const program = () => {
+      new reviewadmin.EthicalWall("ada-wall", {
+        databaseIds: [DB, SEEDED.databases.restricted],
+        people: ["ada@northwind.example"],
+        reason: "lateral hire from the other side",
+      });
+    };
+    const preview = await s.preview(program);
+    const plainly =
+      /breach the API cannot fix: ada@northwind\.example \(user 1001\) is an org admin of organization 102, and database 2001 keeps orgAdminAccess on, so org admins reach it whatever the wall says\. Turn orgAdminAccess off for database 2001 in the web application/;
+    expect(logsOf(preview)).toMatch(plainly);
+    await s.up(program);
+    expect(s.find("ada-wall")!.outputs.unenforceable).toEqual([
+      { databaseId: DB, organizationId: SEEDED.org, userId: SEEDED.users.orgAdmin, email: "ada@northwind.example" },
+    ]);
+    // 2002 keeps org admins out (orgAdminAccess off): the wall says it cannot see who holds permissions there.
+    expect(s.find("ada-wall")!.outputs.unreadableDatabaseIds).toEqual([SEEDED.databases.restricted]);
+    // A preview of the wall in state says it once (its diff; the check speaks for new walls only).
+    expect(logsOf(await s.preview(program)).match(new RegExp(plainly.source, "g"))).toHaveLength(1);
+    const refresh = logsOf(await s.refresh());
+    expect(refresh).toMatch(plainly);
+    expect(refresh).toMatch(/cannot see who holds permissions on database 2002: the API key may not list its users/);
+  });
+});
+
+describe("the policy pack's ethical-walls rule", () => {
+  it("a roster granting Ken access to 2001 fails the preview, naming the wall, the person, the database and the roster", async () => {
+    const s = world.freshStack();
+    const program = (users: Record<string, DatabasePermission[]>) => () => {
+      wall()();
+      new reviewadmin.EthicalWall("counsel-wall", {
+        databaseIds: [DB],
+        people: ["ken@northwind.example"],
+        reason: "second wall on the same matter",
+      });
+      new reviewadmin.DatabaseUsers("nvc-users", { databaseId: DB, mode: "additive", users, onUnmanaged: "ignore" });
+    };
+    const failed = await failureOf(s.preview(program({ [String(KEN)]: ["DB_UPLOAD"] }), withPack));
+    expect(failed).toBeInstanceOf(RunError);
+    const messages = failed!.result.policy.filter((p) => p.policyName === "ethical-walls").map((p) => p.message.trim().split("\n").at(-1));
+    expect(messages.sort()).toEqual(
+      [
+        'EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso on this matter), but DatabaseUsers "nvc-users" grants user 1010 (ken@northwind.example) DB_UPLOAD on it. ' +
+          'Fix: take user 1010 (ken@northwind.example) out of DatabaseUsers "nvc-users", or change EthicalWall "nvc-wall" if the wall is wrong.',
+        'EthicalWall "counsel-wall" walls ken@northwind.example off database 2001 (second wall on the same matter), but DatabaseUsers "nvc-users" grants user 1010 (ken@northwind.example) DB_UPLOAD on it. ' +
+          'Fix: take user 1010 (ken@northwind.example) out of DatabaseUsers "nvc-users", or change EthicalWall "counsel-wall" if the wall is wrong.',
+      ].sort(),
+    );
+    // Without Ken the same program passes the pack.
+    const ok = await s.preview(program({ "1007": ["DB_UPLOAD"] }), withPack);
+    expect(ok.policy.filter((p) => p.policyName === "ethical-walls")).toEqual([]);
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The ethical-walls policy (policy/rules/ethicalWalls.ts, issue 26): on the plain model, and in
+ * the pack's own process over the analyzer's gRPC interface, as the engine runs it. Grants named
+ * by user id are matched through the wall's walledUsers (what its check read from the API), the
+ * emails member resources pair with ids, and the userEmails config.
+ * Needs the build (dist/policy), which `npm test` runs first.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { declaredBy } from "../../policy/declarations";
+import { ethicalWallFindings } from "../../policy/rules/ethicalWalls";
+import { PolicyPackProcess } from "./analyzer";
+import { res, UNKNOWN_WIRE } from "./fixtures";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+const nvcWall = (props: Record<string, unknown> = {}) =>
+  res("EthicalWall", "nvc-wall", {
+    databaseIds: [2001],
+    people: ["ken@northwind.example", "*@contoso-counsel.example"],
+    reason: "Ken advised Contoso",
+    onBreach: "report",
+    walledUsers: { "1010": "ken@northwind.example" },
+    ...props,
+  });
+const messages = (resources: ReturnType<typeof res>[], cfg = {}) => ethicalWallFindings(declaredBy(resources), cfg).map((f) => f.message);
+
+describe("ethical-walls on the plain model", () => {
+  it("a roster granting a walled user id on a walled database, matched through the wall's walledUsers", () => {
+    const roster = res("DatabaseUsers", "nvc", {
+      databaseId: 2001,
+      mode: "additive",
+      users: { "1010": ["DB_UPLOAD"], "1007": ["DB_UPLOAD"] },
+    });
+    const findings = ethicalWallFindings(declaredBy([nvcWall(), roster]));
+    expect(findings).toEqual([
+      {
+        urn: roster.urn,
+        message:
+          'EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso), but DatabaseUsers "nvc" grants user 1010 (ken@northwind.example) DB_UPLOAD on it. ' +
+          'Fix: take user 1010 (ken@northwind.example) out of DatabaseUsers "nvc", or change EthicalWall "nvc-wall" if the wall is wrong.',
+      },
+    ]);
+  });
+
+  it("a domain pattern, through the userEmails config and through an OrgMember's outputs", () => {
+    const grant = res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: 1200, permissions: ["DB_ADMIN"] });
+    expect(messages([nvcWall(), grant], { userEmails: { "1200": "Jane@Contoso-Counsel.example" } })).toEqual([
+      expect.stringMatching(
+        /^EthicalWall "nvc-wall" walls jane@contoso-counsel\.example \(by \*@contoso-counsel\.example\) off database 2001 .* DatabaseUserPermissions "g" grants user 1200 \(jane@contoso-counsel\.example\) DB_ADMIN on it\./,
+      ),
+    ]);
+    const member = res("OrgMember", "jane", { organizationId: 102, email: "jane@contoso-counsel.example", userId: 1200, status: "active" });
+    expect(messages([nvcWall(), grant, member])).toHaveLength(1);
+  });
+
+  it("two walls that contradict one roster: one finding for each wall", () => {
+    const second = res("EthicalWall", "second", { databaseIds: [2001, 2002], people: ["ken@northwind.example"], reason: "lateral hire" });
+    const roster = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1010": ["DB_UPLOAD"] } });
+    const found = messages([nvcWall(), second, roster]);
+    expect(found).toHaveLength(2);
+    expect(found[1]).toMatch(
+      /^EthicalWall "second" walls ken@northwind\.example off database 2001 \(lateral hire\), but DatabaseUsers "nvc" grants user 1010/,
+    );
+  });
+
+  it("ORG_ADMIN for a walled person where org admins reach a walled database (orgAdminAccess on): a breach the API cannot fix", () => {
+    const wall = nvcWall({ orgAdminReach: { "2001": 102 } });
+    const ken = res("OrgMember", "ken", { organizationId: 102, email: "Ken@Northwind.example", permissions: ["AI_ADMIN", "ORG_ADMIN"] });
+    const findings = ethicalWallFindings(declaredBy([wall, ken]));
+    expect(findings).toEqual([
+      {
+        urn: ken.urn,
+        message:
+          'EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso), but OrgMember "ken" makes ken@northwind.example an org admin of organization 102, ' +
+          "and database 2001 keeps orgAdminAccess on: org admins reach it, a breach the API cannot fix. " +
+          "Fix: do not grant ORG_ADMIN to ken@northwind.example, or turn orgAdminAccess off for database 2001 in the web application.",
+      },
+    ]);
+    // Another organization, another permission, or a wall whose database keeps org admins out: no finding.
+    const elsewhere = res("OrgMember", "ken", { organizationId: 104, email: "ken@northwind.example", permissions: ["ORG_ADMIN"] });
+    const plain = res("OrgMember", "ken", { organizationId: 102, email: "ken@northwind.example", permissions: ["AI_ADMIN"] });
+    expect(messages([wall, elsewhere, plain])).toEqual([]);
+    expect(messages([nvcWall(), ken])).toEqual([]);
+  });
+
+  it("no finding: another database, someone not walled, a user id nobody can map, or a wall not known yet", () => {
+    const elsewhere = res("DatabaseUsers", "internal", { databaseId: 2002, mode: "additive", users: { "1010": ["DB_UPLOAD"] } });
+    const others = res("DatabaseUsers", "nvc", {
+      databaseId: 2001,
+      mode: "additive",
+      users: { "1007": ["DB_UPLOAD"], "1300": ["DB_ADMIN"] },
+    });
+    expect(messages([nvcWall(), elsewhere, others])).toEqual([]);
+    const ken = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "additive", users: { "1010": ["DB_UPLOAD"] } });
+    expect(messages([nvcWall({ people: UNKNOWN_WIRE }), ken])).toEqual([]);
+    expect(messages([nvcWall({ databaseIds: UNKNOWN_WIRE }), ken])).toEqual([]);
+    expect(messages([ken])).toEqual([]);
+  });
+});
+
+describe("ethical-walls in the pack's process (gRPC)", () => {
+  let pack: PolicyPackProcess;
+  beforeAll(async () => {
+    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js")))
+      throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
+    pack = await PolicyPackProcess.start(path.join(repoRoot, "policy"));
+  });
+  afterAll(() => pack?.close());
+
+  it("reports the roster crossing the wall, mandatory, with the wall's message; a stack without walls is not judged", async () => {
+    await pack.configure({});
+    const roster = res("DatabaseUsers", "nvc", {
+      databaseId: 2001,
+      mode: "additive",
+      users: { "1010": ["DB_UPLOAD"], "1004": ["DB_ADMIN"] },
+    });
+    const ds = (await pack.run([nvcWall(), roster])).filter((d) => d.policyName === "ethical-walls");
+    expect(ds.map((d) => [d.enforcementLevel, d.urn.split("::").at(-1)])).toEqual([["mandatory", "nvc"]]);
+    expect(ds[0]!.message).toContain('EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso)');
+    expect((await pack.run([roster])).filter((d) => d.policyName === "ethical-walls")).toEqual([]);
+    await pack.configure({ "ethical-walls": "advisory" });
+    expect((await pack.run([nvcWall(), roster])).filter((d) => d.policyName === "ethical-walls").map((d) => d.enforcementLevel)).toEqual([
+      "advisory",
+    ]);
+  });
+});
