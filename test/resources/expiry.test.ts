@@ -1,0 +1,103 @@
+/**
+ * Expiring access through the real plugin (issue 26, provider/resources/support/expiry.ts): a
+ * DatabaseUserPermissions with `expiresOn` is listed as expiring soon, then, once the emulator's
+ * clock has passed the date, preview says it will be removed, up removes the grant and the state
+ * says so (`expiredOn`), and a later up changes nothing. Malformed dates and an end before the
+ * start are refused at check, naming the field.
+ */
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { control } from "../support/emulatorHttp";
+import { useResourceWorld } from "../support/providerWorld";
+import { SCENARIO, step } from "../support/scenario";
+
+const DB = SEEDED.databases.open;
+const U = SEEDED.users;
+const { world, store, record, res, failuresOf } = useResourceWorld("DatabaseUserPermissions");
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const lines = (run: { plugin: { logs: { line: string }[] } }) => run.plugin.logs.map((l) => l.line).join("\n");
+const moveClock = (days: number) => control(world().emu.url, "POST", "/clock", { advanceDays: days });
+
+describe("DatabaseUserPermissions with expiresOn", () => {
+  it("expiring soon, then expired: preview says so, up removes the grant once, the state says so", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const inputs = { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD"], expiresOn: tomorrow };
+    try {
+      await step("creates the grant; the output names the end date as expiring soon", async () => {
+        const r = await world().run(async (run) => (await res(run, "guest")).up(inputs));
+        expect(r.outs).toMatchObject({ permissions: ["DB_UPLOAD"], expiresOn: tomorrow, expiringSoon: tomorrow });
+        expect(r.outs.expiredOn).toBeUndefined();
+      });
+
+      await step("today's preview warns that it expires tomorrow, and changes nothing", async () => {
+        await world().run(async (run) => {
+          expect((await (await res(run, "guest")).preview(inputs)).op).toBe("same");
+          expect(lines(run)).toMatch(new RegExp(`access expiring soon: user ${U.member} expires on ${tomorrow} \\(in 1 day\\)`));
+        });
+      });
+
+      await step("two days later (the service's clock): preview says it will be removed; up removes it with one write", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        await world().run(async (run) => {
+          expect((await (await res(run, "guest")).preview(inputs)).op).toBe("update");
+          expect(lines(run)).toMatch(new RegExp(`user ${U.member}: expired on ${tomorrow}, will be removed`));
+        });
+        const sent = record();
+        const r = await world().run(async (run) => (await res(run, "guest")).up(inputs));
+        expect(sent.writes()).toEqual(["DeleteDatabaseUser 204"]);
+        expect(store().findDatabaseUser(DB, U.member)?.permissions ?? []).toEqual([]);
+        expect(r.outs).toMatchObject({ permissions: [], expiresOn: tomorrow, expiredOn: tomorrow });
+      });
+
+      await step("a later up and a refresh with the date still past change nothing", async () => {
+        const sent = record();
+        await world().run(async (run) => expect((await (await res(run, "guest")).up(inputs)).op).toBe("same"));
+        await world().run(async (run) => expect((await (await res(run, "guest")).refresh())?.outputs).toMatchObject({ expiredOn: tomorrow }));
+        expect(sent.writes()).toEqual([]);
+      });
+
+      await step("moving the end date later grants it again", async () => {
+        const later = { ...inputs, expiresOn: day(store().clock.now() + 30 * 86_400_000) };
+        const r = await world().run(async (run) => (await res(run, "guest")).up(later));
+        expect(r.op).toBe("update");
+        expect(store().findDatabaseUser(DB, U.member)?.permissions).toEqual(["DB_UPLOAD"]);
+        expect(r.outs.expiredOn).toBeUndefined();
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+
+  it("refuses a malformed date at check, naming the field", async () => {
+    const failures = await world().run((run) =>
+      failuresOf(run, { databaseId: DB, userId: U.member, permissions: ["DB_UPLOAD"], expiresOn: "2026-02-30" }),
+    );
+    expect(failures).toBe('expiresOn: must be a calendar day written YYYY-MM-DD (UTC), e.g. "2026-12-31"');
+  });
+});
+
+describe("DatabaseUsers entries with dates", () => {
+  it("refuses a malformed date and an end before the start at check, naming each field; bare entries still read", async () => {
+    const failures = await world().run((run) =>
+      failuresOf(
+        run,
+        {
+          databaseId: DB,
+          mode: "additive",
+          users: {
+            [String(U.orgAdmin)]: ["DB_ADMIN"],
+            [String(U.member)]: { permissions: ["DB_UPLOAD"], expiresOn: "31/12/2026" },
+            [String(U.multiOrgMember)]: { permissions: ["DB_UPLOAD"], startsOn: "2026-12-01", expiresOn: "2026-11-01" },
+          },
+        },
+        undefined,
+        "DatabaseUsers",
+      ),
+    );
+    expect(failures).toContain(`users.${U.member}.expiresOn: must be a calendar day written YYYY-MM-DD (UTC), e.g. "2026-12-31"`);
+    expect(failures).toContain(
+      `users.${U.multiOrgMember}.expiresOn: must be after startsOn (2026-12-01): access ends at the start of the expiresOn day, so 2026-11-01 would give none`,
+    );
+    expect(failures).not.toContain(`users.${U.orgAdmin}`);
+  });
+});
