@@ -83,7 +83,10 @@ function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean, st: Stand
 }
 
 /** The state of a grant whose end date has passed: nothing held, and when it ended. */
-function expiredState(inputs: Inputs, base: Pick<DatabaseUserPermissionsState, "active" | "username" | "adopted">): DatabaseUserPermissionsState {
+function expiredState(
+  inputs: Inputs,
+  base: Pick<DatabaseUserPermissionsState, "active" | "username" | "adopted">,
+): DatabaseUserPermissionsState {
   return definedOnly({
     databaseId: inputs.databaseId,
     userId: inputs.userId,

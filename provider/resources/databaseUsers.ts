@@ -298,10 +298,7 @@ async function reconcile(declared: Inputs, client: ReviewAdminClient, action: st
     await rememberDatabaseUser(client, dbId, userId, undefined);
     wrote();
   });
-  const state = withDates(
-    stateOf(inputs, Object.keys(declared.users).map(Number), await listedDatabaseUsers(client, dbId)),
-    dated,
-  );
+  const state = withDates(stateOf(inputs, Object.keys(declared.users).map(Number), await listedDatabaseUsers(client, dbId)), dated);
   // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
   enforceGate(
     action,

@@ -48,7 +48,9 @@ describe("an expiring DatabaseUsers entry", () => {
       const before = grants();
 
       const preview = await s.preview(program);
-      expect(logsOf(preview)).toMatch(new RegExp(`DatabaseUsers of database ${DB}: user ${guest}: expired on ${tomorrow}, will be removed`));
+      expect(logsOf(preview)).toMatch(
+        new RegExp(`DatabaseUsers of database ${DB}: user ${guest}: expired on ${tomorrow}, will be removed`),
+      );
       expect(preview.steps.find((st) => st.name === "nvc")?.op).toBe("update");
 
       const writes = writesFrom(world.emu);

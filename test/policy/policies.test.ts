@@ -227,8 +227,12 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
       mode: "additive",
       users: { "1009": { permissions: ["DB_UPLOAD"], expiresOn: soon }, "1003": ["DB_ADMIN"] },
     });
-    expect(await validateStack(externalAccessExpires, [dated], { ...cfg, userEmails: { ...cfg.userEmails, "1003": "alan@northwind.example" } })).toEqual([]);
-    expect(await validateStack(externalAccessExpires, [guest], { ...cfg, domains: { "lawfirm.example": { required: false } } })).toEqual([]);
+    expect(
+      await validateStack(externalAccessExpires, [dated], { ...cfg, userEmails: { ...cfg.userEmails, "1003": "alan@northwind.example" } }),
+    ).toEqual([]);
+    expect(await validateStack(externalAccessExpires, [guest], { ...cfg, domains: { "lawfirm.example": { required: false } } })).toEqual(
+      [],
+    );
     expect(await validateStack(externalAccessExpires, [guest], {})).toEqual([]);
   });
 

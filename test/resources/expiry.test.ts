@@ -52,7 +52,9 @@ describe("DatabaseUserPermissions with expiresOn", () => {
       await step("a later up and a refresh with the date still past change nothing", async () => {
         const sent = record();
         await world().run(async (run) => expect((await (await res(run, "guest")).up(inputs)).op).toBe("same"));
-        await world().run(async (run) => expect((await (await res(run, "guest")).refresh())?.outputs).toMatchObject({ expiredOn: tomorrow }));
+        await world().run(async (run) =>
+          expect((await (await res(run, "guest")).refresh())?.outputs).toMatchObject({ expiredOn: tomorrow }),
+        );
         expect(sent.writes()).toEqual([]);
       });
 
