@@ -26,7 +26,18 @@ import {
 import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
 import { enforceGate, gateFindings } from "./support/unmanagedGate";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
-import { CalendarDay, checkWindow, expiredLine, hasDates, standing, today, warnExpiringSoon, type Window } from "./support/expiry";
+import {
+  CalendarDay,
+  checkWindow,
+  dateFields,
+  dayIfDated,
+  endsNow,
+  expiredLine,
+  mapOnDay,
+  warnExpiringSoon,
+  type MapOnDay,
+  type Window,
+} from "./support/expiry";
 
 /** One user's entry with dates: the permissions, and the window they hold in (support/expiry.ts). */
 export interface DatabaseUserEntry {
@@ -190,36 +201,15 @@ const ACCEPT = "Declare them in the roster's users, or list their user ids in kn
 /** The inputs as they stand on one day: only the entries in their window, as bare permissions. */
 type Current = Omit<Inputs, "users"> & { users: Record<string, DatabasePermission[]> };
 
-/** What the map's dates say on `day` (undefined: no entry has a date), user id -> end date. */
-interface OnDay {
-  now: Current;
-  /** Every end date the map declares. */
-  ends: Record<string, string>;
-  soon: Record<string, string>;
-  expired: Record<string, string>;
-  day?: string;
-}
-
 /** The map on `day`: entries past their end or before their start count as not declared (support/expiry.ts). */
-function onDay(inputs: Inputs, day: string | undefined): OnDay {
-  const out: OnDay = { now: { ...inputs, users: {} }, ends: {}, soon: {}, expired: {}, day };
-  for (const [id, e] of Object.entries(inputs.users)) {
-    const w = windowOf(e);
-    if (w.expiresOn) out.ends[id] = w.expiresOn;
-    const st = day ? standing(w, day) : "active";
-    if (st === "expired") out.expired[id] = w.expiresOn!;
-    else if (st !== "notYet") out.now.users[id] = permissionsOf(e);
-    if (st === "soon") out.soon[id] = w.expiresOn!;
-  }
-  return out;
+function onDay(inputs: Inputs, day: string | undefined): MapOnDay<Entry> & { now: Current } {
+  const m = mapOnDay(inputs.users, windowOf, day);
+  const users = Object.fromEntries(Object.entries(m.current).map(([id, e]) => [id, permissionsOf(e)]));
+  return { ...m, now: { ...inputs, users } };
 }
 
 /** Today by the service's clock, asked only when an entry has a date. */
-async function dayFor(client: ReviewAdminClient, inputs: Inputs): Promise<string | undefined> {
-  return hasDates(Object.values(inputs.users).map(windowOf)) ? today(client) : undefined;
-}
-
-const nonEmpty = (r: Record<string, string>) => (Object.keys(r).length ? r : undefined);
+const dayFor = (client: ReviewAdminClient, inputs: Inputs) => dayIfDated(client, Object.values(inputs.users).map(windowOf));
 
 interface Plan {
   set: string[];
@@ -310,8 +300,8 @@ async function reconcile(declared: Inputs, client: ReviewAdminClient, action: st
 }
 
 /** The state with the map's dates: what it declares, what expires soon and what has expired. */
-function withDates(state: DatabaseUsersState, dated: Pick<OnDay, "ends" | "soon" | "expired">): DatabaseUsersState {
-  return definedOnly({ ...state, expiresOn: nonEmpty(dated.ends), expiringSoon: nonEmpty(dated.soon), expired: nonEmpty(dated.expired) });
+function withDates(state: DatabaseUsersState, dated: Pick<MapOnDay<unknown>, "ends" | "soon" | "expired">): DatabaseUsersState {
+  return definedOnly({ ...state, ...dateFields(dated) });
 }
 
 function inputsOf(state: DatabaseUsersState): Inputs {
@@ -385,16 +375,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   async readLive(state, { client, action }) {
     const listed = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
     // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
-    const ends = state.expiresOn ?? {};
-    const day = Object.keys(ends).length ? await today(client) : undefined;
-    const soon: Record<string, string> = {};
-    const expired: Record<string, string> = {};
-    for (const [id, end] of Object.entries(ends)) {
-      const st = day ? standing({ expiresOn: end }, day) : "active";
-      if (st === "soon") soon[id] = end;
-      if (st === "expired") expired[id] = end;
-    }
-    const fresh = withDates(listed, { ends, soon, expired });
+    const fresh = withDates(listed, await endsNow(client, state.expiresOn));
     const found = gate(fresh, fresh.unmanaged);
     if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
     return { state: fresh, inputs: inputsOf(fresh) };

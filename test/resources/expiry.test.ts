@@ -78,6 +78,53 @@ describe("DatabaseUserPermissions with expiresOn", () => {
   });
 });
 
+describe("OrganizationMembers entries with expiresOn", () => {
+  it("an additive roster removes a person once their end date has passed, and only them", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const roster = (ends: string) => ({
+      organizationId: SEEDED.org,
+      mode: "additive",
+      onUnmanaged: "ignore",
+      members: { "alan@northwind.example": { expiresOn: ends }, "ada@northwind.example": {} },
+    });
+    try {
+      await step("today: the output lists alan as expiring soon", async () => {
+        const r = await world().run(async (run) => (await res(run, "legal", "OrganizationMembers")).up(roster(tomorrow)));
+        expect(r.outs.expiringSoon).toEqual({ "alan@northwind.example": tomorrow });
+      });
+      await step("two days later: preview says alan will be removed; up removes him with one write", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        await world().run(async (run) => {
+          expect((await (await res(run, "legal", "OrganizationMembers")).preview(roster(tomorrow))).op).toBe("update");
+          expect(lines(run)).toMatch(new RegExp(`alan@northwind\\.example: expired on ${tomorrow}, will be removed`));
+        });
+        const sent = record();
+        const r = await world().run(async (run) => (await res(run, "legal", "OrganizationMembers")).up(roster(tomorrow)));
+        expect(sent.writes()).toEqual([expect.stringMatching(/^DeleteOrganizationUser 20\d$/)]);
+        expect(store().findMembership(SEEDED.org, U.member)).toBeUndefined();
+        expect(store().findMembership(SEEDED.org, U.orgAdmin)).toBeDefined();
+        expect(r.outs).toMatchObject({ expired: { "alan@northwind.example": tomorrow } });
+        const again = record();
+        await world().run(async (run) =>
+          expect((await (await res(run, "legal", "OrganizationMembers")).up(roster(tomorrow))).op).toBe("same"),
+        );
+        expect(again.writes()).toEqual([]);
+      });
+      await step("the key's own user past their end date is kept, and the refusal says why", async () => {
+        await world().run(async (run) => {
+          const d = await res(run, "legal", "OrganizationMembers");
+          await expect(d.preview({ ...roster(tomorrow), members: { "ada@northwind.example": { expiresOn: tomorrow } } })).rejects.toThrow(
+            /refused: .*ada@northwind\.example/,
+          );
+        });
+        expect(store().findMembership(SEEDED.org, U.orgAdmin)).toBeDefined();
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+});
+
 describe("DatabaseUsers entries with dates", () => {
   it("refuses a malformed date and an end before the start at check, naming each field; bare entries still read", async () => {
     const failures = await world().run((run) =>
