@@ -57,7 +57,7 @@ export interface DatabaseUserPermissionsState {
   username: string | null;
   /** True when the user already held permissions on the database when the resource was created. */
   adopted: boolean;
-  /** The declared end date (absent in states written before 0.3.0, and for grants without one). */
+  /** The declared end date (absent in older states, and for grants without one). */
   expiresOn?: string;
   /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
   expiringSoon?: string;

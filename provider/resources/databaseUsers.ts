@@ -143,7 +143,7 @@ export interface DatabaseUsersState {
   knownExceptions?: number[];
   /** What the rest of the program declared on this database at the last up (declarations.ts). */
   declaredElsewhere?: Record<string, string>;
-  /** End dates the map declares, by user id (absent in states written before 0.3.0). */
+  /** End dates the map declares, by user id (absent in older states). */
   expiresOn?: Record<string, string>;
   /** Users whose access ends within reviewadmin:expiringSoonDays (default 14) of the last up or refresh: user id -> end date. */
   expiringSoon?: Record<string, string>;

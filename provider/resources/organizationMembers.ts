@@ -144,7 +144,7 @@ export interface OrganizationMembersState {
   knownExceptions?: string[];
   /** What the rest of the program declared in this organization at the last up (declarations.ts). */
   declaredElsewhere?: Record<string, string>;
-  /** End dates the map declares, by email (absent in states written before 0.3.0). */
+  /** End dates the map declares, by email (absent in older states). */
   expiresOn?: Record<string, string>;
   /** People whose access ends within reviewadmin:expiringSoonDays (default 14) of the last up or refresh: email -> end date. */
   expiringSoon?: Record<string, string>;
