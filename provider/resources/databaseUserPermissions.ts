@@ -14,7 +14,7 @@ import { assertKeepsOwnDatabaseAdmin, refusalAsFailure } from "./support/lockout
 import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser, listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
-import { CalendarDay, expiredLine, standing, today, warnExpiringSoon, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -100,11 +100,6 @@ function expiredState(
   });
 }
 
-/** Where the grant stands today by the service's clock ("active" without an end date). */
-async function standingOf(client: ReviewAdminClient, expiresOn: string | undefined): Promise<Standing> {
-  return expiresOn ? standing({ expiresOn }, await today(client)) : "active";
-}
-
 /** True when the change takes DB_ADMIN from the user without allowAdminRemoval. */
 function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
   return olds.permissions.includes("DB_ADMIN") && !news.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
@@ -187,18 +182,16 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
       replaceOn: ["databaseId", "userId"],
       update: ["permissions", "allowAdminRemoval", "expiresOn"],
     });
-    const st = containsUnknown(news.expiresOn) ? "active" : await standingOf(client, news.expiresOn);
-    if (!result.replaces?.length && st === "expired") {
-      // Removed once; a later up with the date still past has nothing to do.
-      if (olds.expiredOn) return { changes: false };
-      pulumi.log.warn(expiredLine(action, `user ${olds.userId}`, news.expiresOn!));
-      if (olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
-        await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
-      return { changes: true, replaces: [] };
-    }
-    if (st === "soon" && !refresh) warnExpiringSoon(action, { [olds.userId]: news.expiresOn! }, await today(client), (id) => `user ${id}`);
-    // The end moved later (or went) after up removed the grant: it is granted again.
-    if (olds.expiredOn && !result.replaces?.length) return { changes: true, replaces: [] };
+    const step =
+      result.replaces?.length || containsUnknown(news.expiresOn)
+        ? undefined
+        : await expiryStep(client, action, `user ${olds.userId}`, news.expiresOn, olds.expiredOn, refresh);
+    // Removed once; a later up with the date still past has nothing to do.
+    if (step === "done") return { changes: false };
+    if (step === "remove" && olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
+      await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
+    // Past the end: removed. The end moved later (or went) after up removed the grant: granted again.
+    if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
     // Anti-lockout at preview, only when the change takes DB_ADMIN away.
     if (!result.replaces?.length && Array.isArray(news.permissions) && !containsUnknown(news.permissions) && losesAdmin(olds, news)) {
       await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);

@@ -78,6 +78,45 @@ describe("DatabaseUserPermissions with expiresOn", () => {
   });
 });
 
+describe("OrgMember with expiresOn", () => {
+  it("past the end date up removes the member once (status removed); the key's own user is refused at preview", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const alan = { organizationId: SEEDED.org, email: "alan@northwind.example", expiresOn: tomorrow };
+    try {
+      await step("adopts alan; the output names the end date", async () => {
+        const r = await world().run(async (run) => (await res(run, "alan", "OrgMember")).up(alan));
+        expect(r.outs).toMatchObject({ status: "active", expiresOn: tomorrow, expiringSoon: tomorrow });
+      });
+      await step("two days later: preview says so, up removes him with one write, a later up does nothing", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        await world().run(async (run) => {
+          expect((await (await res(run, "alan", "OrgMember")).preview(alan)).op).toBe("update");
+          expect(lines(run)).toMatch(new RegExp(`alan@northwind\\.example: expired on ${tomorrow}, will be removed`));
+        });
+        const sent = record();
+        const r = await world().run(async (run) => (await res(run, "alan", "OrgMember")).up(alan));
+        expect(sent.writes()).toEqual([expect.stringMatching(/^DeleteOrganizationUser 20\d$/)]);
+        expect(r.outs).toMatchObject({ status: "removed", userId: null, permissions: [], expiredOn: tomorrow });
+        expect(store().findMembership(SEEDED.org, U.member)).toBeUndefined();
+        const later = record();
+        await world().run(async (run) => expect((await (await res(run, "alan", "OrgMember")).up(alan)).op).toBe("same"));
+        expect(later.writes()).toEqual([]);
+      });
+      await step("the key's own user past the end date: refused at preview, naming them", async () => {
+        const ada = { organizationId: SEEDED.org, email: "ada@northwind.example" };
+        await world().run(async (run) => (await res(run, "ada", "OrgMember")).up(ada));
+        await world().run(async (run) =>
+          expect((await res(run, "ada", "OrgMember")).preview({ ...ada, expiresOn: tomorrow })).rejects.toThrow(
+            /refused: .*ada@northwind\.example/,
+          ),
+        );
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+});
+
 describe("OrganizationMembers entries with expiresOn", () => {
   it("an additive roster removes a person once their end date has passed, and only them", SCENARIO, async () => {
     const tomorrow = day(store().clock.now() + 86_400_000);
