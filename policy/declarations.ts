@@ -264,6 +264,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         field: "permissions",
         ...memberRef(p),
         permissions: permsOf(p.permissions),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     case "UserIdentifiers":

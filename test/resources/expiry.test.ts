@@ -117,6 +117,36 @@ describe("OrgMember with expiresOn", () => {
   });
 });
 
+describe("OrgMemberPermissions with expiresOn", () => {
+  it("past the end date up empties the permissions once, and the membership stays", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const grant = { organizationId: SEEDED.org, email: "alan@northwind.example", permissions: ["AI_ADMIN"], expiresOn: tomorrow };
+    try {
+      await step("grants AI_ADMIN until tomorrow", async () => {
+        const r = await world().run(async (run) => (await res(run, "alan", "OrgMemberPermissions")).up(grant));
+        expect(r.outs).toMatchObject({ permissions: ["AI_ADMIN"], expiringSoon: tomorrow });
+      });
+      await step("two days later: preview says so; up empties them with one write; a later up does nothing", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        await world().run(async (run) => {
+          expect((await (await res(run, "alan", "OrgMemberPermissions")).preview(grant)).op).toBe("update");
+          expect(lines(run)).toMatch(new RegExp(`alan@northwind\\.example: expired on ${tomorrow}, will be removed`));
+        });
+        const sent = record();
+        const r = await world().run(async (run) => (await res(run, "alan", "OrgMemberPermissions")).up(grant));
+        expect(sent.writes()).toEqual([expect.stringMatching(/^PatchOrganizationUser 200$/)]);
+        expect(r.outs).toMatchObject({ permissions: [], expiredOn: tomorrow });
+        expect(store().membership(SEEDED.org, U.member).permissions).toEqual([]);
+        const later = record();
+        await world().run(async (run) => expect((await (await res(run, "alan", "OrgMemberPermissions")).up(grant)).op).toBe("same"));
+        expect(later.writes()).toEqual([]);
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+});
+
 describe("OrganizationMembers entries with expiresOn", () => {
   it("an additive roster removes a person once their end date has passed, and only them", SCENARIO, async () => {
     const tomorrow = day(store().clock.now() + 86_400_000);
