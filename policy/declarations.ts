@@ -253,6 +253,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         status: optional(p.status, (v) => required(v, isString)),
         expiration: optional(p.expiration, (v) => required(v, isString)),
         resendWhenExpired: optional(p.resendWhenExpired, (v) => required(v, isBoolean)),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     case "OrgMemberPermissions":

@@ -18,6 +18,26 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const lines = (run: { plugin: { logs: { line: string }[] } }) => run.plugin.logs.map((l) => l.line).join("\n");
 const moveClock = (days: number) => control(world().emu.url, "POST", "/clock", { advanceDays: days });
 
+/**
+ * Two days on by the service's clock (the end date `end` now past): the preview of `inputs` says
+ * `who` expired and will be removed; up sends exactly one write, matching `write`, and returns its
+ * outputs; a later up is "same" and writes nothing.
+ */
+async function pastTheEnd(kind: string, name: string, inputs: Record<string, unknown>, who: string, end: string, write: RegExp) {
+  expect((await moveClock(2)).status).toBe(200);
+  await world().run(async (run) => {
+    expect((await (await res(run, name, kind)).preview(inputs)).op).toBe("update");
+    expect(lines(run)).toContain(`${who}: expired on ${end}, will be removed`);
+  });
+  const sent = record();
+  const r = await world().run(async (run) => (await res(run, name, kind)).up(inputs));
+  expect(sent.writes()).toEqual([expect.stringMatching(write)]);
+  const later = record();
+  await world().run(async (run) => expect((await (await res(run, name, kind)).up(inputs)).op).toBe("same"));
+  expect(later.writes()).toEqual([]);
+  return r.outs;
+}
+
 describe("DatabaseUserPermissions with expiresOn", () => {
   it("expiring soon, then expired: preview says so, up removes the grant once, the state says so", SCENARIO, async () => {
     const tomorrow = day(store().clock.now() + 86_400_000);
@@ -88,19 +108,9 @@ describe("OrgMember with expiresOn", () => {
         expect(r.outs).toMatchObject({ status: "active", expiresOn: tomorrow, expiringSoon: tomorrow });
       });
       await step("two days later: preview says so, up removes him with one write, a later up does nothing", async () => {
-        expect((await moveClock(2)).status).toBe(200);
-        await world().run(async (run) => {
-          expect((await (await res(run, "alan", "OrgMember")).preview(alan)).op).toBe("update");
-          expect(lines(run)).toMatch(new RegExp(`alan@northwind\\.example: expired on ${tomorrow}, will be removed`));
-        });
-        const sent = record();
-        const r = await world().run(async (run) => (await res(run, "alan", "OrgMember")).up(alan));
-        expect(sent.writes()).toEqual([expect.stringMatching(/^DeleteOrganizationUser 20\d$/)]);
-        expect(r.outs).toMatchObject({ status: "removed", userId: null, permissions: [], expiredOn: tomorrow });
+        const outs = await pastTheEnd("OrgMember", "alan", alan, "alan@northwind.example", tomorrow, /^DeleteOrganizationUser 20\d$/);
+        expect(outs).toMatchObject({ status: "removed", userId: null, permissions: [], expiredOn: tomorrow });
         expect(store().findMembership(SEEDED.org, U.member)).toBeUndefined();
-        const later = record();
-        await world().run(async (run) => expect((await (await res(run, "alan", "OrgMember")).up(alan)).op).toBe("same"));
-        expect(later.writes()).toEqual([]);
       });
       await step("the key's own user past the end date: refused at preview, naming them", async () => {
         const ada = { organizationId: SEEDED.org, email: "ada@northwind.example" };
@@ -127,19 +137,40 @@ describe("OrgMemberPermissions with expiresOn", () => {
         expect(r.outs).toMatchObject({ permissions: ["AI_ADMIN"], expiringSoon: tomorrow });
       });
       await step("two days later: preview says so; up empties them with one write; a later up does nothing", async () => {
-        expect((await moveClock(2)).status).toBe(200);
-        await world().run(async (run) => {
-          expect((await (await res(run, "alan", "OrgMemberPermissions")).preview(grant)).op).toBe("update");
-          expect(lines(run)).toMatch(new RegExp(`alan@northwind\\.example: expired on ${tomorrow}, will be removed`));
-        });
-        const sent = record();
-        const r = await world().run(async (run) => (await res(run, "alan", "OrgMemberPermissions")).up(grant));
-        expect(sent.writes()).toEqual([expect.stringMatching(/^PatchOrganizationUser 200$/)]);
-        expect(r.outs).toMatchObject({ permissions: [], expiredOn: tomorrow });
+        const outs = await pastTheEnd(
+          "OrgMemberPermissions",
+          "alan",
+          grant,
+          "alan@northwind.example",
+          tomorrow,
+          /^PatchOrganizationUser 200$/,
+        );
+        expect(outs).toMatchObject({ permissions: [], expiredOn: tomorrow });
         expect(store().membership(SEEDED.org, U.member).permissions).toEqual([]);
-        const later = record();
-        await world().run(async (run) => expect((await (await res(run, "alan", "OrgMemberPermissions")).up(grant)).op).toBe("same"));
-        expect(later.writes()).toEqual([]);
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+});
+
+describe("Invitation with expiresOn", () => {
+  it("past the end date up withdraws the pending invitation once, and never re-sends it", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const inv = { organizationId: SEEDED.org, email: "guest@lawfirm.example", expiresOn: tomorrow };
+    try {
+      await step("invites until tomorrow", async () => {
+        const r = await world().run(async (run) => (await res(run, "guest", "Invitation")).up(inv));
+        expect(r.outs).toMatchObject({ status: "pending", expiringSoon: tomorrow });
+      });
+      await step("two days later: preview says so; up withdraws it with one write; a later up does nothing", async () => {
+        const outs = await pastTheEnd("Invitation", "guest", inv, "guest@lawfirm.example", tomorrow, /^DeleteOrganizationInvitation 20\d$/);
+        expect(outs).toMatchObject({ status: "removed", expiredOn: tomorrow });
+        expect(
+          store()
+            .invitationsOf(SEEDED.org)
+            .map((i) => i.email),
+        ).not.toContain("guest@lawfirm.example");
       });
     } finally {
       await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
