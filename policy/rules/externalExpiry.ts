@@ -27,7 +27,14 @@ export interface ExternalExpiryConfig {
 }
 
 /** The kinds whose grants take an `expiresOn` (the others cannot comply, so they are not judged). */
-export const TAKES_END_DATE: ReadonlySet<string> = new Set(["OrgMember", "OrganizationMembers", "OrgMemberPermissions", "Invitation", "DatabaseUsers", "DatabaseUserPermissions"]);
+export const TAKES_END_DATE: ReadonlySet<string> = new Set([
+  "OrgMember",
+  "OrganizationMembers",
+  "OrgMemberPermissions",
+  "Invitation",
+  "DatabaseUsers",
+  "DatabaseUserPermissions",
+]);
 
 /** What the rule uses for a setting left out. */
 export const EXTERNAL_EXPIRY_DEFAULTS = { maxDays: 90 } as const;
