@@ -138,6 +138,9 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   const baseUrl = baseUrlOf(req, runtime.baseUrl());
   const url = requestUrl(req, baseUrl);
   const { store, traffic } = runtime;
+  // The Date header tells the emulator's clock, not the machine's: clients take "today" from it
+  // (access that expires), and tests move that clock with POST /_emulator/clock.
+  res.setHeader("date", new Date(store.clock.now()).toUTCString());
   let operation: string | null = null;
   let route: RouteDef | undefined;
   let caller: Caller | undefined;

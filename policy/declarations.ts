@@ -130,6 +130,8 @@ export interface Declaration {
   status?: Maybe<string>;
   expiration?: Maybe<string | null>;
   resendWhenExpired?: Maybe<boolean>;
+  /** The grant's end date (YYYY-MM-DD) when it has one (issue 26); undefined: none. */
+  expiresOn?: Maybe<string>;
 }
 
 /** A roster: which scope it owns, in which mode, and whom it leaves alone. */
@@ -189,6 +191,11 @@ function optional<T>(v: unknown, f: (x: unknown) => Maybe<T>): Maybe<T> | undefi
 function permsOf(v: unknown): Maybe<Perms> {
   if (!Array.isArray(v)) return NOT_KNOWN;
   return { known: v.filter(isString), partial: v.some((p) => !isString(p)) };
+}
+
+/** An end date: undefined when none is given. */
+function endOf(v: unknown): Maybe<string> | undefined {
+  return optional(v, (x) => required(x, isString));
 }
 
 /** Either `email` or `userId` names the member (OrgMemberPermissions, UserIdentifiers). */
@@ -263,6 +270,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         status: optional(p.status, (v) => required(v, isString)),
         expiration: optional(p.invitationExpiration, (v) => required(v, isString)),
         resendWhenExpired: optional(p.resendWhenExpired, (v) => required(v, isBoolean)),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     }
@@ -280,6 +288,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         status: optional(p.status, (v) => required(v, isString)),
         expiration: optional(p.expiration, (v) => required(v, isString)),
         resendWhenExpired: optional(p.resendWhenExpired, (v) => required(v, isBoolean)),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     case "OrgMemberPermissions":
@@ -291,6 +300,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         field: "permissions",
         ...memberRef(p),
         permissions: permsOf(p.permissions),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     case "UserIdentifiers":
@@ -304,6 +314,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
         level: "one person",
         userId: required(p.userId, isNumber),
         permissions: permsOf(p.permissions),
+        expiresOn: endOf(p.expiresOn),
       });
       break;
     case "OrganizationMembers":
@@ -351,10 +362,13 @@ export function declarationsOf(r: ResourceInfo): Declared {
           } else permissions = NOT_KNOWN;
         }
         if (roster.people !== NOT_KNOWN) roster.people.add(person);
+        // An entry's end date: in its inputs' object form, or in the outputs' `expiresOn` map.
+        const ends = isObject(p.expiresOn) ? p.expiresOn : {};
+        const expiresOn = endOf(isObject(value) && "expiresOn" in value ? value.expiresOn : (ends[key] ?? ends[person]));
         out.declarations.push(
           isOrg
-            ? { res, scope, scopeId, level, email: person, userId, permissions, status }
-            : { res, scope, scopeId, level, userId: /^\d+$/.test(key) ? Number(key) : NOT_KNOWN, permissions },
+            ? { res, scope, scopeId, level, email: person, userId, permissions, status, expiresOn }
+            : { res, scope, scopeId, level, userId: /^\d+$/.test(key) ? Number(key) : NOT_KNOWN, permissions, expiresOn },
         );
       }
       break;

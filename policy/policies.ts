@@ -19,6 +19,7 @@ import { databaseAdminFindings } from "./rules/databaseAdmin";
 import { domainRulesActive, type DomainConfig } from "./rules/domains";
 import { ethicalWallFindings } from "./rules/ethicalWalls";
 import { EXPIRY_DEFAULTS, invitationExpiryFindings } from "./rules/invitationExpiry";
+import { EXTERNAL_EXPIRY_DEFAULTS, externalExpiryActive, externalExpiryFindings, type ExternalExpiryConfig } from "./rules/externalExpiry";
 import { memberDomainFindings } from "./rules/memberDomains";
 import { ADMIN_DEFAULTS, orgAdminCountFindings } from "./rules/orgAdminCount";
 import { orgPermissionDomainFindings } from "./rules/orgPermissionDomains";
@@ -117,6 +118,33 @@ const schemas = {
       },
     },
   },
+  externalExpiry: {
+    properties: {
+      firmDomains: {
+        type: "array",
+        items: { type: "string" },
+        default: [],
+        description: "The firm's own email domains (e.g. northwind.example); everyone else is external. Empty: the policy is off.",
+      },
+      maxDays: {
+        type: "number",
+        minimum: 0,
+        default: EXTERNAL_EXPIRY_DEFAULTS.maxDays,
+        description: "Longest an external grant may run: its expiresOn at most this many days from today.",
+      },
+      domains: {
+        type: "object",
+        additionalProperties: {
+          type: "object",
+          properties: { maxDays: { type: "number", minimum: 0 }, required: { type: "boolean" } },
+          additionalProperties: false,
+        },
+        default: {},
+        description: "Terms per external domain: { maxDays } overrides the limit, { required: false } lets grants run without an end date.",
+      },
+      userEmails,
+    },
+  },
 } satisfies Record<string, PolicyConfigSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -126,6 +154,7 @@ const schemas = {
 type Kinds = ReadonlySet<string>;
 const ORG_PEOPLE: Kinds = new Set(["OrgMember", "OrganizationMembers", "OrgMemberPermissions", "Invitation"]);
 const MEMBERS: Kinds = new Set(["OrgMember", "OrganizationMembers", "Invitation"]);
+const PEOPLE_AND_GRANTS: Kinds = new Set([...ORG_PEOPLE, "DatabaseUsers", "DatabaseUserPermissions"]);
 
 /** A resource policy over one resource's declarations. */
 function perResource<C extends object>(kinds: Kinds, active: (cfg: C) => boolean, rule: (d: Declared, cfg: C) => Finding[]) {
@@ -268,6 +297,23 @@ export const ethicalWalls: StackValidationPolicy = {
   },
 };
 
+export const externalAccessExpires: StackValidationPolicy = {
+  name: "external-access-expires",
+  displayName: "Access for people outside the firm's domains has an end date",
+  description:
+    "A grant to a person whose email domain is not one of firmDomains has an expiresOn at most maxDays (or the domain's own maxDays) away; domains can be exempted.",
+  enforcementLevel: "mandatory",
+  severity: "high",
+  configSchema: schemas.externalExpiry,
+  remediationSteps:
+    "Set expiresOn (YYYY-MM-DD) on the grant, no later than the message says; or set terms for the domain in the policy config (domains: { maxDays } or { required: false }).",
+  url: `${DOC}#external-access-expires`,
+  validateStack: (args, report) => {
+    if (!externalExpiryActive(args.getConfig<ExternalExpiryConfig>())) args.notApplicable("firmDomains is not configured");
+    return perStack(PEOPLE_AND_GRANTS, externalExpiryFindings)(args, report);
+  },
+};
+
 /** Every policy of the pack, in the order docs/policy.md lists them. */
 export const policies = [
   orgPermissionsAllowedDomains,
@@ -277,4 +323,5 @@ export const policies = [
   singleOwnershipLevel,
   invitationExpiryHorizon,
   ethicalWalls,
+  externalAccessExpires,
 ];

@@ -42,6 +42,8 @@ export interface Settings {
    * with one line naming each. Held here as an absolute path. `reviewadmin:openapi` or REVIEWADMIN_OPENAPI.
    */
   openapi?: string;
+  /** How many days ahead `expiringSoon` outputs and preview warnings look for access that ends, default 14. `reviewadmin:expiringSoonDays` or REVIEWADMIN_EXPIRING_SOON_DAYS. */
+  expiringSoonDays?: number;
 }
 
 /** Stack config namespace. */
@@ -112,6 +114,7 @@ export const SETTINGS: Record<Key, SettingRule> = {
   log: { env: "REVIEWADMIN_LOG", parse: logLevel },
   insecureHttpHosts: { env: "REVIEWADMIN_INSECURE_HTTP_HOSTS", parse: hostList },
   openapi: { env: "REVIEWADMIN_OPENAPI", parse: openapiDocument },
+  expiringSoonDays: { env: "REVIEWADMIN_EXPIRING_SOON_DAYS", parse: positiveInteger },
 };
 
 /** A setting that broke its rule, named by where it came from. */

@@ -54,7 +54,15 @@ describe("examples/gitops workflows", () => {
     expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, "expect-no-changes": true });
   });
 
-  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml"])("%s runs the package's policy pack", (file) => {
+  it("expire.yml: a daily refreshed up on main, in up.yml's concurrency group; drift.yml prints what expires this week", () => {
+    const w = workflow("expire.yml");
+    expect(w.on.schedule[0].cron).toMatch(/^\S+ \S+ \* \* \*$/);
+    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true, "stack-name": "acme/access/prod" });
+    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    expect(workflow("drift.yml").steps.some((st) => /expiringSoon/.test(st.run ?? ""))).toBe(true);
+  });
+
+  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml", "expire.yml"])("%s runs the package's policy pack", (file) => {
     expect(workflow(file).pulumi.with?.policyPacks).toBe("access/node_modules/pulumi-reviewadmin/policy");
   });
 

@@ -25,7 +25,7 @@ import { clientCacheKey, resolveOptions, type ClientOptions, type ResolvedOption
 import { pacerFor, type RequestPacer } from "./pacer";
 import { PageBounds } from "./pagination";
 import { checkUrl, isInsecureHttp, keyFingerprint, REDACTED } from "./security";
-import { acquirePool, releasePool, type WireBody } from "./transport";
+import { acquirePool, releasePool, type WireBody, type WireResponse } from "./transport";
 
 /** Counters since construction: requests sent (retries included), retries, 429 answers, requests per operation. */
 export interface ClientStats {
@@ -95,6 +95,8 @@ export class ReviewAdminClient {
   /** Pools this client acquired, by origin: the base URL's, plus any part-upload hosts. */
   readonly #pools = new Map<string, Pool>();
   #closed = false;
+  /** The service's clock minus the machine's, from the last API answer's Date header (serviceNow). */
+  #serviceOffsetMs: number | undefined;
   readonly #stats: ClientStats = { requests: 0, retries: 0, throttled: 0, byOperation: {} };
 
   /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and pacer. */
@@ -119,6 +121,20 @@ export class ReviewAdminClient {
     this.#poolFor(o.base.origin);
   }
 
+  /**
+   * Unix milliseconds now by the service's clock: the Date header of the last API answer, carried
+   * forward on the machine's clock; undefined before any answer (or without a Date header).
+   */
+  serviceNow(): number | undefined {
+    return this.#serviceOffsetMs === undefined ? undefined : Date.now() + this.#serviceOffsetMs;
+  }
+
+  #sawAnswer(res: WireResponse): void {
+    const date = res.headers["date"];
+    const ms = typeof date === "string" ? Date.parse(date) : NaN;
+    if (Number.isFinite(ms)) this.#serviceOffsetMs = ms - Date.now();
+  }
+
   /** A snapshot of the counters since construction. */
   get stats(): ClientStats {
     return { ...this.#stats, byOperation: { ...this.#stats.byOperation } };
@@ -137,6 +153,7 @@ export class ReviewAdminClient {
     const path = this.#pathFor(route, params);
     const makeBody = this.#bodyFor(route, body);
     const res = await exchange(this.#apiExchange(route, path, makeBody, opts?.signal), this.#host);
+    this.#sawAnswer(res);
     return readPage(route, this.#ctx(route, path), res, this.#o.scrubber).data as DataOf<K>;
   }
 
@@ -159,6 +176,7 @@ export class ReviewAdminClient {
     while (path !== null) {
       const ctx = this.#ctx(route, path);
       const res = await exchange(this.#apiExchange(route, path, undefined, opts?.signal), this.#host);
+      this.#sawAnswer(res);
       const page = readPage(route, ctx, res, this.#o.scrubber);
       const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
       for (const item of items) yield item as PageItemOf<K>;

@@ -14,6 +14,7 @@ import { assertKeepsOwnDatabaseAdmin, refusalAsFailure } from "./support/lockout
 import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser, listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -25,6 +26,11 @@ export interface DatabaseUserPermissionsArgs {
   permissions: pulumi.Input<pulumi.Input<DatabasePermission>[]>;
   /** Allow taking DB_ADMIN from the key's own user (a create that adopts their grant, a change or a delete). Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
+  /**
+   * "YYYY-MM-DD" (UTC): the grant ends at the start of this day. From then on up removes the
+   * user's permissions on the database (the state keeps `expiredOn`), anti-lockout still holding.
+   */
+  expiresOn?: pulumi.Input<string>;
 }
 
 const Inputs = z.strictObject({
@@ -34,6 +40,7 @@ const Inputs = z.strictObject({
     message: "must hold at least one permission; to take all of them away, delete the resource",
   }),
   allowAdminRemoval: z.boolean().optional(),
+  expiresOn: CalendarDay.optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<DatabaseUserPermissionsArgs, z.input<typeof Inputs>>(true);
@@ -50,12 +57,18 @@ export interface DatabaseUserPermissionsState {
   username: string | null;
   /** True when the user already held permissions on the database when the resource was created. */
   adopted: boolean;
+  /** The declared end date (absent in older states, and for grants without one). */
+  expiresOn?: string;
+  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
+  expiringSoon?: string;
+  /** Set once up has removed the grant because its end date passed (or found it gone): that date. */
+  expiredOn?: string;
 }
 stateHolds<DatabaseUserPermissionsState, Inputs>(true);
 
 const label = (s: { databaseId: number; userId: number }) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`;
 
-function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): DatabaseUserPermissionsState {
+function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean, st: Standing = "active"): DatabaseUserPermissionsState {
   return definedOnly({
     databaseId: inputs.databaseId,
     userId: inputs.userId,
@@ -64,6 +77,26 @@ function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean): Database
     active: live.active,
     username: live.user.username ?? null,
     adopted,
+    expiresOn: inputs.expiresOn,
+    expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
+  });
+}
+
+/** The state of a grant whose end date has passed: nothing held, and when it ended. */
+function expiredState(
+  inputs: Inputs,
+  base: Pick<DatabaseUserPermissionsState, "active" | "username" | "adopted">,
+): DatabaseUserPermissionsState {
+  return definedOnly({
+    databaseId: inputs.databaseId,
+    userId: inputs.userId,
+    allowAdminRemoval: inputs.allowAdminRemoval,
+    permissions: [],
+    active: base.active,
+    username: base.username,
+    adopted: base.adopted,
+    expiresOn: inputs.expiresOn,
+    expiredOn: inputs.expiresOn,
   });
 }
 
@@ -96,6 +129,23 @@ async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promis
   return live;
 }
 
+/** Removes the user's permissions on the database (E24); already gone counts as done. */
+async function removeGrant(client: ReviewAdminClient, databaseId: number, userId: number): Promise<void> {
+  await client.call("DeleteDatabaseUser", { databaseId, userId }).catch(ignore404);
+  await rememberDatabaseUser(client, databaseId, userId, undefined);
+}
+
+/** The inputs a state stands for (refresh writes them back). */
+function inputsOfState(s: DatabaseUserPermissionsState): Inputs {
+  return definedOnly({
+    databaseId: s.databaseId,
+    userId: s.userId,
+    permissions: s.permissions,
+    allowAdminRemoval: s.allowAdminRemoval,
+    expiresOn: s.expiresOn,
+  });
+}
+
 /** The DatabaseUserPermissions implementation run by the plugin. */
 export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermissionsState>({
   kind: "DatabaseUserPermissions",
@@ -108,6 +158,9 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     "active",
     "username",
     "adopted",
+    "expiresOn",
+    "expiringSoon",
+    "expiredOn",
   ]),
   label,
   idOf: (s) => `${s.databaseId}/${s.userId}`,
@@ -122,8 +175,21 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
   // always changes the database or the user, and a forced replace of the same grant finds it
   // claimed at delete (handover.ts), so the old delete never removes what the new one made.
-  async diff(olds, news, { client, action }) {
-    const result = diffFields(olds, news, { replaceOn: ["databaseId", "userId"], update: ["permissions", "allowAdminRemoval"] });
+  async diff(olds, news, { client, action, refresh }) {
+    const result = diffFields(olds, news, {
+      replaceOn: ["databaseId", "userId"],
+      update: ["permissions", "allowAdminRemoval", "expiresOn"],
+    });
+    const step =
+      result.replaces?.length || containsUnknown(news.expiresOn)
+        ? undefined
+        : await expiryStep(client, action, `user ${olds.userId}`, news.expiresOn, olds.expiredOn, refresh);
+    // Removed once; a later up with the date still past has nothing to do.
+    if (step === "done") return { changes: false };
+    if (step === "remove" && olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
+      await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
+    // Past the end: removed. The end moved later (or went) after up removed the grant: granted again.
+    if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
     // Anti-lockout at preview, only when the change takes DB_ADMIN away.
     if (!result.replaces?.length && Array.isArray(news.permissions) && !containsUnknown(news.permissions) && losesAdmin(olds, news)) {
       await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
@@ -132,6 +198,11 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   },
 
   async create(inputs, { client, action }) {
+    const st = await standingOf(client, inputs.expiresOn);
+    if (st === "expired") {
+      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nothing granted`);
+      return expiredState(inputs, { active: false, username: null, adopted: false });
+    }
     await guardCreate(client, inputs, action);
     const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
     const adopted = !!existing && existing.permissions.length > 0;
@@ -139,36 +210,40 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     // Adopting the very permissions the program declares writes nothing: E26 would only set what
     // is there, and an exported program's first up must send no write (cli/export).
     const live = adopted && sameSet(existing.permissions, inputs.permissions) ? existing : await setPermissions(client, inputs);
-    return stateOf(inputs, live, adopted);
+    return stateOf(inputs, live, adopted, st);
   },
 
   async read(state, { client }) {
     const live = (await listedDatabaseUsers(client, state.databaseId)).get(state.userId);
-    if (!live || live.permissions.length === 0) return undefined;
-    const fresh = stateOf(state, live, state.adopted);
-    return {
-      state: fresh,
-      inputs: definedOnly({
-        databaseId: fresh.databaseId,
-        userId: fresh.userId,
-        permissions: fresh.permissions,
-        allowAdminRemoval: fresh.allowAdminRemoval,
-      }),
-    };
+    const held = !!live && live.permissions.length > 0;
+    // An expired grant stays in state while nothing is held; granted again by hand, the next up removes it again.
+    if (state.expiredOn && !held) return { state };
+    if (!held) return undefined;
+    const fresh = stateOf(state, live, state.adopted, await standingOf(client, state.expiresOn));
+    return { state: fresh, inputs: inputsOfState(fresh) };
   },
 
   async update(olds, news, { client, action }) {
+    const st = await standingOf(client, news.expiresOn);
+    if (st === "expired") {
+      if (olds.expiredOn) return expiredState(news, olds);
+      if (olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
+        await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
+      pulumi.log.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
+      await removeGrant(client, news.databaseId, news.userId);
+      return expiredState(news, olds);
+    }
     if (losesAdmin(olds, news)) await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
-    return stateOf(news, await setPermissions(client, news), olds.adopted);
+    return stateOf(news, await setPermissions(client, news), olds.adopted, st);
   },
 
   async delete(state, { client, action }) {
+    if (state.expiredOn) return; // removed when it expired; what is there now was granted by someone else
     if (state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval) {
       await assertKeepsOwnDatabaseAdmin(client, state.databaseId, [state.userId], action);
     }
     if (state.adopted) pulumi.log.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
-    await client.call("DeleteDatabaseUser", { databaseId: state.databaseId, userId: state.userId }).catch(ignore404);
-    await rememberDatabaseUser(client, state.databaseId, state.userId, undefined);
+    await removeGrant(client, state.databaseId, state.userId);
   },
 });
 

@@ -26,14 +26,38 @@ import {
 import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
 import { enforceGate, gateFindings } from "./support/unmanagedGate";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
+import {
+  CalendarDay,
+  checkWindow,
+  dateFields,
+  dayIfDated,
+  endsNow,
+  expiredLine,
+  mapOnDay,
+  warnExpiringSoon,
+  type MapOnDay,
+  type Window,
+} from "./support/expiry";
+
+/** One user's entry with dates: the permissions, and the window they hold in (support/expiry.ts). */
+export interface DatabaseUserEntry {
+  permissions: pulumi.Input<pulumi.Input<DatabasePermission>[]>;
+  /** "YYYY-MM-DD" (UTC): access ends at the start of this day, and up then removes it, even in additive mode. */
+  expiresOn?: pulumi.Input<string>;
+  /** "YYYY-MM-DD" (UTC): the first day of access; before it the entry counts as not declared. */
+  startsOn?: pulumi.Input<string>;
+}
 
 /** Inputs of a DatabaseUsers roster. */
 export interface DatabaseUsersArgs {
   /** Changing it replaces. */
   databaseId: pulumi.Input<number>;
   mode: pulumi.Input<RosterMode>;
-  /** Permissions by user id (written as a string key, e.g. "1003"); each set non-empty. */
-  users: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<DatabasePermission>[]>>>;
+  /**
+   * Permissions by user id (written as a string key, e.g. "1003"); each set non-empty. An entry is
+   * the permissions, or `{ permissions, expiresOn?, startsOn? }` for access with an end date.
+   */
+  users: pulumi.Input<Record<string, pulumi.Input<pulumi.Input<DatabasePermission>[] | DatabaseUserEntry>>>;
   /** User ids never removed in authoritative mode. */
   protectedUserIds?: pulumi.Input<pulumi.Input<number>[]>;
   /** Allow taking DB_ADMIN from the key's own user. Default false. */
@@ -52,18 +76,34 @@ const Permissions = DatabasePermissions.refine((a) => a.length > 0, {
   message: "must hold at least one permission (leave the user out of the map to remove them)",
 });
 
+const Dated = z
+  .strictObject({ permissions: Permissions, expiresOn: CalendarDay.optional(), startsOn: CalendarDay.optional() })
+  .superRefine((w, ctx) => checkWindow(w, ctx))
+  // Without dates the entry is stored as the bare permissions, as before dates existed.
+  .transform((e) => (e.expiresOn || e.startsOn ? definedOnly(e) : e.permissions));
+type Entry = DatabasePermission[] | ({ permissions: DatabasePermission[] } & Window);
+/** An entry: the bare permissions (the older form), or permissions with dates; each problem names its field. */
+const Entry = z.unknown().transform((v, ctx): Entry => {
+  const r = Array.isArray(v) ? Permissions.safeParse(v) : Dated.safeParse(v);
+  if (r.success) return r.data as Entry;
+  for (const issue of r.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: issue.path as (string | number)[] });
+  return z.NEVER;
+});
+const permissionsOf = (e: Entry): DatabasePermission[] => (Array.isArray(e) ? e : e.permissions);
+const windowOf = (e: Entry): Window => (Array.isArray(e) ? {} : e);
+
 const Inputs = z.strictObject({
   databaseId: DatabaseId,
   mode: rosterMode,
   // Keys checked here, not by a key schema: zod words a bad key only "Invalid key in record".
-  users: z.record(z.string(), Permissions).transform((m, ctx) => {
+  users: z.record(z.string(), Entry).transform((m, ctx) => {
     for (const key of Object.keys(m)) {
       if (!/^[1-9]\d*$/.test(key)) {
         const rule = `each key must be a user id: a positive integer written as a string, e.g. "1003"`;
         ctx.addIssue({ code: "custom", message: `'${key}' is not a user id (${rule})`, path: [key] });
       }
     }
-    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b)));
+    return Object.fromEntries(Object.entries(m).sort(([a], [b]) => Number(a) - Number(b))) as Record<string, Entry>;
   }),
   protectedUserIds: z
     .array(UserId)
@@ -103,6 +143,12 @@ export interface DatabaseUsersState {
   knownExceptions?: number[];
   /** What the rest of the program declared on this database at the last up (declarations.ts). */
   declaredElsewhere?: Record<string, string>;
+  /** End dates the map declares, by user id (absent in older states). */
+  expiresOn?: Record<string, string>;
+  /** Users whose access ends within reviewadmin:expiringSoonDays (default 14) of the last up or refresh: user id -> end date. */
+  expiringSoon?: Record<string, string>;
+  /** Users whose end date has passed, whose access up removed (or finds gone): user id -> end date. */
+  expired?: Record<string, string>;
 }
 
 const liveUser = (u: DatabaseUser): LiveUser => ({
@@ -152,6 +198,19 @@ function gate(settings: Settings, unmanaged: DatabaseUsersState["unmanaged"]): s
 
 const ACCEPT = "Declare them in the roster's users, or list their user ids in knownExceptions to accept them as they are";
 
+/** The inputs as they stand on one day: only the entries in their window, as bare permissions. */
+type Current = Omit<Inputs, "users"> & { users: Record<string, DatabasePermission[]> };
+
+/** The map on `day`: entries past their end or before their start count as not declared (support/expiry.ts). */
+function onDay(inputs: Inputs, day: string | undefined): MapOnDay<Entry> & { now: Current } {
+  const m = mapOnDay(inputs.users, windowOf, day);
+  const users = Object.fromEntries(Object.entries(m.current).map(([id, e]) => [id, permissionsOf(e)]));
+  return { ...m, now: { ...inputs, users } };
+}
+
+/** Today by the service's clock, asked only when an entry has a date. */
+const dayFor = (client: ReviewAdminClient, inputs: Inputs) => dayIfDated(client, Object.values(inputs.users).map(windowOf));
+
 interface Plan {
   set: string[];
   remove: string[];
@@ -160,7 +219,7 @@ interface Plan {
 }
 
 /** Who to set and remove; authoritative removals spare `protectedUserIds` and grants another resource of this run declares. */
-function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
+function planOf(inputs: Current, live: Record<string, LiveUser>, expired: Record<string, string> = {}): Plan {
   const protectedSet = new Set((inputs.protectedUserIds ?? []).map(String));
   const set = Object.keys(inputs.users).filter((id) => JSON.stringify(live[id]?.permissions) !== JSON.stringify(inputs.users[id]));
   const remove: string[] = [];
@@ -173,6 +232,8 @@ function planOf(inputs: Inputs, live: Record<string, LiveUser>): Plan {
       else remove.push(id);
     }
   }
+  // Expired entries go even from an additive roster: past its end a grant is not merely unmanaged.
+  for (const id of Object.keys(expired)) if (live[id] && !remove.includes(id)) remove.push(id);
   return { set, remove, handedOver };
 }
 
@@ -181,7 +242,7 @@ const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.data
 /** Refuses to take DB_ADMIN from the key's own user, unless allowed. */
 async function guardLockout(
   client: ReviewAdminClient,
-  inputs: Inputs,
+  inputs: Current,
   live: Record<string, LiveUser>,
   plan: Plan,
   action: string,
@@ -193,10 +254,12 @@ async function guardLockout(
   await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
-async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<DatabaseUsersState> {
-  const dbId = inputs.databaseId;
-  const everyone = stateOf({ ...inputs, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
-  const plan = planOf(inputs, everyone);
+async function reconcile(declared: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<DatabaseUsersState> {
+  const dbId = declared.databaseId;
+  const everyone = stateOf({ ...declared, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
+  const dated = onDay(declared, await dayFor(client, declared));
+  const inputs = dated.now;
+  const plan = planOf(inputs, everyone, dated.expired);
   await guardLockout(client, inputs, everyone, plan, action);
   for (const [id, holder] of plan.handedOver)
     pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
@@ -208,6 +271,8 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
       )
     : undefined;
   if (note) pulumi.log.info(note);
+  for (const id of Object.keys(dated.expired).filter((e) => everyone[e]))
+    pulumi.log.info(`${action}: user ${id}: expired on ${dated.expired[id]}, removing their permissions`);
   const wrote = progressOf(action, plan.set.length + plan.remove.length, "users");
   await mapLimit(plan.set, 8, async (id) => {
     const userId = Number(id);
@@ -221,7 +286,7 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     await rememberDatabaseUser(client, dbId, userId, undefined);
     wrote();
   });
-  const state = stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(client, dbId));
+  const state = withDates(stateOf(inputs, Object.keys(declared.users).map(Number), await listedDatabaseUsers(client, dbId)), dated);
   // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
   enforceGate(
     action,
@@ -232,11 +297,19 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
   return state;
 }
 
+/** The state with the map's dates: what it declares, what expires soon and what has expired. */
+function withDates(state: DatabaseUsersState, dated: Pick<MapOnDay<unknown>, "ends" | "soon" | "expired">): DatabaseUsersState {
+  return definedOnly({ ...state, ...dateFields(dated) });
+}
+
 function inputsOf(state: DatabaseUsersState): Inputs {
+  const end = state.expiresOn ?? {};
   return definedOnly({
     databaseId: state.databaseId,
     mode: state.mode,
-    users: Object.fromEntries(Object.entries(state.users).map(([id, u]) => [id, u.permissions])),
+    users: Object.fromEntries(
+      Object.entries(state.users).map(([id, u]) => [id, end[id] ? { permissions: u.permissions, expiresOn: end[id] } : u.permissions]),
+    ),
     protectedUserIds: state.protectedUserIds,
     allowAdminRemoval: state.allowAdminRemoval,
     onUnmanaged: state.onUnmanaged,
@@ -260,6 +333,9 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     "onUnmanaged",
     "knownExceptions",
     "declaredElsewhere",
+    "expiresOn",
+    "expiringSoon",
+    "expired",
   ]),
   label,
   idOf: (s) => `database/${s.databaseId}`,
@@ -274,8 +350,14 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
       return { changes: true, replaces: same ? [] : ["databaseId"] };
     }
     if (news.databaseId !== olds.databaseId) return { changes: true, replaces: ["databaseId"], deleteBeforeReplace: true };
-    const plan = planOf(news, olds.users);
+    const dated = onDay(news, await dayFor(client, news));
+    const plan = planOf(dated.now, olds.users, dated.expired);
+    // Said where the drift gate and lockout speak: the preview's messages on this resource.
+    for (const id of Object.keys(dated.expired).filter((e) => olds.users[e]))
+      pulumi.log.warn(expiredLine(action, `user ${id}`, dated.expired[id]!));
+    if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (id) => `user ${id}`);
     const settingsChanged =
+      JSON.stringify(dated.ends) !== JSON.stringify(olds.expiresOn ?? {}) ||
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedUserIds ?? null) !== JSON.stringify(olds.protectedUserIds ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
@@ -283,13 +365,15 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     const found = gate(news, olds.unmanaged ?? []);
     if (refresh && found.length) return { changes: true, replaces: [] };
     enforceGate(action, news, found, ACCEPT);
-    if (plan.set.length || plan.remove.length) await guardLockout(client, news, olds.users, plan, action);
+    if (plan.set.length || plan.remove.length) await guardLockout(client, dated.now, olds.users, plan, action);
     return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
   reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
   async readLive(state, { client, action }) {
-    const fresh = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
+    const listed = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
+    // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
+    const fresh = withDates(listed, await endsNow(client, state.expiresOn));
     const found = gate(fresh, fresh.unmanaged);
     if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
     return { state: fresh, inputs: inputsOf(fresh) };

@@ -6,14 +6,15 @@ import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
+import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
 
-/** Where an invitation stands. */
-export type InvitationStatus = "pending" | "expired" | "accepted";
+/** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
+export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
 
 /** Inputs of an Invitation. */
 export interface InvitationArgs {
@@ -29,6 +30,12 @@ export interface InvitationArgs {
   resendWhenExpired?: pulumi.Input<boolean>;
   /** Any text; changing it re-sends the invitation on purpose. */
   resendTrigger?: pulumi.Input<string>;
+  /**
+   * "YYYY-MM-DD" (UTC): the invitation ends at the start of this day; from then on up withdraws it
+   * (E13) and never re-sends it. One already accepted is a membership, which stays: end it with
+   * an OrgMember's `expiresOn`.
+   */
+  expiresOn?: pulumi.Input<string>;
 }
 
 const Inputs = z.strictObject({
@@ -39,6 +46,7 @@ const Inputs = z.strictObject({
   permissions: OrganizationPermissions.optional(),
   resendWhenExpired: z.boolean().optional(),
   resendTrigger: z.string().optional(),
+  expiresOn: CalendarDay.optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<InvitationArgs, z.input<typeof Inputs>>(true);
@@ -62,13 +70,21 @@ export interface InvitationState {
   userId: number | null;
   /** True when create found the invitation (or the membership) already there. */
   adopted: boolean;
+  /** The declared end date (absent in older states, and without one). */
+  expiresOn?: string;
+  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
+  expiringSoon?: string;
+  /** Set once up has withdrawn the invitation because the end date passed: that date. */
+  expiredOn?: string;
 }
 stateHolds<InvitationState, Inputs>(true);
 
 const label = (s: { email: string; organizationId: number }) => `Invitation of ${s.email} to organization ${s.organizationId}`;
 
-function stateOf(inputs: Inputs, now: Presence, adopted: boolean): InvitationState {
-  const kept = { ...inputs, email: normalizeEmail(inputs.email), adopted };
+function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): InvitationState {
+  const kept = { ...inputs, email: normalizeEmail(inputs.email), adopted, expiringSoon: st === "soon" ? inputs.expiresOn : undefined };
+  // Withdrawn at its end date: nothing is pending.
+  if (!now) return definedOnly({ ...kept, status: "removed", expiration: null, userId: null, expiredOn: inputs.expiresOn });
   if ("member" in now) return definedOnly({ ...kept, status: "accepted", expiration: null, userId: now.member.id });
   return definedOnly({
     ...kept,
@@ -82,7 +98,7 @@ function stateOf(inputs: Inputs, now: Presence, adopted: boolean): InvitationSta
 }
 
 function inputsOf(state: InvitationState): Inputs {
-  const { status: _s, expiration: _e, userId: _u, adopted: _a, ...inputs } = state;
+  const { status: _s, expiration: _e, userId: _u, adopted: _a, expiringSoon: _n, expiredOn: _x, ...inputs } = state;
   return inputs;
 }
 
@@ -106,36 +122,69 @@ export const invitation = defineResource<Inputs, InvitationState>({
     "expiration",
     "userId",
     "adopted",
+    "expiresOn",
+    "expiringSoon",
+    "expiredOn",
   ]),
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => personKeys("member", i.organizationId, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  diff(olds, news) {
+  async diff(olds, news, { client, action, refresh }) {
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
-      update: olds.status === "accepted" ? [] : ["permissions", "resendTrigger", "resendWhenExpired"],
+      update: olds.status === "accepted" ? [] : ["permissions", "resendTrigger", "resendWhenExpired", "expiresOn"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
+    if (!result.replaces?.length && !containsUnknown(news.expiresOn)) {
+      if (olds.status === "accepted") {
+        if ((await standingOf(client, news.expiresOn)) === "expired")
+          pulumi.log.warn(
+            `${action}: expired on ${news.expiresOn}, but accepted: ${olds.email} stays a member (end it with an OrgMember's expiresOn)`,
+          );
+      } else {
+        const step = await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
+        // Withdrawn once; a later up with the date still past has nothing to do.
+        if (step === "done") return { changes: false };
+        // Past the end: withdrawn. The end moved later (or went) after up withdrew it: invited again.
+        if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
+      }
+    }
     const resendDue = isExpired(olds) && news.resendWhenExpired !== false;
     return { ...result, changes: result.changes || resendDue };
   },
 
   async create(inputs, { client, action }) {
+    const st = await standingOf(client, inputs.expiresOn);
+    if (st === "expired") {
+      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nobody invited`);
+      return stateOf(inputs, undefined, false);
+    }
     const { found, now } = await ensurePresent(client, inputs, null, action);
     if (found) pulumi.log.info(`${action}: adopted ${describePresence(found)}`);
-    return stateOf(inputs, now, !!found);
+    return stateOf(inputs, now, !!found, st);
   },
 
   async read(state, { client }) {
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
+    // Withdrawn at its end date and still gone: kept as it is. Back by hand: the next up withdraws it again.
+    if (!now && state.expiredOn) return { state };
     if (!now) return undefined;
-    const fresh = stateOf(inputsOf(state), now, state.adopted);
+    const fresh = stateOf(inputsOf(state), now, state.adopted, await standingOf(client, state.expiresOn));
     return { state: fresh, inputs: inputsOf(fresh) };
   },
 
   async update(olds, news, { client, action }) {
+    const st = await standingOf(client, news.expiresOn);
+    if (st === "expired") {
+      const live = olds.expiredOn ? undefined : await findPerson(client, olds.organizationId, olds.email, olds.userId);
+      if (live && "invitation" in live) {
+        pulumi.log.info(`${action}: expired on ${news.expiresOn}: withdrawing the invitation`);
+        await deleteInvitation(client, olds.organizationId, live.invitation.email);
+      }
+      return stateOf(news, undefined, olds.adopted);
+    }
     const { found, now } = await ensurePresent(client, news, olds.userId, action);
     // A new trigger re-sends on purpose, unless a fresh invitation was just sent, or the
     // invitation was re-sent after this state was written (the answer to our re-send was lost,
@@ -150,12 +199,13 @@ export const invitation = defineResource<Inputs, InvitationState>({
       now.invitation === found.invitation &&
       !resentSince(found.invitation)
     ) {
-      return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted);
+      return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted, st);
     }
-    return stateOf(news, now, olds.adopted);
+    return stateOf(news, now, olds.adopted, st);
   },
 
   async delete(state, { client }) {
+    if (state.expiredOn) return; // withdrawn when it expired
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
     if (!now) return;
     if ("member" in now) {

@@ -23,9 +23,10 @@ import {
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
 
-/** Where a person stands in an organization. */
-export type MemberStatus = "active" | "invited" | "expired";
+/** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
+export type MemberStatus = "active" | "invited" | "expired" | "removed";
 
 /** Inputs of an OrgMember. */
 export interface OrgMemberArgs {
@@ -45,6 +46,11 @@ export interface OrgMemberArgs {
   resendWhenExpired?: pulumi.Input<boolean>;
   /** Allow removing ORG_ADMIN from the key's own user or the last org admin. Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
+  /**
+   * "YYYY-MM-DD" (UTC): membership ends at the start of this day. From then on up removes the
+   * person (or their pending invitation), anti-lockout still holding; `status` becomes "removed".
+   */
+  expiresOn?: pulumi.Input<string>;
 }
 
 const Inputs = z.strictObject({
@@ -56,6 +62,7 @@ const Inputs = z.strictObject({
   userIdentifiers: IdentifierList.optional(),
   resendWhenExpired: z.boolean().optional(),
   allowAdminRemoval: z.boolean().optional(),
+  expiresOn: CalendarDay.optional(),
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<OrgMemberArgs, z.input<typeof Inputs>>(true);
@@ -83,9 +90,15 @@ export interface OrgMemberState {
   userIdentifiers: Identifier[];
   /** Which optional fields the program manages (given in the inputs). */
   managed: ("permissions" | "userIdentifiers")[];
+  /** The declared end date (absent in older states, and for memberships without one). */
+  expiresOn?: string;
+  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
+  expiringSoon?: string;
+  /** Set once up has removed the person because the end date passed: that date. */
+  expiredOn?: string;
 }
 
-function stateOf(inputs: Inputs, now: Presence, adopted: boolean): OrgMemberState {
+function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): OrgMemberState {
   const managed: OrgMemberState["managed"] = [];
   if (inputs.permissions !== undefined) managed.push("permissions");
   if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
@@ -98,7 +111,14 @@ function stateOf(inputs: Inputs, now: Presence, adopted: boolean): OrgMemberStat
     allowAdminRemoval: inputs.allowAdminRemoval,
     adopted,
     managed,
+    expiresOn: inputs.expiresOn,
+    expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   };
+  // Past the end date and removed: nothing is held.
+  if (!now) {
+    const none = { userId: null, invitationExpiration: null, permissions: [], userIdentifiers: [] };
+    return definedOnly({ ...kept, status: "removed", ...none, expiredOn: inputs.expiresOn });
+  }
   if ("member" in now) {
     return definedOnly({
       ...kept,
@@ -131,6 +151,7 @@ function inputsOf(state: OrgMemberState): Inputs {
     userIdentifiers: managed.has("userIdentifiers") ? state.userIdentifiers : undefined,
     resendWhenExpired: state.resendWhenExpired,
     allowAdminRemoval: state.allowAdminRemoval,
+    expiresOn: state.expiresOn,
   });
 }
 
@@ -171,6 +192,15 @@ async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: Org
   );
 }
 
+/** Removes the person's membership (E20, anti-lockout unless allowed) or pending invitation (E13); gone already is done. */
+async function removePerson(client: ReviewAdminClient, s: OrgMemberState, action: string): Promise<void> {
+  const now = await findPerson(client, s.organizationId, s.email, s.userId);
+  if (!now) return;
+  if ("invitation" in now) return deleteInvitation(client, s.organizationId, now.invitation.email);
+  const remove = () => removeMember(client, s.organizationId, now.member.id);
+  await (s.allowAdminRemoval ? remove() : guardAdminLoss(client, s.organizationId, [now.member.id], action, remove));
+}
+
 /** The OrgMember implementation run by the plugin. */
 export const orgMember = defineResource<Inputs, OrgMemberState>({
   kind: "OrgMember",
@@ -189,6 +219,9 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     "permissions",
     "userIdentifiers",
     "managed",
+    "expiresOn",
+    "expiringSoon",
+    "expiredOn",
   ]),
   label,
   idOf: (s) => `${s.organizationId}/${s.email}`,
@@ -218,9 +251,19 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     const waiting = olds.status !== "active" && news.userIdentifiers !== undefined;
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
-      update: ["permissions", ...(waiting ? [] : ["userIdentifiers"]), "resendWhenExpired", "allowAdminRemoval"],
+      update: ["permissions", ...(waiting ? [] : ["userIdentifiers"]), "resendWhenExpired", "allowAdminRemoval", "expiresOn"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
+    const step =
+      result.replaces?.length || containsUnknown(news.expiresOn)
+        ? undefined
+        : await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
+    // Removed once; a later up with the date still past has nothing to do.
+    if (step === "done") return { changes: false };
+    if (step === "remove" && olds.status === "active" && olds.userId && !news.allowAdminRemoval)
+      await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+    // Past the end: removed. The end moved later (or went) after up removed them: added again.
+    if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
     const accepted =
       waiting &&
       !refresh &&
@@ -246,33 +289,45 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
   },
 
   async create(inputs, { client, action }) {
+    const st = await standingOf(client, inputs.expiresOn);
+    if (st === "expired") {
+      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nobody added`);
+      return stateOf(inputs, undefined, false);
+    }
     const { found, now } = await converge(client, inputs, null, action);
     if (found)
       pulumi.log.info(
         `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
       );
-    return stateOf(inputs, now, !!found);
+    return stateOf(inputs, now, !!found, st);
   },
 
   async read(state, { client }) {
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
+    // Removed at its end date and still gone: kept as it is. Back by hand: the next up removes them again.
+    if (!now && state.expiredOn) return { state };
     if (!now) return undefined;
-    const fresh = stateOf(inputsOf(state), now, state.adopted);
+    const fresh = stateOf(inputsOf(state), now, state.adopted, await standingOf(client, state.expiresOn));
     return { state: fresh, inputs: inputsOf(fresh) };
   },
 
   async update(olds, news, { client, action }) {
+    const st = await standingOf(client, news.expiresOn);
+    if (st === "expired") {
+      if (!olds.expiredOn) {
+        pulumi.log.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
+        await removePerson(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
+      }
+      return stateOf(news, undefined, olds.adopted);
+    }
     const { now } = await converge(client, news, olds.userId, action);
-    return stateOf(news, now, olds.adopted);
+    return stateOf(news, now, olds.adopted, st);
   },
 
   async delete(state, { client, action }) {
-    const now = await findPerson(client, state.organizationId, state.email, state.userId);
-    if (!now) return;
-    if ("invitation" in now) return deleteInvitation(client, state.organizationId, now.invitation.email);
+    if (state.expiredOn) return; // removed when it expired; whoever is there now was added by someone else
     if (state.adopted) pulumi.log.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
-    const remove = () => removeMember(client, state.organizationId, now.member.id);
-    await (state.allowAdminRemoval ? remove() : guardAdminLoss(client, state.organizationId, [now.member.id], action, remove));
+    await removePerson(client, state, action);
   },
 });
 

@@ -21,6 +21,8 @@ export interface OrgMemberPermissionsArgs {
   permissions: pulumi.Input<pulumi.Input<OrganizationPermission>[]>;
   /** Allow removing ORG_ADMIN from the key's own user or the last org admin. Default false. */
   allowAdminRemoval?: pulumi.Input<boolean>;
+  /** "YYYY-MM-DD" (UTC): the permissions end at the start of this day; from then on up removes them all (`expiredOn`). */
+  expiresOn?: pulumi.Input<string>;
 }
 
 const hasAdmin = (v: OrganizationPermission[] | undefined) => !!v?.includes("ORG_ADMIN");
@@ -35,6 +37,7 @@ export const orgMemberPermissions = memberFieldResource({
   read: (m) => sortedSet(m.permissions),
   empty: [],
   removesAdmin: (from, to) => hasAdmin(from) && !hasAdmin(to),
+  expires: true,
 });
 argsMatch<OrgMemberPermissionsArgs, MemberFieldInputs<"permissions", OrganizationPermission[]>>(true);
 

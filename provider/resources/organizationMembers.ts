@@ -26,6 +26,17 @@ import {
 import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
 import { enforceGate, gateFindings } from "./support/unmanagedGate";
 import { listedInvitations, listedMembers } from "./support/runCache";
+import {
+  CalendarDay,
+  checkWindow,
+  dateFields,
+  dayIfDated,
+  endsNow,
+  expiredLine,
+  mapOnDay,
+  warnExpiringSoon,
+  type MapOnDay,
+} from "./support/expiry";
 
 /** One person of the roster. Fields left out are not managed for that person. */
 export interface RosterMemberInput {
@@ -33,6 +44,10 @@ export interface RosterMemberInput {
   lastName?: pulumi.Input<string>;
   permissions?: pulumi.Input<pulumi.Input<OrganizationPermission>[]>;
   userIdentifiers?: pulumi.Input<pulumi.Input<{ abbreviation: pulumi.Input<string>; label: pulumi.Input<string> }>[]>;
+  /** "YYYY-MM-DD" (UTC): access ends at the start of this day, and up then removes the person, even in additive mode. */
+  expiresOn?: pulumi.Input<string>;
+  /** "YYYY-MM-DD" (UTC): the first day of access; before it the person counts as not declared. */
+  startsOn?: pulumi.Input<string>;
 }
 
 /** Inputs of an OrganizationMembers roster. */
@@ -57,12 +72,16 @@ export interface OrganizationMembersArgs {
   knownExceptions?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
-const Person = z.strictObject({
-  firstName: Name.optional(),
-  lastName: Name.optional(),
-  permissions: OrganizationPermissions.optional(),
-  userIdentifiers: IdentifierList.optional(),
-});
+const Person = z
+  .strictObject({
+    firstName: Name.optional(),
+    lastName: Name.optional(),
+    permissions: OrganizationPermissions.optional(),
+    userIdentifiers: IdentifierList.optional(),
+    expiresOn: CalendarDay.optional(),
+    startsOn: CalendarDay.optional(),
+  })
+  .superRefine((p, ctx) => checkWindow(p, ctx));
 type Person = z.infer<typeof Person>;
 
 const Inputs = z.strictObject({
@@ -125,6 +144,12 @@ export interface OrganizationMembersState {
   knownExceptions?: string[];
   /** What the rest of the program declared in this organization at the last up (declarations.ts). */
   declaredElsewhere?: Record<string, string>;
+  /** End dates the map declares, by email (absent in older states). */
+  expiresOn?: Record<string, string>;
+  /** People whose access ends within reviewadmin:expiringSoonDays (default 14) of the last up or refresh: email -> end date. */
+  expiringSoon?: Record<string, string>;
+  /** People whose end date has passed, whom up removed (or found gone): email -> end date. */
+  expired?: Record<string, string>;
 }
 
 function livePerson(x: Presence): LivePerson {
@@ -222,7 +247,11 @@ function differs(want: Person, have: LivePerson): boolean {
  * Who to add, change and remove. Authoritative removals spare `protectedEmails` and anyone another
  * resource of this run declares (a person moved from the roster to an OrgMember, handover.ts).
  */
-function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan & { handedOver: [string, string][] } {
+function planOf(
+  inputs: Inputs,
+  live: Record<string, LivePerson>,
+  expired: Record<string, string> = {},
+): Plan & { handedOver: [string, string][] } {
   const protectedSet = new Set(inputs.protectedEmails ?? []);
   const add = Object.keys(inputs.members).filter((e) => !live[e]);
   const change = Object.keys(inputs.members).filter((e) => live[e] && differs(inputs.members[e]!, live[e]));
@@ -236,8 +265,19 @@ function planOf(inputs: Inputs, live: Record<string, LivePerson>): Plan & { hand
       else remove.push(e);
     }
   }
+  // Expired entries go even from an additive roster: past its end a grant is not merely unmanaged.
+  for (const e of Object.keys(expired)) if (live[e] && !remove.includes(e)) remove.push(e);
   return { add, change, remove, handedOver };
 }
+
+/** The map on `day`: people past their end or before their start count as not declared (support/expiry.ts). */
+function onDay(inputs: Inputs, day: string | undefined): MapOnDay<Person> & { now: Inputs } {
+  const m = mapOnDay(inputs.members, (p) => p, day);
+  return { ...m, now: { ...inputs, members: m.current } };
+}
+
+/** Today by the service's clock, asked only when an entry has a date. */
+const dayFor = (client: ReviewAdminClient, inputs: Inputs) => dayIfDated(client, Object.values(inputs.members));
 
 /** The active people the plan removes or takes ORG_ADMIN from. */
 function losingOf(inputs: Inputs, live: Record<string, LivePerson>, plan: Plan): string[] {
@@ -274,11 +314,18 @@ async function guardLockout(
 }
 
 /** Makes the organization match the roster: adds first, then changes, removals last. */
-async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<OrganizationMembersState> {
-  const orgId = inputs.organizationId;
+async function reconcile(
+  declared: Inputs,
+  client: ReviewAdminClient,
+  action: string,
+  creating: boolean,
+): Promise<OrganizationMembersState> {
+  const orgId = declared.organizationId;
   const roster = await liveRoster(client, orgId);
-  const live = stateOf({ ...inputs, mode: "authoritative" }, {}, roster).members;
-  const plan = planOf(inputs, live);
+  const live = stateOf({ ...declared, mode: "authoritative" }, {}, roster).members;
+  const dated = onDay(declared, await dayFor(client, declared));
+  const inputs = dated.now;
+  const plan = planOf(inputs, live, dated.expired);
   await guardLockout(client, inputs, live, plan, action);
   for (const [email, holder] of plan.handedOver)
     pulumi.log.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
@@ -291,6 +338,8 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     : undefined;
   if (note) pulumi.log.info(note);
 
+  for (const e of Object.keys(dated.expired).filter((x) => live[x]))
+    pulumi.log.info(`${action}: ${e}: expired on ${dated.expired[e]}, removing them from the organization`);
   const wrote = progressOf(action, plan.add.length + plan.change.length + plan.remove.length, "people");
   // Adds run concurrently so the batcher sends one E19 per permission set.
   await Promise.all(
@@ -332,7 +381,7 @@ async function reconcile(inputs: Inputs, client: ReviewAdminClient, action: stri
     await writeChanges();
     await writeRemovals();
   });
-  const state = stateOf(inputs, managedOf(inputs), await liveRoster(client, orgId));
+  const state = definedOnly({ ...stateOf(inputs, managedOf(declared), await liveRoster(client, orgId)), ...dateFields(dated) });
   // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
   enforceGate(
     action,
@@ -362,6 +411,7 @@ function inputsOf(state: OrganizationMembersState): Inputs {
       lastName: fields.includes("lastName") ? (p.lastName ?? undefined) : undefined,
       permissions: fields.includes("permissions") ? p.permissions : undefined,
       userIdentifiers: fields.includes("userIdentifiers") ? p.userIdentifiers : undefined,
+      expiresOn: state.expiresOn?.[email],
     });
   }
   return definedOnly({
@@ -393,6 +443,9 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     "onUnmanaged",
     "knownExceptions",
     "declaredElsewhere",
+    "expiresOn",
+    "expiringSoon",
+    "expired",
   ]),
   label,
   idOf: (s) => `organization/${s.organizationId}`,
@@ -424,10 +477,15 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     }
     // Everyone live (managed or not), so switching to authoritative shows who would go.
     const everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...members };
-    const plan = planOf(news, news.mode === "authoritative" ? everyone : members);
+    const dated = onDay(news, await dayFor(client, news));
+    const plan = planOf(dated.now, news.mode === "authoritative" ? everyone : members, dated.expired);
+    // Said where the drift gate and lockout speak: the preview's messages on this resource.
+    for (const e of Object.keys(dated.expired).filter((x) => members[x])) pulumi.log.warn(expiredLine(action, e, dated.expired[e]!));
+    if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (e) => e);
     const managedChanged = JSON.stringify(Object.keys(news.members)) !== JSON.stringify(Object.keys(olds.managed ?? {}).sort());
     const settingsChanged =
       managedChanged ||
+      JSON.stringify(dated.ends) !== JSON.stringify(olds.expiresOn ?? {}) ||
       news.mode !== olds.mode ||
       JSON.stringify(news.protectedEmails ?? null) !== JSON.stringify(olds.protectedEmails ?? null) ||
       (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
@@ -437,13 +495,15 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     if (refresh && found.length) return { changes: true, replaces: [] };
     enforceGate(action, news, found, ACCEPT);
     // Anti-lockout at preview, only when the plan takes someone's membership or ORG_ADMIN away.
-    if (plan.remove.length || plan.change.length) await guardLockout(client, news, everyone, plan, action);
+    if (plan.remove.length || plan.change.length) await guardLockout(client, dated.now, everyone, plan, action);
     return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
   },
 
   reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
   async readLive(state, { client, action }) {
-    const fresh = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
+    const listed = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
+    // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
+    const fresh = definedOnly({ ...listed, ...dateFields(await endsNow(client, state.expiresOn)) });
     const found = gate(fresh, fresh.unmanaged);
     if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
     return { state: fresh, inputs: inputsOf(fresh) };

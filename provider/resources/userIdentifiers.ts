@@ -38,10 +38,13 @@ export const userIdentifiers = memberFieldResource({
   read: (m) => normalizeIdentifiers(m.userIdentifiers),
   empty: [] as Identifier[],
 });
-argsMatch<UserIdentifiersArgs, MemberFieldInputs<"identifiers", Identifier[]>>(true);
+// Identifiers are no grant: they take no expiresOn.
+argsMatch<UserIdentifiersArgs, Omit<MemberFieldInputs<"identifiers", Identifier[]>, "expiresOn">>(true);
 
 /** The user identifiers of one existing member. Create never adds anyone; delete clears them, and the membership stays. */
-export interface UserIdentifiers extends Outputs<Omit<MemberFieldState<"identifiers", Identifier[]>, "namedBy" | "allowAdminRemoval">> {}
+export interface UserIdentifiers extends Outputs<
+  Omit<MemberFieldState<"identifiers", Identifier[]>, "namedBy" | "allowAdminRemoval" | "expiresOn" | "expiringSoon" | "expiredOn">
+> {}
 export class UserIdentifiers extends ReviewAdminResource {
   constructor(name: string, args: UserIdentifiersArgs, opts?: pulumi.CustomResourceOptions) {
     super(userIdentifiers.definition, name, args, opts);

@@ -22,6 +22,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   databaseAdminPresent,
+  externalAccessExpires,
   invitationExpiryHorizon,
   membersAllowedDomains,
   orgAdminCount,
@@ -209,6 +210,32 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
     ).toEqual([]);
   });
 
+  it("external-access-expires: an external grant without an end date is refused, naming the resource and person", async () => {
+    const cfg = { firmDomains: ["northwind.example"], userEmails: { "1009": "jane@lawfirm.example" } };
+    const guest = res("DatabaseUserPermissions", "jane", { databaseId: 2001, userId: 1009, permissions: ["DB_UPLOAD"] });
+    expect(await validateStack(externalAccessExpires, [guest], cfg)).toEqual([
+      {
+        urn: guest.urn,
+        message: expect.stringMatching(
+          /^DatabaseUserPermissions "jane" grants user 1009 \(jane@lawfirm\.example\) access to database 2001 without an end date: people outside the firm's domains \(northwind\.example\) get access for at most 90 days\. Fix: set expiresOn/,
+        ),
+      },
+    ]);
+    const soon = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const dated = res("DatabaseUsers", "nvc", {
+      databaseId: 2001,
+      mode: "additive",
+      users: { "1009": { permissions: ["DB_UPLOAD"], expiresOn: soon }, "1003": ["DB_ADMIN"] },
+    });
+    expect(
+      await validateStack(externalAccessExpires, [dated], { ...cfg, userEmails: { ...cfg.userEmails, "1003": "alan@northwind.example" } }),
+    ).toEqual([]);
+    expect(await validateStack(externalAccessExpires, [guest], { ...cfg, domains: { "lawfirm.example": { required: false } } })).toEqual(
+      [],
+    );
+    expect(await validateStack(externalAccessExpires, [guest], {})).toEqual([]);
+  });
+
   it("every policy documents its remediation, config and enforcement level", () => {
     for (const p of policies as Policy[]) {
       expect(p.remediationSteps, p.name).toBeTruthy();
@@ -242,7 +269,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
   ];
   const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.enforcementLevel} ${d.policyName} ${d.urn.split("::").at(-1)}`);
 
-  it("describes itself: name, the package's version, seven policies with their levels, schemas and remediation", async () => {
+  it("describes itself: name, the package's version, its policies with their levels, schemas and remediation", async () => {
     const info = await pack.info();
     expect(info.name).toBe(PACK_NAME);
     expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
@@ -254,6 +281,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
       ["single-ownership-level", "stack", "mandatory"],
       ["invitation-expiry-horizon", "stack", "advisory"],
       ["ethical-walls", "stack", "mandatory"],
+      ["external-access-expires", "stack", "mandatory"],
     ]);
     const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
     expect(schema["org-admin-count"]).toMatchObject({

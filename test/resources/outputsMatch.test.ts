@@ -34,7 +34,8 @@ describe("outputsMatch", () => {
       type S = MemberFieldState<F, string[]>;
       // @ts-expect-error: "namedBy" is missing, whatever the field
       outputsMatch<S>()(["organizationId", "userId", "email", field, "allowAdminRemoval"]);
-      return outputsMatch<S>()(["organizationId", "userId", "email", field, "allowAdminRemoval", "namedBy"]);
+      const dates = ["expiresOn", "expiringSoon", "expiredOn"] as const;
+      return outputsMatch<S>()(["organizationId", "userId", "email", field, "allowAdminRemoval", "namedBy", ...dates]);
     }
     expect(outputsOf("permissions")).toContain("permissions");
   });

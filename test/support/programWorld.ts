@@ -67,3 +67,17 @@ export function useProgramWorld(project: string): ProgramWorld {
   };
   return world;
 }
+
+/**
+ * A mark in the emulator's request log, and the requests after it that are not reads, as
+ * "METHOD operation": `const since = writesFrom(emu); ...; expect(since()).toEqual([...])`.
+ */
+export function writesFrom(emu: RunningEmulator): () => string[] {
+  const mark = emu.traffic.log.list().length;
+  return () =>
+    emu.traffic.log
+      .list()
+      .slice(mark)
+      .filter((e) => e.method !== "GET" && !e.path.startsWith("/_"))
+      .map((e) => `${e.method} ${e.operation}`);
+}

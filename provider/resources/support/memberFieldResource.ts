@@ -16,6 +16,7 @@ import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFie
 import { patchMember } from "./membership";
 import { normalizeEmail } from "../../normalize";
 import { memberByEmail, listedMembers } from "./runCache";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./expiry";
 
 /** Which E22 field a resource manages, and how to read it. */
 export interface MemberFieldSpec<F extends string, V> {
@@ -34,6 +35,8 @@ export interface MemberFieldSpec<F extends string, V> {
   removesAdmin?: (from: V, to: V) => boolean;
   /** What a claim on this field is called (handover.ts). */
   claimKind: "permissions" | "identifiers";
+  /** The field is a grant that takes `expiresOn`: from that day on up empties it. */
+  expires?: boolean;
 }
 
 /** Builds the implementation of one member field (see the file comment). */
@@ -47,6 +50,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       email: Email.optional(),
       [spec.field]: spec.schema,
       allowAdminRemoval: z.boolean().optional(),
+      ...(spec.expires ? { expiresOn: CalendarDay.optional() } : {}),
     })
     .refine((v) => (v.userId === undefined) !== (v.email === undefined), {
       message: "give exactly one of userId and email to name the member",
@@ -63,8 +67,11 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     return s.email ? memberByEmail(client, s.organizationId, s.email) : undefined;
   }
 
-  function stateOf(inputs: MemberRef, member: Member): S {
+  function stateOf(inputs: MemberRef, member: Member, st: Standing = "active", expiredOn?: string): S {
     return definedOnly({
+      expiresOn: inputs.expiresOn,
+      expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
+      expiredOn,
       organizationId: inputs.organizationId,
       userId: member.id,
       email: normalizeEmail(member.email),
@@ -92,17 +99,37 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
   return defineResource<I, S>({
     kind: spec.kind,
     inputs: Inputs,
-    outputs: outputsMatch<S>()(["organizationId", "userId", "email", spec.field, "allowAdminRemoval", "namedBy"]),
+    outputs: outputsMatch<S>()([
+      "organizationId",
+      "userId",
+      "email",
+      spec.field,
+      "allowAdminRemoval",
+      "namedBy",
+      "expiresOn",
+      "expiringSoon",
+      "expiredOn",
+    ]),
     label,
     idOf: (s) => `${s.organizationId}/${s.userId}`,
     claims: (i) => personKeys(spec.claimKind, i.organizationId, i),
     holds: (s) => personKeys(spec.claimKind, s.organizationId, s),
 
-    async diff(olds, news, { client, action }) {
+    async diff(olds, news, { client, action, refresh }) {
       const result = diffFields(olds, news, {
         replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
-        update: [spec.field, "allowAdminRemoval"],
+        update: [spec.field, "allowAdminRemoval", "expiresOn"],
       });
+      const step =
+        result.replaces?.length || containsUnknown(news.expiresOn)
+          ? undefined
+          : await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
+      // Removed once; a later up with the date still past has nothing to do.
+      if (step === "done") return { changes: false };
+      if (step === "remove" && !news.allowAdminRemoval && spec.removesAdmin?.(olds[spec.field], spec.empty))
+        await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+      // Past the end: emptied. The end moved later (or went) after up emptied it: written again.
+      if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
       // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
       // is judged at up, with the real value (write checks again).
       if (
@@ -120,25 +147,38 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     async create(inputs, { client, action }) {
       const member = await findMember(client, inputs);
       if (!member) throw notMember(inputs);
-      return stateOf(inputs, await write(client, inputs, member, inputs[spec.field], action));
+      const st = await standingOf(client, inputs.expiresOn);
+      // Already past its end: the grant counts as not declared, and nothing is written.
+      if (st === "expired") return stateOf(inputs, member, st, inputs.expiresOn);
+      return stateOf(inputs, await write(client, inputs, member, inputs[spec.field], action), st);
     },
 
     async read(state, { client }) {
       const member = await findMember(client, state);
       if (!member) return undefined;
       const namedBy = state.namedBy === "email" ? { email: state.email } : { userId: state.userId };
-      const kept = definedOnly({ organizationId: state.organizationId, ...namedBy, allowAdminRemoval: state.allowAdminRemoval });
-      const fresh = stateOf(kept, member);
+      const kept = definedOnly({
+        organizationId: state.organizationId,
+        ...namedBy,
+        allowAdminRemoval: state.allowAdminRemoval,
+        expiresOn: state.expiresOn,
+      });
+      // Emptied at its end date and still empty: kept so. Given back by hand: the next up empties it again.
+      const stillEmpty = JSON.stringify(spec.read(member)) === JSON.stringify(spec.empty);
+      const fresh = stateOf(kept, member, await standingOf(client, state.expiresOn), stillEmpty ? state.expiredOn : undefined);
       return { state: fresh, inputs: { ...kept, [spec.field]: fresh[spec.field] } as I };
     },
 
     async update(olds, news, { client, action }) {
       const member = await findMember(client, { ...news, userId: news.userId ?? olds.userId });
       if (!member) throw notMember(news);
-      return stateOf(news, await write(client, news, member, news[spec.field], action));
+      const st = await standingOf(client, news.expiresOn);
+      if (st === "expired") return stateOf(news, await write(client, news, member, spec.empty, action), st, news.expiresOn);
+      return stateOf(news, await write(client, news, member, news[spec.field], action), st);
     },
 
     async delete(state, { client, action }) {
+      if (state.expiredOn) return; // emptied when it expired
       const member = await findMember(client, state);
       if (!member) return; // no longer a member: nothing left to empty
       await write(client, state, member, spec.empty, action);

@@ -10,6 +10,8 @@ export interface MemberRef {
   userId?: number;
   email?: string;
   allowAdminRemoval?: boolean;
+  /** "YYYY-MM-DD" (UTC), where the field is a grant (OrgMemberPermissions): the field is emptied from that day on. */
+  expiresOn?: string;
 }
 
 /** The inputs of a member-field resource: the member and the value. */
@@ -25,4 +27,10 @@ export type MemberFieldState<F extends string, V> = {
   allowAdminRemoval?: boolean;
   /** Which identity the program used, so refresh gives back the same inputs. */
   namedBy: "userId" | "email";
+  /** The declared end date (absent in older states, and without one). */
+  expiresOn?: string;
+  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
+  expiringSoon?: string;
+  /** Set once up has emptied the field because the end date passed: that date. */
+  expiredOn?: string;
 } & { [K in F]: V };
