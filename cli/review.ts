@@ -148,6 +148,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       help: "print the summary as JSON on stdout (per organization: people, flags, changes; requests and their bound)",
     },
   },
+  subcommands: {
+    "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
+  },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
     "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
