@@ -152,3 +152,10 @@ export {
   type AccessSummary,
   type GetAccessMatrixArgs,
 } from "./accessReview";
+export {
+  getStalePrivilegedPeople,
+  getStalePrivilegedPeopleOutput,
+  type GetStalePrivilegedPeopleArgs,
+  type StalePrivilegedPeople,
+  type StalePrivilegedPerson,
+} from "./stalePrivileged";
