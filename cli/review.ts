@@ -14,7 +14,8 @@ import { credentialOptions, credentials } from "./export";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
-import { buildPacket, PACKET_FORMAT, windowBegin, type PacketOptions, type ReviewPacket } from "./review/packet";
+import { buildPacket, windowBegin, type PacketOptions } from "./review/packet";
+import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/render";
 import { sinceLastReview } from "./review/since";
 
@@ -41,21 +42,6 @@ function firmDomains(value: unknown): string[] {
     out.add(d);
   }
   return [...out];
-}
-
-/** The previous packet (review.json in the folder named, or the file itself), checked before any request. */
-export function readPrevious(where: string): ReviewPacket {
-  const file = fs.existsSync(where) && fs.statSync(where).isDirectory() ? path.join(where, "review.json") : where;
-  let packet: ReviewPacket;
-  try {
-    packet = JSON.parse(fs.readFileSync(file, "utf8")) as ReviewPacket;
-  } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    throw new UsageError(`--previous must name a review folder (or its review.json): cannot read ${file}: ${why}`);
-  }
-  if (packet?.format !== PACKET_FORMAT || !Array.isArray(packet.organizations) || Number.isNaN(Date.parse(packet.asOf)))
-    throw new UsageError(`--previous must name a packet written by this review ("format": "${PACKET_FORMAT}"); ${file} is not one`);
-  return packet;
 }
 
 /** The list bound the export states, plus the review's event pages: what `--json` reports next to the requests sent. */
@@ -160,7 +146,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   async run(o, io) {
     const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
     const staleDays = positiveInt("stale-days", o["stale-days"]) ?? DEFAULT_STALE_DAYS;
-    const previous = o.previous === undefined ? undefined : readPrevious(o.previous as string);
+    const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
     const options: PacketOptions = {
       asOf: timeOption("as-of", o["as-of"]) ?? Date.now(),
       staleDays,

@@ -5,7 +5,7 @@
  */
 import * as fs from "node:fs";
 import { UsageError, type Command } from "../command";
-import { readPrevious } from "../review";
+import { readPacket } from "./readPacket";
 import { applyToAccessFile, checkAgainstPacket, parseSignoff } from "./signoff";
 
 function required(o: Record<string, unknown>, name: string): string {
@@ -56,7 +56,7 @@ rosters, or per-person without retainOnDelete); otherwise this command says so.`
 
   async run(o, io) {
     const signoffFile = required(o, "signoff");
-    const packet = readPrevious(required(o, "packet"));
+    const packet = readPacket("packet", required(o, "packet"));
     const accessFile = required(o, "access");
     const decisions = checkAgainstPacket(parseSignoff(signoffFile, readText("signoff", signoffFile)), packet);
     const source = readText("access", accessFile);
