@@ -50,7 +50,11 @@ function attribute(
   line: AccessLine,
   events: readonly ActivityEvent[],
   redacted: boolean,
+  before?: AccessLine,
 ): string {
+  // An invitation that ran out: time passed, nobody acted (the log has no event for it).
+  if (kind === "changed" && before?.status === "invited" && line.status === "invitation-expired")
+    return `expired at ${line.expires}: time passed, no one changed it`;
   const types = new Set(typesFor(kind, line));
   const ofKind = events.filter((e) => types.has(e.type));
   if (redacted) {
@@ -94,7 +98,7 @@ export function sinceLastReview(
     scope,
     ...(b ? { before: b } : {}),
     ...(a ? { after: a } : {}),
-    attribution: attribute(kind, key, userId, (a ?? b)!, span, redacted),
+    attribution: attribute(kind, key, userId, (a ?? b)!, span, redacted, a ? b : undefined),
   });
   for (const [id, c] of cur) {
     const o = old.get(id);

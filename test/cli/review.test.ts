@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
+import { csvCell } from "../../cli/review/render";
 import { runCli } from "./runCli";
 
 const U = SEEDED.users;
@@ -152,11 +153,12 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
       permissions: ["LEGAL_HOLD_ADMIN"],
       actingUserId: U.multiOrgMember,
     });
+    await web("POST", "/invitations/expire", { organizationId: SEEDED.org, email: SEEDED.invitations.pending });
     await control(emu.url, "POST", "/clock", { advanceMs: 1000 });
 
     const second = await review(["--firm-domain", "northwind.example", "--previous", first.out]);
     expect(second.r, second.r.err).toMatchObject({ code: 0 });
-    expect(second.summary.organizations[0]).toMatchObject({ gained: 1, lost: 1, changed: 1 });
+    expect(second.summary.organizations[0]).toMatchObject({ gained: 1, lost: 1, changed: 2 });
     const since = packetOf(second.out).organizations[0].since;
     expect(since.previousAsOf).toBe(new Date(T0).toISOString());
     expect(since.gained).toEqual([
@@ -179,6 +181,13 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
         before: expect.objectContaining({ permissions: [] }),
         after: expect.objectContaining({ permissions: ["LEGAL_HOLD_ADMIN"] }),
         attribution: `changed at ${when} by user ${U.multiOrgMember} (USER_UPDATED)`,
+      }),
+      // Expiry is time passing: no one to name, and the packet says so.
+      expect.objectContaining({
+        key: SEEDED.invitations.pending,
+        before: expect.objectContaining({ status: "invited" }),
+        after: expect.objectContaining({ status: "invitation-expired" }),
+        attribution: expect.stringMatching(/^expired at \S+: time passed, no one changed it$/),
       }),
     ]);
     expect(person(packetOf(second.out), SEEDED.org, "eve@outside.example").flags).toEqual(["privileged", "external", "stale"]);
@@ -240,6 +249,20 @@ describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
     const b = await review([]);
     for (const f of ["review.md", "review.csv", "review.json"]) expect(read(b.out, f) === read(a.out, f), f).toBe(true);
   }, 60_000);
+});
+
+describe("review.csv cells", () => {
+  it("prefixes what a spreadsheet would run as a formula with ', and quotes what needs it", () => {
+    expect(["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "plain", 'a "b", c'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      "plain",
+      '"a ""b"", c"',
+    ]);
+  });
 });
 
 describe("pulumi-reviewadmin review: bad input", () => {
