@@ -38,7 +38,8 @@ and the packet disagree (export and review the same world).
 
 The sign-off: CSV with a header row "email,scope,decision,permissions" (and "organization" when
 the packet has several), or JSON (an array of {email, scope, decision, permissions}). scope is
-"organization" or a database (id, "database <id>" or name); decision keep, remove or change;
+"organization", a database (id, "database <id>" or name) or "all" (every line of the person's
+access: keep or remove); decision keep, remove or change;
 permissions, for change, separated by spaces, e.g. "DB_UPLOAD DB_LEGAL_HOLD".
 
 Removing a line takes access away only when the exported program removes (authoritative

@@ -5,8 +5,8 @@
  *
  * The sign-off is a CSV with a header (email, scope, decision, permissions; organization when the
  * packet has several) or JSON (an array of those, or {"decisions": [...]}). scope is
- * "organization" or a database (its id, "database <id>" or its name); decision keep, remove or
- * change; permissions (change only) separated by spaces.
+ * "organization", a database (its id, "database <id>" or its name) or "all" (every line of the
+ * person's access); decision keep, remove or change; permissions (change only) separated by spaces.
  */
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import { UsageError } from "../command";
@@ -110,10 +110,26 @@ export interface CheckedDecision extends Decision {
   line: AccessLine;
 }
 
+/**
+ * Scope "all": one decision for every line of the person's access in the packet (keep or remove
+ * only: a change names one permission set, which fits one scope).
+ */
+function expandAll(decisions: Decision[], packet: ReviewPacket): Decision[] {
+  return decisions.flatMap((d) => {
+    if (d.scope.toLowerCase() !== "all") return [d];
+    if (d.decision === "change") throw new UsageError(`${d.where}: scope all takes keep or remove; a change names one scope`);
+    const lines = packet.organizations
+      .filter((o) => d.organization === undefined || o.id === d.organization)
+      .flatMap((o) => (o.people.find((p) => p.key === d.email)?.lines ?? []).map((l) => ({ o, l })));
+    if (lines.length === 0) return [d]; // the checks below say what is wrong
+    return lines.map(({ o, l }) => ({ ...d, organization: o.id, scope: l.scope }));
+  });
+}
+
 /** Checks each decision against the packet: the person, scope and permissions must be there and valid. */
 export function checkAgainstPacket(decisions: Decision[], packet: ReviewPacket): CheckedDecision[] {
   const seen = new Set<string>();
-  return decisions.map((d) => {
+  return expandAll(decisions, packet).map((d) => {
     const orgs = packet.organizations.filter(
       (o) => (d.organization === undefined || o.id === d.organization) && o.people.some((p) => p.key === d.email),
     );

@@ -115,6 +115,21 @@ describe("review apply-signoff: refusals write nothing", () => {
     expect(r.err).toContain('the access file gives ken@northwind.example ["ORG_ADMIN"] on organization, the packet ["AI_ADMIN"]');
   });
 
+  it("scope all removes every line of a person's access (membership and grants)", async () => {
+    const before = accessTs();
+    const r = await apply(signoff("all.csv", "email,scope,decision\nmargaret@northwind.example,all,remove\n"), "--check");
+    expect(r, r.err).toMatchObject({ code: 0 });
+    expect(r.out).toContain("2 removed, 0 changed, 0 kept");
+    expect(r.out).toContain("remove margaret@northwind.example on organization of organization 102");
+    expect(r.out).toContain("remove margaret@northwind.example on database 2001 of organization 102");
+    expect(accessTs()).toBe(before);
+    const change = await apply(
+      signoff("allchange.csv", "email,scope,decision,permissions\nmargaret@northwind.example,all,change,DB_UPLOAD\n"),
+    );
+    expect(change.code).toBe(2);
+    expect(change.err).toContain("scope all takes keep or remove");
+  });
+
   it("--check prints the change and writes nothing; --help is there", async () => {
     const before = accessTs();
     const r = await apply(signoff("check.csv", TWO_REMOVALS), "--check");
