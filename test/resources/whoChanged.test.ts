@@ -69,4 +69,28 @@ describe("refresh names who changed a drifted resource", () => {
       expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
     });
   });
+
+  it("a roster names each person whose entry changed, and who added someone it does not declare", SCENARIO, async () => {
+    const roster = {
+      organizationId: ORG,
+      mode: "additive",
+      onUnmanaged: "report",
+      members: { "alan@northwind.example": { permissions: [] } },
+    };
+    await step("adopt the roster", async () => {
+      await world().run(async (run) => (await res(run, "org", "OrganizationMembers")).up(roster));
+    });
+    await step("changes in the web app are named, per person, with one log read", async () => {
+      await web("PATCH", `/organizations/${ORG}/members/${U.member}`, { permissions: ["AI_ADMIN"], actingUserId: U.legalHoldAdmin });
+      await web("POST", `/organizations/${ORG}/members`, { userId: U.unaffiliated, permissions: ["ORG_ADMIN"], actingUserId: U.aiAdmin });
+      const sent = record();
+      await world().run(async (run) => {
+        await (await res(run, "org", "OrganizationMembers")).refresh();
+        const line = await run.plugin.waitForLog(/refreshing OrganizationMembers .*: changed outside this program: /);
+        expect(line.line).toMatch(new RegExp(`alan@northwind\\.example: changed at \\S+ by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`));
+        expect(line.line).toMatch(new RegExp(`linus@example\\.com: changed at \\S+ by user ${U.aiAdmin} \\(USER_ADDED\\)`));
+      });
+      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+    });
+  });
 });

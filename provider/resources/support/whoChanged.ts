@@ -37,6 +37,52 @@ export function targetOf(state: unknown): ChangeTarget | undefined {
   return target;
 }
 
+/** At most this many people are named for one drifted roster (the rest are counted). */
+export const MAX_NAMED = 20;
+
+type Entries = Map<string, { target: ChangeTarget; value: string }>;
+
+/** A roster's people by key (email, or user id on a database), each with its live entry as text. */
+function rosterEntries(state: Record<string, unknown>): Entries | undefined {
+  const out: Entries = new Map();
+  const orgId = typeof state.organizationId === "number" ? state.organizationId : undefined;
+  const dbId = typeof state.databaseId === "number" ? state.databaseId : undefined;
+  const map = (state.members ?? state.users) as Record<string, Record<string, unknown>> | undefined;
+  if (!map || typeof map !== "object") return undefined;
+  const add = (key: string, entry: Record<string, unknown>) => {
+    const userId = typeof entry.userId === "number" ? entry.userId : /^\d+$/.test(key) && dbId !== undefined ? Number(key) : null;
+    const target: ChangeTarget =
+      dbId !== undefined ? { databaseId: dbId, userId } : { organizationId: orgId, userId, email: key.toLowerCase() };
+    out.set(key.toLowerCase(), { target, value: JSON.stringify(entry) });
+  };
+  for (const [key, entry] of Object.entries(map)) add(key, entry);
+  for (const u of (state.unmanaged ?? []) as Record<string, unknown>[]) add(String(u.email ?? u.userId), u);
+  return out;
+}
+
+/**
+ * Who a drift is about: the person of a per-person resource, or, for a roster, each person whose
+ * entry differs between the stored and the live state (added, changed or gone).
+ */
+export function targetsOf(stored: unknown, found: unknown): ChangeTarget[] {
+  const one = targetOf(stored);
+  if (one) return [one];
+  const before = rosterEntries((stored ?? {}) as Record<string, unknown>);
+  const after = found === undefined ? undefined : rosterEntries(found as Record<string, unknown>);
+  if (!before || !after) return [];
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return keys.filter((k) => before.get(k)?.value !== after.get(k)?.value).map((k) => (after.get(k) ?? before.get(k))!.target);
+}
+
+/** One line for a roster's drift: each person who changed and who changed them (MAX_NAMED at most). */
+export async function whoChangedPeople(client: ReviewAdminClient, targets: ChangeTarget[]): Promise<string> {
+  const named = await Promise.all(
+    targets.slice(0, MAX_NAMED).map(async (t) => `${t.email ?? `user ${t.userId}`}: ${await whoChanged(client, t)}`),
+  );
+  const more = targets.length > MAX_NAMED ? `; and ${targets.length - MAX_NAMED} more` : "";
+  return named.join("; ") + more;
+}
+
 function recentEvents(client: ReviewAdminClient, orgId: number): Promise<ActivityEvent[]> {
   const key = `${client.baseUrl} ${orgId}`;
   let p = logs.get(key);
