@@ -174,7 +174,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity);
       for (const org of access.organizations) {
         const log = await readLog(client, org.id, begin, options.asOf);
-        progress(`organization ${org.name} (${org.id}): ${log.events.length} events since ${new Date(begin).toISOString()}`);
+        progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
         logs.set(org.id, log);
       }
     } finally {
