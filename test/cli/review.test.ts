@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
@@ -84,12 +84,14 @@ async function web(method: string, p: string, body?: unknown) {
 describe("pulumi-reviewadmin review on the seeded world", () => {
   let first: Awaited<ReturnType<typeof review>>;
 
-  beforeAll(() => {
+  // Each test starts from the seeded world at T0 and a packet of it, whatever ran before.
+  beforeEach(async () => {
+    emu.store.clock.offsetMs = 0;
     emu.reset();
+    first = await review(["--firm-domain", "northwind.example"]);
   });
 
   it("writes the packet in three formats, within the list bound, with no write", async () => {
-    first = await review(["--firm-domain", "northwind.example"]);
     expect(first.r, first.r.err).toMatchObject({ code: 0 });
     expect(fs.readdirSync(first.out).sort()).toEqual(["review.csv", "review.json", "review.md"]);
     expect(first.writes).toEqual({});
@@ -225,6 +227,7 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
 describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
   beforeAll(() => {
+    emu.store.clock.offsetMs = 0;
     emu.reset(1, { members: 4000 });
   });
 
