@@ -37,6 +37,8 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** Examples shown at the end of `--help`. */
   examples?: string[];
+  /** Subcommands by their word (`review apply-signoff`), each a command of its own with its own --help. */
+  subcommands?: Record<string, () => Promise<Command>>;
   /** Runs with parsed options; resolves to the exit code. */
   run(options: Record<string, string | boolean | string[] | undefined>, io: Io): Promise<number>;
 }

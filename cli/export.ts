@@ -27,7 +27,7 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 }
 
 /** The key (from the environment variable or the file named), the base URL and the rate, or a UsageError saying what is missing. */
-function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPerSecond?: number } {
+export function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPerSecond?: number } {
   const file = o["api-key-file"] as string | undefined;
   const envName = (o["api-key-env"] as string | undefined) ?? DEFAULT_KEY_ENV;
   if (file !== undefined && o["api-key-env"] !== undefined) throw new UsageError("give --api-key-env or --api-key-file, not both");
@@ -148,6 +148,18 @@ function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs
   ].join("\n");
 }
 
+/** The options `credentials` reads; shared with the commands that read the live service as export does (review). */
+export const credentialOptions: Command["options"] = {
+  "api-key-env": { type: "string", value: "NAME", help: `environment variable holding the API key (default ${DEFAULT_KEY_ENV})` },
+  "api-key-file": { type: "string", value: "FILE", help: "file holding the API key (instead of an environment variable)" },
+  "base-url": { type: "string", value: "URL", help: "the region's API base URL (default REVIEWADMIN_BASE_URL)" },
+  "requests-per-second": {
+    type: "string",
+    value: "N",
+    help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)",
+  },
+};
+
 /** The export command (see its description). */
 export const exportCommand: Command = {
   name: "export",
@@ -191,14 +203,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
     "no-retain": { type: "boolean", help: "do not set retainOnDelete on the adopted resources" },
     project: { type: "string", value: "NAME", help: `Pulumi project name (default ${DEFAULT_OUT})` },
-    "api-key-env": { type: "string", value: "NAME", help: `environment variable holding the API key (default ${DEFAULT_KEY_ENV})` },
-    "api-key-file": { type: "string", value: "FILE", help: "file holding the API key (instead of an environment variable)" },
-    "base-url": { type: "string", value: "URL", help: "the region's API base URL (default REVIEWADMIN_BASE_URL)" },
-    "requests-per-second": {
-      type: "string",
-      value: "N",
-      help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)",
-    },
+    ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
     json: {
       type: "boolean",

@@ -23,6 +23,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "write a Pulumi project that adopts an organization's live access",
     load: async () => (await import("./export.js")).exportCommand,
   },
+  review: {
+    summary: "write an access review packet (Markdown, CSV, JSON); apply a reviewer's sign-off to the exported access",
+    load: async () => (await import("./review.js")).reviewCommand,
+  },
   routes: {
     summary: "list the API operations this version uses, or compare them with the vendor's OpenAPI document",
     load: async () => (await import("./routes.js")).routes,
@@ -66,9 +70,16 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     );
     return 2;
   }
-  const cmd = await entry.load();
+  let cmd = await entry.load();
+  let args = rest;
+  // A command with subcommands (review apply-signoff) dispatches on its first word.
+  const sub = rest[0] !== undefined ? cmd.subcommands?.[rest[0]] : undefined;
+  if (sub) {
+    cmd = await sub();
+    args = rest.slice(1);
+  }
   try {
-    const { help, values } = parseOptions(cmd, rest);
+    const { help, values } = parseOptions(cmd, args);
     if (help) {
       out.out(helpOf(cmd));
       return 0;
@@ -76,10 +87,10 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     return await cmd.run(values, out);
   } catch (err) {
     if (err instanceof UsageError) {
-      out.err(`pulumi-reviewadmin ${name}: ${err.message} (see pulumi-reviewadmin ${name} --help)`);
+      out.err(`pulumi-reviewadmin ${cmd.name}: ${err.message} (see pulumi-reviewadmin ${cmd.name} --help)`);
       return 2;
     }
-    out.err(`pulumi-reviewadmin ${name}: ${err instanceof Error ? err.message : String(err)}`);
+    out.err(`pulumi-reviewadmin ${cmd.name}: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   }
 }

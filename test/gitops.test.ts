@@ -86,3 +86,16 @@ describe("examples/gitops workflows", () => {
     },
   );
 });
+
+describe("examples/gitops/review.yml (issue 27)", () => {
+  it("runs the review on a schedule with the previous packet, the key from a CI secret, and commits the packet", () => {
+    const doc = yaml.load(fs.readFileSync(path.join(dir, "review.yml"), "utf8"));
+    expect(doc.on.schedule).toHaveLength(1);
+    const steps = (Object.values(doc.jobs)[0] as { steps: Step[] }).steps;
+    const review = steps.find((s) => s.run?.includes("pulumi-reviewadmin review"))!;
+    expect(review.run).toContain("--previous access-review");
+    expect(review.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    expect(steps.findIndex((s) => s.run === "npm ci")).toBeLessThan(steps.indexOf(review));
+    expect(steps.some((s) => s.run?.includes("git add access-review"))).toBe(true);
+  });
+});

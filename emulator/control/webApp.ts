@@ -2,17 +2,40 @@
  * Control routes for people acting in the web app "behind the program's back": accept or expire
  * an invitation, invite someone, add, change and remove members, set or remove database
  * permissions. They call the same store methods the API handlers call, so the rules are the same.
+ *
+ * Every change is written to the organization's activity log (E10-E12) as done by a person: the
+ * body's `actingUserId`, by default the organization's first org admin (lowest user id), so that
+ * an access review can say who made a change behind the program's back (issue 27).
  */
 import { z } from "zod";
 import { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract";
 import { BadRequest } from "../errors";
+import type { Store } from "../model/store";
 import { databaseUserView, invitationView, memberView } from "../views";
 import { id, parse, type ControlRoute } from "./types";
 
 const permissions = z.array(OrganizationPermission);
+/** Who does it in the web app (any user of the platform); left out: the organization's first org admin. */
+const acting = { actingUserId: id.optional() };
+
+/**
+ * The acting user of a web-app change in `organizationId`: the one named, which must exist, or
+ * the org admin with the lowest user id (null when the organization has none: the log then shows
+ * no actor, as for a change the service made itself).
+ */
+function actorOf(store: Store, organizationId: number, named: number | undefined): number | null {
+  if (named !== undefined) {
+    if (!store.users.has(named)) throw new BadRequest("body.actingUserId", `no user ${named}: name an existing user as the acting user`);
+    return named;
+  }
+  const admin = store
+    .membersOf(organizationId)
+    .find((m) => m.permissions.includes("ORG_ADMIN") && store.user(m.userId).apiKeyOf === undefined);
+  return admin?.userId ?? null;
+}
 
 const Schemas = {
-  invitationRef: z.object({ organizationId: id, email: z.string().min(1) }),
+  invitationRef: z.object({ organizationId: id, email: z.string().min(1), ...acting }),
   addMember: z
     .object({
       userId: id.optional(),
@@ -20,17 +43,39 @@ const Schemas = {
       firstName: z.string().optional(),
       lastName: z.string().optional(),
       permissions: permissions.optional(),
+      ...acting,
     })
     .refine((v) => v.userId !== undefined || v.email !== undefined, { message: "must give userId or email", path: ["userId"] }),
-  updateMember: z.object({ permissions: permissions.optional(), userIdentifiers: z.array(UserIdentifier).optional() }),
+  updateMember: z.object({ permissions: permissions.optional(), userIdentifiers: z.array(UserIdentifier).optional(), ...acting }),
   invite: z.object({
     email: z.string().min(1),
     firstName: z.string().optional(),
     lastName: z.string().optional(),
     permissions: permissions.optional(),
+    ...acting,
   }),
-  databaseUser: z.object({ permissions: z.array(DatabasePermission) }),
+  databaseUser: z.object({ permissions: z.array(DatabasePermission), ...acting }),
+  /** DELETE routes take no other body: the acting user, if named, is all there is. */
+  actingOnly: z.object(acting),
 };
+
+/**
+ * The event of a database permission change, in the owning organization's log. The API's own E24
+ * and E26 write none (the spec lists organization-level events only); the web app's changes are
+ * logged so that a review can attribute them. Types: DATABASE_USER_UPDATED, DATABASE_USER_REMOVED.
+ */
+function logDatabaseChange(store: Store, databaseId: number, userId: number, permissions: readonly string[], actor: number | null): void {
+  const db = store.database(databaseId);
+  const email = store.user(userId).email;
+  const removed = permissions.length === 0;
+  store.appendEvent(
+    db.owningOrganizationId,
+    removed ? "DATABASE_USER_REMOVED" : "DATABASE_USER_UPDATED",
+    actor,
+    removed ? `${email} was removed from database ${db.name}` : `${email}'s permissions on database ${db.name} were set`,
+    { userId, email, databaseId, databaseName: db.name, permissions: [...permissions] },
+  );
+}
 
 /** What people do in the web app, through the API's own rules. */
 export const webAppRoutes: ControlRoute[] = [
@@ -42,14 +87,19 @@ export const webAppRoutes: ControlRoute[] = [
       const b = parse(Schemas.invitationRef, body);
       const inv = store.invitation(b.organizationId, b.email);
       if (store.isExpired(inv)) throw new BadRequest("body.email", "the invitation has expired and cannot be accepted (re-send it first)");
-      const { membership } = store.acceptInvitation(b.organizationId, b.email);
+      // The invitee accepts; the log names the inviter as the actor (as the service does), unless told otherwise.
+      const { membership } = store.acceptInvitation(
+        b.organizationId,
+        b.email,
+        b.actingUserId === undefined ? undefined : (actorOf(store, b.organizationId, b.actingUserId) ?? undefined),
+      );
       return { data: memberView(store, membership) };
     },
   },
   {
     method: "POST",
     path: "/_emulator/invitations/expire",
-    summary: "Make an invitation expired now: {organizationId, email}",
+    summary: "Make an invitation expired now: {organizationId, email} (time passing, not a person: no event)",
     handler: ({ store, body }) => {
       const b = parse(Schemas.invitationRef, body);
       return { data: invitationView(store, store.expireInvitation(b.organizationId, b.email)) };
@@ -63,7 +113,9 @@ export const webAppRoutes: ControlRoute[] = [
       const b = parse(Schemas.invite, body);
       const orgId = Number(params.orgId);
       const existing = store.findInvitation(orgId, b.email);
-      return { status: existing ? 200 : 201, data: invitationView(store, existing ?? store.createInvitation(orgId, b)) };
+      const { actingUserId, ...input } = b;
+      const actor = actorOf(store, orgId, actingUserId);
+      return { status: existing ? 200 : 201, data: invitationView(store, existing ?? store.createInvitation(orgId, input, actor)) };
     },
   },
   {
@@ -72,12 +124,14 @@ export const webAppRoutes: ControlRoute[] = [
     summary: "Someone adds a member in the UI: {userId | email (+ firstName, lastName: creates the user), permissions?}",
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.addMember, body);
+      const orgId = Number(params.orgId);
+      const actor = actorOf(store, orgId, b.actingUserId);
       let userId = b.userId;
       if (userId === undefined) {
         const email = b.email!;
         userId = (store.findUserByEmail(email) ?? store.createUser({ email, firstName: b.firstName, lastName: b.lastName })).id;
       }
-      return { status: 201, data: memberView(store, store.addMember(Number(params.orgId), userId, b.permissions ?? [])) };
+      return { status: 201, data: memberView(store, store.addMember(orgId, userId, b.permissions ?? [], actor)) };
     },
   },
   {
@@ -85,16 +139,19 @@ export const webAppRoutes: ControlRoute[] = [
     path: "/_emulator/organizations/{orgId}/members/{userId}",
     summary: "Someone edits a member in the UI: {permissions?, userIdentifiers?} (left out: unchanged)",
     handler: ({ store, params, body }) => {
-      const b = parse(Schemas.updateMember, body);
-      return { data: memberView(store, store.updateMember(Number(params.orgId), Number(params.userId), b)) };
+      const { actingUserId, ...update } = parse(Schemas.updateMember, body);
+      const orgId = Number(params.orgId);
+      return { data: memberView(store, store.updateMember(orgId, Number(params.userId), update, actorOf(store, orgId, actingUserId))) };
     },
   },
   {
     method: "DELETE",
     path: "/_emulator/organizations/{orgId}/members/{userId}",
-    summary: "Someone removes a member in the UI",
-    handler: ({ store, params }) => {
-      store.removeMember(Number(params.orgId), Number(params.userId));
+    summary: "Someone removes a member in the UI: {actingUserId?}",
+    handler: ({ store, params, body }) => {
+      const b = parse(Schemas.actingOnly, body);
+      const orgId = Number(params.orgId);
+      store.removeMember(orgId, Number(params.userId), actorOf(store, orgId, b.actingUserId));
       return { status: 204 };
     },
   },
@@ -104,15 +161,26 @@ export const webAppRoutes: ControlRoute[] = [
     summary: "Someone sets database permissions in the UI: {permissions} (overwrites)",
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.databaseUser, body);
-      return { data: databaseUserView(store, store.setDatabaseUser(Number(params.databaseId), Number(params.userId), b.permissions)) };
+      const databaseId = Number(params.databaseId);
+      const userId = Number(params.userId);
+      // The actor is checked before anything changes.
+      const actor = actorOf(store, store.database(databaseId).owningOrganizationId, b.actingUserId);
+      const record = store.setDatabaseUser(databaseId, userId, b.permissions);
+      logDatabaseChange(store, databaseId, userId, record.permissions, actor);
+      return { data: databaseUserView(store, record) };
     },
   },
   {
     method: "DELETE",
     path: "/_emulator/databases/{databaseId}/users/{userId}",
-    summary: "Someone removes a user's database permissions in the UI",
-    handler: ({ store, params }) => {
-      store.removeDatabaseUser(Number(params.databaseId), Number(params.userId));
+    summary: "Someone removes a user's database permissions in the UI: {actingUserId?}",
+    handler: ({ store, params, body }) => {
+      const b = parse(Schemas.actingOnly, body);
+      const databaseId = Number(params.databaseId);
+      const userId = Number(params.userId);
+      const actor = actorOf(store, store.database(databaseId).owningOrganizationId, b.actingUserId);
+      store.removeDatabaseUser(databaseId, userId);
+      logDatabaseChange(store, databaseId, userId, [], actor);
       return { status: 204 };
     },
   },

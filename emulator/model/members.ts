@@ -195,14 +195,14 @@ export class Members {
    * membership with the invitation's permissions and deletes the invitation. An expired
    * invitation cannot be accepted (NotFound would hide why, so the caller checks first).
    */
-  acceptInvitation(organizationId: number, email: string): { user: UserRecord; membership: MembershipRecord } {
+  acceptInvitation(organizationId: number, email: string, actorId?: number): { user: UserRecord; membership: MembershipRecord } {
     const inv = this.invitations.invitation(organizationId, email);
     const user =
       this.users.findUserByEmail(inv.email) ??
       this.users.createUser({ email: inv.email, firstName: inv.firstName || undefined, lastName: inv.lastName }, organizationId);
     this.world.invitations.delete(inv.id);
     // The inviter is the actor of the resulting USER_ADDED event.
-    const membership = this.addMember(organizationId, user.id, inv.permissions, inv.invitedBy);
+    const membership = this.addMember(organizationId, user.id, inv.permissions, actorId ?? inv.invitedBy);
     this.world.changed();
     return { user, membership };
   }

@@ -6,6 +6,10 @@
  * Config (all optional): `organizationId` (default 102, the emulator's Northwind Legal),
  * `billingMonths` (default 3), `reportPath` (default ./access-review.md, relative to this folder).
  * Credentials are the provider's stack config (`reviewadmin:apiKey`, `reviewadmin:baseUrl`).
+ *
+ * The review an auditor signs off (last activity, flags, what changed since the last review and
+ * who changed it, sign-offs applied to access.ts) is `pulumi-reviewadmin review`, run on a
+ * schedule by examples/gitops/review.yml, which commits its packet (docs/gitops.md, step 6).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -363,3 +363,13 @@ export type GetDatabaseProjectsArgs = {
   /** Keep only projects with this mfaRequired. */
   mfaRequired?: boolean;
 };
+
+/** getStalePrivilegedPeople arguments. */
+export type GetStalePrivilegedPeopleArgs = {
+  /** The organization to review (org admin of it: the access matrix needs it). */
+  organizationId: string | number;
+  /** Days without activity that make a person stale, and the window looked at (default 90). */
+  staleDays?: number;
+  /** The time the answer describes, unix milliseconds (default: this machine's clock, read once). */
+  asOf?: number;
+};

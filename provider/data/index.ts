@@ -154,3 +154,10 @@ export {
   type AccessWallFinding,
   type GetAccessMatrixArgs,
 } from "./accessReview";
+export {
+  getStalePrivilegedPeople,
+  getStalePrivilegedPeopleOutput,
+  type GetStalePrivilegedPeopleArgs,
+  type StalePrivilegedPeople,
+  type StalePrivilegedPerson,
+} from "./stalePrivileged";

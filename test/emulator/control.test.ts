@@ -124,7 +124,8 @@ describe("control API", () => {
 
     const invited = await control(emu.url, "POST", "/organizations/102/invitations", { email: "ui.invite@example.com" });
     expect(invited.status).toBe(201);
-    expect(invited.body.data.invitedBy).toBeNull();
+    // The web app's acting user (by default the first org admin) is the inviter (issue 27).
+    expect(invited.body.data.invitedBy).toBe(1001);
   });
 
   it("reset restores the seeded world; another seed gives other keys; 'empty' gives nothing", async () => {

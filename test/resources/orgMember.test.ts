@@ -149,8 +149,12 @@ describe("OrgMember", () => {
       await world().run(async (run) => {
         const d = await res(run, "alan");
         expect(await d.refresh()).toBeUndefined();
+        // Drift found: one read of the activity log says who did it (issue 27); the store's removal names no actor.
+        await run.plugin.waitForLog(
+          /refreshing OrgMember alan@northwind\.example in organization 102: removed outside this program: changed at \S+ by an unnamed actor \(USER_REMOVED\)/,
+        );
       });
-      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
+      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200", "GetRecentOrganizationEvents 200"]);
     });
   });
 

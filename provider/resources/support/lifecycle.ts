@@ -16,6 +16,7 @@ import { currentClient } from "../../settings";
 import { definedOnly } from "../../util";
 import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
+import { targetOf, targetsOf, whoChanged, whoChangedPeople } from "./whoChanged";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
 export const UNKNOWN: string = unknownValue;
@@ -277,7 +278,18 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       if (!def.read) return { id, props: outputsOf(stored) };
       const read = def.read;
       try {
-        const found = await read(stored, operation(`reading ${def.label(stored)}`));
+        const op = operation(`reading ${def.label(stored)}`);
+        const found = await read(stored, op);
+        // Drift on a person (changed or gone behind the program's back): say who did it, from the activity log.
+        if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
+          const target = targetOf(stored);
+          const how = found ? "changed" : "removed";
+          if (target)
+            pulumi.log.warn(`refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, target)}`);
+          const people = target ? [] : targetsOf(stored, found?.state);
+          if (people.length)
+            pulumi.log.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
+        }
         if (!found) return {};
         justRead.add(`${def.kind}/${id}`);
         return { id, props: outputsOf(found.state), ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}) };

@@ -1,0 +1,216 @@
+/**
+ * `pulumi-reviewadmin review`: the access review packet of the organizations a key administers,
+ * read from the live service with the export's reading code (export/read.ts) plus one bounded read
+ * of each activity log (review/events.ts), and written as review.md, review.csv and review.json.
+ * The packet is in review/packet.ts, "since the last review" in review/since.ts, the files in
+ * review/render.ts; `review apply-signoff` (review/signoff.ts) turns a reviewer's decisions into a
+ * change of the exported access.ts.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { currentClient } from "../provider/settings";
+import { positiveInt, UsageError, type Command } from "./command";
+import { credentialOptions, credentials } from "./export";
+import { readAccess, type ExportedAccess } from "./export/read";
+import { writeProject } from "./export/writeProject";
+import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
+import { buildPacket, windowBegin, type PacketOptions } from "./review/packet";
+import { readPacket } from "./review/readPacket";
+import { renderPacket } from "./review/render";
+import { sinceLastReview } from "./review/since";
+
+const DEFAULT_OUT = "access-review";
+const DEFAULT_STALE_DAYS = 90;
+
+/** A time option: ISO 8601 or unix milliseconds, or a UsageError naming the option. */
+function timeOption(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new UsageError(`--${name} must be an ISO 8601 time (2026-11-25T00:00:00Z) or unix milliseconds, got '${text}'`);
+  return ms;
+}
+
+/** Firm domains, lower case, without a leading @; a UsageError for one that is not a domain. */
+function firmDomains(value: unknown): string[] {
+  const out = new Set<string>();
+  for (const raw of (value as string[] | undefined) ?? []) {
+    const d = raw.trim().toLowerCase().replace(/^@/, "");
+    if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(d))
+      throw new UsageError(`--firm-domain must be a domain such as northwind.example, got '${raw}'`);
+    out.add(d);
+  }
+  return [...out];
+}
+
+/** The list bound the export states, plus the review's event pages: what `--json` reports next to the requests sent. */
+function requestBound(access: ExportedAccess, logs: Map<number, OrganizationLog>): number {
+  let bound = 0;
+  for (const o of access.organizations) {
+    bound += Math.ceil(Math.max(1, o.members.length) / 200) + 5;
+    for (const d of o.databases) bound += Math.ceil(Math.max(1, d.grants.length) / 200);
+    bound += o.skippedDatabases.length; // one refused list each
+    bound += Math.ceil(Math.max(1, logs.get(o.id)?.events.length ?? 0) / EVENT_PAGE);
+  }
+  return bound;
+}
+
+/** What a review did, as `--json` prints it. */
+export interface ReviewSummary {
+  out: string;
+  asOf: string;
+  organizations: {
+    id: number;
+    name: string;
+    people: number;
+    flagged: Record<string, number>;
+    gained?: number;
+    lost?: number;
+    changed?: number;
+  }[];
+  requests: number;
+  /** The export's list bound plus ceil(events / 10,000) per organization. */
+  requestBound: number;
+  writes: 0;
+}
+
+/** The review command (see its description). */
+export const reviewCommand: Command = {
+  name: "review",
+  summary: "write an access review packet (Markdown, CSV, JSON) of the organizations a key administers",
+  description: `
+Reads the live service (lists only, no write: the export's reading, within its list bound, plus
+ceil(events / 10,000) activity-log requests per organization) and writes into --out:
+review.md for people, review.csv for spreadsheets (one row per line of access; cells that a
+spreadsheet would run as a formula start with '), review.json for tools and the next review.
+
+Per organization the key administers: everyone with access (organization permissions and
+identifiers, each database's permissions, pending and expired invitations), each person's last
+activity (the latest event in the organization's activity log whose actor is the person, looked
+for in the last --stale-days days before "as of"), and flags: privileged, external (with
+--firm-domain), stale, no-access, not-a-member, invitation-expired, suspended. Expiring access
+and ethical walls are not judged: this version has neither (the packet says so).
+
+Deterministic: sorted, and no time but "as of" (--as-of, else this machine's clock read once;
+events after it are not read), so two reviews of the same world with the same --as-of are
+byte-identical. With --previous (the folder of an earlier packet) it adds "since the last
+review": access gained, lost and changed, each with who made it and when from the activity log
+(for a parent organization key, whose log hides details: the time and actor of the latest event
+of that kind). Then \`pulumi-reviewadmin review apply-signoff\` turns a reviewer's sign-off into
+a change of the exported access.ts (see its --help).
+
+Credentials as for export. Progress goes to stderr, the summary to stdout.`,
+  options: {
+    out: {
+      type: "string",
+      short: "o",
+      value: "DIR",
+      help: `folder to write review.md, review.csv, review.json into (default ${DEFAULT_OUT}); those three are replaced`,
+    },
+    org: {
+      type: "string",
+      multiple: true,
+      value: "ID",
+      help: "an organization to review (repeat for more); default: every organization the key administers",
+    },
+    "firm-domain": {
+      type: "string",
+      multiple: true,
+      value: "DOMAIN",
+      help: "an email domain of the firm (repeat for more); others are flagged external",
+    },
+    "stale-days": {
+      type: "string",
+      value: "N",
+      help: `days without activity that make a person stale, and the activity window (default ${DEFAULT_STALE_DAYS})`,
+    },
+    "as-of": { type: "string", value: "TIME", help: "the time the review describes, ISO 8601 or unix ms (default: now, read once)" },
+    previous: { type: "string", value: "DIR", help: 'the previous packet\'s folder (or its review.json): adds "since the last review"' },
+    ...credentialOptions,
+    quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
+    json: {
+      type: "boolean",
+      help: "print the summary as JSON on stdout (per organization: people, flags, changes; requests and their bound)",
+    },
+  },
+  subcommands: {
+    "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
+  },
+  examples: [
+    "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
+    "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
+    "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review --access access/access.ts",
+  ],
+
+  async run(o, io) {
+    const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
+    const staleDays = positiveInt("stale-days", o["stale-days"]) ?? DEFAULT_STALE_DAYS;
+    const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
+    const options: PacketOptions = {
+      asOf: timeOption("as-of", o["as-of"]) ?? Date.now(),
+      staleDays,
+      firmDomains: firmDomains(o["firm-domain"]),
+    };
+    if (previous && Date.parse(previous.asOf) >= options.asOf)
+      throw new UsageError(
+        `--previous must be an earlier review: its "as of" ${previous.asOf} is not before ${new Date(options.asOf).toISOString()}`,
+      );
+    const out = (o.out as string | undefined) ?? DEFAULT_OUT;
+    if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new UsageError(`--out must be a folder; ${out} is a file`);
+    const progress = o.quiet ? () => {} : (line: string) => io.err(`review: ${line}`);
+
+    const client = currentClient(credentials(o));
+    const sentBefore = client.stats.requests;
+    let access: ExportedAccess;
+    const logs = new Map<number, OrganizationLog>();
+    try {
+      access = await readAccess(
+        client,
+        { ...(organizations ? { organizations } : {}), grants: true, invitations: true, identifiers: true },
+        progress,
+      );
+      // One read per organization covers the activity window and the span since the previous review.
+      const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity);
+      for (const org of access.organizations) {
+        const log = await readLog(client, org.id, begin, options.asOf);
+        progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
+        logs.set(org.id, log);
+      }
+    } finally {
+      await client.close();
+    }
+    const requests = client.stats.requests - sentBefore;
+
+    const packet = buildPacket(access, logs, options);
+    if (previous)
+      for (const org of packet.organizations) org.since = sinceLastReview(previous, org, logs.get(org.id)!.events, org.eventsRedacted);
+    writeProject(out, renderPacket(packet));
+
+    const summary: ReviewSummary = {
+      out: path.normalize(out),
+      asOf: packet.asOf,
+      organizations: packet.organizations.map((org) => ({
+        id: org.id,
+        name: org.name,
+        people: org.people.length,
+        flagged: Object.fromEntries(
+          ["privileged", "external", "stale", "no-access"].map((f) => [f, org.people.filter((p) => p.flags.includes(f as never)).length]),
+        ),
+        ...(org.since ? { gained: org.since.gained.length, lost: org.since.lost.length, changed: org.since.changed.length } : {}),
+      })),
+      requests,
+      requestBound: requestBound(access, logs),
+      writes: 0,
+    };
+    if (o.json === true) io.out(JSON.stringify(summary, null, 2));
+    else {
+      const people = summary.organizations.reduce((n, x) => n + x.people, 0);
+      io.out(
+        `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
+          `(review.md, review.csv, review.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+      );
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,259 @@
+/**
+ * The review packet as data: per organization, everyone with access (organization permissions
+ * and identifiers, each database's permissions, pending and expired invitations), each person's
+ * last activity from the activity log, and the flags a reviewer looks at first. Built from what
+ * export/read.ts read and one read of the activity log (events.ts); every list sorted, no time but
+ * the "as of" time, so two reviews of the same world are byte-identical.
+ */
+import type { ActivityEvent } from "../../contract/types";
+import { compareText } from "../../provider/util";
+import type { ExportedAccess, ExportedOrganization } from "../export/read";
+
+/** The version of review.json; a previous packet of another format is refused. */
+export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
+
+/** Flags a person may carry, in the order the packet lists them. */
+export const FLAGS = ["privileged", "external", "stale", "no-access", "not-a-member", "invitation-expired", "suspended"] as const;
+/** One flag (see FLAG_MEANING). */
+export type Flag = (typeof FLAGS)[number];
+
+/** What each flag means, for the packet's legend. */
+export const FLAG_MEANING: Record<Flag, string> = {
+  privileged:
+    "holds (or is invited to) an organization permission (ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN) or DB_ADMIN on a database",
+  external: "email domain is not one of the firm's (--firm-domain); only judged when a firm domain is given",
+  stale: "a user with access and no event in the organization's activity log as the actor within the stale window",
+  "no-access": "a member with no organization permission and no database permission, or only an expired invitation",
+  "not-a-member": "holds database permissions without being a member of the organization",
+  "invitation-expired": "an invitation that expired without being accepted",
+  suspended: "a database permission of a suspended account (the service's active: false)",
+};
+
+/** One line of access: the organization itself, or one database. */
+export interface AccessLine {
+  /** "organization", or "database <id>". */
+  scope: string;
+  /** The database's name; absent for the organization line. */
+  database?: string;
+  /** member, invited (pending invitation), invitation-expired, or granted (a database permission). */
+  status: "member" | "invited" | "invitation-expired" | "granted";
+  /** The whole permission set, sorted. */
+  permissions: string[];
+  /** Organization line of a member: identifiers as "ABBR label", sorted. */
+  identifiers?: string[];
+  /** Invitations: ISO expiry. */
+  expires?: string;
+  /** Database lines: false for a suspended account. */
+  active?: boolean;
+}
+
+/** One person and their access in one organization. */
+export interface ReviewPerson {
+  /** The email (lower case), or "user <id>" for a database user who is not a member (no email to read). */
+  key: string;
+  userId: number | null;
+  /** "First Last" or, for a non-member, what the database's user list says. */
+  name: string;
+  lines: AccessLine[];
+  /** ISO time of the latest event whose actor is the person, within the activity window; null: none. */
+  lastActivity: string | null;
+  flags: Flag[];
+}
+
+/** A change since the previous review, with who made it from the activity log. */
+export interface ReviewChange {
+  key: string;
+  scope: string;
+  /** The line before (lost, changed) and after (gained, changed). */
+  before?: AccessLine;
+  after?: AccessLine;
+  /** "changed at <time> by user <id>", or why the log cannot say. */
+  attribution: string;
+}
+
+/** "Since the last review": what was gained, lost and changed between the two "as of" times. */
+export interface SinceLastReview {
+  previousAsOf: string;
+  gained: ReviewChange[];
+  lost: ReviewChange[];
+  changed: ReviewChange[];
+}
+
+/** One organization of the packet. */
+export interface ReviewOrganization {
+  id: number;
+  name: string;
+  /** True when the log's events came without data and description (a parent organization key). */
+  eventsRedacted: boolean;
+  /** Events read from the activity log for this review (the activity window and the "since" span). */
+  eventsRead: number;
+  /** Databases whose users the key cannot read (not reviewed), with the reason. */
+  databasesNotReadable: { id: number; name: string; reason: string }[];
+  /** By key. */
+  people: ReviewPerson[];
+  since?: SinceLastReview;
+}
+
+/** review.json. */
+export interface ReviewPacket {
+  format: typeof PACKET_FORMAT;
+  /** The time the review describes (ISO): events after it are not read. */
+  asOf: string;
+  staleDays: number;
+  /** The activity window: last activity is looked for in [begin, asOf]. */
+  activityWindow: { begin: string; end: string };
+  /** Lower case, sorted; empty: the external flag is not judged. */
+  firmDomains: string[];
+  /** Flags this version cannot judge, and why. */
+  notJudged: string[];
+  organizations: ReviewOrganization[];
+}
+
+/** What the packet needs of the review's options. */
+export interface PacketOptions {
+  asOf: number;
+  staleDays: number;
+  firmDomains: string[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The first instant of the stale window. */
+export function windowBegin(o: PacketOptions): number {
+  return o.asOf - o.staleDays * DAY_MS;
+}
+
+/**
+ * Flags the packet cannot judge from the live service, said in every packet: end dates and walls
+ * are declared in the program, not held by the service.
+ */
+export const NOT_JUDGED = [
+  "expiring-soon: end dates live in the program (expiresOn), not in the service: see the stack's expiringSoon outputs",
+  "ethical-wall: walls live in the program (EthicalWall): see each wall's breaches and unenforceable outputs, or getAccessMatrix({ walls })",
+];
+
+const ORG_PRIVILEGED = new Set(["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"]);
+
+/** Orders keys: emails by text, then "user <id>" by id. */
+export function compareKeys(a: string, b: string): number {
+  const ua = /^user (\d+)$/.exec(a);
+  const ub = /^user (\d+)$/.exec(b);
+  if (ua && ub) return Number(ua[1]) - Number(ub[1]);
+  if (ua || ub) return ua ? 1 : -1;
+  return compareText(a, b);
+}
+
+/** Orders lines: the organization first, then databases by id. */
+function compareScopes(a: string, b: string): number {
+  const da = /^database (\d+)$/.exec(a);
+  const db = /^database (\d+)$/.exec(b);
+  if (!da || !db) return da ? 1 : db ? -1 : 0;
+  return Number(da[1]) - Number(db[1]);
+}
+
+function domainOf(email: string): string | undefined {
+  const at = email.lastIndexOf("@");
+  return at < 0 ? undefined : email.slice(at + 1).toLowerCase();
+}
+
+/** The people of one organization with their lines, last activity and flags. */
+function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o: PacketOptions): ReviewPerson[] {
+  const byKey = new Map<string, ReviewPerson>();
+  const keyOfUser = new Map<number, string>();
+  const person = (key: string, userId: number | null, name: string) => {
+    let p = byKey.get(key);
+    if (!p) byKey.set(key, (p = { key, userId, name, lines: [], lastActivity: null, flags: [] }));
+    return p;
+  };
+  const fullName = (p: { firstName?: string; lastName?: string }) => [p.firstName, p.lastName].filter((s) => s && s.trim()).join(" ");
+  for (const m of org.members) {
+    keyOfUser.set(m.userId, m.email);
+    person(m.email, m.userId, fullName(m)).lines.push({
+      scope: "organization",
+      status: "member",
+      permissions: [...m.permissions],
+      identifiers: (m.identifiers ?? []).map((i) => `${i.abbreviation} ${i.label}`).sort(compareText),
+    });
+  }
+  for (const i of org.invitations) {
+    person(i.email, null, fullName(i)).lines.push({
+      scope: "organization",
+      status: i.expired ? "invitation-expired" : "invited",
+      permissions: [...i.permissions],
+      expires: i.expiration,
+    });
+  }
+  for (const db of org.databases) {
+    for (const g of db.grants) {
+      const key = keyOfUser.get(g.userId) ?? `user ${g.userId}`;
+      person(key, g.userId, g.who).lines.push({
+        scope: `database ${db.id}`,
+        database: db.name,
+        status: "granted",
+        permissions: [...g.permissions],
+        active: g.active,
+      });
+    }
+  }
+  // Latest event per actor within the window (events come sorted by time, then id).
+  const begin = windowBegin(o);
+  const lastByActor = new Map<number, number>();
+  for (const e of events) if (e.userId != null && e.timestamp >= begin && e.timestamp <= o.asOf) lastByActor.set(e.userId, e.timestamp);
+
+  const people = [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key));
+  for (const p of people) {
+    p.lines.sort((a, b) => compareScopes(a.scope, b.scope));
+    const last = p.userId === null ? undefined : lastByActor.get(p.userId);
+    p.lastActivity = last === undefined ? null : new Date(last).toISOString();
+    p.flags = flagsOf(p, o);
+  }
+  return people;
+}
+
+function flagsOf(p: ReviewPerson, o: PacketOptions): Flag[] {
+  const flags = new Set<Flag>();
+  const orgLine = p.lines.find((l) => l.scope === "organization");
+  const dbLines = p.lines.filter((l) => l.status === "granted");
+  // An expired invitation grants nothing until re-sent: its permissions do not make anyone privileged.
+  const usable = p.lines.filter((l) => l.status !== "invitation-expired");
+  if (
+    usable.some((l) => (l.scope === "organization" ? l.permissions.some((x) => ORG_PRIVILEGED.has(x)) : l.permissions.includes("DB_ADMIN")))
+  )
+    flags.add("privileged");
+  const domain = p.key.includes("@") ? domainOf(p.key) : undefined;
+  if (o.firmDomains.length > 0 && !(domain && o.firmDomains.includes(domain))) flags.add("external");
+  if (p.userId !== null && p.lastActivity === null) flags.add("stale");
+  if (orgLine?.status === "member" && orgLine.permissions.length === 0 && dbLines.length === 0) flags.add("no-access");
+  if (orgLine?.status === "invitation-expired" && dbLines.length === 0) flags.add("no-access");
+  if (!orgLine && dbLines.length > 0) flags.add("not-a-member");
+  if (orgLine?.status === "invitation-expired") flags.add("invitation-expired");
+  if (dbLines.some((l) => l.active === false)) flags.add("suspended");
+  return FLAGS.filter((f) => flags.has(f));
+}
+
+/** The packet of what was read; `events` by organization id, each sorted by (timestamp, id). */
+export function buildPacket(
+  access: ExportedAccess,
+  events: Map<number, { events: ActivityEvent[]; redacted: boolean }>,
+  o: PacketOptions,
+): ReviewPacket {
+  return {
+    format: PACKET_FORMAT,
+    asOf: new Date(o.asOf).toISOString(),
+    staleDays: o.staleDays,
+    activityWindow: { begin: new Date(windowBegin(o)).toISOString(), end: new Date(o.asOf).toISOString() },
+    firmDomains: [...o.firmDomains].sort(compareText),
+    notJudged: [...NOT_JUDGED],
+    organizations: access.organizations.map((org) => {
+      const log = events.get(org.id) ?? { events: [], redacted: false };
+      return {
+        id: org.id,
+        name: org.name,
+        eventsRedacted: log.redacted,
+        eventsRead: log.events.length,
+        databasesNotReadable: org.skippedDatabases.map((s) => ({ id: s.id, name: s.name, reason: s.reason })),
+        people: peopleOf(org, log.events, o),
+      };
+    }),
+  };
+}

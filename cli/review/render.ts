@@ -1,0 +1,146 @@
+/**
+ * The packet's three files: review.md for people, review.csv for spreadsheets (one row per line of
+ * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
+ * of the packet, so the files are as deterministic as it is.
+ */
+import { FLAG_MEANING, FLAGS, type AccessLine, type ReviewChange, type ReviewOrganization, type ReviewPacket } from "./packet";
+
+/** The files of a packet, by name. */
+export function renderPacket(p: ReviewPacket): Record<string, string> {
+  return { "review.md": markdown(p), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
+}
+
+/**
+ * One CSV cell: a cell a spreadsheet would read as a formula (starting with = + - @, or a tab or
+ * carriage return) is prefixed with ', and a cell with a comma, quote or line break is quoted.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The access a line grants, in words: "member: ORG_ADMIN", "invited (expires 2026-12-01): none". */
+export function lineText(l: AccessLine): string {
+  const perms = l.permissions.length ? l.permissions.join(" ") : "no permissions";
+  const what =
+    l.status === "granted"
+      ? `${l.database} (${l.scope})${l.active === false ? ", suspended account" : ""}`
+      : l.status === "member"
+        ? "member"
+        : l.status === "invited"
+          ? `invited, expires ${l.expires?.slice(0, 10)}`
+          : `invitation expired ${l.expires?.slice(0, 10)}`;
+  const ids = l.identifiers?.length ? `; identifiers ${l.identifiers.join(", ")}` : "";
+  return `${what}: ${perms}${ids}`;
+}
+
+const CSV_HEADER = [
+  "organization_id",
+  "organization",
+  "person",
+  "user_id",
+  "name",
+  "scope",
+  "database",
+  "status",
+  "permissions",
+  "identifiers",
+  "expires",
+  "last_activity",
+  "flags",
+];
+
+function csv(p: ReviewPacket): string {
+  const rows = [CSV_HEADER];
+  for (const o of p.organizations) {
+    for (const person of o.people) {
+      for (const l of person.lines) {
+        rows.push([
+          String(o.id),
+          o.name,
+          person.key,
+          person.userId === null ? "" : String(person.userId),
+          person.name,
+          l.scope,
+          l.database ?? "",
+          l.status === "granted" && l.active === false ? "granted (suspended)" : l.status,
+          l.permissions.join(" "),
+          (l.identifiers ?? []).join("; "),
+          l.expires ?? "",
+          person.lastActivity ?? "",
+          person.flags.join(" "),
+        ]);
+      }
+    }
+  }
+  return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+}
+
+/** Text safe in a Markdown table cell. */
+const cell = (s: string) =>
+  s
+    .replace(/\\/g, "\\\\")
+    .replace(/\|/g, "\\|")
+    .replace(/[\r\n]+/g, " ");
+
+function changeRows(title: string, changes: ReviewChange[]): string[] {
+  if (changes.length === 0) return [`**${title}:** none.`, ""];
+  return [
+    `**${title}** (${changes.length}):`,
+    "",
+    "| person | access before | access now | who and when |",
+    "|---|---|---|---|",
+    ...changes.map(
+      (c) =>
+        `| ${cell(c.key)} | ${c.before ? cell(lineText(c.before)) : "—"} | ${c.after ? cell(lineText(c.after)) : "—"} | ${cell(c.attribution)} |`,
+    ),
+    "",
+  ];
+}
+
+function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
+  const count = (f: string) => o.people.filter((x) => x.flags.includes(f as never)).length;
+  const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
+  out.push(
+    `${o.people.length} people with access; ` +
+      FLAGS.map((f) => `${count(f)} ${f}`).join(", ") +
+      `. ${o.eventsRead} events read from the activity log${o.eventsRedacted ? " (data hidden for a parent organization key)" : ""}.`,
+    "",
+  );
+  for (const d of o.databasesNotReadable) out.push(`- Not reviewed: database ${d.id} ${cell(d.name)}: ${cell(d.reason)}.`);
+  if (o.databasesNotReadable.length) out.push("");
+  if (o.since) {
+    out.push(`### Since the last review (as of ${o.since.previousAsOf})`, "");
+    out.push(...changeRows("Gained", o.since.gained), ...changeRows("Lost", o.since.lost), ...changeRows("Changed", o.since.changed));
+  }
+  out.push("### Everyone with access", "", "| person | name | access | last activity | flags |", "|---|---|---|---|---|");
+  for (const x of o.people) {
+    out.push(
+      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l))).join("<br>")} | ${x.lastActivity ?? `none since ${p.activityWindow.begin.slice(0, 10)}`} | ${x.flags.join(", ")} |`,
+    );
+  }
+  out.push("");
+  return out;
+}
+
+function markdown(p: ReviewPacket): string {
+  const out = [
+    `# Access review as of ${p.asOf}`,
+    "",
+    "Written by `pulumi-reviewadmin review` from the live service. Last activity is the latest event in the",
+    `organization's activity log whose actor is the person, looked for from ${p.activityWindow.begin} to ${p.activityWindow.end}`,
+    `(the last ${p.staleDays} days); a person with none there is stale.`,
+    "",
+    "Flags:",
+    "",
+    ...FLAGS.map(
+      (f) =>
+        `- **${f}**: ${FLAG_MEANING[f]}${f === "external" && p.firmDomains.length ? ` (firm domains: ${p.firmDomains.join(", ")})` : ""}.`,
+    ),
+    ...p.notJudged.map((n) => `- Not judged: ${n}.`),
+    "",
+  ];
+  if (p.firmDomains.length === 0) out.push("No --firm-domain was given: the external flag is not judged.", "");
+  for (const o of p.organizations) out.push(...organizationSection(o, p));
+  return out.join("\n");
+}

@@ -1,0 +1,68 @@
+/**
+ * getStalePrivilegedPeople (issue 27): the privileged people of an organization with no event as
+ * the actor in its activity log within the window, against the seeded world over HTTP.
+ */
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { getStalePrivilegedPeople } from "../../provider/data";
+import { control } from "../support/emulatorHttp";
+import { useSeededEmulator } from "./seededEmulator";
+
+const seeded = useSeededEmulator();
+const DAY = 86_400_000;
+
+describe("getStalePrivilegedPeople", () => {
+  it("lists exactly the privileged people without an event as the actor in the window", async () => {
+    const asOf = seeded.emu.store.clock.now();
+    const r = await getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 30, asOf }, seeded.as("orgAdmin"));
+    const store = seeded.emu.store;
+    const active = new Set(
+      store.events
+        .filter((e) => e.organizationId === SEEDED.org && e.timestamp >= asOf - 30 * DAY && e.timestamp <= asOf)
+        .map((e) => e.userId),
+    );
+    const privilegedMembers = store
+      .membersOf(SEEDED.org)
+      .filter((m) => m.permissions.length > 0 && store.user(m.userId).apiKeyOf === undefined);
+    // 2002 (orgAdminAccess off) is not readable with the org admin's key, so its DB_ADMIN is not judged.
+    expect(r.unreadableDatabases).toEqual([SEEDED.databases.restricted]);
+    expect(r.privileged).toBe(privilegedMembers.length);
+    expect(r.stale.map((p) => p.userId).sort()).toEqual(
+      privilegedMembers
+        .map((m) => m.userId)
+        .filter((id) => !active.has(id))
+        .sort(),
+    );
+    expect(r).toMatchObject({
+      organizationId: SEEDED.org,
+      staleDays: 30,
+      asOf: new Date(asOf).toISOString(),
+      windowBegin: new Date(asOf - 30 * DAY).toISOString(),
+    });
+  });
+
+  it("a web-app change by a person makes them active", async () => {
+    // Two quiet days: no seeded event is left in a one-day window.
+    await control(seeded.emu.url, "POST", "/clock", { advanceDays: 2 });
+    const asOf0 = seeded.emu.store.clock.now();
+    const before = await getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 1, asOf: asOf0 }, seeded.as("orgAdmin"));
+    const frances = before.stale.find((p) => p.userId === SEEDED.users.legalHoldAdmin);
+    expect(frances).toMatchObject({ email: "frances@northwind.example", organizationPermissions: ["LEGAL_HOLD_ADMIN"] });
+    const res = await control(seeded.emu.url, "PATCH", `/organizations/${SEEDED.org}/members/${SEEDED.users.member}`, {
+      permissions: [],
+      actingUserId: SEEDED.users.legalHoldAdmin,
+    });
+    expect(res.status).toBe(200);
+    const after = await getStalePrivilegedPeople(
+      { organizationId: SEEDED.org, staleDays: 1, asOf: seeded.emu.store.clock.now() },
+      seeded.as("orgAdmin"),
+    );
+    expect(after.stale.map((p) => p.userId)).not.toContain(SEEDED.users.legalHoldAdmin);
+  });
+
+  it("refuses bad arguments by name before anything is sent", async () => {
+    await expect(getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 0 }, seeded.as("orgAdmin"))).rejects.toThrow(
+      /staleDays.*positive whole number/,
+    );
+  });
+});

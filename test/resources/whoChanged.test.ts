@@ -1,0 +1,96 @@
+/**
+ * Who changed what, in refresh (issue 27): a member, grant or invitation changed through the
+ * web app behind the program's back is refreshed with a warning naming the acting user and the
+ * time, from one read of the organization's activity log, sent only because drift was found.
+ */
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { control } from "../support/emulatorHttp";
+import { useResourceWorld } from "../support/providerWorld";
+import { SCENARIO, step } from "../support/scenario";
+
+const ORG = SEEDED.org;
+const U = SEEDED.users;
+const { world, record, res } = useResourceWorld();
+
+async function web(method: string, path: string, body?: unknown) {
+  const r = await control(world().emu.url, method, path, body);
+  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+}
+
+const when = () => new Date(world().emu.store.clock.now()).toISOString().slice(0, 16);
+
+describe("refresh names who changed a drifted resource", () => {
+  it("a member's permissions, a grant and an invitation changed in the web app", SCENARIO, async () => {
+    const alan = { organizationId: ORG, email: "alan@northwind.example", permissions: [] };
+    const grant = { databaseId: SEEDED.databases.open, userId: U.multiOrgMember, permissions: ["DB_UPLOAD"] };
+    const invite = { organizationId: ORG, email: "new.hire@northwind.example", permissions: [] };
+
+    await step("adopt three resources; a refresh without drift reads no activity log", async () => {
+      await world().run(async (run) => {
+        await (await res(run, "alan", "OrgMember")).up(alan);
+        await (await res(run, "margaret", "DatabaseUserPermissions")).up(grant);
+        await (await res(run, "newhire", "Invitation")).up(invite);
+      });
+      const sent = record();
+      await world().run(async (run) => {
+        for (const [name, kind] of [
+          ["alan", "OrgMember"],
+          ["margaret", "DatabaseUserPermissions"],
+          ["newhire", "Invitation"],
+        ] as const)
+          await (await res(run, name, kind)).refresh();
+      });
+      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual([]);
+    });
+
+    await step("changes in the web app by named people are named in the refresh, with one log read per organization", async () => {
+      await web("PATCH", `/organizations/${ORG}/members/${U.member}`, { permissions: ["AI_ADMIN"], actingUserId: U.legalHoldAdmin });
+      await web("PUT", `/databases/${SEEDED.databases.open}/users/${U.multiOrgMember}`, {
+        permissions: ["DB_ADMIN"],
+        actingUserId: U.aiAdmin,
+      });
+      const at = when();
+      const sent = record();
+      await world().run(async (run) => {
+        await (await res(run, "alan", "OrgMember")).refresh();
+        await run.plugin.waitForLog(
+          new RegExp(
+            `refreshing OrgMember alan@northwind\\.example in organization 102: changed outside this program: changed at ${at}\\S* by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`,
+          ),
+        );
+        await (await res(run, "margaret", "DatabaseUserPermissions")).refresh();
+        await run.plugin.waitForLog(
+          new RegExp(`changed outside this program: changed at ${at}\\S* by user ${U.aiAdmin} \\(DATABASE_USER_UPDATED\\)`),
+        );
+        // Unchanged: no warning, and no further read.
+        await (await res(run, "newhire", "Invitation")).refresh();
+      });
+      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+    });
+  });
+
+  it("a roster names each person whose entry changed, and who added someone it does not declare", SCENARIO, async () => {
+    const roster = {
+      organizationId: ORG,
+      mode: "additive",
+      onUnmanaged: "report",
+      members: { "alan@northwind.example": { permissions: [] } },
+    };
+    await step("adopt the roster", async () => {
+      await world().run(async (run) => (await res(run, "org", "OrganizationMembers")).up(roster));
+    });
+    await step("changes in the web app are named, per person, with one log read", async () => {
+      await web("PATCH", `/organizations/${ORG}/members/${U.member}`, { permissions: ["AI_ADMIN"], actingUserId: U.legalHoldAdmin });
+      await web("POST", `/organizations/${ORG}/members`, { userId: U.unaffiliated, permissions: ["ORG_ADMIN"], actingUserId: U.aiAdmin });
+      const sent = record();
+      await world().run(async (run) => {
+        await (await res(run, "org", "OrganizationMembers")).refresh();
+        const line = await run.plugin.waitForLog(/refreshing OrganizationMembers .*: changed outside this program: /);
+        expect(line.line).toMatch(new RegExp(`alan@northwind\\.example: changed at \\S+ by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`));
+        expect(line.line).toMatch(new RegExp(`linus@example\\.com: changed at \\S+ by user ${U.aiAdmin} \\(USER_ADDED\\)`));
+      });
+      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+    });
+  });
+});
