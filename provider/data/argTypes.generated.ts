@@ -45,14 +45,6 @@ export type GetOrganizationArgs = {
   organizationId: string | number;
 };
 
-/** Year and month arguments: each defaults to the current one (UTC). */
-export type MonthArgs = {
-  /** Four-digit year; default the current year (UTC). */
-  year?: number;
-  /** 1..12; default the current month (UTC). */
-  month?: number;
-};
-
 /** getOrganizationBilling arguments; the name filters match database names. */
 export type GetOrganizationBillingArgs = {
   /** The organization. */
@@ -81,6 +73,14 @@ export type GetParentOrganizationBillingArgs = {
 export type GetDatabaseBillingArgs = {
   /** The database. */
   databaseId: string | number;
+  /** Four-digit year; default the current year (UTC). */
+  year?: number;
+  /** 1..12; default the current month (UTC). */
+  month?: number;
+};
+
+/** Year and month arguments: each defaults to the current one (UTC). */
+export type MonthArgs = {
   /** Four-digit year; default the current year (UTC). */
   year?: number;
   /** 1..12; default the current month (UTC). */
