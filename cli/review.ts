@@ -89,8 +89,9 @@ Per organization the key administers: everyone with access (organization permiss
 identifiers, each database's permissions, pending and expired invitations), each person's last
 activity (the latest event in the organization's activity log whose actor is the person, looked
 for in the last --stale-days days before "as of"), and flags: privileged, external (with
---firm-domain), stale, no-access, not-a-member, invitation-expired, suspended. Expiring access
-and ethical walls are not judged: this version has neither (the packet says so).
+--firm-domain), stale, no-access, not-a-member, invitation-expired, suspended. End dates
+(expiresOn) and ethical walls live in the program, not in the service, so they are not judged
+here: the packet says where to look (the stack's expiringSoon outputs, each wall's breaches).
 
 Deterministic: sorted, and no time but "as of" (--as-of, else this machine's clock read once;
 events after it are not read), so two reviews of the same world with the same --as-of are
