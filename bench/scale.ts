@@ -146,6 +146,8 @@ async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line
         new OrganizationMembers("members", {
           organizationId: ORG,
           mode: "additive",
+          // The organization's seeded people (admins among them) are not the benchmark's to manage.
+          onUnmanaged: "report",
           members: Object.fromEntries(w.members.map((p) => [p.email, { permissions: [...ORG_PERMISSIONS] }])),
         });
         for (const databaseId of w.databases) {
