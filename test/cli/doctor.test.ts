@@ -468,6 +468,8 @@ describe("doctor: a stack's config, as pulumi up reads it", () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  // Reading a stack's config needs the Pulumi CLI; without it (no Go to build it) these two skip,
+  // and test/support/engine.ts says why and how to get it (CI requires the CLI and never skips).
   it.skipIf(!!noEngine)("reads the selected stack's reviewadmin:* config and says where each setting came from", async () => {
     const r = await runCli(["doctor", "--cwd", dir]);
     expect(r.code, r.out + r.err).toBe(0);

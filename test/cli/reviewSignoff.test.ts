@@ -142,6 +142,8 @@ describe("review apply-signoff: refusals write nothing", () => {
   });
 });
 
+// Previewing the signed-off program needs the Pulumi CLI; without it (no Go to build it) the
+// engine test skips, and test/support/engine.ts says why (CI requires the CLI and never skips).
 const engineIt = it.skipIf(!!noEngine);
 
 describe("review apply-signoff: the change a pull request proposes", () => {
