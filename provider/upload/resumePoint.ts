@@ -35,12 +35,18 @@ export function resumeFolder(cwd = process.cwd()): string {
   return path.join(cwd, ".reviewadmin", "uploads");
 }
 
+/**
+ * The file of one local record (a resume point, an in-flight create) in `folder`: named by a hash
+ * of what identifies its object, so the same object always finds the same file.
+ */
+export function localRecordFile(folder: string, identity: unknown[]): string {
+  const key = createHash("sha256").update(JSON.stringify(identity)).digest("hex");
+  return path.join(folder, `${key.slice(0, 32)}.json`);
+}
+
 /** The resume point of an upload, in `resumeFolder(cwd)`. Failing to write one never fails the upload. */
 export function resumePointFor(id: UploadIdentity, cwd?: string): ResumePoint {
-  const key = createHash("sha256")
-    .update(JSON.stringify([id.baseUrl, id.databaseId, id.datasetId, id.filename, id.size, id.sha1]))
-    .digest("hex");
-  const file = path.join(resumeFolder(cwd), `${key.slice(0, 32)}.json`);
+  const file = localRecordFile(resumeFolder(cwd), [id.baseUrl, id.databaseId, id.datasetId, id.filename, id.size, id.sha1]);
   return {
     load() {
       try {

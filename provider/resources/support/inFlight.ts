@@ -8,14 +8,13 @@
  *
  * Kept beside the upload resume points (../../upload/resumePoint.ts) and in the same way: one
  * small JSON file per create in `.reviewadmin/creates/` under the working directory (the
- * program's folder in a Pulumi run), named by a hash of what identifies the object.
+ * program's folder in a Pulumi run), named as resume points are (localRecordFile).
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { ResourceError } from "../../failures";
-import { resumeFolder } from "../../upload/resumePoint";
+import { localRecordFile, resumeFolder } from "../../upload/resumePoint";
 
 /** What identifies one object being created: the service, the kind, where it goes and its name. */
 export interface CreateIdentity {
@@ -52,10 +51,7 @@ export function inFlightFolder(cwd?: string): string {
 
 /** The in-flight mark of a create, in `inFlightFolder(cwd)`. */
 export function inFlightMark(id: CreateIdentity, cwd?: string): InFlightMark {
-  const key = createHash("sha256")
-    .update(JSON.stringify([id.baseUrl, id.kind, id.databaseId, id.datasetId ?? null, id.name]))
-    .digest("hex");
-  const file = path.join(inFlightFolder(cwd), `${key.slice(0, 32)}.json`);
+  const file = localRecordFile(inFlightFolder(cwd), [id.baseUrl, id.kind, id.databaseId, id.datasetId ?? null, id.name]);
   return {
     lost() {
       try {
