@@ -70,6 +70,33 @@ describe("refresh names who changed a drifted resource", () => {
     });
   });
 
+  it("with a key that reads the log as a parent organization admin, the time and the actor, details hidden", SCENARIO, async () => {
+    // Grace's key is ORG_ADMIN of 101, the parent of 102, and (granted here) DB_ADMIN of 2001: she
+    // manages 2001's grants, and reads 102's log as its parent org admin, which hides each event's
+    // data and description (spec, Activity events). A parent organization key itself may not read
+    // a sub-organization's members or database users, so it never refreshes a grant there.
+    const DB = SEEDED.databases.open;
+    const grace = { key: world().emu.keys.parentAdminUser };
+    const grant = { databaseId: DB, userId: U.multiOrgMember, permissions: ["DB_UPLOAD"] };
+    await step("Grace becomes DB_ADMIN of 2001 and adopts Margaret's grant with her own key", async () => {
+      await web("PUT", `/databases/${DB}/users/${U.parentAdminUser}`, { permissions: ["DB_ADMIN"], actingUserId: U.orgAdmin });
+      await world().run(async (run) => (await res(run, "margaret", "DatabaseUserPermissions")).up(grant), grace);
+    });
+    await step("Ada changes the grant in the web app; Grace's refresh names the time and Ada's user id, details hidden", async () => {
+      await web("PUT", `/databases/${DB}/users/${U.multiOrgMember}`, { permissions: ["DB_ADMIN"], actingUserId: U.orgAdmin });
+      const at = when();
+      const sent = record();
+      await world().run(async (run) => {
+        await (await res(run, "margaret", "DatabaseUserPermissions")).refresh();
+        const line = await run.plugin.waitForLog(/refreshing DatabaseUserPermissions .*changed outside this program: /);
+        expect(line.line).toMatch(new RegExp(`changed at ${at}\\S* by user ${U.orgAdmin}, details hidden for a parent key`));
+        expect(line.line).not.toMatch(/DATABASE_USER_/);
+      }, grace);
+      // The log answered (redacted), once.
+      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+    });
+  });
+
   it("a roster names each person whose entry changed, and who added someone it does not declare", SCENARIO, async () => {
     const roster = {
       organizationId: ORG,
