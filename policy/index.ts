@@ -8,6 +8,6 @@ import { PACK_NAME, policies } from "./policies";
 
 new PolicyPack(PACK_NAME, {
   description:
-    "Access guardrails for pulumi-reviewadmin stacks: allowed email domains, org admin counts, a DB_ADMIN per database, one ownership level per person, invitation expiry, ethical walls.",
+    "Access guardrails for pulumi-reviewadmin stacks: allowed email domains, org admin counts, a DB_ADMIN per database, one ownership level per person, invitation expiry, ethical walls, end dates for external access, stale privileged access.",
   policies,
 });

@@ -24,6 +24,7 @@ import { memberDomainFindings } from "./rules/memberDomains";
 import { ADMIN_DEFAULTS, orgAdminCountFindings } from "./rules/orgAdminCount";
 import { orgPermissionDomainFindings } from "./rules/orgPermissionDomains";
 import { ownershipFindings } from "./rules/ownership";
+import { STACK_TYPE, staleAccessFindings, staleAnswersOf, type StaleAccessConfig } from "./rules/stalePrivileged";
 import { ORG_ADMIN, type Finding } from "./rules/shared";
 
 /** The pack's name, as the CLI prints it. */
@@ -141,6 +142,17 @@ const schemas = {
         },
         default: {},
         description: "Terms per external domain: { maxDays } overrides the limit, { required: false } lets grants run without an end date.",
+      },
+      userEmails,
+    },
+  },
+  staleAccess: {
+    properties: {
+      exempt: {
+        type: "array",
+        items: { type: "string" },
+        default: [],
+        description: "Emails or user ids never flagged (break-glass and service accounts).",
       },
       userEmails,
     },
@@ -314,6 +326,26 @@ export const externalAccessExpires: StackValidationPolicy = {
   },
 };
 
+export const stalePrivilegedAccess: StackValidationPolicy = {
+  name: "stale-privileged-access",
+  displayName: "Privileged people without recent activity are flagged",
+  description:
+    "A person holding an organization permission or DB_ADMIN with no activity in the window of a getStalePrivilegedPeople answer the stack exports as an output is flagged, on each resource granting the privilege (or on the stack when none does).",
+  enforcementLevel: "advisory",
+  severity: "medium",
+  configSchema: schemas.staleAccess,
+  remediationSteps:
+    "Take the privilege away if it is no longer needed (the next access review records it), or list the person in exempt (a break-glass account). The judgement is the exported getStalePrivilegedPeopleOutput's (its staleDays).",
+  url: `${DOC}#stale-privileged-access`,
+  validateStack: (args, report) => {
+    const stack = args.resources.find((r) => r.type === STACK_TYPE);
+    const answers = stack ? staleAnswersOf(toPlain(stack.props) as Record<string, unknown>) : [];
+    if (answers.length === 0) args.notApplicable("the stack exports no getStalePrivilegedPeople answer as an output");
+    const declared = declaredBy(stackResources(args));
+    for (const f of staleAccessFindings(declared, answers, args.getConfig<StaleAccessConfig>())) report(f.message, f.urn);
+  },
+};
+
 /** Every policy of the pack, in the order docs/policy.md lists them. */
 export const policies = [
   orgPermissionsAllowedDomains,
@@ -324,4 +356,5 @@ export const policies = [
   invitationExpiryHorizon,
   ethicalWalls,
   externalAccessExpires,
+  stalePrivilegedAccess,
 ];

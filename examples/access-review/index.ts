@@ -4,7 +4,8 @@
  * commit next to the program, so that the next review's diff shows who gained or lost access.
  *
  * Config (all optional): `organizationId` (default 102, the emulator's Northwind Legal),
- * `billingMonths` (default 3), `reportPath` (default ./access-review.md, relative to this folder).
+ * `billingMonths` (default 3), `staleDays` (default 90), `reportPath` (default ./access-review.md,
+ * relative to this folder).
  * Credentials are the provider's stack config (`reviewadmin:apiKey`, `reviewadmin:baseUrl`).
  *
  * The review an auditor signs off (last activity, flags, what changed since the last review and
@@ -19,6 +20,7 @@ import * as reviewadmin from "pulumi-reviewadmin";
 const config = new pulumi.Config();
 const organizationId = config.getNumber("organizationId") ?? 102;
 const billingMonths = config.getNumber("billingMonths") ?? 3;
+const staleDays = config.getNumber("staleDays") ?? 90;
 const reportPath = path.resolve(config.get("reportPath") ?? "access-review.md");
 
 /**
@@ -93,3 +95,9 @@ export const billingTotals = billing.totals;
 export const billingOverall = billing.overall;
 /** One row per database and month. */
 export const billingRows = billing.rows;
+/**
+ * The privileged people with no activity in the last `staleDays` days (config, default 90), as of
+ * the service's clock (so `asOf` moves with every run). Exported by an access program, it is what
+ * the policy pack's advisory stale-privileged-access rule judges at preview (docs/policy.md).
+ */
+export const stalePrivilegedPeople = reviewadmin.getStalePrivilegedPeopleOutput({ organizationId, staleDays });

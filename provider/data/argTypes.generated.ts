@@ -370,6 +370,6 @@ export type GetStalePrivilegedPeopleArgs = {
   organizationId: string | number;
   /** Days without activity that make a person stale, and the window looked at (default 90). */
   staleDays?: number;
-  /** The time the answer describes, unix milliseconds (default: this machine's clock, read once). */
+  /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf?: number;
 };

@@ -26,7 +26,7 @@ const getStalePrivilegedPeopleArgs = z.strictObject({
   organizationId: idArg,
   /** Days without activity that make a person stale, and the window looked at (default 90). */
   staleDays: z.number().int().positive({ error: "must be a positive whole number of days" }).optional(),
-  /** The time the answer describes, unix milliseconds (default: this machine's clock, read once). */
+  /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf: z.number().int().positive({ error: "must be unix milliseconds" }).optional(),
 });
 
@@ -67,10 +67,17 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
   read: async (args, { client }) => {
     const { organizationId } = args;
     const staleDays = args.staleDays ?? 90;
-    const asOf = args.asOf ?? Date.now();
+    // Without asOf, "now" is the service's clock (the Date header of the matrix's answers), the
+    // clock its events are stamped by; so the matrix is read first.
+    const matrixRead = getAccessMatrix({ organizationId }, { client });
+    let asOf = args.asOf;
+    if (asOf === undefined) {
+      await matrixRead;
+      asOf = client.serviceNow() ?? Date.now();
+    }
     const begin = asOf - staleDays * DAY_MS;
     const [matrix, log] = await Promise.all([
-      getAccessMatrix({ organizationId }, { client }),
+      matrixRead,
       getActivityEvents({ organizationId, begin, end: asOf + 1, limit: 10_000 }, { client }),
     ]);
     const active = new Set(log.events.map((e) => e.userId).filter((id): id is number => id != null));

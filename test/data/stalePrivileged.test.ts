@@ -60,6 +60,18 @@ describe("getStalePrivilegedPeople", () => {
     expect(after.stale.map((p) => p.userId)).not.toContain(SEEDED.users.legalHoldAdmin);
   });
 
+  it("without asOf, the window ends at the service's clock (its Date header), not this machine's", async () => {
+    // The emulator's clock runs a year ahead of this machine's: a window on the machine's clock
+    // would end a year before the service's "now".
+    await control(seeded.emu.url, "POST", "/clock", { advanceDays: 365 });
+    const r = await getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 30 }, seeded.as("orgAdmin"));
+    const serviceNow = seeded.emu.store.clock.now();
+    expect(Math.abs(Date.parse(r.asOf) - serviceNow)).toBeLessThan(5_000);
+    expect(Date.parse(r.asOf) - Date.now()).toBeGreaterThan(300 * DAY);
+    // A year with no events: every judged privileged person is stale.
+    expect(r.stale.length).toBe(r.privileged);
+  });
+
   it("refuses bad arguments by name before anything is sent", async () => {
     await expect(getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 0 }, seeded.as("orgAdmin"))).rejects.toThrow(
       /staleDays.*positive whole number/,

@@ -282,6 +282,7 @@ describe("the pack in its own process, as the CLI runs it (policy/ folder, analy
       ["invitation-expiry-horizon", "stack", "advisory"],
       ["ethical-walls", "stack", "mandatory"],
       ["external-access-expires", "stack", "mandatory"],
+      ["stale-privileged-access", "stack", "advisory"],
     ]);
     const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
     expect(schema["org-admin-count"]).toMatchObject({
