@@ -14,10 +14,11 @@ import { credentialOptions, credentials } from "./export";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
-import { buildPacket, windowBegin, type PacketOptions } from "./review/packet";
+import { buildPacket, CODE_FLAGS, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/render";
 import { sinceLastReview } from "./review/since";
+import { readStack } from "./review/stack";
 
 const DEFAULT_OUT = "access-review";
 const DEFAULT_STALE_DAYS = 90;
@@ -42,6 +43,25 @@ function firmDomains(value: unknown): string[] {
     out.add(d);
   }
   return [...out];
+}
+
+/** The privileges a stale limit may be given for. */
+const PRIVILEGES = ["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN", "DB_ADMIN"];
+
+/** `--stale-days` values: `N` (the default limit) and `PRIVILEGE=N` (that privilege's), or a UsageError. */
+function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivilege: Record<string, number> } {
+  let staleDays = DEFAULT_STALE_DAYS;
+  const staleDaysByPrivilege: Record<string, number> = {};
+  for (const raw of (values as string[] | undefined) ?? []) {
+    const m = /^\s*(?:([A-Za-z_]+)\s*=\s*)?(\S+)\s*$/.exec(raw);
+    const privilege = m?.[1]?.toUpperCase();
+    if (!m || (privilege !== undefined && !PRIVILEGES.includes(privilege)))
+      throw new UsageError(`--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ${PRIVILEGES.join(", ")}, got '${raw}'`);
+    const days = positiveInt("stale-days", m[2])!;
+    if (privilege === undefined) staleDays = days;
+    else staleDaysByPrivilege[privilege] = days;
+  }
+  return { staleDays, staleDaysByPrivilege };
 }
 
 /** The list bound the export states, plus the review's event pages: what `--json` reports next to the requests sent. */
@@ -89,12 +109,15 @@ Per organization the key administers: everyone with access (organization permiss
 identifiers, each database's permissions, pending and expired invitations), each person's last
 activity (the latest event in the organization's activity log whose actor is the person, looked
 for in the last --stale-days days before "as of"), and flags: privileged, external (with
---firm-domain), stale, no-access, not-a-member, invitation-expired, suspended. End dates
-(expiresOn) and ethical walls live in the program, not in the service, so they are not judged
-here: the packet says where to look (the stack's expiringSoon outputs, each wall's breaches).
+--firm-domain), stale (per privilege: --stale-days ORG_ADMIN=30 --stale-days DB_ADMIN=60; a
+person's limit is the strictest of theirs), no-access, not-a-member, invitation-expired,
+suspended. End dates (expiresOn), ethical walls and what the code declares live in the program,
+not in the service: with the stack (--stack NAME, or --stack-state FILE holding the output of
+\`pulumi stack export\`) the packet also flags not-in-code, expiring-soon (within
+--expiring-days), walled and wall-breach, and names the resources declaring each line of access.
 
-Deterministic: sorted, and no time but "as of" (--as-of, else this machine's clock read once;
-events after it are not read), so two reviews of the same world with the same --as-of are
+Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, from the Date
+header of its first answer; events after it are not read), so two reviews of the same world with the same --as-of are
 byte-identical. With --previous (the folder of an earlier packet) it adds "since the last
 review": access gained, lost and changed, each with who made it and when from the activity log
 (for a parent organization key, whose log hides details: the time and actor of the latest event
@@ -123,10 +146,26 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     },
     "stale-days": {
       type: "string",
-      value: "N",
-      help: `days without activity that make a person stale, and the activity window (default ${DEFAULT_STALE_DAYS})`,
+      multiple: true,
+      value: "N|PRIV=N",
+      help: `days without activity that make a person stale (default ${DEFAULT_STALE_DAYS}); PRIVILEGE=N for one privilege (ORG_ADMIN, DB_ADMIN, ...), repeatable`,
     },
-    "as-of": { type: "string", value: "TIME", help: "the time the review describes, ISO 8601 or unix ms (default: now, read once)" },
+    "as-of": {
+      type: "string",
+      value: "TIME",
+      help: "the time the review describes, ISO 8601 or unix ms (default: the service's clock, read once)",
+    },
+    stack: {
+      type: "string",
+      value: "NAME",
+      help: "the access program's stack, read with `pulumi stack export` here: adds the code flags (not-in-code, expiring-soon, walled, wall-breach)",
+    },
+    "stack-state": { type: "string", value: "FILE", help: "the output of `pulumi stack export`, instead of --stack" },
+    "expiring-days": {
+      type: "string",
+      value: "N",
+      help: `with a stack: access ending within N days of "as of" is flagged expiring-soon (default ${DEFAULT_EXPIRING_DAYS})`,
+    },
     previous: { type: "string", value: "DIR", help: 'the previous packet\'s folder (or its review.json): adds "since the last review"' },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
@@ -141,22 +180,28 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
     "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
+    "pulumi-reviewadmin review --stack prod --stale-days ORG_ADMIN=30 --expiring-days 30   # judge against the access program's code",
     "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review --access access/access.ts",
   ],
 
   async run(o, io) {
     const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
-    const staleDays = positiveInt("stale-days", o["stale-days"]) ?? DEFAULT_STALE_DAYS;
     const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
+    const givenAsOf = timeOption("as-of", o["as-of"]);
     const options: PacketOptions = {
-      asOf: timeOption("as-of", o["as-of"]) ?? Date.now(),
-      staleDays,
+      asOf: givenAsOf ?? 0, // the service's clock, once it has answered (below)
+      ...staleDaysOption(o["stale-days"]),
       firmDomains: firmDomains(o["firm-domain"]),
+      expiringDays: positiveInt("expiring-days", o["expiring-days"]) ?? DEFAULT_EXPIRING_DAYS,
+      stack: readStack({ stack: o.stack as string | undefined, stackState: o["stack-state"] as string | undefined }),
     };
-    if (previous && Date.parse(previous.asOf) >= options.asOf)
-      throw new UsageError(
-        `--previous must be an earlier review: its "as of" ${previous.asOf} is not before ${new Date(options.asOf).toISOString()}`,
-      );
+    const checkPrevious = () => {
+      if (previous && Date.parse(previous.asOf) >= options.asOf)
+        throw new UsageError(
+          `--previous must be an earlier review: its "as of" ${previous.asOf} is not before ${new Date(options.asOf).toISOString()}`,
+        );
+    };
+    if (givenAsOf !== undefined) checkPrevious();
     const out = (o.out as string | undefined) ?? DEFAULT_OUT;
     if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new UsageError(`--out must be a folder; ${out} is a file`);
     const progress = o.quiet ? () => {} : (line: string) => io.err(`review: ${line}`);
@@ -171,6 +216,10 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         { ...(organizations ? { organizations } : {}), grants: true, invitations: true, identifiers: true },
         progress,
       );
+      if (givenAsOf === undefined) {
+        options.asOf = client.serviceNow() ?? Date.now();
+        checkPrevious();
+      }
       // One read per organization covers the activity window and the span since the previous review.
       const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity);
       for (const org of access.organizations) {
@@ -196,7 +245,10 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         name: org.name,
         people: org.people.length,
         flagged: Object.fromEntries(
-          ["privileged", "external", "stale", "no-access"].map((f) => [f, org.people.filter((p) => p.flags.includes(f as never)).length]),
+          ["privileged", "external", "stale", "no-access", ...(options.stack ? CODE_FLAGS : [])].map((f) => [
+            f,
+            org.people.filter((p) => p.flags.includes(f as never)).length,
+          ]),
         ),
         ...(org.since ? { gained: org.since.gained.length, lost: org.since.lost.length, changed: org.since.changed.length } : {}),
       })),

@@ -283,6 +283,14 @@ export class EngineStack {
     });
   }
 
+  /** What a `pulumi` command run elsewhere needs to reach this stack: its backend and passphrase, and its full name. */
+  cliAccess(): { env: Record<string, string>; name: string } {
+    return {
+      env: { PULUMI_BACKEND_URL: `file://${this.backendDir}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true" },
+      name: `organization/${this.opts.project}/${this.stackName}`,
+    };
+  }
+
   /** Size in bytes of the stack's checkpoint file in the local backend (0 before the first run). */
   checkpointBytes(): number {
     const stacks = path.join(this.backendDir, ".pulumi", "stacks");

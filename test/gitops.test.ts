@@ -94,6 +94,10 @@ describe("examples/gitops/review.yml (issue 27)", () => {
     const steps = (Object.values(doc.jobs)[0] as { steps: Step[] }).steps;
     const review = steps.find((s) => s.run?.includes("pulumi-reviewadmin review"))!;
     expect(review.run).toContain("--previous access-review");
+    // Judged against the access program's code: the CLI is installed first, and logged in by token.
+    expect(review.run).toContain("--stack acme/access/prod");
+    expect(steps.findIndex((s) => s.uses?.startsWith("pulumi/actions@"))).toBeLessThan(steps.indexOf(review));
+    expect(review.env?.PULUMI_ACCESS_TOKEN).toBe("${{ secrets.PULUMI_ACCESS_TOKEN }}");
     expect(review.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
     expect(steps.findIndex((s) => s.run === "npm ci")).toBeLessThan(steps.indexOf(review));
     expect(steps.some((s) => s.run?.includes("git add access-review"))).toBe(true);

@@ -8,12 +8,28 @@
 import type { ActivityEvent } from "../../contract/types";
 import { compareText } from "../../provider/util";
 import type { ExportedAccess, ExportedOrganization } from "../export/read";
+import { codeOf, type PersonInCode } from "./inCode";
+import type { StackDeclarations } from "./stack";
 
 /** The version of review.json; a previous packet of another format is refused. */
 export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
 
 /** Flags a person may carry, in the order the packet lists them. */
-export const FLAGS = ["privileged", "external", "stale", "no-access", "not-a-member", "invitation-expired", "suspended"] as const;
+export const FLAGS = [
+  "privileged",
+  "external",
+  "stale",
+  "no-access",
+  "not-a-member",
+  "invitation-expired",
+  "suspended",
+  "not-in-code",
+  "expiring-soon",
+  "walled",
+  "wall-breach",
+] as const;
+/** The flags judged from the stack's code (--stack or --stack-state), not from the service. */
+export const CODE_FLAGS: readonly Flag[] = ["not-in-code", "expiring-soon", "walled", "wall-breach"];
 /** One flag (see FLAG_MEANING). */
 export type Flag = (typeof FLAGS)[number];
 
@@ -22,11 +38,16 @@ export const FLAG_MEANING: Record<Flag, string> = {
   privileged:
     "holds (or is invited to) an organization permission (ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN) or DB_ADMIN on a database",
   external: "email domain is not one of the firm's (--firm-domain); only judged when a firm domain is given",
-  stale: "a user with access and no event in the organization's activity log as the actor within the stale window",
+  stale:
+    "a user with access and no event in the organization's activity log as the actor within their stale window (the strictest of their privileges' --stale-days)",
   "no-access": "a member with no organization permission and no database permission, or only an expired invitation",
   "not-a-member": "holds database permissions without being a member of the organization",
   "invitation-expired": "an invitation that expired without being accepted",
   suspended: "a database permission of a suspended account (the service's active: false)",
+  "not-in-code": "holds access that no resource of the stack declares (granted in the web app, or an additive roster's unmanaged person)",
+  "expiring-soon": 'access the stack\'s code ends (expiresOn) within --expiring-days of "as of", or ended and not yet removed by an up',
+  walled: "an EthicalWall of the stack walls the person off some databases",
+  "wall-breach": "walled, and holds permissions on a database their wall closes",
 };
 
 /** One line of access: the organization itself, or one database. */
@@ -58,6 +79,8 @@ export interface ReviewPerson {
   /** ISO time of the latest event whose actor is the person, within the activity window; null: none. */
   lastActivity: string | null;
   flags: Flag[];
+  /** With a stack: per line of access, the resources declaring it and their end date; and the walls covering the person. */
+  inCode?: PersonInCode;
 }
 
 /** A change since the previous review, with who made it from the activity log. */
@@ -99,7 +122,14 @@ export interface ReviewPacket {
   format: typeof PACKET_FORMAT;
   /** The time the review describes (ISO): events after it are not read. */
   asOf: string;
+  /** The stale limit of people without a privilege of their own limit. */
   staleDays: number;
+  /** Limits per privilege (ORG_ADMIN, DB_ADMIN, ...), where given; a person's is the strictest of theirs. */
+  staleDaysByPrivilege: Record<string, number>;
+  /** Days ahead "expiring-soon" looks (judged with a stack). */
+  expiringDays: number;
+  /** The stack whose code the code flags were judged against; absent: they were not judged. */
+  stack?: { source: string; resources: number };
   /** The activity window: last activity is looked for in [begin, asOf]. */
   activityWindow: { begin: string; end: string };
   /** Lower case, sorted; empty: the external flag is not judged. */
@@ -113,23 +143,30 @@ export interface ReviewPacket {
 export interface PacketOptions {
   asOf: number;
   staleDays: number;
+  /** Per privilege, where given. */
+  staleDaysByPrivilege?: Record<string, number>;
   firmDomains: string[];
+  /** Default 14. */
+  expiringDays?: number;
+  /** The stack's declarations (--stack, --stack-state): the code flags are judged only with it. */
+  stack?: StackDeclarations;
 }
 
 const DAY_MS = 86_400_000;
+/** Days ahead expiring-soon looks by default. */
+export const DEFAULT_EXPIRING_DAYS = 14;
 
-/** The first instant of the stale window. */
+/** The first instant of the activity window: the longest stale limit before "as of". */
 export function windowBegin(o: PacketOptions): number {
-  return o.asOf - o.staleDays * DAY_MS;
+  return o.asOf - Math.max(o.staleDays, ...Object.values(o.staleDaysByPrivilege ?? {})) * DAY_MS;
 }
 
 /**
- * Flags the packet cannot judge from the live service, said in every packet: end dates and walls
- * are declared in the program, not held by the service.
+ * Flags a packet without a stack cannot judge, said in it: end dates and walls are declared in
+ * the program, not held by the service.
  */
 export const NOT_JUDGED = [
-  "expiring-soon: end dates live in the program (expiresOn), not in the service: see the stack's expiringSoon outputs",
-  "ethical-wall: walls live in the program (EthicalWall): see each wall's breaches and unenforceable outputs, or getAccessMatrix({ walls })",
+  "not-in-code, expiring-soon, walled, wall-breach: end dates (expiresOn), ethical walls and what the code declares live in the program, not in the service: give --stack NAME or --stack-state FILE (the output of `pulumi stack export`)",
 ];
 
 const ORG_PRIVILEGED = new Set(["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"]);
@@ -197,6 +234,7 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
   }
   // Latest event per actor within the window (events come sorted by time, then id).
   const begin = windowBegin(o);
+  const code = o.stack ? codeOf(o.stack.declared, org.id, o.asOf, o.expiringDays ?? DEFAULT_EXPIRING_DAYS) : undefined;
   const lastByActor = new Map<number, number>();
   for (const e of events) if (e.userId != null && e.timestamp >= begin && e.timestamp <= o.asOf) lastByActor.set(e.userId, e.timestamp);
 
@@ -205,12 +243,32 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
     p.lines.sort((a, b) => compareScopes(a.scope, b.scope));
     const last = p.userId === null ? undefined : lastByActor.get(p.userId);
     p.lastActivity = last === undefined ? null : new Date(last).toISOString();
-    p.flags = flagsOf(p, o);
+    const judged = code?.(p);
+    if (judged) p.inCode = judged.inCode;
+    p.flags = flagsOf(p, o, judged?.flags ?? []);
   }
   return people;
 }
 
-function flagsOf(p: ReviewPerson, o: PacketOptions): Flag[] {
+/** The privileges a person's usable lines hold: organization permissions of note, and DB_ADMIN. */
+function privilegesOf(p: ReviewPerson): string[] {
+  const out = new Set<string>();
+  for (const l of p.lines) {
+    if (l.status === "invitation-expired") continue;
+    if (l.scope === "organization") l.permissions.filter((x) => ORG_PRIVILEGED.has(x)).forEach((x) => out.add(x));
+    else if (l.permissions.includes("DB_ADMIN")) out.add("DB_ADMIN");
+  }
+  return [...out];
+}
+
+/** A person's stale limit in days: the strictest limit of the privileges they hold (the default for the rest). */
+export function staleLimit(p: ReviewPerson, o: Pick<PacketOptions, "staleDays" | "staleDaysByPrivilege">): number {
+  const privs = privilegesOf(p);
+  if (privs.length === 0) return o.staleDays;
+  return Math.min(...privs.map((x) => o.staleDaysByPrivilege?.[x] ?? o.staleDays));
+}
+
+function flagsOf(p: ReviewPerson, o: PacketOptions, codeFlags: Flag[]): Flag[] {
   const flags = new Set<Flag>();
   const orgLine = p.lines.find((l) => l.scope === "organization");
   const dbLines = p.lines.filter((l) => l.status === "granted");
@@ -222,12 +280,13 @@ function flagsOf(p: ReviewPerson, o: PacketOptions): Flag[] {
     flags.add("privileged");
   const domain = p.key.includes("@") ? domainOf(p.key) : undefined;
   if (o.firmDomains.length > 0 && !(domain && o.firmDomains.includes(domain))) flags.add("external");
-  if (p.userId !== null && p.lastActivity === null) flags.add("stale");
+  if (p.userId !== null && (p.lastActivity === null || Date.parse(p.lastActivity) < o.asOf - staleLimit(p, o) * DAY_MS)) flags.add("stale");
   if (orgLine?.status === "member" && orgLine.permissions.length === 0 && dbLines.length === 0) flags.add("no-access");
   if (orgLine?.status === "invitation-expired" && dbLines.length === 0) flags.add("no-access");
   if (!orgLine && dbLines.length > 0) flags.add("not-a-member");
   if (orgLine?.status === "invitation-expired") flags.add("invitation-expired");
   if (dbLines.some((l) => l.active === false)) flags.add("suspended");
+  for (const f of codeFlags) flags.add(f);
   return FLAGS.filter((f) => flags.has(f));
 }
 
@@ -241,9 +300,12 @@ export function buildPacket(
     format: PACKET_FORMAT,
     asOf: new Date(o.asOf).toISOString(),
     staleDays: o.staleDays,
+    staleDaysByPrivilege: Object.fromEntries(Object.entries(o.staleDaysByPrivilege ?? {}).sort(([a], [b]) => compareText(a, b))),
+    expiringDays: o.expiringDays ?? DEFAULT_EXPIRING_DAYS,
+    ...(o.stack ? { stack: { source: o.stack.source, resources: o.stack.resources } } : {}),
     activityWindow: { begin: new Date(windowBegin(o)).toISOString(), end: new Date(o.asOf).toISOString() },
     firmDomains: [...o.firmDomains].sort(compareText),
-    notJudged: [...NOT_JUDGED],
+    notJudged: o.stack ? [] : [...NOT_JUDGED],
     organizations: access.organizations.map((org) => {
       const log = events.get(org.id) ?? { events: [], redacted: false };
       return {

@@ -3,7 +3,16 @@
  * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
  * of the packet, so the files are as deterministic as it is.
  */
-import { FLAG_MEANING, FLAGS, type AccessLine, type ReviewChange, type ReviewOrganization, type ReviewPacket } from "./packet";
+import {
+  CODE_FLAGS,
+  FLAG_MEANING,
+  FLAGS,
+  type AccessLine,
+  type ReviewChange,
+  type ReviewOrganization,
+  type ReviewPacket,
+  type ReviewPerson,
+} from "./packet";
 
 /** The files of a packet, by name. */
 export function renderPacket(p: ReviewPacket): Record<string, string> {
@@ -48,7 +57,15 @@ const CSV_HEADER = [
   "expires",
   "last_activity",
   "flags",
+  "declared_by",
+  "ends_on",
 ];
+
+/** The flags a packet judged: the code flags only with a stack. */
+const judgedFlags = (p: ReviewPacket) => FLAGS.filter((f) => p.stack !== undefined || !CODE_FLAGS.includes(f));
+
+/** What the stack's code says of one line of the person's access (empty without a stack). */
+const codeLine = (person: ReviewPerson, scope: string) => person.inCode?.lines.find((c) => c.scope === scope);
 
 function csv(p: ReviewPacket): string {
   const rows = [CSV_HEADER];
@@ -69,6 +86,8 @@ function csv(p: ReviewPacket): string {
           l.expires ?? "",
           person.lastActivity ?? "",
           person.flags.join(" "),
+          (codeLine(person, l.scope)?.declaredBy ?? []).join("; "),
+          codeLine(person, l.scope)?.endsOn ?? "",
         ]);
       }
     }
@@ -103,7 +122,9 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
   const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
   out.push(
     `${o.people.length} people with access; ` +
-      FLAGS.map((f) => `${count(f)} ${f}`).join(", ") +
+      judgedFlags(p)
+        .map((f) => `${count(f)} ${f}`)
+        .join(", ") +
       `. ${o.eventsRead} events read from the activity log${o.eventsRedacted ? " (data hidden for a parent organization key)" : ""}.`,
     "",
   );
@@ -113,14 +134,36 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
     out.push(`### Since the last review (as of ${o.since.previousAsOf})`, "");
     out.push(...changeRows("Gained", o.since.gained), ...changeRows("Lost", o.since.lost), ...changeRows("Changed", o.since.changed));
   }
-  out.push("### Everyone with access", "", "| person | name | access | last activity | flags |", "|---|---|---|---|---|");
+  const withCode = p.stack !== undefined;
+  out.push(
+    "### Everyone with access",
+    "",
+    `| person | name | access | last activity | flags |${withCode ? " in the stack's code |" : ""}`,
+    `|---|---|---|---|---|${withCode ? "---|" : ""}`,
+  );
   for (const x of o.people) {
+    const code = withCode ? ` ${codeCell(x)} |` : "";
     out.push(
-      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l))).join("<br>")} | ${x.lastActivity ?? `none since ${p.activityWindow.begin.slice(0, 10)}`} | ${x.flags.join(", ")} |`,
+      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l))).join("<br>")} | ${x.lastActivity ?? `none since ${p.activityWindow.begin.slice(0, 10)}`} | ${x.flags.join(", ")} |${code}`,
     );
   }
   out.push("");
   return out;
+}
+
+/** The code column: per line, the declaring resources and end date, or "not declared"; then the walls. */
+function codeCell(x: ReviewPerson): string {
+  const lines = (x.inCode?.lines ?? []).map(
+    (c) => `${c.scope}: ${c.declaredBy.length ? c.declaredBy.join(", ") : "not declared"}${c.endsOn ? `, ends ${c.endsOn}` : ""}`,
+  );
+  const walls = (x.inCode?.walls ?? []).map((w) => `walled by ${w}`);
+  return [...lines, ...walls].map(cell).join("<br>");
+}
+
+/** The stale limits in words: "90 days; ORG_ADMIN 30 days". */
+function limitsText(p: ReviewPacket): string {
+  const per = Object.entries(p.staleDaysByPrivilege ?? {}).map(([k, v]) => `${k} ${v} days`);
+  return [`${p.staleDays} days`, ...per].join("; ");
 }
 
 function markdown(p: ReviewPacket): string {
@@ -128,12 +171,15 @@ function markdown(p: ReviewPacket): string {
     `# Access review as of ${p.asOf}`,
     "",
     "Written by `pulumi-reviewadmin review` from the live service. Last activity is the latest event in the",
-    `organization's activity log whose actor is the person, looked for from ${p.activityWindow.begin} to ${p.activityWindow.end}`,
-    `(the last ${p.staleDays} days); a person with none there is stale.`,
+    `organization's activity log whose actor is the person, looked for from ${p.activityWindow.begin} to ${p.activityWindow.end};`,
+    `a person with none within their limit (${limitsText(p)}; the strictest of the privileges they hold) is stale.`,
+    ...(p.stack
+      ? [`Judged against the code of ${p.stack.source} (${p.stack.resources} resources); expiring soon: within ${p.expiringDays} days.`]
+      : []),
     "",
     "Flags:",
     "",
-    ...FLAGS.map(
+    ...judgedFlags(p).map(
       (f) =>
         `- **${f}**: ${FLAG_MEANING[f]}${f === "external" && p.firmDomains.length ? ` (firm domains: ${p.firmDomains.join(", ")})` : ""}.`,
     ),

@@ -103,7 +103,9 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     const p = packetOf(first.out);
     expect(p.asOf).toBe(new Date(T0).toISOString());
     expect(p.activityWindow).toEqual({ begin: new Date(T0 - 90 * DAY).toISOString(), end: new Date(T0).toISOString() });
-    expect(p.notJudged.join(" ")).toMatch(/expiring-soon.*ethical-wall/);
+    // Without the stack, the code flags are said not to be judged, and how to judge them.
+    expect(p.notJudged.join(" ")).toMatch(/^not-in-code, expiring-soon, walled, wall-breach: .*give --stack NAME or --stack-state FILE/);
+    expect(p.stack).toBeUndefined();
     const org = p.organizations.map((o: any) => o.id);
     expect(org).toEqual([SEEDED.org]);
     expect(person(p, SEEDED.org, "ada@northwind.example").flags).toContain("privileged");
@@ -124,15 +126,15 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
     const csv = read(first.out, "review.csv").split("\r\n");
     expect(csv[0]).toBe(
-      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags",
+      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on",
     );
     expect(csv).toContain(
-      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")}`,
+      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,`,
     );
     const md = read(first.out, "review.md");
     expect(md).toContain("# Access review as of 2026-11-20T12:00:00.000Z");
     expect(md).toContain("| late.joiner@northwind.example |");
-    expect(md).toContain("Not judged: expiring-soon");
+    expect(md).toContain("Not judged: not-in-code, expiring-soon, walled, wall-breach");
   });
 
   it("is byte-identical when run again on the same world", async () => {
@@ -268,12 +270,78 @@ describe("review.csv cells", () => {
   });
 });
 
+describe("pulumi-reviewadmin review: stale limits per privilege", () => {
+  beforeEach(() => {
+    emu.store.clock.offsetMs = 0;
+    emu.reset();
+  });
+
+  it("a privilege's own limit judges its holders (the strictest of theirs); others keep the default", async () => {
+    // Two quiet days after T0, so Ada's last activity is days old.
+    emu.store.clock.offsetMs = 2 * DAY;
+    const now = emu.store.clock.now();
+    const ada = U.orgAdmin;
+    const last = Math.max(
+      ...emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.userId === ada && e.timestamp <= now).map((e) => e.timestamp),
+    );
+    const daysAgo = (now - last) / DAY;
+    expect(daysAgo).toBeGreaterThan(1);
+    const base = packetOf((await review([])).out);
+    expect(person(base, SEEDED.org, "ada@northwind.example").flags).not.toContain("stale");
+
+    const strict = await review(["--stale-days", `ORG_ADMIN=${Math.floor(daysAgo)}`]);
+    expect(strict.r, strict.r.err).toMatchObject({ code: 0 });
+    const p = packetOf(strict.out);
+    expect(p.staleDays).toBe(90);
+    expect(p.staleDaysByPrivilege).toEqual({ ORG_ADMIN: Math.floor(daysAgo) });
+    expect(person(p, SEEDED.org, "ada@northwind.example")).toMatchObject({ lastActivity: new Date(last).toISOString() });
+    expect(person(p, SEEDED.org, "ada@northwind.example").flags).toContain("stale");
+    // Nobody else holds ORG_ADMIN in 102: everyone else's flags are the default's.
+    const flagsBy = (x: any) =>
+      Object.fromEntries(x.organizations.flatMap((o: any) => o.people.map((q: any) => [`${o.id} ${q.key}`, q.flags])));
+    const { [`${SEEDED.org} ada@northwind.example`]: _a, ...rest } = flagsBy(p);
+    const { [`${SEEDED.org} ada@northwind.example`]: _b, ...baseRest } = flagsBy(base);
+    expect(rest).toEqual(baseRest);
+    expect(read(strict.out, "review.md")).toContain(
+      `(90 days; ORG_ADMIN ${Math.floor(daysAgo)} days; the strictest of the privileges they hold)`,
+    );
+
+    const lenient = packetOf((await review(["--stale-days", `ORG_ADMIN=${Math.ceil(daysAgo)}`])).out);
+    expect(person(lenient, SEEDED.org, "ada@northwind.example").flags).not.toContain("stale");
+  });
+
+  it("without --as-of, the review is as of the service's clock, not this machine's", async () => {
+    emu.store.clock.offsetMs = 30 * DAY;
+    const out = newDir("service-clock");
+    const r = await runCli([
+      "review",
+      "--base-url",
+      emu.url,
+      "--api-key-file",
+      keyFile("orgAdmin"),
+      "--requests-per-second",
+      "1000",
+      "--out",
+      out,
+      "-q",
+    ]);
+    expect(r, r.err).toMatchObject({ code: 0 });
+    // The Date header (whole seconds), carried forward on this machine's clock while the review reads.
+    expect(Math.abs(Date.parse(packetOf(out).asOf) - (T0 + 30 * DAY))).toBeLessThan(5_000);
+  });
+});
+
 describe("pulumi-reviewadmin review: bad input", () => {
   it.each([
     [["--stale-days", "0"], "--stale-days must be a positive integer"],
     [["--firm-domain", "not a domain"], "--firm-domain must be a domain"],
     [["--as-of", "yesterday"], "--as-of must be an ISO 8601 time"],
     [["--previous", "/nonexistent/review"], "--previous must name a review folder"],
+    [["--stale-days", "ADMIN=30"], "--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN"],
+    [["--stale-days", "DB_ADMIN=soon"], "--stale-days must be a positive integer, got 'soon'"],
+    [["--stack-state", "/nonexistent/state.json"], "--stack-state: cannot read /nonexistent/state.json"],
+    [["--stack", "dev", "--stack-state", "state.json"], "give --stack or --stack-state, not both"],
+    [["--expiring-days", "0"], "--expiring-days must be a positive integer"],
   ])("%j: exit 2, the option and the rule on stderr, no request", async (args, message) => {
     emu.traffic.log.reset();
     const r = await runCli(["review", "--base-url", emu.url, "--api-key-file", keyFile("orgAdmin"), "--out", newDir("bad"), ...args]);

@@ -1,0 +1,69 @@
+/**
+ * The review packet's code flags: a person's access set against what the stack's code declares
+ * (policy/declarations.ts's plain model of the stack's resources): which resources declare each
+ * line of access and the end date they set, the ethical walls covering the person, and the flags
+ * not-in-code, expiring-soon, walled and wall-breach.
+ */
+import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall } from "../../policy/declarations";
+import type { Flag, ReviewPerson } from "./packet";
+
+/** What the code says of one person (review.json's `inCode`). */
+export interface PersonInCode {
+  /** Per line of access, by scope: the resources declaring it (kind and name), and the earliest end date they set. */
+  lines: { scope: string; declaredBy: string[]; endsOn?: string }[];
+  /** The walls covering the person, with their reasons. */
+  walls: string[];
+}
+
+const DAY_MS = 86_400_000;
+
+/** The wall's entry (an email or a `*@domain` pattern) or walled user id that covers the person. */
+function covers(wall: Wall, p: ReviewPerson): boolean {
+  if (p.userId !== null && wall.walledUsers[String(p.userId)] !== undefined) return true;
+  if (isNotKnown(wall.people) || !p.key.includes("@")) return false;
+  return wall.people.some((x) => (x.startsWith("*@") ? p.key.endsWith(x.slice(1)) : p.key === x));
+}
+
+/** Whether a declaration of the stack declares this line of the person's access in organization `orgId`. */
+function declares(d: Declaration, p: ReviewPerson, scope: string, orgId: number): boolean {
+  if (d.field === "userIdentifiers" || !isNumber(d.scopeId)) return false;
+  if (scope === "organization") {
+    if (d.scope !== "organization" || d.scopeId !== orgId) return false;
+    return (isString(d.email) && d.email === p.key) || (isNumber(d.userId) && d.userId === p.userId);
+  }
+  return d.scope === "database" && `database ${d.scopeId}` === scope && isNumber(d.userId) && d.userId === p.userId;
+}
+
+/**
+ * The judge of one organization's people against the stack: per person, the inCode record and
+ * the code flags. `asOf` and `expiringDays` set the last day that counts as expiring soon.
+ */
+export function codeOf(declared: Declared, orgId: number, asOf: number, expiringDays: number) {
+  const lastDay = new Date(asOf + expiringDays * DAY_MS).toISOString().slice(0, 10);
+  const walls = declared.walls ?? [];
+  return (p: ReviewPerson): { inCode: PersonInCode; flags: Flag[] } => {
+    const flags = new Set<Flag>();
+    const lines = p.lines
+      .filter((l) => l.status !== "invitation-expired")
+      .map((l) => {
+        const by = declared.declarations.filter((d) => declares(d, p, l.scope, orgId));
+        const ends = by
+          .map((d) => d.expiresOn)
+          .filter(isString)
+          .sort();
+        if (by.length === 0) flags.add("not-in-code");
+        if (ends.length > 0 && ends[0] <= lastDay) flags.add("expiring-soon");
+        return {
+          scope: l.scope,
+          declaredBy: [...new Set(by.map((d) => label(d.res)))].sort(),
+          ...(ends.length ? { endsOn: ends[0] } : {}),
+        };
+      });
+    const covering = walls.filter((w) => covers(w, p));
+    if (covering.length > 0) flags.add("walled");
+    const closed = new Set(covering.flatMap((w) => (isNotKnown(w.databaseIds) ? [] : w.databaseIds)).map((id) => `database ${id}`));
+    if (p.lines.some((l) => l.status === "granted" && l.permissions.length > 0 && closed.has(l.scope))) flags.add("wall-breach");
+    const wallText = covering.map((w) => `${label(w.res)}${isString(w.reason) ? ` (${w.reason})` : ""}`).sort();
+    return { inCode: { lines, walls: wallText }, flags: [...flags] };
+  };
+}

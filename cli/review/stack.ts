@@ -1,0 +1,90 @@
+/**
+ * What a stack's code declares, for the review packet's flags that live in the program, not in
+ * the service: not-in-code, expiring-soon, walled and wall-breach. Read from the stack's state
+ * (`pulumi stack export`, the same JSON `--stack-state` takes) and made plain by the policy pack's
+ * model (policy/declarations.ts), which reads resource outputs the same way for the pack.
+ */
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import { declaredBy, kindOf, NOT_KNOWN, type Declared, type ResourceInfo } from "../../policy/declarations";
+import { UsageError } from "../command";
+
+/** The signature key and value the engine marks a secret with in a state file. */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** A stack's declarations, and where they came from (said in the packet). */
+export interface StackDeclarations {
+  /** "stack dev", or "state file state.json". */
+  source: string;
+  /** The package's resources read. */
+  resources: number;
+  declared: Declared;
+}
+
+/** A state's value with secrets opened where `--show-secrets` left them in plain text, else not known. */
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (!v || typeof v !== "object") return v;
+  const o = v as Record<string, unknown>;
+  if (o[SECRET_SIG_KEY] === SECRET_SIG) return typeof o.plaintext === "string" ? plain(JSON.parse(o.plaintext)) : NOT_KNOWN;
+  return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
+}
+
+/** The package's live resources of an exported deployment (`{version, deployment: {resources}}`). */
+export function resourcesOfExport(json: unknown, what: string): ResourceInfo[] {
+  const resources = (json as { deployment?: { resources?: unknown } } | null)?.deployment?.resources;
+  if (!Array.isArray(resources))
+    throw new UsageError(`${what} is not the output of \`pulumi stack export\`: it has no deployment.resources list`);
+  const out: ResourceInfo[] = [];
+  for (const r of resources as Record<string, unknown>[]) {
+    if (typeof r.type !== "string" || typeof r.urn !== "string" || r.delete === true || !kindOf(r.type)) continue;
+    out.push({
+      type: r.type,
+      urn: r.urn,
+      name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
+      props: plain(r.outputs ?? {}) as Record<string, unknown>,
+    });
+  }
+  return out;
+}
+
+/**
+ * The declarations of the stack named by `--stack` (read with `pulumi stack export`, in the
+ * current folder, with the CLI's own login and environment) or by `--stack-state` (a file of
+ * that command's output); undefined when neither is given.
+ */
+export function readStack(opts: { stack?: string; stackState?: string }): StackDeclarations | undefined {
+  if (opts.stack !== undefined && opts.stackState !== undefined) throw new UsageError("give --stack or --stack-state, not both");
+  let text: string;
+  let source: string;
+  if (opts.stackState !== undefined) {
+    source = `state file ${opts.stackState}`;
+    try {
+      text = fs.readFileSync(opts.stackState, "utf8");
+    } catch (err) {
+      throw new UsageError(`--stack-state: cannot read ${opts.stackState}: ${(err as Error).message}`);
+    }
+  } else if (opts.stack !== undefined) {
+    source = `stack ${opts.stack}`;
+    const r = spawnSync("pulumi", ["stack", "export", "--stack", opts.stack, "--non-interactive"], {
+      encoding: "utf8",
+      maxBuffer: 1 << 30,
+    });
+    if (r.error)
+      throw new UsageError(
+        `--stack needs the Pulumi CLI on PATH to run \`pulumi stack export\` (${r.error.message}); or give --stack-state with that command's output`,
+      );
+    if (r.status !== 0)
+      throw new UsageError(`--stack: \`pulumi stack export --stack ${opts.stack}\` failed: ${r.stderr.trim() || `exit ${r.status}`}`);
+    text = r.stdout;
+  } else return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${source} is not JSON: give the output of \`pulumi stack export\``);
+  }
+  const resources = resourcesOfExport(json, source);
+  return { source, resources: resources.length, declared: declaredBy(resources) };
+}
