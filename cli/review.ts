@@ -116,12 +116,12 @@ not in the service: with the stack (--stack NAME, or --stack-state FILE holding 
 \`pulumi stack export\`) the packet also flags not-in-code, expiring-soon (within
 --expiring-days), walled and wall-breach, and names the resources declaring each line of access.
 
-Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, from the Date
-header of its first answer; events after it are not read), so two reviews of the same world with the same --as-of are
-byte-identical. With --previous (the folder of an earlier packet) it adds "since the last
-review": access gained, lost and changed, each with who made it and when from the activity log
-(for a parent organization key, whose log hides details: the time and actor of the latest event
-of that kind). Then \`pulumi-reviewadmin review apply-signoff\` turns a reviewer's sign-off into
+Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, its Date
+header, read once after the export's reading; events after it are not read), so two reviews of
+the same world with the same --as-of are byte-identical. With --previous (the folder of an
+earlier packet) it adds "since the last review": access gained, lost and changed, each with who
+made it and when from the activity log (for a parent organization key, whose log hides details:
+the time and actor of the latest event of that kind). Then \`pulumi-reviewadmin review apply-signoff\` turns a reviewer's sign-off into
 a change of the exported access.ts (see its --help).
 
 Credentials as for export. Progress goes to stderr, the summary to stdout.`,

@@ -144,6 +144,8 @@ describe("OrgMember", () => {
     });
 
     await step("refresh of the member removed behind its back drops it from state", async () => {
+      // A person acts in a later second than the program's own writes (refresh looks from the second after the apply).
+      store().clock.advance(2_000);
       store().removeMember(ORG, SEEDED.users.member);
       const sent = record();
       await world().run(async (run) => {
@@ -154,7 +156,7 @@ describe("OrgMember", () => {
           /refreshing OrgMember alan@northwind\.example in organization 102: removed outside this program: changed at \S+ by an unnamed actor \(USER_REMOVED\)/,
         );
       });
-      expect(sent.all()).toEqual(["GetOrganizationInvitations 200", "GetOrganizationUsers 200", "GetRecentOrganizationEvents 200"]);
+      expect(sent.all()).toEqual(["GetOrganizationEvents 200", "GetOrganizationInvitations 200", "GetOrganizationUsers 200"]);
     });
   });
 

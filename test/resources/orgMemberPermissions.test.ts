@@ -150,7 +150,7 @@ describe("OrgMemberPermissions", () => {
           expect(f.state).toBeUndefined();
         });
         // The drift found costs one read of the activity log, to name who made it (issue 27).
-        expect(sent.all()).toEqual(["GetOrganizationUsers 200", "GetRecentOrganizationEvents 200"]);
+        expect(sent.all()).toEqual(["GetOrganizationEvents 200", "GetOrganizationUsers 200"]);
       });
     },
   );

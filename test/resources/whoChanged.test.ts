@@ -18,6 +18,12 @@ async function web(method: string, path: string, body?: unknown) {
   expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
 }
 
+/** The activity-log reads among the requests sent (range, after, recent). */
+const logReads = (sent: string[]) => sent.filter((r) => /^Get(Recent)?OrganizationEvents/.test(r));
+
+/** People act in a later second than the program's own writes: refresh looks from the second after the apply. */
+const later = () => world().emu.store.clock.advance(2_000);
+
 const when = () => new Date(world().emu.store.clock.now()).toISOString().slice(0, 16);
 
 describe("refresh names who changed a drifted resource", () => {
@@ -41,10 +47,11 @@ describe("refresh names who changed a drifted resource", () => {
         ] as const)
           await (await res(run, name, kind)).refresh();
       });
-      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual([]);
+      expect(logReads(sent.all())).toEqual([]);
     });
 
     await step("changes in the web app by named people are named in the refresh, with one log read per organization", async () => {
+      later();
       await web("PATCH", `/organizations/${ORG}/members/${U.member}`, { permissions: ["AI_ADMIN"], actingUserId: U.legalHoldAdmin });
       await web("PUT", `/databases/${SEEDED.databases.open}/users/${U.multiOrgMember}`, {
         permissions: ["DB_ADMIN"],
@@ -66,7 +73,7 @@ describe("refresh names who changed a drifted resource", () => {
         // Unchanged: no warning, and no further read.
         await (await res(run, "newhire", "Invitation")).refresh();
       });
-      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+      expect(logReads(sent.all())).toEqual(["GetOrganizationEvents 200"]);
     });
   });
 
@@ -83,6 +90,7 @@ describe("refresh names who changed a drifted resource", () => {
       await world().run(async (run) => (await res(run, "margaret", "DatabaseUserPermissions")).up(grant), grace);
     });
     await step("Ada changes the grant in the web app; Grace's refresh names the time and Ada's user id, details hidden", async () => {
+      later();
       await web("PUT", `/databases/${DB}/users/${U.multiOrgMember}`, { permissions: ["DB_ADMIN"], actingUserId: U.orgAdmin });
       const at = when();
       const sent = record();
@@ -93,9 +101,56 @@ describe("refresh names who changed a drifted resource", () => {
         expect(line.line).not.toMatch(/DATABASE_USER_/);
       }, grace);
       // The log answered (redacted), once.
-      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+      expect(logReads(sent.all())).toEqual(["GetOrganizationEvents 200"]);
     });
   });
+
+  it(
+    "looks only after the program last applied the resource: never at its own write; old states fall back to the recent log",
+    SCENARIO,
+    async () => {
+      const alan = { organizationId: ORG, email: "alan@northwind.example", permissions: ["AI_ADMIN"] };
+      await step("the program gives Alan AI_ADMIN: its own write is in the log (USER_UPDATED by the key's user)", async () => {
+        await world().run(async (run) => (await res(run, "alan", "OrgMember")).up(alan));
+        const own = world()
+          .emu.store.events.filter((e) => e.type === "USER_UPDATED" && e.data.userId === U.member)
+          .at(-1);
+        expect(own?.userId).toBe(U.orgAdmin);
+      });
+      await step("his permissions change with no event: the refresh says no event since the apply names it", async () => {
+        later();
+        world().emu.store.findMembership(ORG, U.member)!.permissions = [];
+        const sent = record();
+        await world().run(async (run) => {
+          const a = await res(run, "alan", "OrgMember");
+          const applied = a.state!.outputs.appliedAt as string;
+          expect(applied).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+          await a.refresh();
+          const line = await run.plugin.waitForLog(/refreshing OrgMember alan@northwind\.example .*changed outside this program: /);
+          expect(line.line).toContain(
+            `no event in organization ${ORG}'s activity log since this program last applied it (${applied}) names this change`,
+          );
+          expect(line.line).not.toMatch(/USER_UPDATED/);
+          // Refresh keeps when the program last applied it.
+          expect(a.state!.outputs.appliedAt).toBe(applied);
+        });
+        expect(logReads(sent.all())).toEqual(["GetOrganizationEvents 200"]);
+      });
+      await step("a state written before appliedAt existed reads the 1,000 most recent events instead", async () => {
+        world().emu.store.findMembership(ORG, U.member)!.permissions = ["AI_ADMIN", "LEGAL_HOLD_ADMIN"];
+        const sent = record();
+        await world().run(async (run) => {
+          const a = await res(run, "alan", "OrgMember");
+          delete a.state!.outputs.appliedAt;
+          await a.refresh();
+          await run.plugin.waitForLog(
+            /refreshing OrgMember alan@northwind\.example .*changed outside this program: changed at \S+ by user \d+ \(USER_UPDATED\)/,
+          );
+        });
+        expect(logReads(sent.all())).toEqual(["GetRecentOrganizationEvents 200"]);
+      });
+    },
+  );
 
   it("a roster names each person whose entry changed, and who added someone it does not declare", SCENARIO, async () => {
     const roster = {
@@ -108,6 +163,7 @@ describe("refresh names who changed a drifted resource", () => {
       await world().run(async (run) => (await res(run, "org", "OrganizationMembers")).up(roster));
     });
     await step("changes in the web app are named, per person, with one log read", async () => {
+      later();
       await web("PATCH", `/organizations/${ORG}/members/${U.member}`, { permissions: ["AI_ADMIN"], actingUserId: U.legalHoldAdmin });
       await web("POST", `/organizations/${ORG}/members`, { userId: U.unaffiliated, permissions: ["ORG_ADMIN"], actingUserId: U.aiAdmin });
       const sent = record();
@@ -116,8 +172,10 @@ describe("refresh names who changed a drifted resource", () => {
         const line = await run.plugin.waitForLog(/refreshing OrganizationMembers .*: changed outside this program: /);
         expect(line.line).toMatch(new RegExp(`alan@northwind\\.example: changed at \\S+ by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`));
         expect(line.line).toMatch(new RegExp(`linus@example\\.com: changed at \\S+ by user ${U.aiAdmin} \\(USER_ADDED\\)`));
+        // Only the two people whose entries changed are named.
+        expect(line.line.match(/[\w.]+@[\w.]+: /g)).toEqual(["alan@northwind.example: ", "linus@example.com: "]);
       });
-      expect(sent.all().filter((r) => r.startsWith("GetRecentOrganizationEvents"))).toEqual(["GetRecentOrganizationEvents 200"]);
+      expect(logReads(sent.all())).toEqual(["GetOrganizationEvents 200"]);
     });
   });
 });

@@ -24,6 +24,15 @@ export const UNKNOWN: string = unknownValue;
 /** Version of the state this code writes; every version reads the states older ones wrote (see CHANGELOG.md). */
 export const SCHEMA_VERSION = 1;
 
+/** The output naming when the program last created or updated the resource (absent in states older than it). */
+export const APPLIED_AT = "appliedAt";
+
+/** The service's time now (its Date header, carried forward), to the whole second, as ISO. */
+export function appliedAt(client: ReviewAdminClient): string {
+  const ms = client.serviceNow() ?? Date.now();
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString();
+}
+
 /** What a resource's own code gets for one operation: the client, and the action to name in its errors. */
 export interface Operation {
   /** The process-wide client for the configured key (created on first use). */
@@ -200,12 +209,15 @@ function operation(action: string, refresh = false): Operation {
  * as the zod-free ResourceImplementation: the resource modules export what this returns.
  */
 export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImplementation {
+  // A definition never sees appliedAt: it is the lifecycle's record, not the resource's state.
   const stateOf = (props: unknown): S => {
-    const stored = stripProvider(props);
+    const { [APPLIED_AT]: _applied, ...stored } = (stripProvider(props) ?? {}) as Record<string, unknown>;
     return def.upgrade ? def.upgrade(stored) : (stored as S);
   };
   const inputsOf = (props: unknown): I => stripProvider(props) as I;
   const outputsOf = (state: S) => definedOnly({ ...(state as object), schemaVersion: SCHEMA_VERSION });
+  /** Outputs after a write: the state, and when this program applied it (appliedAt). */
+  const appliedOutputs = (state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(currentClient()) });
 
   /** Runs one operation, wording any failure as "<action>: <cause>". */
   async function run<T>(action: string, fn: (op: Operation) => Promise<T>): Promise<T> {
@@ -262,7 +274,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       const inputs = inputsOf(raw);
       try {
         const state = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
-        return { id: def.idOf(state), outs: outputsOf(state) };
+        return { id: def.idOf(state), outs: appliedOutputs(state) };
       } catch (err) {
         if (!(err instanceof IncompleteCreate)) throw err;
         // The plugin reports an error carrying id and properties as a partial create
@@ -274,25 +286,34 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     async read(id, props) {
+      const applied = ((stripProvider(props) ?? {}) as Record<string, unknown>)[APPLIED_AT];
       const stored = stateOf(props);
-      if (!def.read) return { id, props: outputsOf(stored) };
+      // When the program last wrote the resource is kept across reads: the service has no such fact.
+      const kept = typeof applied === "string" ? { [APPLIED_AT]: applied } : {};
+      if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
       const read = def.read;
       try {
         const op = operation(`reading ${def.label(stored)}`);
         const found = await read(stored, op);
-        // Drift on a person (changed or gone behind the program's back): say who did it, from the activity log.
+        // Drift on a person (changed or gone behind the program's back): say who did it, from the
+        // activity log since the program last applied the resource.
         if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
-          const target = targetOf(stored);
+          const since = typeof applied === "string" ? Date.parse(applied) : undefined;
+          const target = targetOf(stored, since);
           const how = found ? "changed" : "removed";
           if (target)
             pulumi.log.warn(`refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, target)}`);
-          const people = target ? [] : targetsOf(stored, found?.state);
+          const people = target ? [] : targetsOf(stored, found?.state, since);
           if (people.length)
             pulumi.log.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
         }
         if (!found) return {};
         justRead.add(`${def.kind}/${id}`);
-        return { id, props: outputsOf(found.state), ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}) };
+        return {
+          id,
+          props: { ...outputsOf(found.state), ...kept },
+          ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}),
+        };
       } catch (err) {
         if (isStatus(err, 404)) return {}; // the organization or database itself is gone
         throw explainFailure(`reading ${def.label(stored)}`, err);
@@ -304,7 +325,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       const inputs = inputsOf(news);
       if (!def.update) return { outs: outputsOf(state) };
       const update = def.update;
-      return { outs: outputsOf(await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op))) };
+      return { outs: appliedOutputs(await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op))) };
     },
 
     async delete(_id, props) {

@@ -11,6 +11,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere } from "./declarations";
 import type { ResourceShape } from "./implementation";
+import { APPLIED_AT } from "./lifecycle";
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -39,10 +40,16 @@ export function providerSource(kind: string): string {
 export abstract class ReviewAdminResource extends pulumi.CustomResource {
   /** Version of the state layout this resource was last written with. */
   declare readonly schemaVersion: pulumi.Output<number>;
+  /**
+   * When this program last created or updated the resource (ISO, the service's clock, whole
+   * seconds); refresh keeps it. Refresh names who changed a drifted resource from the activity
+   * log after it. Absent in states written before it existed.
+   */
+  declare readonly appliedAt: pulumi.Output<string | undefined>;
 
   constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
     warnAboutConfig();
-    const seeded = Object.fromEntries([...definition.outputs, "schemaVersion"].map((o) => [o, undefined]));
+    const seeded = Object.fromEntries([...definition.outputs, "schemaVersion", APPLIED_AT].map((o) => [o, undefined]));
     const self = declare(definition, name, args);
     // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
     const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition, args) } : {};

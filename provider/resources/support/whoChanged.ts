@@ -1,15 +1,22 @@
 /**
  * Who changed what, for refresh (issue 27): when a refresh finds a member, grant or invitation
- * changed (or gone) behind the program's back, the activity log says who did it and when. One
- * bounded read per organization per plugin process (E12, the most recent 1,000 events), and only
- * when drift is found, so a refresh that finds nothing sends nothing more.
+ * changed (or gone) behind the program's back, the activity log says who did it and when. Only
+ * when drift is found, so a refresh that finds nothing sends nothing more; and once per
+ * organization per plugin process, over the window since the program last applied the resource
+ * (its `appliedAt`): E10 from the second after it, so the program's own writes are never named,
+ * at most MAX_WINDOW_EVENTS events. A state older than `appliedAt` falls back to the most
+ * recent 1,000 events (E12). A later drift with an earlier window reads only the span not read yet.
  */
+import deepEqual from "fast-deep-equal";
 import type { ActivityEvent } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { describeCause } from "../../failures";
 
-/** How many recent events the one read per organization looks at. */
+/** How many recent events the fallback read (a state without appliedAt) looks at. */
 export const RECENT_EVENTS = 1000;
+/** At most this many events are read for one organization's window (10 pages of 10,000). */
+export const MAX_WINDOW_EVENTS = 100_000;
+const WINDOW_PAGE = 10_000;
 
 /** The person (and database) a drifted resource is about, from its state's fields. */
 export interface ChangeTarget {
@@ -17,13 +24,25 @@ export interface ChangeTarget {
   databaseId?: number;
   userId?: number | null;
   email?: string;
+  /** Unix ms: events from this instant on can be the change (the second after appliedAt); absent: unknown. */
+  since?: number;
 }
 
 const logs = new Map<string, Promise<ActivityEvent[]>>();
+/** Per organization: the window read so far (from `begin` on) and its events, oldest first. */
+const windows = new Map<string, { begin: number; events: Promise<{ events: ActivityEvent[]; capped: boolean }> }>();
 const owners = new Map<string, Promise<number>>();
 
-/** The target of a state, when it names a person (rosters do not: they are left out). */
-export function targetOf(state: unknown): ChangeTarget | undefined {
+/**
+ * The first instant of the window: the second after `appliedAt` (unix ms, whole seconds). The
+ * program's own writes are stamped within appliedAt's second (the Date header drops the
+ * milliseconds), and a person in the web app does not act within the same second.
+ */
+const windowStart = (appliedAt: number | undefined) =>
+  appliedAt === undefined || !Number.isFinite(appliedAt) ? undefined : appliedAt + 1000;
+
+/** The target of a state, when it names a person (rosters do not: they are left out); `appliedAt` from the state. */
+export function targetOf(state: unknown, appliedAt?: number): ChangeTarget | undefined {
   const s = (state ?? {}) as Record<string, unknown>;
   const num = (v: unknown) => (typeof v === "number" ? v : undefined);
   const target: ChangeTarget = {
@@ -31,6 +50,7 @@ export function targetOf(state: unknown): ChangeTarget | undefined {
     databaseId: num(s.databaseId),
     userId: num(s.userId) ?? null,
     email: typeof s.email === "string" ? s.email.toLowerCase() : undefined,
+    since: windowStart(appliedAt),
   };
   if (target.userId === null && target.email === undefined) return undefined;
   if (target.organizationId === undefined && target.databaseId === undefined) return undefined;
@@ -40,9 +60,9 @@ export function targetOf(state: unknown): ChangeTarget | undefined {
 /** At most this many people are named for one drifted roster (the rest are counted). */
 export const MAX_NAMED = 20;
 
-type Entries = Map<string, { target: ChangeTarget; value: string }>;
+type Entries = Map<string, { target: ChangeTarget; value: unknown }>;
 
-/** A roster's people by key (email, or user id on a database), each with its live entry as text. */
+/** A roster's people by key (email, or user id on a database), each with its entry. */
 function rosterEntries(state: Record<string, unknown>): Entries | undefined {
   const out: Entries = new Map();
   const orgId = typeof state.organizationId === "number" ? state.organizationId : undefined;
@@ -53,7 +73,7 @@ function rosterEntries(state: Record<string, unknown>): Entries | undefined {
     const userId = typeof entry.userId === "number" ? entry.userId : /^\d+$/.test(key) && dbId !== undefined ? Number(key) : null;
     const target: ChangeTarget =
       dbId !== undefined ? { databaseId: dbId, userId } : { organizationId: orgId, userId, email: key.toLowerCase() };
-    out.set(key.toLowerCase(), { target, value: JSON.stringify(entry) });
+    out.set(key.toLowerCase(), { target, value: entry });
   };
   for (const [key, entry] of Object.entries(map)) add(key, entry);
   for (const u of (state.unmanaged ?? []) as Record<string, unknown>[]) add(String(u.email ?? u.userId), u);
@@ -64,14 +84,20 @@ function rosterEntries(state: Record<string, unknown>): Entries | undefined {
  * Who a drift is about: the person of a per-person resource, or, for a roster, each person whose
  * entry differs between the stored and the live state (added, changed or gone).
  */
-export function targetsOf(stored: unknown, found: unknown): ChangeTarget[] {
-  const one = targetOf(stored);
+export function targetsOf(stored: unknown, found: unknown, appliedAt?: number): ChangeTarget[] {
+  const one = targetOf(stored, appliedAt);
   if (one) return [one];
   const before = rosterEntries((stored ?? {}) as Record<string, unknown>);
   const after = found === undefined ? undefined : rosterEntries(found as Record<string, unknown>);
   if (!before || !after) return [];
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return keys.filter((k) => before.get(k)?.value !== after.get(k)?.value).map((k) => (after.get(k) ?? before.get(k))!.target);
+  const since = windowStart(appliedAt);
+  return (
+    keys
+      // By value, not by text: a stored entry comes back through the engine with its keys reordered.
+      .filter((k) => !deepEqual(before.get(k)?.value, after.get(k)?.value))
+      .map((k) => ({ ...(after.get(k) ?? before.get(k))!.target, since }))
+  );
 }
 
 /** One line for a roster's drift: each person who changed and who changed them (MAX_NAMED at most). */
@@ -93,6 +119,42 @@ function recentEvents(client: ReviewAdminClient, orgId: number): Promise<Activit
     logs.set(key, p);
   }
   return p;
+}
+
+/** E10 over [begin, end), at most `room` events, oldest first; `capped` when there were more. */
+async function readRange(client: ReviewAdminClient, orgId: number, begin: number, end: number, room: number) {
+  const events: ActivityEvent[] = [];
+  for await (const e of client.paginate("GetOrganizationEvents", { orgId, begin, end, limit: WINDOW_PAGE })) {
+    if (events.length >= room) return { events, capped: true };
+    events.push(e);
+  }
+  return { events, capped: false };
+}
+
+/**
+ * The organization's events from `since` to now (the service's clock), read once per plugin
+ * process: a window starting later reuses what was read; one starting earlier reads only the
+ * span before it.
+ */
+function eventsSince(client: ReviewAdminClient, orgId: number, since: number): Promise<{ events: ActivityEvent[]; capped: boolean }> {
+  const key = `${client.baseUrl} ${orgId}`;
+  const have = windows.get(key);
+  if (have && have.begin <= since) return have.events.then((r) => ({ ...r, events: r.events.filter((e) => e.timestamp >= since) }));
+  // The Date header drops the milliseconds: the service's "now" may be up to a second later.
+  const end = have ? have.begin : Math.max((client.serviceNow() ?? Date.now()) + 1000, since + 1);
+  const events = have
+    ? have.events.then(async (later) => {
+        const earlier = await readRange(client, orgId, since, end, MAX_WINDOW_EVENTS - later.events.length);
+        return { events: [...earlier.events, ...later.events], capped: earlier.capped || later.capped };
+      })
+    : readRange(client, orgId, since, end, MAX_WINDOW_EVENTS);
+  const entry = { begin: since, events };
+  // A failed read is not kept: the next drift may try again.
+  events.catch(() => {
+    if (windows.get(key) === entry) windows.delete(key);
+  });
+  windows.set(key, entry);
+  return events;
 }
 
 function ownerOf(client: ReviewAdminClient, databaseId: number): Promise<number> {
@@ -126,10 +188,16 @@ function kinds(t: ChangeTarget): (type: string) => boolean {
 export async function whoChanged(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
   try {
     const orgId = t.organizationId ?? (await ownerOf(client, t.databaseId!));
-    const events = await recentEvents(client, orgId);
+    const windowed = t.since === undefined ? undefined : await eventsSince(client, orgId, t.since);
+    const events = windowed?.events ?? (await recentEvents(client, orgId));
     const redacted = events.length > 0 && events.every((e) => e.data === null);
     const ofKind = events.filter((e) => kinds(t)(e.type));
     const e = redacted ? ofKind.at(-1) : ofKind.filter((x) => names(x, t)).at(-1);
+    if (!e && t.since !== undefined)
+      return (
+        `no event in organization ${orgId}'s activity log since this program last applied it (${new Date(t.since - 1000).toISOString()}) names this change` +
+        (windowed?.capped ? ` (only the first ${MAX_WINDOW_EVENTS} events of that window were read)` : "")
+      );
     if (!e) return `no event among the ${RECENT_EVENTS} most recent of organization ${orgId}'s activity log names this change`;
     const at = new Date(e.timestamp).toISOString();
     const by = e.userId == null ? "an unnamed actor" : `user ${e.userId}`;
