@@ -1,0 +1,45 @@
+/**
+ * Who changed a drifted resource, under the real engine (issue 27): `pulumi refresh` after a change
+ * made in the web app warns the acting user and the time, read from the activity log after the
+ * resource's appliedAt, which the engine hands back on refresh and the refresh keeps.
+ */
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import * as reviewadmin from "../../provider";
+import { control } from "../support/emulatorHttp";
+import { useProgramWorld } from "../support/programWorld";
+
+const ORG = SEEDED.org;
+const U = SEEDED.users;
+const world = useProgramWorld("who-changed");
+
+describe("pulumi refresh names who changed a member", () => {
+  it("a permission changed in the web app: the refresh warns who and when; appliedAt stays", async () => {
+    const s = world.freshStack();
+    const program = () => {
+      new reviewadmin.OrgMember("alan", { organizationId: ORG, email: "alan@northwind.example", permissions: ["AI_ADMIN"] });
+    };
+    await s.up(program);
+    const applied = s.find("alan")!.outputs.appliedAt as string;
+    expect(Date.parse(applied)).toBeGreaterThan(0);
+
+    // Frances, in the web app, a moment later.
+    world.emu.store.clock.advance(2_000);
+    const changed = await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${U.member}`, {
+      permissions: [],
+      actingUserId: U.legalHoldAdmin,
+    });
+    expect(changed.status).toBe(200);
+    const at = new Date(world.emu.store.clock.now()).toISOString().slice(0, 16);
+
+    const refresh = await s.refresh();
+    const lines = refresh.logs.map((l) => l.line).join("\n");
+    expect(lines).toMatch(
+      new RegExp(
+        `refreshing OrgMember alan@northwind\\.example in organization 102: changed outside this program: changed at ${at}\\S* by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`,
+      ),
+    );
+    expect(s.find("alan")!.outputs.appliedAt).toBe(applied);
+    expect(world.emu.traffic.log.list("GetOrganizationEvents")).toHaveLength(1);
+  });
+});
