@@ -3,7 +3,9 @@
  * DatabaseUserPermissions with `expiresOn` is listed as expiring soon, then, once the emulator's
  * clock has passed the date, preview says it will be removed, up removes the grant and the state
  * says so (`expiredOn`), and a later up changes nothing. Malformed dates and an end before the
- * start are refused at check, naming the field.
+ * start are refused at check, naming the field. The edges: an invitation accepted in time leaves a
+ * member who stays past its end date (said, with how to end it); a roster entry is granted on its
+ * startsOn day, not before; the key's own DB_ADMIN past its end date is a lockout, refused.
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
@@ -178,6 +180,42 @@ describe("Invitation with expiresOn", () => {
   });
 });
 
+describe("Invitation with expiresOn, accepted in time", () => {
+  it(
+    "past the end date an accepted invitation's member stays: the preview says so and how to end it; up writes nothing",
+    SCENARIO,
+    async () => {
+      const tomorrow = day(store().clock.now() + 86_400_000);
+      const inv = { organizationId: SEEDED.org, email: "guest@lawfirm.example", expiresOn: tomorrow };
+      try {
+        await step("invites until tomorrow; the guest accepts today", async () => {
+          await world().run(async (run) => (await res(run, "guest", "Invitation")).up(inv));
+          const accepted = await control(world().emu.url, "POST", "/invitations/accept", { organizationId: SEEDED.org, email: inv.email });
+          expect(accepted.status, JSON.stringify(accepted.body)).toBeLessThan(300);
+          const r = await world().run(async (run) => (await res(run, "guest", "Invitation")).refresh());
+          expect(r?.outputs).toMatchObject({ status: "accepted" });
+        });
+        await step("two days later: the preview warns the member stays, naming OrgMember's expiresOn; up writes nothing", async () => {
+          expect((await moveClock(2)).status).toBe(200);
+          const guest = store().findUserByEmail(inv.email)!.id;
+          await world().run(async (run) => {
+            await (await res(run, "guest", "Invitation")).preview(inv);
+            expect(lines(run)).toContain(
+              `expired on ${tomorrow}, but accepted: guest@lawfirm.example stays a member (end it with an OrgMember's expiresOn)`,
+            );
+          });
+          const sent = record();
+          await world().run(async (run) => (await res(run, "guest", "Invitation")).up(inv));
+          expect(sent.writes()).toEqual([]);
+          expect(store().findMembership(SEEDED.org, guest)).toBeDefined();
+        });
+      } finally {
+        await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+      }
+    },
+  );
+});
+
 describe("OrganizationMembers entries with expiresOn", () => {
   it("an additive roster removes a person once their end date has passed, and only them", SCENARIO, async () => {
     const tomorrow = day(store().clock.now() + 86_400_000);
@@ -248,5 +286,61 @@ describe("DatabaseUsers entries with dates", () => {
       `users.${U.multiOrgMember}.expiresOn: must be after startsOn (2026-12-01): access ends at the start of the expiresOn day, so 2026-11-01 would give none`,
     );
     expect(failures).not.toContain(`users.${U.orgAdmin}`);
+  });
+});
+
+describe("DatabaseUsers entries with startsOn, and the key's own expired DB_ADMIN", () => {
+  it("an entry before its startsOn is not granted; on that day up grants it with one write", SCENARIO, async () => {
+    const start = day(store().clock.now() + 2 * 86_400_000);
+    const roster = {
+      databaseId: DB,
+      mode: "additive",
+      onUnmanaged: "ignore",
+      users: { [String(U.member)]: { permissions: ["DB_UPLOAD"], startsOn: start } },
+    };
+    try {
+      await step("before the start: up grants nothing", async () => {
+        const sent = record();
+        await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up(roster));
+        expect(sent.writes()).toEqual([]);
+        expect(store().findDatabaseUser(DB, U.member)).toBeUndefined();
+      });
+      await step("on the start day: up grants DB_UPLOAD with one write", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        const sent = record();
+        await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up(roster));
+        expect(sent.writes()).toEqual([expect.stringMatching(/^PutDatabaseUser 20\d$/)]);
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
+  });
+
+  it("the key's own DB_ADMIN past its end date is kept: the preview refuses and says why, and nothing is written", SCENARIO, async () => {
+    const tomorrow = day(store().clock.now() + 86_400_000);
+    const roster = {
+      databaseId: DB,
+      mode: "additive",
+      onUnmanaged: "ignore",
+      users: { [String(U.orgAdmin)]: { permissions: ["DB_ADMIN"], expiresOn: tomorrow } },
+    };
+    try {
+      await step("the key's own user (Ada) gets DB_ADMIN on 2001 until tomorrow", async () => {
+        await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up(roster));
+        expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+      });
+      await step("two days later taking it away is refused as a lockout, before anything is sent", async () => {
+        expect((await moveClock(2)).status).toBe(200);
+        const sent = record();
+        await world().run(async (run) => {
+          const d = await res(run, "nvc", "DatabaseUsers");
+          await expect(d.preview(roster)).rejects.toThrow(/refused: .*DB_ADMIN.*allowAdminRemoval/);
+        });
+        expect(sent.writes()).toEqual([]);
+        expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+      });
+    } finally {
+      await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
+    }
   });
 });
