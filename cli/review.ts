@@ -8,6 +8,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { STALE_PRIVILEGES } from "../provider/data/stalePrivileged";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./export";
@@ -45,8 +46,8 @@ function firmDomains(value: unknown): string[] {
   return [...out];
 }
 
-/** The privileges a stale limit may be given for. */
-const PRIVILEGES = ["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN", "DB_ADMIN"];
+/** The privileges a stale limit may be given for (the data source's list). */
+const PRIVILEGES: readonly string[] = STALE_PRIVILEGES;
 
 /** `--stale-days` values: `N` (the default limit) and `PRIVILEGE=N` (that privilege's), or a UsageError. */
 function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivilege: Record<string, number> } {

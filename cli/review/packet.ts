@@ -6,6 +6,7 @@
  * the "as of" time, so two reviews of the same world are byte-identical.
  */
 import type { ActivityEvent } from "../../contract/types";
+import { staleLimitDays } from "../../provider/data/stalePrivileged";
 import { compareText } from "../../provider/util";
 import type { ExportedAccess, ExportedOrganization } from "../export/read";
 import { codeOf, type PersonInCode } from "./inCode";
@@ -261,11 +262,9 @@ function privilegesOf(p: ReviewPerson): string[] {
   return [...out];
 }
 
-/** A person's stale limit in days: the strictest limit of the privileges they hold (the default for the rest). */
+/** A person's stale limit in days: the data source's rule (staleLimitDays) over the privileges they hold. */
 export function staleLimit(p: ReviewPerson, o: Pick<PacketOptions, "staleDays" | "staleDaysByPrivilege">): number {
-  const privs = privilegesOf(p);
-  if (privs.length === 0) return o.staleDays;
-  return Math.min(...privs.map((x) => o.staleDaysByPrivilege?.[x] ?? o.staleDays));
+  return staleLimitDays(privilegesOf(p), o.staleDays, o.staleDaysByPrivilege);
 }
 
 function flagsOf(p: ReviewPerson, o: PacketOptions, codeFlags: Flag[]): Flag[] {

@@ -18,6 +18,8 @@ export interface StalePerson {
   email: string;
   organizationPermissions: OrganizationPermission[];
   databaseAdminOf: number[];
+  /** The person's own limit in days (staleDays, or a privilege's); absent: the answer's staleDays. */
+  limitDays?: number;
 }
 
 /** One getStalePrivilegedPeople answer found among the stack outputs, and the output's name. */
@@ -48,6 +50,7 @@ function personOf(v: unknown): StalePerson | undefined {
     email: v.email.toLowerCase(),
     organizationPermissions: perms as OrganizationPermission[],
     databaseAdminOf: dbs,
+    ...(isNumber(v.limitDays) ? { limitDays: v.limitDays } : {}),
   };
 }
 
@@ -115,9 +118,10 @@ export function staleAccessFindings(declared: Declared, answers: StaleAnswer[], 
   const emails = emailsByUserId(declared, cfg.userEmails);
   const findings: Finding[] = [];
   for (const answer of answers) {
-    const window = `no activity in organization ${answer.organizationId}'s log in the ${answer.staleDays === 1 ? "1 day" : `${answer.staleDays} days`} to ${answer.asOf.slice(0, 10)} (stack output ${answer.output})`;
     for (const p of answer.stale) {
       if (exempt.has(p.email) || exempt.has(String(p.userId))) continue;
+      const days = p.limitDays ?? answer.staleDays;
+      const window = `no activity in organization ${answer.organizationId}'s log in the ${days === 1 ? "1 day" : `${days} days`} to ${answer.asOf.slice(0, 10)} (stack output ${answer.output})`;
       const who = `${p.email} (user ${p.userId})`;
       const covered = new Set<string>();
       for (const d of declared.declarations) {

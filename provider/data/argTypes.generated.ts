@@ -368,8 +368,16 @@ export type GetDatabaseProjectsArgs = {
 export type GetStalePrivilegedPeopleArgs = {
   /** The organization to review (org admin of it: the access matrix needs it). */
   organizationId: string | number;
-  /** Days without activity that make a person stale, and the window looked at (default 90). */
+  /** Days without activity that make a person stale (default 90). */
   staleDays?: number;
+  /** Days per privilege (ORG_ADMIN, DB_ADMIN, ...); a person's limit is the strictest of the privileges they hold. */
+  staleDaysByPrivilege?: {
+    ORG_ADMIN?: number;
+    CLOUD_MANAGEMENT_ADMIN?: number;
+    LEGAL_HOLD_ADMIN?: number;
+    AI_ADMIN?: number;
+    DB_ADMIN?: number;
+  };
   /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf?: number;
 };

@@ -72,7 +72,7 @@ export function parseArgs<S extends z.ZodObject>(dataSource: string, schema: S, 
   const value = args === undefined ? {} : args;
   const result = schema.safeParse(value, { error: wording });
   if (result.success) return result.data;
-  throw argumentError(dataSource, refusal(dataSource, Object.keys(schema.shape), value, result.error.issues), result.error);
+  throw argumentError(dataSource, refusal(dataSource, schema, value, result.error.issues), result.error);
 }
 
 /**
@@ -80,11 +80,17 @@ export function parseArgs<S extends z.ZodObject>(dataSource: string, schema: S, 
  * looks missing): `invalid argument '<name>': <rule>, got <value>` with a "did you mean" for a
  * near miss, `missing argument '<name>'`, or a refinement's own message (argument combinations).
  */
-function refusal(dataSource: string, names: string[], args: unknown, issues: readonly z.core.$ZodIssue[]): string {
+function refusal(dataSource: string, schema: z.ZodObject, args: unknown, issues: readonly z.core.$ZodIssue[]): string {
+  const names = Object.keys(schema.shape);
   const issue = issues.find((i) => i.code === "unrecognized_keys") ?? issues[0];
   if (!issue) return "invalid arguments";
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "";
+    if (issue.path.length > 0) {
+      const keys = keysAt(schema, issue.path);
+      const rule = keys ? `must be one of ${keys.join(", ")}` : `not a key ${pathText(issue.path)} takes`;
+      return `invalid argument '${pathText([...issue.path, key])}': ${rule}${keys ? suggestion(key, keys, "'") : ""}`;
+    }
     return `invalid argument '${key}': not an argument of ${dataSource}${suggestion(key, names, "'")}`;
   }
   if (issue.path.length === 0) {
@@ -95,6 +101,23 @@ function refusal(dataSource: string, names: string[], args: unknown, issues: rea
   if (value === undefined && issue.path.length === 1) return `missing argument '${name}'`;
   const near = issue.code === "invalid_value" && typeof value === "string" ? suggestion(value, issue.values.map(String), '"') : "";
   return `invalid argument '${name}': ${issue.message}, got ${shown(value)}${near}`;
+}
+
+/** What a schema node may hold, as far as the refusal needs it: an object's fields, a record's key enum, an optional's inner schema. */
+interface SchemaNode {
+  shape?: Record<string, SchemaNode>;
+  keyType?: { options?: readonly unknown[] };
+  unwrap?: () => SchemaNode;
+}
+
+/** The keys the object or enum-keyed record at `path` takes, when the schema says. */
+function keysAt(schema: z.ZodObject, path: readonly PropertyKey[]): string[] | undefined {
+  const bare = (n: SchemaNode | undefined) => (n?.unwrap ? n.unwrap() : n);
+  let node: SchemaNode | undefined = schema as unknown as SchemaNode;
+  for (const p of path) node = bare(node)?.shape?.[String(p)];
+  node = bare(node);
+  const keys = node?.keyType?.options ?? (node?.shape ? Object.keys(node.shape) : undefined);
+  return keys?.map(String);
 }
 
 /** ` (did you mean 'x'?)` for the nearest candidate within a few edits (or a renamed argument), else "". */

@@ -5,6 +5,7 @@
  * range read of the log (getActivityEvents, pages of 10,000), both with the same client.
  */
 import { z } from "zod";
+import { OrganizationPermission } from "../../contract/schemas";
 import { compareText } from "../util";
 import { getAccessMatrix } from "./accessReview";
 import { idArg } from "./args";
@@ -17,6 +18,25 @@ export type { GetStalePrivilegedPeopleArgs };
 
 const DAY_MS = 86_400_000;
 
+/** The privileges a stale limit may be set for: the organization permissions and DB_ADMIN. */
+export const STALE_PRIVILEGES = [...OrganizationPermission.options, "DB_ADMIN"] as const;
+/** A privilege a stale limit may be set for. */
+export type StalePrivilege = (typeof STALE_PRIVILEGES)[number];
+
+/**
+ * The staleness rule, one place for the data source and `pulumi-reviewadmin review`: a person's
+ * limit is the strictest (fewest days) of the limits of the privileges they hold, a privilege
+ * without its own limit taking `staleDays`; a person without a privilege has `staleDays`.
+ */
+export function staleLimitDays(
+  privileges: readonly string[],
+  staleDays: number,
+  byPrivilege: Partial<Record<string, number>> = {},
+): number {
+  if (privileges.length === 0) return staleDays;
+  return Math.min(...privileges.map((p) => byPrivilege[p] ?? staleDays));
+}
+
 /**
  * getStalePrivilegedPeople arguments.
  * @inputType GetStalePrivilegedPeopleArgs
@@ -24,8 +44,12 @@ const DAY_MS = 86_400_000;
 const getStalePrivilegedPeopleArgs = z.strictObject({
   /** The organization to review (org admin of it: the access matrix needs it). */
   organizationId: idArg,
-  /** Days without activity that make a person stale, and the window looked at (default 90). */
+  /** Days without activity that make a person stale (default 90). */
   staleDays: z.number().int().positive({ error: "must be a positive whole number of days" }).optional(),
+  /** Days per privilege (ORG_ADMIN, DB_ADMIN, ...); a person's limit is the strictest of the privileges they hold. */
+  staleDaysByPrivilege: z
+    .partialRecord(z.enum(STALE_PRIVILEGES), z.number().int().positive({ error: "must be a positive whole number of days" }))
+    .optional(),
   /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf: z.number().int().positive({ error: "must be unix milliseconds" }).optional(),
 });
@@ -40,15 +64,21 @@ export interface StalePrivilegedPerson {
   organizationPermissions: string[];
   /** Databases (ids, ascending) the person holds DB_ADMIN on. */
   databaseAdminOf: number[];
+  /** The person's limit in days (staleLimitDays). */
+  limitDays: number;
+  /** ISO time of their latest event as the actor in the window read; null: none there. */
+  lastActivity: string | null;
 }
 
 /** getStalePrivilegedPeople's answer. */
 export interface StalePrivilegedPeople {
   organizationId: number;
-  /** ISO; the window is [windowBegin, asOf]. */
+  /** ISO; the window read is [windowBegin, asOf], the longest limit. */
   asOf: string;
   windowBegin: string;
   staleDays: number;
+  /** The limits per privilege given (empty: none). */
+  staleDaysByPrivilege: Partial<Record<StalePrivilege, number>>;
   /** Privileged people looked at (stale or not). */
   privileged: number;
   /** The stale ones, by email. */
@@ -75,13 +105,17 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
       await matrixRead;
       asOf = client.serviceNow() ?? Date.now();
     }
-    const begin = asOf - staleDays * DAY_MS;
+    const byPrivilege = args.staleDaysByPrivilege ?? {};
+    const begin = asOf - Math.max(staleDays, ...Object.values(byPrivilege).map(Number)) * DAY_MS;
     const [matrix, log] = await Promise.all([
       matrixRead,
       getActivityEvents({ organizationId, begin, end: asOf + 1, limit: 10_000 }, { client }),
     ]);
-    const active = new Set(log.events.map((e) => e.userId).filter((id): id is number => id != null));
-    const people = new Map<number, StalePrivilegedPerson>();
+    // Latest event per actor in the window (events come oldest first).
+    const last = new Map<number, number>();
+    for (const e of log.events)
+      if (e.userId != null && e.timestamp <= asOf) last.set(e.userId, Math.max(e.timestamp, last.get(e.userId) ?? 0));
+    const people = new Map<number, Omit<StalePrivilegedPerson, "limitDays" | "lastActivity">>();
     for (const m of matrix.members) {
       if (m.permissions.length === 0) continue;
       const name = [m.firstName, m.lastName].filter(Boolean).join(" ");
@@ -113,14 +147,27 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
         p.databaseAdminOf.push(db.databaseId);
       }
     }
-    for (const p of people.values()) p.databaseAdminOf.sort((a, b) => a - b);
+    const judged: StalePrivilegedPerson[] = [...people.values()].map((p) => {
+      p.databaseAdminOf.sort((a, b) => a - b);
+      const held = [...p.organizationPermissions, ...(p.databaseAdminOf.length ? ["DB_ADMIN"] : [])];
+      const at = last.get(p.userId);
+      return {
+        ...p,
+        limitDays: staleLimitDays(held, staleDays, byPrivilege),
+        lastActivity: at === undefined ? null : new Date(at).toISOString(),
+      };
+    });
+    const isStale = (p: StalePrivilegedPerson) => p.lastActivity === null || Date.parse(p.lastActivity) < asOf - p.limitDays * DAY_MS;
     return {
       organizationId,
       asOf: new Date(asOf).toISOString(),
       windowBegin: new Date(begin).toISOString(),
       staleDays,
+      staleDaysByPrivilege: Object.fromEntries(
+        STALE_PRIVILEGES.filter((p) => byPrivilege[p] !== undefined).map((p) => [p, byPrivilege[p]]),
+      ),
       privileged: people.size,
-      stale: [...people.values()].filter((p) => !active.has(p.userId)).sort((a, b) => compareText(a.email, b.email) || a.userId - b.userId),
+      stale: judged.filter(isStale).sort((a, b) => compareText(a.email, b.email) || a.userId - b.userId),
       unreadableDatabases: matrix.databases.filter((d) => !d.readable).map((d) => d.databaseId),
     };
   },

@@ -72,9 +72,44 @@ describe("getStalePrivilegedPeople", () => {
     expect(r.stale.length).toBe(r.privileged);
   });
 
+  it("a privilege's own limit judges its holders (the strictest of theirs); each stale person carries their limit and last activity", async () => {
+    const ada = SEEDED.users.orgAdmin;
+    const last = Math.max(
+      ...seeded.emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.userId === ada).map((e) => e.timestamp),
+    );
+    // As of two and a half days after Ada last acted: stale by an ORG_ADMIN limit of 2 days, not of 3.
+    const asOf = last + 2.5 * DAY;
+    const judge = (orgAdminDays: number) =>
+      getStalePrivilegedPeople(
+        { organizationId: SEEDED.org, staleDays: 365, staleDaysByPrivilege: { ORG_ADMIN: orgAdminDays }, asOf },
+        seeded.as("orgAdmin"),
+      );
+    const strict = await judge(2);
+    expect(strict.staleDaysByPrivilege).toEqual({ ORG_ADMIN: 2 });
+    expect(strict.windowBegin).toBe(new Date(asOf - 365 * DAY).toISOString());
+    // Everyone else keeps the 365-day limit, and acted within the seeded year.
+    expect(strict.stale).toEqual([
+      expect.objectContaining({
+        userId: ada,
+        organizationPermissions: ["ORG_ADMIN"],
+        limitDays: 2,
+        lastActivity: new Date(last).toISOString(),
+      }),
+    ]);
+    expect((await judge(3)).stale).toEqual([]);
+  });
+
   it("refuses bad arguments by name before anything is sent", async () => {
     await expect(getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDays: 0 }, seeded.as("orgAdmin"))).rejects.toThrow(
       /staleDays.*positive whole number/,
     );
+    await expect(
+      getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDaysByPrivilege: { ADMIN: 3 } as never }, seeded.as("orgAdmin")),
+    ).rejects.toThrow(
+      "invalid argument 'staleDaysByPrivilege.ADMIN': must be one of ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN, DB_ADMIN",
+    );
+    await expect(
+      getStalePrivilegedPeople({ organizationId: SEEDED.org, staleDaysByPrivilege: { DB_ADMIN: 0 } }, seeded.as("orgAdmin")),
+    ).rejects.toThrow(/staleDaysByPrivilege\.DB_ADMIN.*positive whole number/);
   });
 });

@@ -110,6 +110,13 @@ describe("stale-privileged-access: findings", () => {
     expect(staleAccessFindings(declared(perms, grant), answers, { exempt: ["ADA@northwind.example", "1004"] })).toEqual([]);
   });
 
+  it("a person's own limit (a privilege's, from the answer) is the window their message names", () => {
+    const own = staleAnswersOf({ stale: { ...ANSWER, stale: [{ ...ANSWER.stale[0], limitDays: 30 }] } });
+    expect(staleAccessFindings(declared(), own).map((f) => f.message)).toEqual([
+      expect.stringContaining("has had no activity in organization 102's log in the 30 days to 2026-11-25 (stack output stale)"),
+    ]);
+  });
+
   it("invitations, other organizations, grants without the privilege and unknown permissions grant nothing to flag", () => {
     const quiet = [
       res("Invitation", "i", { organizationId: 102, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] }),
