@@ -335,7 +335,7 @@ export const stalePrivilegedAccess: StackValidationPolicy = {
   severity: "medium",
   configSchema: schemas.staleAccess,
   remediationSteps:
-    "Take the privilege away if it is no longer needed (the next access review records it), or list the person in exempt (a break-glass account). The judgement is the exported getStalePrivilegedPeopleOutput's (its staleDays).",
+    "Take the privilege away if it is no longer needed (the next access review records it), or list the person in exempt (a break-glass account). The judgement is the exported getStalePrivilegedPeopleOutput's (its staleDays and staleDaysByPrivilege).",
   url: `${DOC}#stale-privileged-access`,
   validateStack: (args, report) => {
     const stack = args.resources.find((r) => r.type === STACK_TYPE);
