@@ -211,11 +211,16 @@ function operation(action: string, refresh = false): Operation {
 export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImplementation {
   // A definition never sees appliedAt: it is the lifecycle's record, not the resource's state.
   const stateOf = (props: unknown): S => {
-    const { [APPLIED_AT]: _applied, ...stored } = (stripProvider(props) ?? {}) as Record<string, unknown>;
+    const { [APPLIED_AT]: _applied, ...stored } = stripProvider(props);
     return def.upgrade ? def.upgrade(stored) : (stored as S);
   };
   const inputsOf = (props: unknown): I => stripProvider(props) as I;
   const outputsOf = (state: S) => definedOnly({ ...(state as object), schemaVersion: SCHEMA_VERSION });
+  /** The stored appliedAt, as outputs to keep (none in states older than it). */
+  const keptApplied = (props: unknown) => {
+    const applied = stripProvider(props)[APPLIED_AT];
+    return typeof applied === "string" ? { [APPLIED_AT]: applied } : {};
+  };
   /** Outputs after a write: the state, and when this program applied it (appliedAt). */
   const appliedOutputs = (state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(currentClient()) });
 
@@ -286,10 +291,10 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     async read(id, props) {
-      const applied = ((stripProvider(props) ?? {}) as Record<string, unknown>)[APPLIED_AT];
+      const applied = stripProvider(props)[APPLIED_AT];
       const stored = stateOf(props);
       // When the program last wrote the resource is kept across reads: the service has no such fact.
-      const kept = typeof applied === "string" ? { [APPLIED_AT]: applied } : {};
+      const kept = keptApplied(props);
       if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
       const read = def.read;
       try {
@@ -323,7 +328,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     async update(_id, olds, news) {
       const state = stateOf(olds);
       const inputs = inputsOf(news);
-      if (!def.update) return { outs: outputsOf(state) };
+      // Nothing to write: the outputs stay as they were, appliedAt included.
+      if (!def.update) return { outs: { ...outputsOf(state), ...keptApplied(olds) } };
       const update = def.update;
       return { outs: appliedOutputs(await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op))) };
     },
