@@ -46,9 +46,6 @@ function firmDomains(value: unknown): string[] {
   return [...out];
 }
 
-/** The privileges a stale limit may be given for (the data source's list). */
-const PRIVILEGES: readonly string[] = STALE_PRIVILEGES;
-
 /** `--stale-days` values: `N` (the default limit) and `PRIVILEGE=N` (that privilege's), or a UsageError. */
 function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivilege: Record<string, number> } {
   let staleDays = DEFAULT_STALE_DAYS;
@@ -56,8 +53,8 @@ function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivi
   for (const raw of (values as string[] | undefined) ?? []) {
     const m = /^\s*(?:([A-Za-z_]+)\s*=\s*)?(\S+)\s*$/.exec(raw);
     const privilege = m?.[1]?.toUpperCase();
-    if (!m || (privilege !== undefined && !PRIVILEGES.includes(privilege)))
-      throw new UsageError(`--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ${PRIVILEGES.join(", ")}, got '${raw}'`);
+    if (!m || (privilege !== undefined && !(STALE_PRIVILEGES as readonly string[]).includes(privilege)))
+      throw new UsageError(`--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ${STALE_PRIVILEGES.join(", ")}, got '${raw}'`);
     const days = positiveInt("stale-days", m[2])!;
     if (privilege === undefined) staleDays = days;
     else staleDaysByPrivilege[privilege] = days;

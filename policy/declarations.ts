@@ -167,7 +167,9 @@ export interface Declared {
   walls?: Wall[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v) && !isNotKnown(v);
+/** A known plain object (not an array, not {@link NOT_KNOWN}). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !isNotKnown(v);
 
 /** A required field: missing counts as not known (some engine paths drop unknowns). */
 function required<T>(v: unknown, ok: (x: unknown) => x is T): Maybe<T> {

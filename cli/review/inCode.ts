@@ -5,6 +5,7 @@
  * not-in-code, expiring-soon, walled and wall-breach.
  */
 import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall } from "../../policy/declarations";
+import { wallCovers } from "../../provider/normalize";
 import type { Flag, ReviewPerson } from "./packet";
 
 /** What the code says of one person (review.json's `inCode`). */
@@ -21,7 +22,7 @@ const DAY_MS = 86_400_000;
 function covers(wall: Wall, p: ReviewPerson): boolean {
   if (p.userId !== null && wall.walledUsers[String(p.userId)] !== undefined) return true;
   if (isNotKnown(wall.people) || !p.key.includes("@")) return false;
-  return wall.people.some((x) => (x.startsWith("*@") ? p.key.endsWith(x.slice(1)) : p.key === x));
+  return wall.people.some((x) => wallCovers(x, p.key));
 }
 
 /** Whether a declaration of the stack declares this line of the person's access in organization `orgId`. */

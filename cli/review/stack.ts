@@ -6,12 +6,9 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import { declaredBy, kindOf, NOT_KNOWN, type Declared, type ResourceInfo } from "../../policy/declarations";
 import { UsageError } from "../command";
-
-/** The signature key and value the engine marks a secret with in a state file. */
-const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A stack's declarations, and where they came from (said in the packet). */
 export interface StackDeclarations {
@@ -27,7 +24,7 @@ function plain(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(plain);
   if (!v || typeof v !== "object") return v;
   const o = v as Record<string, unknown>;
-  if (o[SECRET_SIG_KEY] === SECRET_SIG) return typeof o.plaintext === "string" ? plain(JSON.parse(o.plaintext)) : NOT_KNOWN;
+  if (o[specialSigKey] === specialSecretSig) return typeof o.plaintext === "string" ? plain(JSON.parse(o.plaintext)) : NOT_KNOWN;
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
 }
 

@@ -6,7 +6,7 @@
  * program's data source reads it, in a preview too, and the root stack's outputs carry it here.
  */
 import type { OrganizationPermission } from "../../contract/types";
-import { isNotKnown, isNumber, isString, label, type Declaration, type Declared } from "../declarations";
+import { isNotKnown, isNumber, isObject, isString, label, type Declaration, type Declared } from "../declarations";
 import { DB_ADMIN, emailsByUserId, type Finding } from "./shared";
 
 /** The root stack resource's type: its properties are the stack outputs. */
@@ -38,8 +38,6 @@ export interface StaleAccessConfig {
   /** User id -> email, for grants named by user id. */
   userEmails?: Record<string, string>;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function personOf(v: unknown): StalePerson | undefined {
   if (!isObject(v) || !isNumber(v.userId) || !isString(v.email)) return undefined;

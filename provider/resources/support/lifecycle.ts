@@ -217,7 +217,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   const inputsOf = (props: unknown): I => stripProvider(props) as I;
   const outputsOf = (state: S) => definedOnly({ ...(state as object), schemaVersion: SCHEMA_VERSION });
   /** The stored appliedAt, as outputs to keep (none in states older than it). */
-  const keptApplied = (props: unknown) => {
+  const keptApplied = (props: unknown): { [APPLIED_AT]?: string } => {
     const applied = stripProvider(props)[APPLIED_AT];
     return typeof applied === "string" ? { [APPLIED_AT]: applied } : {};
   };
@@ -291,10 +291,10 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     async read(id, props) {
-      const applied = stripProvider(props)[APPLIED_AT];
       const stored = stateOf(props);
       // When the program last wrote the resource is kept across reads: the service has no such fact.
       const kept = keptApplied(props);
+      const applied = kept[APPLIED_AT];
       if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
       const read = def.read;
       try {
@@ -303,7 +303,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         // Drift on a person (changed or gone behind the program's back): say who did it, from the
         // activity log since the program last applied the resource.
         if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
-          const since = typeof applied === "string" ? Date.parse(applied) : undefined;
+          const since = applied === undefined ? undefined : Date.parse(applied);
           const target = targetOf(stored, since);
           const how = found ? "changed" : "removed";
           if (target)
