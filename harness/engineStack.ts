@@ -54,6 +54,8 @@ export interface EngineRunOptions {
   expectNoChanges?: boolean;
   /** `--parallel N` (default: the engine's, 4 x CPUs). */
   parallel?: number;
+  /** `--continue-on-error` (up): a failed step does not stop the others. */
+  continueOnError?: boolean;
   /** `--target URN` for each (up, preview, refresh, destroy). */
   target?: string[];
   /** `--refresh` (up, preview). */
@@ -387,6 +389,7 @@ export class EngineStack {
             program: inline,
             expectNoChanges: opts.expectNoChanges,
             refresh: opts.refresh,
+            continueOnError: opts.continueOnError,
           });
           outputs = Object.fromEntries(Object.entries(res.outputs).map(([k, o]) => [k, o.value]));
         } else if (kind === "preview") {

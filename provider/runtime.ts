@@ -20,6 +20,10 @@ import { sourceFile } from "./resources/sourceFile";
 import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
+import { attachToPlugin } from "./pluginHost";
+
+// Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
+attachToPlugin();
 
 const implementations: Record<string, ResourceImpl> = Object.fromEntries(
   [

@@ -6,6 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import {
   CUSTODIAN_COLUMNS,
@@ -228,8 +229,8 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
         });
         if (verdict.failure) return { failures: [{ property, reason: verdict.failure }] };
         // Check runs at preview too: these lines reach the CLI's output before anything is sent.
-        for (const line of verdict.warnings) void pulumi.log.warn(line);
-        if (verdict.summary) void pulumi.log.info(verdict.summary);
+        for (const line of verdict.warnings) say.warn(line);
+        if (verdict.summary) say.info(verdict.summary);
       }
       return { inputs: { ...inputs, contentHash: sha256(bytes) } };
     } catch (err) {
@@ -250,7 +251,7 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
   update: (_olds, news, { client }) => sync(client, news),
 
   async delete(state) {
-    pulumi.log.warn(
+    say.warn(
       `${label(state)}: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced. Remove them in the web application if needed.`,
     );
   },

@@ -2,6 +2,7 @@
  * DatabaseUserPermissions: one user's permissions on one database (E23 to E26).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
@@ -200,13 +201,13 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   async create(inputs, { client, action }) {
     const st = await standingOf(client, inputs.expiresOn);
     if (st === "expired") {
-      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nothing granted`);
+      say.warn(`${action}: expired on ${inputs.expiresOn}: nothing granted`);
       return expiredState(inputs, { active: false, username: null, adopted: false });
     }
     await guardCreate(client, inputs, action);
     const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
     const adopted = !!existing && existing.permissions.length > 0;
-    if (adopted) pulumi.log.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
+    if (adopted) say.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
     // Adopting the very permissions the program declares writes nothing: E26 would only set what
     // is there, and an exported program's first up must send no write (cli/export).
     const live = adopted && sameSet(existing.permissions, inputs.permissions) ? existing : await setPermissions(client, inputs);
@@ -229,7 +230,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
       if (olds.expiredOn) return expiredState(news, olds);
       if (olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
         await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
-      pulumi.log.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
+      say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
       await removeGrant(client, news.databaseId, news.userId);
       return expiredState(news, olds);
     }
@@ -242,7 +243,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     if (state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval) {
       await assertKeepsOwnDatabaseAdmin(client, state.databaseId, [state.userId], action);
     }
-    if (state.adopted) pulumi.log.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
+    if (state.adopted) say.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
     await removeGrant(client, state.databaseId, state.userId);
   },
 });

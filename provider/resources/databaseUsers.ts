@@ -2,14 +2,15 @@
  * DatabaseUsers: every user's permissions on one database, as a map from user id to permissions
  * (E23, E24, E26).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { ignore404 } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
-import { argsMatch, containsUnknown, outputsMatch, UNKNOWN } from "./support/lifecycle";
+import { argsMatch, containsUnknown, outputsMatch, UNKNOWN, Unwritten, type Operation } from "./support/lifecycle";
 import { grantKey, holderOf } from "./support/handover";
 import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
 import { sortedSet } from "../normalize";
@@ -17,6 +18,9 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,
   DeclaredElsewhere,
+  gateAfterWrites,
+  gateInDiff,
+  gateInRead,
   onUnmanagedSchema,
   progressOf,
   rosterMode,
@@ -24,7 +28,18 @@ import {
   type RosterInternals,
 } from "./support/roster";
 import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
-import { enforceGate, gateFindings } from "./support/unmanagedGate";
+import {
+  adoptionRecord,
+  adoptionText,
+  gateFindings,
+  keptRecord,
+  type FoundWhenAdopted,
+  type GateFinding,
+  type UnmanagedHolder,
+} from "./support/unmanagedGate";
+import { say } from "./support/messages";
+import { addedOutside, changedBy, personTarget } from "./support/whoChanged";
+import { changeMessage, entryLines, permissionsText, settingLines, type SettingRule } from "./support/rosterChanges";
 import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
 import {
   CalendarDay,
@@ -32,7 +47,6 @@ import {
   dateFields,
   dayIfDated,
   endsNow,
-  expiredLine,
   mapOnDay,
   warnExpiringSoon,
   type MapOnDay,
@@ -149,6 +163,12 @@ export interface DatabaseUsersState {
   expiringSoon?: Record<string, string>;
   /** Users whose end date has passed, whose access up removed (or finds gone): user id -> end date. */
   expired?: Record<string, string>;
+  /**
+   * Users the map does not declare whom the roster found when the program first applied it (user
+   * id -> the permissions held then): the drift gate passes them while they hold no more
+   * (unmanagedGate.ts). Absent in states written before 0.3.0.
+   */
+  foundWhenAdopted?: Record<string, string[]>;
 }
 
 const liveUser = (u: DatabaseUser): LiveUser => ({
@@ -162,7 +182,7 @@ type Settings = Pick<
   "databaseId" | "mode" | "protectedUserIds" | "allowAdminRemoval" | "onUnmanaged" | "knownExceptions" | "declaredElsewhere"
 >;
 
-function stateOf(inputs: Settings, managed: number[], live: Map<number, DatabaseUser>): DatabaseUsersState {
+function stateOf(inputs: Settings, managed: number[], live: Map<number, DatabaseUser>, found?: FoundWhenAdopted): DatabaseUsersState {
   const managedSet = new Set(managed);
   const users: Record<string, LiveUser> = {};
   const unmanaged: DatabaseUsersState["unmanaged"] = [];
@@ -182,21 +202,33 @@ function stateOf(inputs: Settings, managed: number[], live: Map<number, Database
     onUnmanaged: inputs.onUnmanaged,
     knownExceptions: inputs.knownExceptions,
     declaredElsewhere: inputs.declaredElsewhere,
+    foundWhenAdopted: keptRecord(found, holdersOf(inputs.databaseId, unmanaged)),
   });
 }
 
-/** What the drift gate stops on (unmanagedGate.ts): users of `unmanaged` holding DB_ADMIN (or, with failOnAny, any). */
-function gate(settings: Settings, unmanaged: DatabaseUsersState["unmanaged"]): string[] {
-  const holders = unmanaged.map((u) => ({
+/** The users of `unmanaged` as the drift gate sees them (unmanagedGate.ts). */
+function holdersOf(dbId: number, unmanaged: DatabaseUsersState["unmanaged"]): UnmanagedHolder[] {
+  return unmanaged.map((u) => ({
     who: `user ${u.userId}${u.username ? ` (${u.username})` : ""}`,
-    keys: [grantKey(settings.databaseId, u.userId)],
-    exception: u.userId,
+    key: String(u.userId),
+    keys: [grantKey(dbId, u.userId)],
     permissions: u.permissions,
   }));
-  return gateFindings(settings, holders, (p) => p === "DB_ADMIN");
 }
 
-const ACCEPT = "Declare them in the roster's users, or list their user ids in knownExceptions to accept them as they are";
+/** DB_ADMIN is the privileged database permission (it manages everyone's). */
+const PRIVILEGED = (p: string) => p === "DB_ADMIN";
+
+/** Who the drift gate stops on, judged with `settings` against the record of `state`. */
+function gate(settings: Settings, state: Pick<DatabaseUsersState, "unmanaged" | "foundWhenAdopted">): GateFinding[] {
+  return gateFindings(settings, holdersOf(settings.databaseId, state.unmanaged ?? []), PRIVILEGED, state.foundWhenAdopted);
+}
+
+const DECLARE = "Declare them in the roster's users, or list their user ids in knownExceptions to accept them as they are";
+
+/** Who gave a finding's user what they hold, from the activity log since the roster was last applied. */
+const describeFor = (op: Operation, dbId: number) => (f: GateFinding) =>
+  changedBy(op.client, personTarget({ databaseId: dbId }, { userId: Number(f.holder.key) }, op.appliedAt));
 
 /** The inputs as they stand on one day: only the entries in their window, as bare permissions. */
 type Current = Omit<Inputs, "users"> & { users: Record<string, DatabasePermission[]> };
@@ -221,7 +253,7 @@ interface Plan {
 /** Who to set and remove; authoritative removals spare `protectedUserIds` and grants another resource of this run declares. */
 function planOf(inputs: Current, live: Record<string, LiveUser>, expired: Record<string, string> = {}): Plan {
   const protectedSet = new Set((inputs.protectedUserIds ?? []).map(String));
-  const set = Object.keys(inputs.users).filter((id) => JSON.stringify(live[id]?.permissions) !== JSON.stringify(inputs.users[id]));
+  const set = Object.keys(inputs.users).filter((id) => !deepEqual(live[id]?.permissions, inputs.users[id]));
   const remove: string[] = [];
   const handedOver: [string, string][] = [];
   if (inputs.mode === "authoritative") {
@@ -239,6 +271,47 @@ function planOf(inputs: Current, live: Record<string, LiveUser>, expired: Record
 
 const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.databaseId}`;
 
+/** The roster's settings as the preview names their changes (rosterChanges.ts). */
+const SETTINGS: SettingRule[] = [
+  { key: "mode" },
+  { key: "onUnmanaged", absent: "failOnPrivileged" },
+  { key: "knownExceptions", absent: [], meaning: "accepted as they are" },
+  { key: "protectedUserIds", absent: [], meaning: "never removed" },
+  { key: "allowAdminRemoval", absent: false },
+  { key: "declaredElsewhere", absent: {} },
+];
+
+/** "user 1003 (alan)" when the live state knows the username. */
+const userText = (id: string, u: LiveUser | undefined) => `user ${id}${u?.username ? ` (${u.username})` : ""}`;
+
+/** The plan as the preview says it: one line per user who changes (rosterChanges.ts). */
+function userLines(
+  news: Inputs,
+  dated: ReturnType<typeof onDay>,
+  have: Record<string, LiveUser>,
+  plan: Plan,
+  olds: DatabaseUsersState,
+  addedBy: Map<string, string>,
+): string[] {
+  const want = dated.now.users;
+  return entryLines({
+    name: (id) => userText(id, have[id]),
+    want: Object.fromEntries(Object.entries(want).map(([id, permissions]) => [id, { permissions }])),
+    have,
+    add: plan.set.filter((id) => !have[id]),
+    change: plan.set.filter((id) => have[id]),
+    remove: plan.remove,
+    ends: dated.ends,
+    storedEnds: olds.expiresOn ?? {},
+    expired: dated.expired,
+    removedWhy: "not in the users of this authoritative roster",
+    addedBy,
+    dropped: news.mode === "additive" ? (olds.managedUserIds ?? []).map(String).filter((id) => !news.users[id] && have[id]) : [],
+    droppedNote: (id) => `keeps ${permissionsText(have[id]!.permissions)} (additive roster)`,
+    order: (a, b) => Number(a) - Number(b),
+  });
+}
+
 /** Refuses to take DB_ADMIN from the key's own user, unless allowed. */
 async function guardLockout(
   client: ReviewAdminClient,
@@ -254,7 +327,12 @@ async function guardLockout(
   await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
-async function reconcile(declared: Inputs, client: ReviewAdminClient, action: string, creating: boolean): Promise<DatabaseUsersState> {
+async function reconcile(
+  declared: Inputs,
+  op: Operation,
+  previous: DatabaseUsersState | undefined,
+): Promise<DatabaseUsersState | Unwritten<DatabaseUsersState>> {
+  const { client, action } = op;
   const dbId = declared.databaseId;
   const everyone = stateOf({ ...declared, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
   const dated = onDay(declared, await dayFor(client, declared));
@@ -262,18 +340,19 @@ async function reconcile(declared: Inputs, client: ReviewAdminClient, action: st
   const plan = planOf(inputs, everyone, dated.expired);
   await guardLockout(client, inputs, everyone, plan, action);
   for (const [id, holder] of plan.handedOver)
-    pulumi.log.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
-  const note = creating
-    ? adoptionNote(
+    say.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
+  const note = previous
+    ? undefined
+    : adoptionNote(
         action,
         "users' permissions",
         Object.keys(inputs.users).filter((id) => everyone[id]),
-      )
-    : undefined;
-  if (note) pulumi.log.info(note);
+      );
+  if (note) say.info(note);
   for (const id of Object.keys(dated.expired).filter((e) => everyone[e]))
-    pulumi.log.info(`${action}: user ${id}: expired on ${dated.expired[id]}, removing their permissions`);
-  const wrote = progressOf(action, plan.set.length + plan.remove.length, "users");
+    say.info(`${action}: user ${id}: expired on ${dated.expired[id]}, removing their permissions`);
+  const writes = plan.set.length + plan.remove.length;
+  const wrote = progressOf(action, writes, "users");
   await mapLimit(plan.set, 8, async (id) => {
     const userId = Number(id);
     const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id]! });
@@ -286,15 +365,19 @@ async function reconcile(declared: Inputs, client: ReviewAdminClient, action: st
     await rememberDatabaseUser(client, dbId, userId, undefined);
     wrote();
   });
-  const state = withDates(stateOf(inputs, Object.keys(declared.users).map(Number), await listedDatabaseUsers(client, dbId)), dated);
-  // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
-  enforceGate(
-    action,
-    { ...inputs, onUnmanaged: inputs.onUnmanaged === "ignore" ? "ignore" : "report" },
-    gate(inputs, state.unmanaged),
-    ACCEPT,
-  );
-  return state;
+  const managed = Object.keys(declared.users).map(Number);
+  const after = stateOf(inputs, managed, await listedDatabaseUsers(client, dbId), previous?.foundWhenAdopted);
+  if (!previous) {
+    // The first apply: whoever is there undeclared was there before the program; said once, recorded.
+    const holders = holdersOf(dbId, after.unmanaged);
+    after.foundWhenAdopted = adoptionRecord(inputs, holders, PRIVILEGED);
+    const text = adoptionText(inputs, holders, after.foundWhenAdopted);
+    if (text) say.warn(`${action}: ${text}`);
+  }
+  const state = withDates(after, dated);
+  // Who appeared or gained access since, and waits for a decision, fails the update now that the rest is applied.
+  await gateAfterWrites(op, inputs, gate(inputs, state), describeFor(op, dbId), DECLARE, { state, wrote: writes > 0 });
+  return writes > 0 || !previous ? state : new Unwritten(state);
 }
 
 /** The state with the map's dates: what it declares, what expires soon and what has expired. */
@@ -336,6 +419,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     "expiresOn",
     "expiringSoon",
     "expired",
+    "foundWhenAdopted",
   ]),
   label,
   idOf: (s) => `database/${s.databaseId}`,
@@ -343,39 +427,57 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
   handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `grant:${i.databaseId}:` : undefined),
   claims: (i) => Object.keys(i.users).map((id) => grantKey(i.databaseId, id)),
 
-  async diff(olds, news, { client, action, refresh }) {
+  async diff(olds, news, op) {
+    const { client, action, refresh } = op;
     // A preview with values not known yet: say it may change, and judge lockout at up.
     if (containsUnknown(news)) {
       const same = news.databaseId === olds.databaseId || (news.databaseId as unknown) === UNKNOWN;
       return { changes: true, replaces: same ? [] : ["databaseId"] };
     }
-    if (news.databaseId !== olds.databaseId) return { changes: true, replaces: ["databaseId"], deleteBeforeReplace: true };
+    const dbId = olds.databaseId;
+    if (news.databaseId !== dbId) return { changes: true, replaces: ["databaseId"], deleteBeforeReplace: true };
+    // Everyone with permissions (managed or not); an authoritative preview reads the database now,
+    // so whoever it would remove is named, users given access since the last refresh included.
+    const stored = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u])), ...olds.users };
+    const have =
+      news.mode === "authoritative" && !refresh
+        ? stateOf({ ...news, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users
+        : stored;
     const dated = onDay(news, await dayFor(client, news));
-    const plan = planOf(dated.now, olds.users, dated.expired);
-    // Said where the drift gate and lockout speak: the preview's messages on this resource.
-    for (const id of Object.keys(dated.expired).filter((e) => olds.users[e]))
-      pulumi.log.warn(expiredLine(action, `user ${id}`, dated.expired[id]!));
+    const plan = planOf(dated.now, have, dated.expired);
     if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (id) => `user ${id}`);
-    const settingsChanged =
-      JSON.stringify(dated.ends) !== JSON.stringify(olds.expiresOn ?? {}) ||
-      news.mode !== olds.mode ||
-      JSON.stringify(news.protectedUserIds ?? null) !== JSON.stringify(olds.protectedUserIds ?? null) ||
-      (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
+    const settings = settingLines(olds, news, SETTINGS);
+    const managed = Object.keys(news.users).map(Number);
+    const changed = settings.length > 0 || !deepEqual(managed, olds.managedUserIds ?? []) || !deepEqual(dated.ends, olds.expiresOn ?? {});
     // The drift gate, on who the last run or refresh found, with the program's settings (unmanagedGate.ts).
-    const found = gate(news, olds.unmanaged ?? []);
-    if (refresh && found.length) return { changes: true, replaces: [] };
-    enforceGate(action, news, found, ACCEPT);
-    if (plan.set.length || plan.remove.length) await guardLockout(client, dated.now, olds.users, plan, action);
-    return { changes: plan.set.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
+    const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, dbId), DECLARE);
+    if (!refresh) {
+      const fresh = plan.remove.filter((id) => !stored[id]).map((id) => ({ key: id, userId: Number(id) }));
+      const addedBy = await addedOutside(client, { databaseId: dbId }, fresh, op.appliedAt, "given access outside this program");
+      const message = changeMessage(label(news), userLines(news, dated, have, plan, olds, addedBy), settings, "users");
+      if (message) say.info(message);
+    }
+    if (plan.set.length || plan.remove.length) await guardLockout(client, dated.now, have, plan, action);
+    return { changes: plan.set.length + plan.remove.length > 0 || changed || waits, replaces: [] };
   },
 
-  reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
-  async readLive(state, { client, action }) {
-    const listed = stateOf(state, state.managedUserIds ?? [], await listedDatabaseUsers(client, state.databaseId));
+  reconcile: (inputs, op, previous) => reconcile(inputs, op, previous),
+  async previewAdoption(inputs, op) {
+    const state = stateOf(inputs, Object.keys(inputs.users).map(Number), await listedDatabaseUsers(op.client, inputs.databaseId));
+    const holders = holdersOf(inputs.databaseId, state.unmanaged);
+    const text = adoptionText(inputs, holders, adoptionRecord(inputs, holders, PRIVILEGED), true);
+    if (text) say.warn(`${op.action}: ${text}`);
+  },
+  async readLive(state, op) {
+    const listed = stateOf(
+      state,
+      state.managedUserIds ?? [],
+      await listedDatabaseUsers(op.client, state.databaseId),
+      state.foundWhenAdopted,
+    );
     // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
-    const fresh = withDates(listed, await endsNow(client, state.expiresOn));
-    const found = gate(fresh, fresh.unmanaged);
-    if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
+    const fresh = withDates(listed, await endsNow(op.client, state.expiresOn));
+    gateInRead(op, fresh, gate(fresh, fresh), DECLARE);
     return { state: fresh, inputs: inputsOf(fresh) };
   },
   releaseNote: "no longer managed; database permissions stay as they are.",

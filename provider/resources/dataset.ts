@@ -9,6 +9,7 @@
  * time: the timezone is a real IANA name, the OCR language is 'auto' or a 3-letter ISO 639-3 code.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
@@ -176,7 +177,7 @@ export const dataset = defineResource<Inputs, DatasetState>({
     const mark = inFlightMark({ baseUrl: client.baseUrl, kind: "Dataset", databaseId: inputs.databaseId, name: inputs.name });
     if (inputs.adoptId !== undefined) {
       // The API cannot read a dataset: the id is taken on the user's word, from the web application.
-      pulumi.log.info(`${action}: took over dataset ${inputs.adoptId} (adoptId) instead of creating one`);
+      say.info(`${action}: took over dataset ${inputs.adoptId} (adoptId) instead of creating one`);
       mark.clear();
       return definedOnly({ ...inputs, datasetId: inputs.adoptId });
     }
@@ -204,7 +205,7 @@ export const dataset = defineResource<Inputs, DatasetState>({
   // No read and no update: the service has neither, and every change replaces.
 
   async delete(state) {
-    pulumi.log.warn(
+    say.warn(
       `${label(state)} (dataset ${state.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
         `Remove it in the web application if needed.`,
     );

@@ -12,6 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
@@ -192,15 +193,15 @@ function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason"
       : inputs.onBreach === "remove"
         ? 'onBreach is "remove": up removes the grant'
         : 'onBreach is "report": remove the grant in the web application, or set onBreach: "remove"';
-    pulumi.log.warn(`${action}: breach: ${breachLine(b)}, which the wall closes to them (${inputs.reason}); ${next}.`);
+    say.warn(`${action}: breach: ${breachLine(b)}, which the wall closes to them (${inputs.reason}); ${next}.`);
   }
   for (const id of live.unreadableDatabaseIds) {
-    pulumi.log.warn(
+    say.warn(
       `${action}: cannot see who holds permissions on database ${id}: the API key may not list its users (it needs DB_ADMIN there, as orgAdminAccess is off); breaches of the wall there are not checked.`,
     );
   }
   for (const u of live.unenforceable) {
-    pulumi.log.warn(
+    say.warn(
       `${action}: breach the API cannot fix: ${u.email} (user ${u.userId}) is an org admin of organization ${u.organizationId}, and database ${u.databaseId} keeps orgAdminAccess on, so org admins reach it whatever the wall says. ` +
         `Turn orgAdminAccess off for database ${u.databaseId} in the web application (the API cannot change it), or take ORG_ADMIN from ${u.email}.`,
     );
@@ -234,7 +235,7 @@ async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string
       if (!isStatus(err, 404)) throw err;
     });
     await rememberDatabaseUser(client, b.databaseId, b.userId, undefined);
-    pulumi.log.info(`${action}: removed ${breachLine(b)}: the wall closes database ${b.databaseId} to them (${inputs.reason}).`);
+    say.info(`${action}: removed ${breachLine(b)}: the wall closes database ${b.databaseId} to them (${inputs.reason}).`);
   }
   const kept = marked.filter((m) => m.keptBecause);
   const live = { ...found, breaches: kept };
@@ -310,7 +311,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
 
   // A wall owns no grant: taking it down removes nothing.
   async delete(_state, { action }) {
-    pulumi.log.info(`${action}: the wall is no longer enforced; no permission was changed.`);
+    say.info(`${action}: the wall is no longer enforced; no permission was changed.`);
   },
 });
 

@@ -2,6 +2,7 @@
  * Invitation: a pending invitation managed on its own (E14, E15, E13, created through E19).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
@@ -140,7 +141,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
     if (!result.replaces?.length && !containsUnknown(news.expiresOn)) {
       if (olds.status === "accepted") {
         if ((await standingOf(client, news.expiresOn)) === "expired")
-          pulumi.log.warn(
+          say.warn(
             `${action}: expired on ${news.expiresOn}, but accepted: ${olds.email} stays a member (end it with an OrgMember's expiresOn)`,
           );
       } else {
@@ -158,11 +159,11 @@ export const invitation = defineResource<Inputs, InvitationState>({
   async create(inputs, { client, action }) {
     const st = await standingOf(client, inputs.expiresOn);
     if (st === "expired") {
-      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nobody invited`);
+      say.warn(`${action}: expired on ${inputs.expiresOn}: nobody invited`);
       return stateOf(inputs, undefined, false);
     }
     const { found, now } = await ensurePresent(client, inputs, null, action);
-    if (found) pulumi.log.info(`${action}: adopted ${describePresence(found)}`);
+    if (found) say.info(`${action}: adopted ${describePresence(found)}`);
     return stateOf(inputs, now, !!found, st);
   },
 
@@ -180,7 +181,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
     if (st === "expired") {
       const live = olds.expiredOn ? undefined : await findPerson(client, olds.organizationId, olds.email, olds.userId);
       if (live && "invitation" in live) {
-        pulumi.log.info(`${action}: expired on ${news.expiresOn}: withdrawing the invitation`);
+        say.info(`${action}: expired on ${news.expiresOn}: withdrawing the invitation`);
         await deleteInvitation(client, olds.organizationId, live.invitation.email);
       }
       return stateOf(news, undefined, olds.adopted);
@@ -209,9 +210,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
     if (!now) return;
     if ("member" in now) {
-      pulumi.log.info(
-        `${label(state)} was accepted; deleting the Invitation leaves ${state.email} a member (manage members with OrgMember).`,
-      );
+      say.info(`${label(state)} was accepted; deleting the Invitation leaves ${state.email} a member (manage members with OrgMember).`);
       return;
     }
     await deleteInvitation(client, state.organizationId, now.invitation.email);

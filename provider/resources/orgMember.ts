@@ -3,6 +3,7 @@
  * through E19/E15/E13).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
@@ -291,12 +292,12 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
   async create(inputs, { client, action }) {
     const st = await standingOf(client, inputs.expiresOn);
     if (st === "expired") {
-      pulumi.log.warn(`${action}: expired on ${inputs.expiresOn}: nobody added`);
+      say.warn(`${action}: expired on ${inputs.expiresOn}: nobody added`);
       return stateOf(inputs, undefined, false);
     }
     const { found, now } = await converge(client, inputs, null, action);
     if (found)
-      pulumi.log.info(
+      say.info(
         `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
       );
     return stateOf(inputs, now, !!found, st);
@@ -315,7 +316,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     const st = await standingOf(client, news.expiresOn);
     if (st === "expired") {
       if (!olds.expiredOn) {
-        pulumi.log.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
+        say.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
         await removePerson(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
       }
       return stateOf(news, undefined, olds.adopted);
@@ -326,7 +327,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
 
   async delete(state, { client, action }) {
     if (state.expiredOn) return; // removed when it expired; whoever is there now was added by someone else
-    if (state.adopted) pulumi.log.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
+    if (state.adopted) say.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
     await removePerson(client, state, action);
   },
 });

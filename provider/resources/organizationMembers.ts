@@ -2,21 +2,37 @@
  * OrganizationMembers: the whole membership of one organization as a map keyed by lower-cased
  * email (E18 to E22, invitations through E19/E15/E13).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
-import { definedOnly, mapLimit } from "../util";
+import { compareText, definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, outputsMatch, UNKNOWN } from "./support/lifecycle";
+import { argsMatch, containsUnknown, outputsMatch, UNKNOWN, Unwritten, type Operation } from "./support/lifecycle";
 import { holderOf, personKeys } from "./support/handover";
 import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
-import { deleteInvitation, invite, patchMember, reconcileInvitation, removeMember, type Presence } from "./support/membership";
-import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../normalize";
+import {
+  deleteInvitation,
+  invite,
+  liveRoster,
+  livePerson,
+  patchMember,
+  reconcileInvitation,
+  removeMember,
+  type LivePerson,
+  type Presence,
+} from "./support/membership";
+
+export type { LivePerson } from "./support/membership";
+import { sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
   adoptionNote,
   DeclaredElsewhere,
+  gateAfterWrites,
+  gateInDiff,
+  gateInRead,
   onUnmanagedSchema,
   progressOf,
   rosterMode,
@@ -24,19 +40,19 @@ import {
   type RosterInternals,
 } from "./support/roster";
 import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
-import { enforceGate, gateFindings } from "./support/unmanagedGate";
-import { listedInvitations, listedMembers } from "./support/runCache";
 import {
-  CalendarDay,
-  checkWindow,
-  dateFields,
-  dayIfDated,
-  endsNow,
-  expiredLine,
-  mapOnDay,
-  warnExpiringSoon,
-  type MapOnDay,
-} from "./support/expiry";
+  adoptionRecord,
+  adoptionText,
+  gateFindings,
+  keptRecord,
+  type FoundWhenAdopted,
+  type GateFinding,
+  type UnmanagedHolder,
+} from "./support/unmanagedGate";
+import { say } from "./support/messages";
+import { addedOutside, changedBy, personTarget } from "./support/whoChanged";
+import { changeMessage, entryLines, settingLines, type SettingRule } from "./support/rosterChanges";
+import { CalendarDay, checkWindow, dateFields, dayIfDated, endsNow, mapOnDay, warnExpiringSoon, type MapOnDay } from "./support/expiry";
 
 /** One person of the roster. Fields left out are not managed for that person. */
 export interface RosterMemberInput {
@@ -99,7 +115,7 @@ const Inputs = z.strictObject({
         ctx.addIssue({ code: "custom", message: `'${raw}' is listed twice (emails are compared case-insensitively)`, path: [raw] });
       out[parsed.data] = person;
     }
-    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries(Object.entries(out).sort(([a], [b]) => compareText(a, b)));
   }),
   protectedEmails: z
     .array(Email)
@@ -115,16 +131,6 @@ const Inputs = z.strictObject({
 });
 type Inputs = z.infer<typeof Inputs>;
 argsMatch<OrganizationMembersArgs & RosterInternals, z.input<typeof Inputs>>(true);
-
-/** A person as the roster sees them live. */
-export interface LivePerson {
-  status: "active" | "invited" | "expired";
-  userId: number | null;
-  firstName: string | null;
-  lastName: string | null;
-  permissions: OrganizationPermission[];
-  userIdentifiers: Identifier[];
-}
 
 type ManagedField = "firstName" | "lastName" | "permissions" | "userIdentifiers";
 
@@ -150,38 +156,8 @@ export interface OrganizationMembersState {
   expiringSoon?: Record<string, string>;
   /** People whose end date has passed, whom up removed (or found gone): email -> end date. */
   expired?: Record<string, string>;
-}
-
-function livePerson(x: Presence): LivePerson {
-  if ("member" in x) {
-    const m = x.member;
-    return {
-      status: "active",
-      userId: m.id,
-      firstName: m.firstName ?? null,
-      lastName: m.lastName ?? null,
-      permissions: sortedSet(m.permissions),
-      userIdentifiers: normalizeIdentifiers(m.userIdentifiers),
-    };
-  }
-  const i = x.invitation;
-  return {
-    status: i.expired ? "expired" : "invited",
-    userId: null,
-    firstName: i.firstName ?? null,
-    lastName: i.lastName ?? null,
-    permissions: sortedSet(i.organizationPermissions),
-    userIdentifiers: [],
-  };
-}
-
-/** Everyone in the organization by lower-cased email: a member wins over an invitation of the same email. */
-async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map<string, Presence>> {
-  const [members, invitations] = await Promise.all([listedMembers(client, orgId), listedInvitations(client, orgId)]);
-  const out = new Map<string, Presence>();
-  for (const inv of invitations.values()) out.set(normalizeEmail(inv.email), { invitation: inv });
-  for (const m of members.values()) out.set(normalizeEmail(m.email), { member: m });
-  return out;
+  /** Undeclared people found when the program first applied the roster, with what each held: the drift gate passes them while they hold no more (unmanagedGate.ts; absent before 0.3.0). */
+  foundWhenAdopted?: Record<string, string[]>;
 }
 
 type Settings = Pick<
@@ -189,10 +165,15 @@ type Settings = Pick<
   "organizationId" | "mode" | "protectedEmails" | "allowAdminRemoval" | "onUnmanaged" | "knownExceptions" | "declaredElsewhere"
 >;
 
-function stateOf(inputs: Settings, managed: Record<string, ManagedField[]>, live: Map<string, Presence>): OrganizationMembersState {
+function stateOf(
+  inputs: Settings,
+  managed: Record<string, ManagedField[]>,
+  live: Map<string, Presence>,
+  found?: FoundWhenAdopted,
+): OrganizationMembersState {
   const members: Record<string, LivePerson> = {};
   const unmanaged: OrganizationMembersState["unmanaged"] = [];
-  for (const [email, x] of [...live].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [email, x] of [...live].sort(([a], [b]) => compareText(a, b))) {
     if (managed[email] || inputs.mode === "authoritative") members[email] = livePerson(x);
     if (!managed[email]) unmanaged.push({ email, ...livePerson(x) });
   }
@@ -207,27 +188,38 @@ function stateOf(inputs: Settings, managed: Record<string, ManagedField[]>, live
     onUnmanaged: inputs.onUnmanaged,
     knownExceptions: inputs.knownExceptions,
     declaredElsewhere: inputs.declaredElsewhere,
+    foundWhenAdopted: keptRecord(found, holdersOf(inputs.organizationId, unmanaged)),
   });
 }
 
-/**
- * What the drift gate stops on (unmanagedGate.ts): people of `unmanaged` holding an organization
- * permission (or, with failOnAny, anyone), judged with the settings of `settings`.
- */
-function gate(settings: Settings, unmanaged: OrganizationMembersState["unmanaged"]): string[] {
-  const holders = unmanaged
+/** The people of `unmanaged` the drift gate looks at (unmanagedGate.ts): expired invitations give no access. */
+function holdersOf(orgId: number, unmanaged: OrganizationMembersState["unmanaged"]): UnmanagedHolder[] {
+  return unmanaged
     .filter((p) => p.status !== "expired")
     .map((p) => ({
       who: p.email,
-      keys: personKeys("member", settings.organizationId, { email: p.email, userId: p.userId }),
-      exception: p.email,
+      key: p.email,
+      keys: personKeys("member", orgId, { email: p.email, userId: p.userId }),
       permissions: p.permissions,
       status: p.status,
     }));
-  return gateFindings(settings, holders, () => true);
 }
 
-const ACCEPT = "Declare them in the roster's members, or list their emails in knownExceptions to accept them as they are";
+/** Every organization permission is privileged (each administers something). */
+const PRIVILEGED = () => true;
+
+/** Who the drift gate stops on, judged with `settings` against the record of `state`. */
+function gate(settings: Settings, state: Pick<OrganizationMembersState, "unmanaged" | "foundWhenAdopted">): GateFinding[] {
+  return gateFindings(settings, holdersOf(settings.organizationId, state.unmanaged ?? []), PRIVILEGED, state.foundWhenAdopted);
+}
+
+const DECLARE = "Declare them in the roster's members, or list their emails in knownExceptions to accept them as they are";
+
+/** Who made a finding's person what they are, from the activity log since the roster was last applied. */
+const describeFor = (op: Operation, orgId: number, users: Map<string, number | null>) => (f: GateFinding) =>
+  changedBy(op.client, personTarget({ organizationId: orgId }, { email: f.holder.key, userId: users.get(f.holder.key) }, op.appliedAt));
+
+const userIds = (unmanaged: OrganizationMembersState["unmanaged"]) => new Map(unmanaged.map((p) => [p.email, p.userId]));
 
 /** What reconciling would do, person by person. */
 interface Plan {
@@ -237,9 +229,8 @@ interface Plan {
 }
 
 function differs(want: Person, have: LivePerson): boolean {
-  if (want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions)) return true;
-  if (want.userIdentifiers && have.status === "active" && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers))
-    return true;
+  if (want.permissions && !deepEqual(want.permissions, have.permissions)) return true;
+  if (want.userIdentifiers && have.status === "active" && !deepEqual(want.userIdentifiers, have.userIdentifiers)) return true;
   return have.status === "expired";
 }
 
@@ -316,10 +307,10 @@ async function guardLockout(
 /** Makes the organization match the roster: adds first, then changes, removals last. */
 async function reconcile(
   declared: Inputs,
-  client: ReviewAdminClient,
-  action: string,
-  creating: boolean,
-): Promise<OrganizationMembersState> {
+  op: Operation,
+  previous: OrganizationMembersState | undefined,
+): Promise<OrganizationMembersState | Unwritten<OrganizationMembersState>> {
+  const { client, action } = op;
   const orgId = declared.organizationId;
   const roster = await liveRoster(client, orgId);
   const live = stateOf({ ...declared, mode: "authoritative" }, {}, roster).members;
@@ -327,20 +318,20 @@ async function reconcile(
   const inputs = dated.now;
   const plan = planOf(inputs, live, dated.expired);
   await guardLockout(client, inputs, live, plan, action);
-  for (const [email, holder] of plan.handedOver)
-    pulumi.log.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
-  const note = creating
-    ? adoptionNote(
+  for (const [email, holder] of plan.handedOver) say.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
+  const note = previous
+    ? undefined
+    : adoptionNote(
         action,
         "people",
         Object.keys(inputs.members).filter((e) => live[e]),
-      )
-    : undefined;
-  if (note) pulumi.log.info(note);
+      );
+  if (note) say.info(note);
 
   for (const e of Object.keys(dated.expired).filter((x) => live[x]))
-    pulumi.log.info(`${action}: ${e}: expired on ${dated.expired[e]}, removing them from the organization`);
-  const wrote = progressOf(action, plan.add.length + plan.change.length + plan.remove.length, "people");
+    say.info(`${action}: ${e}: expired on ${dated.expired[e]}, removing them from the organization`);
+  const writes = plan.add.length + plan.change.length + plan.remove.length;
+  const wrote = progressOf(action, writes, "people");
   // Adds run concurrently so the batcher sends one E19 per permission set.
   await Promise.all(
     plan.add.map(async (email) => {
@@ -358,12 +349,8 @@ async function reconcile(
         return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
       const have = live[email]!;
       await patchMember(client, orgId, x.member, {
-        organizationPermissions:
-          want.permissions && JSON.stringify(want.permissions) !== JSON.stringify(have.permissions) ? want.permissions : undefined,
-        userIdentifiers:
-          want.userIdentifiers && JSON.stringify(want.userIdentifiers) !== JSON.stringify(have.userIdentifiers)
-            ? want.userIdentifiers
-            : undefined,
+        organizationPermissions: want.permissions && !deepEqual(want.permissions, have.permissions) ? want.permissions : undefined,
+        userIdentifiers: want.userIdentifiers && !deepEqual(want.userIdentifiers, have.userIdentifiers) ? want.userIdentifiers : undefined,
       });
       wrote();
     });
@@ -381,15 +368,21 @@ async function reconcile(
     await writeChanges();
     await writeRemovals();
   });
-  const state = definedOnly({ ...stateOf(inputs, managedOf(declared), await liveRoster(client, orgId)), ...dateFields(dated) });
-  // The diff judged the state of the last run; who turned up since is reported here, and gated at the next preview.
-  enforceGate(
-    action,
-    { ...inputs, onUnmanaged: inputs.onUnmanaged === "ignore" ? "ignore" : "report" },
-    gate(inputs, state.unmanaged),
-    ACCEPT,
-  );
-  return state;
+  const after = stateOf(inputs, managedOf(declared), writes ? await liveRoster(client, orgId) : roster, previous?.foundWhenAdopted);
+  if (!previous) {
+    // The first apply: whoever is there undeclared was there before the program; said once, recorded.
+    const holders = holdersOf(orgId, after.unmanaged);
+    after.foundWhenAdopted = adoptionRecord(inputs, holders, PRIVILEGED);
+    const text = adoptionText(inputs, holders, after.foundWhenAdopted);
+    if (text) say.warn(`${action}: ${text}`);
+  }
+  const state = definedOnly({ ...after, ...dateFields(dated) });
+  // Who appeared or gained access since, and waits for a decision, fails the update now that the rest is applied.
+  await gateAfterWrites(op, inputs, gate(inputs, state), describeFor(op, orgId, userIds(state.unmanaged)), DECLARE, {
+    state,
+    wrote: writes > 0,
+  });
+  return writes > 0 || !previous ? state : new Unwritten(state);
 }
 
 function managedOf(inputs: Inputs): Record<string, ManagedField[]> {
@@ -428,6 +421,48 @@ function inputsOf(state: OrganizationMembersState): Inputs {
 
 const label = (s: { organizationId: number }) => `OrganizationMembers of organization ${s.organizationId}`;
 
+/** The roster's settings as the preview names their changes (rosterChanges.ts). */
+const SETTINGS: SettingRule[] = [
+  { key: "mode" },
+  { key: "onUnmanaged", absent: "failOnPrivileged" },
+  { key: "knownExceptions", absent: [], meaning: "accepted as they are" },
+  { key: "protectedEmails", absent: [], meaning: "never removed" },
+  { key: "allowAdminRemoval", absent: false },
+  { key: "declaredElsewhere", absent: {} },
+];
+
+const identifiersText = (list: readonly Identifier[]) => list.map((i) => `${i.abbreviation} "${i.label}"`).join(", ");
+
+/** The plan as the preview says it: one line per person who changes (rosterChanges.ts). */
+function personLines(
+  news: Inputs,
+  dated: ReturnType<typeof onDay>,
+  have: Record<string, LivePerson>,
+  plan: Plan,
+  olds: OrganizationMembersState,
+  addedBy: Map<string, string>,
+): string[] {
+  const view = (p: { permissions?: string[]; userIdentifiers?: Identifier[]; status?: string }) => ({
+    permissions: p.permissions,
+    identifiers: p.userIdentifiers && identifiersText(p.userIdentifiers),
+    status: p.status,
+  });
+  return entryLines({
+    name: (e) => e,
+    want: Object.fromEntries(Object.entries(dated.now.members).map(([e, p]) => [e, view(p)])),
+    have: Object.fromEntries(Object.entries(have).map(([e, p]) => [e, view(p)])),
+    ...plan,
+    ends: dated.ends,
+    storedEnds: olds.expiresOn ?? {},
+    expired: dated.expired,
+    removedWhy: "not in the members of this authoritative roster",
+    addedBy,
+    dropped: news.mode === "additive" ? Object.keys(olds.managed ?? {}).filter((e) => !news.members[e] && have[e]) : [],
+    droppedNote: () => "stays in the organization as they are (additive roster)",
+    order: compareText,
+  });
+}
+
 /** The OrganizationMembers implementation run by the plugin. */
 export const organizationMembers = rosterResource<Inputs, OrganizationMembersState>({
   kind: "OrganizationMembers",
@@ -446,6 +481,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     "expiresOn",
     "expiringSoon",
     "expired",
+    "foundWhenAdopted",
   ]),
   label,
   idOf: (s) => `organization/${s.organizationId}`,
@@ -458,13 +494,15 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
       ...(p.userIdentifiers ? personKeys("identifiers", i.organizationId, { email }) : []),
     ]),
 
-  async diff(olds, news, { client, action, refresh }) {
+  async diff(olds, news, op) {
+    const { client, action, refresh } = op;
     // A preview with values not known yet: say it may change, and judge lockout at up.
     if (containsUnknown(news)) {
       const same = news.organizationId === olds.organizationId || (news.organizationId as unknown) === UNKNOWN;
       return { changes: true, replaces: same ? [] : ["organizationId"] };
     }
-    if (news.organizationId !== olds.organizationId) return { changes: true, replaces: ["organizationId"], deleteBeforeReplace: false };
+    const orgId = olds.organizationId;
+    if (news.organizationId !== orgId) return { changes: true, replaces: ["organizationId"], deleteBeforeReplace: false };
     // Identifiers wait quietly for an invitation's acceptance; a person the state shows as
     // invited is looked up (one cached list per run) so identifiers are applied once they accept.
     const members = { ...olds.members };
@@ -472,40 +510,50 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
       (e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active",
     );
     if (waiting.length && !refresh) {
-      const live = await liveRoster(client, olds.organizationId);
+      const live = await liveRoster(client, orgId);
       for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);
     }
-    // Everyone live (managed or not), so switching to authoritative shows who would go.
-    const everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...members };
+    // Everyone live (managed or not), so switching to authoritative shows who would go. An
+    // authoritative preview reads the organization now: whoever it would remove is named, people
+    // added since the last refresh included.
+    let everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...members };
+    const known = new Set(Object.keys(everyone));
+    if (news.mode === "authoritative" && !refresh)
+      everyone = stateOf({ ...news, mode: "authoritative" }, {}, await liveRoster(client, orgId)).members;
     const dated = onDay(news, await dayFor(client, news));
-    const plan = planOf(dated.now, news.mode === "authoritative" ? everyone : members, dated.expired);
-    // Said where the drift gate and lockout speak: the preview's messages on this resource.
-    for (const e of Object.keys(dated.expired).filter((x) => members[x])) pulumi.log.warn(expiredLine(action, e, dated.expired[e]!));
+    const have = news.mode === "authoritative" ? everyone : members;
+    const plan = planOf(dated.now, have, dated.expired);
     if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (e) => e);
-    const managedChanged = JSON.stringify(Object.keys(news.members)) !== JSON.stringify(Object.keys(olds.managed ?? {}).sort());
-    const settingsChanged =
-      managedChanged ||
-      JSON.stringify(dated.ends) !== JSON.stringify(olds.expiresOn ?? {}) ||
-      news.mode !== olds.mode ||
-      JSON.stringify(news.protectedEmails ?? null) !== JSON.stringify(olds.protectedEmails ?? null) ||
-      (news.allowAdminRemoval ?? false) !== (olds.allowAdminRemoval ?? false);
-    // The drift gate, on who the last run or refresh found, with the program's settings. Refresh
-    // (news: the settings of the last up) reports them as drift instead (unmanagedGate.ts).
-    const found = gate(news, olds.unmanaged ?? []);
-    if (refresh && found.length) return { changes: true, replaces: [] };
-    enforceGate(action, news, found, ACCEPT);
+    const settings = settingLines(olds, news, SETTINGS);
+    const changed =
+      settings.length > 0 ||
+      !deepEqual(Object.keys(news.members), Object.keys(olds.managed ?? {}).sort()) ||
+      !deepEqual(dated.ends, olds.expiresOn ?? {});
+    // The drift gate, on who the last run or refresh found, with the program's settings (unmanagedGate.ts).
+    const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, orgId, userIds(olds.unmanaged ?? [])), DECLARE);
+    if (!refresh) {
+      const fresh = plan.remove.filter((e) => !known.has(e)).map((e) => ({ key: e, email: e, userId: everyone[e]?.userId }));
+      const addedBy = await addedOutside(client, { organizationId: orgId }, fresh, op.appliedAt, "added outside this program");
+      const message = changeMessage(label(news), personLines(news, dated, have, plan, olds, addedBy), settings);
+      if (message) say.info(message);
+    }
     // Anti-lockout at preview, only when the plan takes someone's membership or ORG_ADMIN away.
     if (plan.remove.length || plan.change.length) await guardLockout(client, dated.now, everyone, plan, action);
-    return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || settingsChanged, replaces: [] };
+    return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || changed || waits, replaces: [] };
   },
 
-  reconcile: (inputs, { client, action }, creating) => reconcile(inputs, client, action, creating),
-  async readLive(state, { client, action }) {
-    const listed = stateOf(state, state.managed ?? {}, await liveRoster(client, state.organizationId));
+  reconcile: (inputs, op, previous) => reconcile(inputs, op, previous),
+  async previewAdoption(inputs, op) {
+    const state = stateOf(inputs, managedOf(inputs), await liveRoster(op.client, inputs.organizationId));
+    const holders = holdersOf(inputs.organizationId, state.unmanaged);
+    const text = adoptionText(inputs, holders, adoptionRecord(inputs, holders, PRIVILEGED), true);
+    if (text) say.warn(`${op.action}: ${text}`);
+  },
+  async readLive(state, op) {
+    const listed = stateOf(state, state.managed ?? {}, await liveRoster(op.client, state.organizationId), state.foundWhenAdopted);
     // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
-    const fresh = definedOnly({ ...listed, ...dateFields(await endsNow(client, state.expiresOn)) });
-    const found = gate(fresh, fresh.unmanaged);
-    if (found.length && fresh.onUnmanaged !== "ignore") enforceGate(action, { ...fresh, onUnmanaged: "report" }, found, ACCEPT);
+    const fresh = definedOnly({ ...listed, ...dateFields(await endsNow(op.client, state.expiresOn)) });
+    gateInRead(op, fresh, gate(fresh, fresh), DECLARE);
     return { state: fresh, inputs: inputsOf(fresh) };
   },
   releaseNote: "no longer managed; its members stay as they are.",

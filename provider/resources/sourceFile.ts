@@ -29,6 +29,7 @@
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import { say } from "./support/messages";
 import { z } from "zod";
 import { ParameterError } from "../../contract/parameterError";
 import type { ReviewAdminClient } from "../client";
@@ -153,7 +154,7 @@ function stoppedMessage(action: string, err: UploadError): string {
   );
 }
 
-/** Logs progress at every 10% of a multi-part upload (pulumi.log.info reaches the CLI's output). */
+/** Says progress at every 10% of a multi-part upload (shown while it runs). */
 function progressLogger(what: string): (p: UploadProgress) => void {
   let logged = 0;
   return (p) => {
@@ -161,7 +162,7 @@ function progressLogger(what: string): (p: UploadProgress) => void {
     const decile = Math.floor((p.bytesSent / p.totalBytes) * 10);
     if (decile <= logged) return;
     logged = decile;
-    pulumi.log.info(
+    say.info(
       `${what}: ${decile * 10}% uploaded (${formatBytes(p.bytesSent)} of ${formatBytes(p.totalBytes)} bytes, ${p.partsDone} of ${p.partCount} parts)`,
     );
   };
@@ -263,7 +264,7 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
  */
 async function adopt(client: ReviewAdminClient, inputs: CheckedInputs, mark: InFlightMark, action: string): Promise<SourceFileState> {
   const id = inputs.adoptId!;
-  pulumi.log.info(`${action}: took over source file ${id} (adoptId) instead of creating one`);
+  say.info(`${action}: took over source file ${id} (adoptId) instead of creating one`);
   mark.clear();
   if (inputs.directLink !== undefined) {
     return stateOf(inputs, { sourceFileId: id, state: "UPLOADING", size: null, sha1: null, partCount: 0 });
@@ -390,7 +391,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     if (earlier !== undefined) {
       try {
         const result = await upload(client, inputs, earlier);
-        pulumi.log.info(
+        say.info(
           `${action}: resumed source file ${earlier}, left unfinished by an earlier run (${result.partsReused} of ${result.partCount} parts were already there)`,
         );
         return stateOf(inputs, result);
@@ -401,7 +402,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
           throw err;
         }
         resumePointOf(client, inputs)?.clear();
-        pulumi.log.info(
+        say.info(
           `${action}: source file ${earlier}, left unfinished by an earlier run, cannot be resumed (${describeCause(err instanceof UploadError ? err.cause : err)}); starting a new one`,
         );
       }
@@ -468,7 +469,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
 
   async delete(state) {
     const what = `${label(state)} (source file ${state.sourceFileId})`;
-    pulumi.log.warn(
+    say.warn(
       state.complete === false
         ? `${what}: the upload was never completed; the service has no endpoint to delete a source file, so the parts sent stay until the service discards them.`
         : `${what}: the service has no endpoint to delete a source file; its documents stay in the database. Remove them in the web application if needed.`,

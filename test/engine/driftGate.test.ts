@@ -1,18 +1,22 @@
 /**
- * The rosters' drift gate under the real engine (provider/resources/support/unmanagedGate.ts): an
- * org admin and a database admin made in the web application, whom the program does not declare,
- * must not pass the GitOps drift job (`pulumi preview --refresh --expect-no-changes`) in silence.
- * By default (failOnPrivileged) refresh records and names them and reports drift, preview and up
- * fail naming each person and permission; declaring them or listing them in knownExceptions
- * accepts them; "report" warns only, "ignore" says nothing, "failOnAny" stops on anyone.
+ * The rosters' drift gate under the real engine (provider/resources/support/unmanagedGate.ts). It
+ * judges drift, not the world: people the program does not declare who were there when it first
+ * applied a roster are said once and recorded (`foundWhenAdopted`), so a program that passes once
+ * passes again with nothing changed. Someone made an org admin or a DB_ADMIN in the web application
+ * later waits for a decision: the drift job and the preview fail naming them once (with who made
+ * them one, from the activity log) and without a stack trace; an up applies every other change and
+ * repair and then fails naming them; refresh names them and reports drift. Accepting them
+ * (knownExceptions) is a change of the roster, shown by the preview and stored by the up, after
+ * which every job is clean. "report" warns, "ignore" says nothing, "failOnAny" stops on anyone.
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
+import type { EngineStack } from "../../harness/engineStack";
 import { RunError } from "../../harness/program/stack";
 import * as reviewadmin from "../../provider";
 import type { OnUnmanaged } from "../../provider/resources/support/rosterMode";
 import { control } from "../support/emulatorHttp";
-import { useProgramWorld } from "../support/programWorld";
+import { useProgramWorld, writesFrom } from "../support/programWorld";
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
@@ -24,9 +28,15 @@ const failureOf = (run: Promise<unknown>) =>
     (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)),
   );
 const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).join("\n");
+/** How many times `text` occurs in `within`. */
+const count = (within: string, text: string) => within.split(text).length - 1;
+/** The stored outputs of the resource named `name`. */
+const outputsOf = (s: EngineStack, name: string) => [...s.state.values()].find((e) => e.urn.endsWith(`::${name}`))!.outputs;
+
+type Who = { members: Record<string, { permissions: string[] }>; users: Record<string, string[]> };
 
 /** Who is in the organization and on database 2001 now, as the rosters' maps. */
-function everyoneNow() {
+function everyoneNow(): Who {
   const store = world.emu.store;
   return {
     members: Object.fromEntries(
@@ -37,44 +47,92 @@ function everyoneNow() {
 }
 
 /** Rosters (additive) holding `who` (default: everyone there now), with the gate settings given. */
-function rosters(gate: { onUnmanaged?: OnUnmanaged; emails?: string[]; userIds?: number[] } = {}, who = everyoneNow()) {
+function rosters(gate: { onUnmanaged?: OnUnmanaged; emails?: string[]; userIds?: number[] } = {}, who: Who = everyoneNow()) {
   const { members, users } = who;
   return () => {
     new reviewadmin.OrganizationMembers("legal", {
       organizationId: ORG,
       mode: "additive",
-      members,
+      members: members as Record<string, reviewadmin.RosterMemberInput>,
       ...(gate.onUnmanaged ? { onUnmanaged: gate.onUnmanaged } : {}),
       ...(gate.emails ? { knownExceptions: gate.emails } : {}),
     });
     new reviewadmin.DatabaseUsers("nvc", {
       databaseId: DB,
       mode: "additive",
-      users,
+      users: users as reviewadmin.DatabaseUsersArgs["users"],
       ...(gate.onUnmanaged ? { onUnmanaged: gate.onUnmanaged } : {}),
       ...(gate.userIds ? { knownExceptions: gate.userIds } : {}),
     });
   };
 }
 
-/** In the web application: mallory@evil.example becomes an org admin, a member with no grant a DB_ADMIN of 2001. */
-async function makeDrift(): Promise<{ mallory: number; dbAdmin: number }> {
+/** In the web application, by Frances (user 1005): mallory@evil.example becomes an org admin, a member with no grant a DB_ADMIN of 2001. */
+async function makeDrift(): Promise<{ dbAdmin: number }> {
+  await control(world.emu.url, "POST", "/clock", { advanceSeconds: 5 }); // after the program's last apply
   const added = await control(world.emu.url, "POST", `/organizations/${ORG}/members`, {
     email: "mallory@evil.example",
     firstName: "Mallory",
     lastName: "Evil",
     permissions: ["ORG_ADMIN"],
+    actingUserId: SEEDED.users.legalHoldAdmin,
   });
   expect(added.status).toBe(201);
   const store = world.emu.store;
-  const dbAdmin = store.membersOf(ORG).find((m) => !store.findDatabaseUser(DB, m.userId))!.userId;
-  const granted = await control(world.emu.url, "PUT", `/databases/${DB}/users/${dbAdmin}`, { permissions: ["DB_ADMIN"] });
+  const dbAdmin = store.membersOf(ORG).find((m) => !store.findDatabaseUser(DB, m.userId) && m.userId !== added.body.data.id)!.userId;
+  const granted = await control(world.emu.url, "PUT", `/databases/${DB}/users/${dbAdmin}`, {
+    permissions: ["DB_ADMIN"],
+    actingUserId: SEEDED.users.legalHoldAdmin,
+  });
   expect(granted.status).toBeLessThan(300);
-  return { mallory: world.emu.store.findUserByEmail("mallory@evil.example")!.id, dbAdmin };
+  return { dbAdmin };
 }
 
+describe("people there before the program", () => {
+  it("are said once and recorded: the program passes again with nothing changed, and its next change applies", async () => {
+    const s = world.freshStack();
+    // Frances (LEGAL_HOLD_ADMIN) and Barbara (user 1004, made DB_ADMIN of 2001 before the program) are there, and undeclared.
+    await control(world.emu.url, "PUT", `/databases/${DB}/users/${SEEDED.users.databaseAdmin}`, { permissions: ["DB_ADMIN"] });
+    const who = everyoneNow();
+    delete who.members["frances@northwind.example"];
+    delete who.users[String(SEEDED.users.databaseAdmin)];
+    const program = rosters({}, who);
+
+    const preview = await s.preview(program);
+    expect(logsOf(preview)).toMatch(/frances@northwind\.example \(LEGAL_HOLD_ADMIN\)\. The first up records them/);
+    const first = await s.up(program);
+    const said = logsOf(first);
+    expect(count(said, "frances@northwind.example (LEGAL_HOLD_ADMIN)")).toBe(1);
+    expect(said).toMatch(/already: frances@northwind\.example \(LEGAL_HOLD_ADMIN\)\. Recorded as found when the roster was first applied/);
+    expect(count(said, `user ${SEEDED.users.databaseAdmin} (barbara@northwind.example) (DB_ADMIN`)).toBe(1);
+    expect(outputsOf(s, "legal").foundWhenAdopted).toEqual({ "frances@northwind.example": ["LEGAL_HOLD_ADMIN"] });
+    expect(outputsOf(s, "nvc").foundWhenAdopted).toEqual({ [String(SEEDED.users.databaseAdmin)]: ["DB_ADMIN"] });
+
+    // Day two, nothing changed: the drift job, a preview and an up pass, and say nothing of them.
+    const writes = writesFrom(world.emu);
+    const drift = await s.preview(program, { refresh: true, expectNoChanges: true });
+    const again = await s.up(program);
+    expect(again.changes).toBe(0);
+    expect(logsOf(drift) + logsOf(again)).not.toMatch(/frances|barbara/);
+    expect(writes()).toEqual([]);
+
+    // Then one change: applied.
+    const joined = rosters({}, { ...who, members: { ...who.members, "joan@northwind.example": { permissions: ["AI_ADMIN"] } } });
+    const third = await s.up(joined);
+    expect(third.changes).toBe(1);
+    expect(world.emu.store.invitationsOf(ORG).map((i) => i.email)).toContain("joan@northwind.example");
+    // Gaining more than they held then is new: Frances made an org admin waits for a decision.
+    await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${SEEDED.users.legalHoldAdmin}`, {
+      permissions: ["LEGAL_HOLD_ADMIN", "ORG_ADMIN"],
+    });
+    expect(await failureOf(s.preview(joined, { refresh: true }))).toMatch(
+      /frances@northwind\.example \(LEGAL_HOLD_ADMIN, ORG_ADMIN; held LEGAL_HOLD_ADMIN when the roster was first applied/,
+    );
+  });
+});
+
 describe("the drift gate (default: failOnPrivileged)", () => {
-  it("an unmanaged ORG_ADMIN and DB_ADMIN fail the drift job, preview and up, named; accepting them passes", async () => {
+  it("a new ORG_ADMIN and DB_ADMIN fail the drift job and the preview once, named; up repairs the rest, then fails; accepting them sticks", async () => {
     const s = world.freshStack();
     const before = everyoneNow();
     const program = rosters({}, before);
@@ -82,31 +140,48 @@ describe("the drift gate (default: failOnPrivileged)", () => {
     await s.preview(program, { refresh: true, expectNoChanges: true });
 
     const { dbAdmin } = await makeDrift();
+    // Two repairs waiting too: a member's permissions and a grant, changed in the web application.
+    await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${SEEDED.users.aiAdmin}`, { permissions: [] });
+    const granted = Object.keys(before.users)
+      .map(Number)
+      .find((id) => id !== SEEDED.users.orgAdmin)!;
+    await control(world.emu.url, "DELETE", `/databases/${DB}/users/${granted}`);
 
-    // The drift job of docs/gitops.md.
+    // The drift job of docs/gitops.md fails naming them, who made them what, and how to decide; once, no stack trace.
     const drift = await failureOf(s.preview(program, { refresh: true, expectNoChanges: true }));
-    // It fails naming one of them: the engine stops at the first refusal, of whichever roster it diffs first.
-    expect(drift).toMatch(new RegExp(`mallory@evil\\.example \\(ORG_ADMIN\\)|user ${dbAdmin}( \\([^)]*\\))? \\(DB_ADMIN\\)`));
-    // Refresh records them, names them in a warning and reports drift; a preview then fails on both.
+    const mallory = /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/;
+    const dbGate = new RegExp(`user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN; changed at \\S+ by user 1005 \\(DATABASE_USER_UPDATED\\)\\)`);
+    expect(mallory.test(drift) || dbGate.test(drift), drift).toBe(true);
+    expect(drift).toMatch(/nobody decided about: .*Declare them in the roster's (members|users)/);
+    const transcript = s.lastTranscript.text;
+    expect(transcript).not.toMatch(/\n\s+at \S+ \(/); // no stack frame anywhere
+    expect(count(drift, "nobody decided about")).toBe(1);
+
+    // Refresh names both and reports drift.
     const refresh = await s.refresh();
     expect(Object.fromEntries(refresh.steps.map((st) => [st.name, st.op]))).toEqual({ legal: "refresh-changed", nvc: "refresh-changed" });
     expect(logsOf(refresh)).toMatch(/mallory@evil\.example \(ORG_ADMIN\)/);
-    expect(logsOf(refresh)).toMatch(new RegExp(`user ${dbAdmin}( \\([^)]*\\))? \\(DB_ADMIN\\)`));
-    const orgGate =
-      /OrganizationMembers of organization 102: 1 person the program does not declare holds privileged access: mallory@evil\.example \(ORG_ADMIN\)\. Declare them in the roster's members, or list their emails in knownExceptions/;
-    const dbGate = new RegExp(
-      `DatabaseUsers of database 2001: 1 person the program does not declare holds privileged access: user ${dbAdmin}( \\([^)]*\\))? \\(DB_ADMIN\\)\\. Declare them in the roster's users, or list their user ids in knownExceptions`,
-    );
-    // The engine stops at the first refusal (whichever roster it diffs first); each alone, then.
-    const preview = await failureOf(s.preview(program));
-    expect(orgGate.test(preview) || dbGate.test(preview), preview).toBe(true);
-    expect(await failureOf(s.up(program))).toMatch(/holds privileged access/);
-    expect(await failureOf(s.preview(rosters({ userIds: [dbAdmin] }, before)))).toMatch(orgGate);
-    expect(await failureOf(s.preview(rosters({ emails: ["mallory@evil.example"] }, before)))).toMatch(dbGate);
+    expect(logsOf(refresh)).toMatch(new RegExp(`user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN\\)`));
 
-    // Accepted as known exceptions: the drift job passes again, and the access stays as it is.
+    // The repair up (continue-on-error, as up.yml runs it): both repairs applied, then it fails naming them.
+    const up = await failureOf(s.up(program, { continueOnError: true }));
+    expect(up).toMatch(/mallory@evil\.example \(ORG_ADMIN/);
+    expect(up).toMatch(new RegExp(`user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN`));
+    expect(up).toMatch(/Everything else this roster declares was applied/);
+    expect(s.lastTranscript.text).not.toMatch(/\n\s+at \S+ \(/);
+    expect(world.emu.store.membership(ORG, SEEDED.users.aiAdmin).permissions).toEqual(before.members["ken@northwind.example"]!.permissions);
+    expect(world.emu.store.findDatabaseUser(DB, granted)?.permissions).toEqual(before.users[String(granted)]);
+
+    // Accepting them is a change, shown by the preview and stored by the up; every job is clean after.
     const accepted = rosters({ emails: ["Mallory@Evil.example"], userIds: [dbAdmin] }, before);
+    const shown = await s.preview(accepted);
+    expect(logsOf(shown)).toMatch(/knownExceptions: \+ mallory@evil\.example \(accepted as they are\)/);
+    expect(logsOf(shown)).toMatch(new RegExp(`knownExceptions: \\+ ${dbAdmin} \\(accepted as they are\\)`));
     await s.up(accepted);
+    expect(outputsOf(s, "legal").knownExceptions).toEqual(["mallory@evil.example"]);
+    expect(outputsOf(s, "nvc").knownExceptions).toEqual([dbAdmin]);
+    const clean = await s.refresh({ expectNoChanges: true });
+    expect(logsOf(clean)).not.toMatch(/mallory|nobody decided/);
     await s.preview(accepted, { refresh: true, expectNoChanges: true });
     expect(world.emu.store.findUserByEmail("mallory@evil.example")).toBeDefined();
   });
@@ -128,24 +203,26 @@ describe("the other settings", () => {
     await s.up(rosters({ onUnmanaged: "report" }));
     await makeDrift();
     const reported = await s.preview(rosters({ onUnmanaged: "report" }), { refresh: true });
-    expect(logsOf(reported)).toMatch(/mallory@evil\.example \(ORG_ADMIN\)/);
+    expect(logsOf(reported)).toMatch(/mallory@evil\.example \(ORG_ADMIN/);
     const ignoring = rosters({ onUnmanaged: "ignore" });
     await s.up(ignoring);
     const quiet = await s.preview(ignoring, { refresh: true, expectNoChanges: true });
     expect(logsOf(quiet)).not.toMatch(/mallory/);
   });
 
-  it('"failOnAny" stops on an unmanaged person without any permission', async () => {
+  it('"failOnAny" stops on someone new without any permission, and records who was there', async () => {
     const s = world.freshStack();
     const program = rosters({ onUnmanaged: "failOnAny" });
     await s.up(program);
+    // The pending invitation the maps leave out was there: recorded, not judged.
+    expect(outputsOf(s, "legal").foundWhenAdopted).toEqual({ [SEEDED.invitations.pending]: [] });
     await control(world.emu.url, "POST", `/organizations/${ORG}/members`, {
       email: "quiet@northwind.example",
       firstName: "Q",
       lastName: "Uiet",
     });
     expect(await failureOf(s.preview(program, { refresh: true }))).toMatch(
-      /2 people the program does not declare: new\.hire@northwind\.example \(invited, no permission\), quiet@northwind\.example \(no permission\)/,
+      /1 person the program does not declare is there nobody decided about: quiet@northwind\.example \(no permission/,
     );
     // The default passes them: no privileged permission.
     await s.up(rosters());

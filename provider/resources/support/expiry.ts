@@ -12,7 +12,7 @@
  * so access ends by the service's clock, not a CI runner's. The machine's clock is the fallback
  * only when the service cannot be reached.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { say } from "./messages";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { resolveSettings } from "../../settings";
@@ -107,7 +107,7 @@ export function warnExpiringSoon(action: string, soon: Record<string, string>, d
     const n = daysBetween(day, end);
     return `${name(key)} expires on ${end} (in ${n} day${n === 1 ? "" : "s"})`;
   });
-  if (lines.length) void pulumi.log.warn(`${action}: access expiring soon: ${lines.join(", ")}`);
+  if (lines.length) say.warn(`${action}: access expiring soon: ${lines.join(", ")}`);
 }
 
 /** A roster's map as it stands on one day, key -> end date in each record (rosters: OrganizationMembers, DatabaseUsers). */
@@ -172,7 +172,7 @@ export async function expiryStep(
   const st = day ? standing({ expiresOn }, day) : "active";
   if (st === "expired") {
     if (expiredOn) return "done";
-    void pulumi.log.warn(expiredLine(action, who, expiresOn!));
+    say.warn(expiredLine(action, who, expiresOn!));
     return "remove";
   }
   if (st === "soon" && !refresh) warnExpiringSoon(action, { [who]: expiresOn! }, day!, (w) => w);

@@ -24,6 +24,12 @@ export interface ResourceShape {
   /** Every output name, seeded on the class so Pulumi creates an output property for each. */
   readonly outputs: readonly string[];
   /**
+   * Properties whose diff the engine does not print (Pulumi's `hideDiffs` option): a roster's maps,
+   * whose every unchanged entry `pulumi preview --diff` would print; the resource says what changes
+   * itself, one line per person.
+   */
+  readonly hideDiffs?: readonly string[];
+  /**
    * The people and grants a resource's args (resolved, as the program passes them) declare,
    * as claim keys (handover.ts); undefined when the args are not valid. Kinds without claims leave it out.
    */

@@ -12,9 +12,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { ResourceError } from "../../failures";
 import { localRecordFile, resumeFolder } from "../../upload/resumePoint";
+import { say } from "./messages";
 
 /** What identifies one object being created: the service, the kind, where it goes and its name. */
 export interface CreateIdentity {
@@ -67,7 +67,7 @@ export function inFlightMark(id: CreateIdentity, cwd?: string): InFlightMark {
         fs.writeFileSync(file, JSON.stringify({ ...id, sentAt: new Date().toISOString() }, null, 2) + "\n");
       } catch (err) {
         // Without the mark, a lost answer is still reported in this run; only the next run cannot tell.
-        pulumi.log.warn(
+        say.warn(
           `cannot remember the ${id.kind} create in flight in ${file} (${(err as Error).message}): if its answer is lost, the next up cannot tell`,
         );
       }
@@ -96,7 +96,7 @@ export function stopAfterLostCreate(mark: InFlightMark, inputs: AfterLostAnswer,
   const lost = mark.lost();
   if (!lost) return;
   if (inputs.createAfterLostAnswer === lost.sentAt) {
-    pulumi.log.info(`${action}: creating it anew, as createAfterLostAnswer confirms (the create sent at ${lost.sentAt} lost its answer)`);
+    say.info(`${action}: creating it anew, as createAfterLostAnswer confirms (the create sent at ${lost.sentAt} lost its answer)`);
     mark.clear();
     return;
   }

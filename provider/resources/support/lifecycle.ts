@@ -12,10 +12,12 @@ import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
+import { quiet, urnOf } from "../../pluginHost";
 import { currentClient } from "../../settings";
 import { definedOnly } from "../../util";
 import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
+import { say, withResource } from "./messages";
 import { targetOf, targetsOf, whoChanged, whoChangedPeople } from "./whoChanged";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
@@ -33,6 +35,21 @@ export function appliedAt(client: ReviewAdminClient): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString();
 }
 
+/**
+ * What the program tells the provider beside the inputs, which check takes out (never stored):
+ * - `__preview`: true during a preview (`pulumi preview`, and the preview `pulumi up` runs first).
+ *   The plugin cannot tell a preview's diff from an up's, and some refusals must fail a preview
+ *   but let an up apply everything else first.
+ * - `__urn`: the resource's URN, so its messages are attached to it (messages.ts) from its check on,
+ *   whether or not the plugin's requests carry it here (pluginHost.ts).
+ */
+export const RUN_MARKS = { preview: "__preview", urn: "__urn" } as const;
+
+/** Set by check when the program says this run is a preview (one plugin process serves one run). */
+let runIsPreview = false;
+/** URNs the program gave at check, by kind and label, for the operations that follow in this run. */
+const urnByLabel = new Map<string, string>();
+
 /** What a resource's own code gets for one operation: the client, and the action to name in its errors. */
 export interface Operation {
   /** The process-wide client for the configured key (created on first use). */
@@ -45,6 +62,10 @@ export interface Operation {
    * refuse: lookups are skipped, and a refusal (anti-lockout) counts as a change.
    */
   readonly refresh?: boolean;
+  /** True when this run is a preview: nothing will be written after it (check and diff only know it). */
+  readonly preview: boolean;
+  /** When the program last created or updated the resource (unix ms), from its stored state; absent for a create or an older state. */
+  readonly appliedAt?: number;
 }
 
 /** A plan-time finding beyond the schema. */
@@ -73,6 +94,8 @@ export interface ResourceDefinition<I, S> {
    * field of `S`, no more, as `outputsMatch<S>()([...])` checks at compile time.
    */
   outputs: OutputList<S>;
+  /** Properties whose diff the engine does not print (ResourceShape.hideDiffs). */
+  hideDiffs?: readonly string[];
   /** Names the object in messages: "OrgMember ada@x.example in organization 102". */
   label(s: I | S): string;
   /** The resource id for a state. */
@@ -86,15 +109,15 @@ export interface ResourceDefinition<I, S> {
   check?(inputs: I, olds: Partial<I>, op: Operation): Promise<{ failures: CheckFailure[] } | { inputs: I }>;
   /** A DiffRule, or a function for what a rule cannot say (it may read the API, e.g. for anti-lockout at preview). */
   diff: DiffRule | ((olds: S, news: I, op: Operation) => Promise<pulumi.dynamic.DiffResult> | pulumi.dynamic.DiffResult);
-  /** Brings the platform in line with the inputs (adopting what exists) and returns the state. */
-  create(inputs: I, op: Operation): Promise<S>;
+  /** Brings the platform in line with the inputs (adopting what exists) and returns the state (Unwritten: nothing was written). */
+  create(inputs: I, op: Operation): Promise<S | Unwritten<S>>;
   /**
    * Reads the live object: its state, and the inputs it stands for (so the next preview shows
    * drift); undefined when it is gone. Left out when the API has no read: refresh keeps the state.
    */
   read?(state: S, op: Operation): Promise<{ state: S; inputs?: I } | undefined>;
-  /** Applies changed inputs; left out when every change replaces. */
-  update?(olds: S, news: I, op: Operation): Promise<S>;
+  /** Applies changed inputs; left out when every change replaces. Unwritten: nothing was written; PartialUpdate: stopped after writing. */
+  update?(olds: S, news: I, op: Operation): Promise<S | Unwritten<S>>;
   /** Removes the object, or says why it stays (an API without delete). A 404 counts as done. */
   delete(state: S, op: Operation): Promise<void>;
   /**
@@ -123,6 +146,26 @@ export class IncompleteCreate<S> extends ResourceError {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * An update that applied what it could and then stopped, with a reason worded for the user (a
+ * person waiting for a decision): the engine stores `state` and reports the failure, and the next
+ * run updates the resource again. `wrote` false keeps the stored appliedAt.
+ */
+export class PartialUpdate<S> extends ResourceError {
+  constructor(
+    message: string,
+    readonly state: S,
+    readonly wrote: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** What create or update return when they wrote nothing: the state, with the stored appliedAt kept. */
+export class Unwritten<S> {
+  constructor(readonly state: S) {}
 }
 
 /** True for the preview placeholder, anywhere in a value. */
@@ -193,15 +236,32 @@ const mapDefined = <A, B>(a: A | undefined, f: (a: A) => B): B | undefined => (a
 /** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
 const justRead = new Set<string>();
 
-function operation(action: string, refresh = false): Operation {
+function operation(action: string, more: { refresh?: boolean; appliedAt?: number } = {}): Operation {
   let client: ReviewAdminClient | undefined;
   return {
     action,
-    refresh,
+    refresh: more.refresh ?? false,
+    preview: runIsPreview,
+    ...(more.appliedAt !== undefined ? { appliedAt: more.appliedAt } : {}),
     get client() {
       return (client ??= currentClient());
     },
   };
+}
+
+/** The stored appliedAt of `props` as unix ms, if any. */
+function appliedAtOf(props: unknown): number | undefined {
+  const applied = stripProvider(props)[APPLIED_AT];
+  const ms = typeof applied === "string" ? Date.parse(applied) : NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Takes the run marks out of the program's inputs (RUN_MARKS): the inputs, and the URN given. */
+function takeRunMarks(news: unknown): { news: unknown; urn?: string } {
+  if (!news || typeof news !== "object" || !(RUN_MARKS.preview in news || RUN_MARKS.urn in news)) return { news };
+  const { [RUN_MARKS.preview]: preview, [RUN_MARKS.urn]: urn, ...rest } = news as Record<string, unknown>;
+  if (preview === true) runIsPreview = true;
+  return { news: rest, ...(typeof urn === "string" && urn ? { urn } : {}) };
 }
 
 /**
@@ -225,9 +285,9 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   const appliedOutputs = (state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(currentClient()) });
 
   /** Runs one operation, wording any failure as "<action>: <cause>". */
-  async function run<T>(action: string, fn: (op: Operation) => Promise<T>): Promise<T> {
+  async function run<T>(action: string, fn: (op: Operation) => Promise<T>, more?: { appliedAt?: number }): Promise<T> {
     try {
-      return await fn(operation(action));
+      return await fn(operation(action, more));
     } catch (err) {
       throw explainFailure(action, err);
     }
@@ -241,114 +301,161 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   const declares = def.claims ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.claims!) : undefined;
   const handsOver = def.handsOver ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.handsOver!) : undefined;
 
+  /**
+   * A failure of check, diff, read or delete, worded for the user: the plugin prints those with
+   * their stack before the engine prints them again, so the plugin's copy is dropped (pluginHost.ts).
+   */
+  const worded = (err: unknown) => (err instanceof ResourceError ? quiet(err) : err);
+
+  /** The URN of the resource `props` (a request's values) are about: carried by the request, or given by the program at check. */
+  const urnFor = (props: unknown, labelled: () => string | undefined) => {
+    const label = labelled();
+    return urnOf(props) ?? (label === undefined ? undefined : urnByLabel.get(`${def.kind} ${label}`));
+  };
+  const labelOf = (props: unknown) => () => {
+    try {
+      return def.label(stripProvider(props) as I & S);
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** The outputs of a create or update's result (Unwritten keeps the stored appliedAt). */
+  const resultOutputs = (result: S | Unwritten<S>, olds: unknown) =>
+    result instanceof Unwritten ? { ...outputsOf(result.state), ...keptApplied(olds) } : appliedOutputs(result);
+
   return {
     definition: { ...def, declares, handsOver },
 
-    async check(olds, news) {
-      const checked = checkInputs(def.inputs, news);
-      if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
-        const inputs = inputsOf(checked.inputs);
-        claim(def.claims(inputs), def.label(inputs));
-      }
-      // Only failures under preview unknowns left: the resource's own check still runs on what is known.
-      if (checked.failures?.length || !def.check) return checked;
-      const inputs = inputsOf(checked.inputs);
-      const previous = inputsOf(olds) as Partial<I>;
-      const creating = Object.keys(previous as object).length === 0;
-      const more = await def.check(inputs, previous, operation(`${creating ? "creating" : "updating"} ${def.label(inputs)}`));
-      if ("failures" in more) return more.failures.length ? { inputs: news as Record<string, unknown>, failures: more.failures } : checked;
-      return { inputs: { ...(more.inputs as object), __provider: (news as Record<string, unknown>).__provider } };
-    },
-
-    async diff(id, olds, news) {
-      const state = stateOf(olds);
-      const inputs = inputsOf(news);
-      const rule = def.diff;
-      if (typeof rule !== "function") return diffFields(state as object, inputs as object, rule);
-      // Since Pulumi 3.123 refresh calls Diff after each Read (the read state as olds, the
-      // program's inputs as news) to tell drift; in that diff a refusal is drift, not a failure.
-      if (justRead.delete(`${def.kind}/${id}`)) {
-        return Promise.resolve()
-          .then(() => rule(state, inputs, operation(`refreshing ${def.label(state)}`, true)))
-          .catch(() => ({ changes: true }));
-      }
-      return run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op));
-    },
-
-    async create(raw) {
-      const inputs = inputsOf(raw);
-      try {
-        const state = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
-        return { id: def.idOf(state), outs: appliedOutputs(state) };
-      } catch (err) {
-        if (!(err instanceof IncompleteCreate)) throw err;
-        // The plugin reports an error carrying id and properties as a partial create
-        // (ErrorResourceInitFailed): the engine keeps the half-created resource in state.
-        const state = err.state as S;
-        const properties = { ...outputsOf(state), __provider: (raw as Record<string, unknown>).__provider };
-        throw Object.assign(err, { id: def.idOf(state), properties, reasons: [err.message] });
-      }
-    },
-
-    async read(id, props) {
-      const stored = stateOf(props);
-      // When the program last wrote the resource is kept across reads: the service has no such fact.
-      const kept = keptApplied(props);
-      const applied = kept[APPLIED_AT];
-      if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
-      const read = def.read;
-      try {
-        const op = operation(`reading ${def.label(stored)}`);
-        const found = await read(stored, op);
-        // Drift on a person (changed or gone behind the program's back): say who did it, from the
-        // activity log since the program last applied the resource.
-        if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
-          const since = applied === undefined ? undefined : Date.parse(applied);
-          const target = targetOf(stored, since);
-          const how = found ? "changed" : "removed";
-          if (target)
-            pulumi.log.warn(`refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, target)}`);
-          const people = target ? [] : targetsOf(stored, found?.state, since);
-          if (people.length)
-            pulumi.log.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
+    check: (olds, raw) => {
+      const { news, urn } = takeRunMarks(raw);
+      return withResource(urnOf(raw) ?? urn, async () => {
+        const checked = checkInputs(def.inputs, news);
+        if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
+          const inputs = inputsOf(checked.inputs);
+          claim(def.claims(inputs), def.label(inputs));
         }
-        if (!found) return {};
-        justRead.add(`${def.kind}/${id}`);
-        return {
-          id,
-          props: { ...outputsOf(found.state), ...kept },
-          ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}),
-        };
-      } catch (err) {
-        if (isStatus(err, 404)) return {}; // the organization or database itself is gone
-        throw explainFailure(`reading ${def.label(stored)}`, err);
-      }
+        // Only failures under preview unknowns left: the resource's own check still runs on what is known.
+        if (!checked.failures && urn) urnByLabel.set(`${def.kind} ${def.label(inputsOf(checked.inputs))}`, urn);
+        if (checked.failures?.length || !def.check) return checked;
+        const inputs = inputsOf(checked.inputs);
+        const previous = inputsOf(olds) as Partial<I>;
+        const creating = Object.keys(previous as object).length === 0;
+        const more = await def
+          .check(inputs, previous, operation(`${creating ? "creating" : "updating"} ${def.label(inputs)}`))
+          .catch((err: unknown) => Promise.reject(worded(err)));
+        if ("failures" in more)
+          return more.failures.length ? { inputs: news as Record<string, unknown>, failures: more.failures } : checked;
+        return { inputs: { ...(more.inputs as object), __provider: (news as Record<string, unknown>).__provider } };
+      });
     },
 
-    async update(_id, olds, news) {
-      const state = stateOf(olds);
-      const inputs = inputsOf(news);
-      // Nothing to write: the outputs stay as they were, appliedAt included.
-      if (!def.update) return { outs: { ...outputsOf(state), ...keptApplied(olds) } };
-      const update = def.update;
-      return { outs: appliedOutputs(await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op))) };
-    },
+    diff: (id, olds, news) =>
+      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+        const state = stateOf(olds);
+        const inputs = inputsOf(news);
+        const rule = def.diff;
+        if (typeof rule !== "function") return diffFields(state as object, inputs as object, rule);
+        const appliedAt = appliedAtOf(olds);
+        // Since Pulumi 3.123 refresh calls Diff after each Read (the read state as olds, the
+        // program's inputs as news) to tell drift; in that diff a refusal is drift, not a failure.
+        if (justRead.delete(`${def.kind}/${id}`)) {
+          return Promise.resolve()
+            .then(() => rule(state, inputs, operation(`refreshing ${def.label(state)}`, { refresh: true, appliedAt })))
+            .catch(() => ({ changes: true }));
+        }
+        return run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op), { appliedAt }).catch((err: unknown) =>
+          Promise.reject(worded(err)),
+        );
+      }),
 
-    async delete(_id, props) {
-      const state = stateOf(props);
-      const action = `deleting ${def.label(state)}`;
-      const holder = def.holds ? holderOf(def.holds(state)) : undefined;
-      if (holder) {
-        pulumi.log.info(`${action}: handed over to ${holder}, which this program now declares; nothing was removed`);
-        return;
-      }
-      try {
-        await def.delete(state, operation(action));
-      } catch (err) {
-        if (isStatus(err, 404)) return; // already gone: deleted is what was asked
-        throw explainFailure(action, err);
-      }
-    },
+    create: (raw) =>
+      withResource(urnFor(raw, labelOf(raw)), async () => {
+        const inputs = inputsOf(raw);
+        try {
+          const result = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
+          const state = result instanceof Unwritten ? result.state : result;
+          return { id: def.idOf(state), outs: resultOutputs(result, {}) };
+        } catch (err) {
+          if (!(err instanceof IncompleteCreate)) throw err;
+          // The plugin reports an error carrying id and properties as a partial create
+          // (ErrorResourceInitFailed): the engine keeps the half-created resource in state.
+          const state = err.state as S;
+          const properties = { ...outputsOf(state), __provider: (raw as Record<string, unknown>).__provider };
+          throw Object.assign(err, { id: def.idOf(state), properties, reasons: [err.message] });
+        }
+      }),
+
+    read: (id, props) =>
+      withResource(urnFor(props, labelOf(props)), async () => {
+        const stored = stateOf(props);
+        // When the program last wrote the resource is kept across reads: the service has no such fact.
+        const kept = keptApplied(props);
+        const applied = appliedAtOf(props);
+        if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
+        const read = def.read;
+        try {
+          const op = operation(`reading ${def.label(stored)}`, { appliedAt: applied });
+          const found = await read(stored, op);
+          // Drift on a person (changed or gone behind the program's back): say who did it, from the
+          // activity log since the program last applied the resource.
+          if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
+            const target = targetOf(stored, applied);
+            const how = found ? "changed" : "removed";
+            if (target) say.warn(`refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, target)}`);
+            const people = target ? [] : targetsOf(stored, found?.state, applied);
+            if (people.length)
+              say.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
+          }
+          if (!found) return {};
+          justRead.add(`${def.kind}/${id}`);
+          return {
+            id,
+            props: { ...outputsOf(found.state), ...kept },
+            ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}),
+          };
+        } catch (err) {
+          if (isStatus(err, 404)) return {}; // the organization or database itself is gone
+          throw worded(explainFailure(`reading ${def.label(stored)}`, err));
+        }
+      }),
+
+    update: (id, olds, news) =>
+      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+        const state = stateOf(olds);
+        const inputs = inputsOf(news);
+        // Nothing to write: the outputs stay as they were, appliedAt included.
+        if (!def.update) return { outs: { ...outputsOf(state), ...keptApplied(olds) } };
+        const update = def.update;
+        try {
+          const result = await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op), { appliedAt: appliedAtOf(olds) });
+          return { outs: resultOutputs(result, olds) };
+        } catch (err) {
+          if (!(err instanceof PartialUpdate)) throw err;
+          // Reported like a partial create: the engine stores these outputs and fails the step.
+          const done = err.state as S;
+          const outs = resultOutputs(err.wrote ? done : new Unwritten(done), olds);
+          const properties = { ...outs, __provider: (news as Record<string, unknown>).__provider };
+          throw Object.assign(err, { id, properties, reasons: [err.message] });
+        }
+      }),
+
+    delete: (_id, props) =>
+      withResource(urnFor(props, labelOf(props)), async () => {
+        const state = stateOf(props);
+        const action = `deleting ${def.label(state)}`;
+        const holder = def.holds ? holderOf(def.holds(state)) : undefined;
+        if (holder) {
+          say.info(`${action}: handed over to ${holder}, which this program now declares; nothing was removed`);
+          return;
+        }
+        try {
+          await def.delete(state, operation(action));
+        } catch (err) {
+          if (isStatus(err, 404)) return; // already gone: deleted is what was asked
+          throw worded(explainFailure(action, err));
+        }
+      }),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Invitation, Member, OrganizationPermission } from "../../../contra
 import type { ReviewAdminClient } from "../../client";
 import { ignore404, ResourceError } from "../../failures";
 import { addUser } from "./addUserBatcher";
-import { normalizeEmail, sameSet } from "../../normalize";
+import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../../normalize";
 import {
   forgetInvitation,
   forgetMember,
@@ -25,6 +25,49 @@ export type Presence = { member: Member } | { invitation: Invitation };
 export function describePresence(p: Presence): string {
   if ("member" in p) return `the existing member ${p.member.email} (user ${p.member.id})`;
   return `the ${p.invitation.expired ? "expired" : "pending"} invitation of ${p.invitation.email}`;
+}
+
+/** A person as the OrganizationMembers roster sees them live (its state holds these). */
+export interface LivePerson {
+  status: "active" | "invited" | "expired";
+  userId: number | null;
+  firstName: string | null;
+  lastName: string | null;
+  permissions: OrganizationPermission[];
+  userIdentifiers: Identifier[];
+}
+
+/** A member or invitation as the OrganizationMembers roster sees and stores it. */
+export function livePerson(x: Presence): LivePerson {
+  if ("member" in x) {
+    const m = x.member;
+    return {
+      status: "active",
+      userId: m.id,
+      firstName: m.firstName ?? null,
+      lastName: m.lastName ?? null,
+      permissions: sortedSet(m.permissions),
+      userIdentifiers: normalizeIdentifiers(m.userIdentifiers),
+    };
+  }
+  const i = x.invitation;
+  return {
+    status: i.expired ? "expired" : "invited",
+    userId: null,
+    firstName: i.firstName ?? null,
+    lastName: i.lastName ?? null,
+    permissions: sortedSet(i.organizationPermissions),
+    userIdentifiers: [],
+  };
+}
+
+/** Everyone in the organization by lower-cased email: a member wins over an invitation of the same email. */
+export async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map<string, Presence>> {
+  const [members, invitations] = await Promise.all([listedMembers(client, orgId), listedInvitations(client, orgId)]);
+  const out = new Map<string, Presence>();
+  for (const inv of invitations.values()) out.set(normalizeEmail(inv.email), { invitation: inv });
+  for (const m of members.values()) out.set(normalizeEmail(m.email), { member: m });
+  return out;
 }
 
 /** What inviting a person needs. */

@@ -11,7 +11,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere } from "./declarations";
 import type { ResourceShape } from "./implementation";
-import { APPLIED_AT } from "./lifecycle";
+import { APPLIED_AT, RUN_MARKS } from "./lifecycle";
+
+/** Marks an output's promises as handled (the failure they carry is reported elsewhere). */
+function handled(value: unknown): void {
+  if (!pulumi.Output.isInstance(value)) return;
+  // promise() is the SDK's own (internal) accessor of an output's value.
+  const out = value as unknown as { promise(): Promise<unknown>; isKnown?: Promise<boolean>; isSecret?: Promise<boolean> };
+  const ignore = () => undefined;
+  void out.promise().catch(ignore);
+  void out.isKnown?.catch(ignore);
+  void out.isSecret?.catch(ignore);
+}
 
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
@@ -53,7 +64,18 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
     const self = declare(definition, name, args);
     // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
     const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition, args) } : {};
-    const props = { ...seeded, ...args, ...elsewhere, __provider: providerSource(definition.kind) };
-    super(`pulumi-nodejs:dynamic/${MODULE}:${definition.kind}`, name, props, opts);
+    const type = `pulumi-nodejs:dynamic/${MODULE}:${definition.kind}`;
+    // What the plugin cannot know by itself: whether this run is a preview, and which resource a
+    // request is about (lifecycle.ts RUN_MARKS; check takes them out).
+    const marks = {
+      ...(pulumi.runtime.isDryRun() ? { [RUN_MARKS.preview]: true } : {}),
+      [RUN_MARKS.urn]: pulumi.createUrn(name, type, opts?.parent),
+    };
+    const props = { ...seeded, ...args, ...elsewhere, ...marks, __provider: providerSource(definition.kind) };
+    const hideDiffs = definition.hideDiffs?.length ? { hideDiffs: [...(opts?.hideDiffs ?? []), ...definition.hideDiffs] } : {};
+    super(type, name, props, { ...opts, ...hideDiffs });
+    // A failed step is reported once, by the engine, on this resource; its outputs reject too, and a
+    // rejection nothing handles would make the program print the same failure again, with a stack.
+    for (const value of Object.values(this)) handled(value);
   }
 }

@@ -5,16 +5,19 @@
  * review), and delete lets go without removing anyone (removing everyone would be one typo away
  * from a lockout).
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { defineResource, type Operation, type ResourceDefinition } from "./lifecycle";
+import { ResourceError } from "../../failures";
+import { containsUnknown, defineResource, PartialUpdate, type Operation, type ResourceDefinition, type Unwritten } from "./lifecycle";
+import { say } from "./messages";
 import { ON_UNMANAGED, ROSTER_MODES } from "./rosterMode";
+import { decisionHint, findingsHead, findingsText, findingText, gateFails, type GateFinding, type GateSettings } from "./unmanagedGate";
 
 /** One line naming what a roster adopted on creation: "adopted 3 people already there: a, b, c". */
 export function adoptionNote(action: string, what: string, names: readonly string[]): string | undefined {
   if (names.length === 0) return undefined;
   const shown = names.slice(0, 10).join(", ") + (names.length > 10 ? `, and ${names.length - 10} more` : "");
-  return `${action}: adopted ${names.length} ${what} already there (${shown}); deleting the roster never removes them`;
+  const counted = names.length === 1 && what === "people" ? "1 person" : `${names.length} ${what}`;
+  return `${action}: adopted ${counted} already there (${shown}); deleting the roster never removes them`;
 }
 
 /**
@@ -31,7 +34,7 @@ export function progressOf(action: string, total: number, what: string): () => v
     const tenth = Math.floor((done / total) * 10);
     if (tenth <= logged) return;
     logged = tenth;
-    pulumi.log.info(`${action}: ${tenth * 10}% done, ${done} of ${total} ${what} written`);
+    say.progress(`${action}: ${tenth * 10}% done, ${done} of ${total} ${what} written`);
   };
 }
 
@@ -59,24 +62,105 @@ export interface RosterDefinition<I, S> extends Pick<
   ResourceDefinition<I, S>,
   "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims" | "handsOver"
 > {
-  /** Makes the live set match the inputs; returns the state afterwards. `creating`: the first time, when existing entries are adopted. */
-  reconcile(inputs: I, op: Operation, creating: boolean): Promise<S>;
+  /**
+   * Makes the live set match the inputs; returns the state afterwards (Unwritten: nothing was
+   * written). `previous`: the stored state, absent on the first time, when existing entries are adopted.
+   */
+  reconcile(inputs: I, op: Operation, previous: S | undefined): Promise<S | Unwritten<S>>;
   /** Reads the live set: the new state, and the inputs it stands for. */
   readLive(state: S, op: Operation): Promise<{ state: S; inputs: I }>;
+  /** The preview of a create: says who the first up will find undeclared and record (unmanagedGate.ts). */
+  previewAdoption(inputs: I, op: Operation): Promise<void>;
   /** What delete logs. */
   releaseNote: string;
 }
 
+/**
+ * A roster's outputs whose changes the engine prints as they are: the scalar settings. The maps and
+ * lists are hidden (Pulumi's `hideDiffs`): `pulumi preview --diff` would print every unchanged
+ * entry; the roster's diff says instead, one line per person, what changes (rosterChanges.ts).
+ */
+const SHOWN = new Set(["organizationId", "databaseId", "mode", "onUnmanaged", "allowAdminRemoval"]);
+
 /** Builds a roster's implementation (see the file comment). */
 export function rosterResource<I, S>(def: RosterDefinition<I, S>) {
-  const { reconcile, readLive, releaseNote, ...rest } = def;
+  const { reconcile, readLive, releaseNote, previewAdoption, ...rest } = def;
   return defineResource<I, S>({
     ...rest,
-    create: (inputs, op) => reconcile(inputs, op, true),
-    update: (_olds, news, op) => reconcile(news, op, false),
+    hideDiffs: def.outputs.filter((o) => !SHOWN.has(o)),
+    async check(inputs, olds, op) {
+      const creating = Object.keys(olds).length === 0;
+      if (creating && op.preview && !containsUnknown(inputs)) await previewAdoption(inputs, op);
+      return { inputs };
+    },
+    create: (inputs, op) => reconcile(inputs, op, undefined),
+    update: (olds, news, op) => reconcile(news, op, olds),
     read: (state, op) => readLive(state, op),
     async delete(state) {
-      pulumi.log.info(`${def.label(state)}: ${releaseNote}`);
+      say.info(`${def.label(state)}: ${releaseNote}`);
     },
   });
+}
+
+/** How a roster names, and lets the activity log describe, one person the drift gate stops on. */
+export type Describe = (f: GateFinding) => Promise<string>;
+
+/** The wording of people waiting for a decision, with who made each so when the activity log says. */
+async function awaiting(op: Operation, settings: GateSettings, findings: readonly GateFinding[], describe: Describe): Promise<string> {
+  const named = await Promise.all(findings.slice(0, 20).map(async (f) => findingText(f, await describe(f))));
+  const more = findings.length > 20 ? findings.slice(20).map((f) => findingText(f)) : [];
+  return `${op.action}: ${findingsHead(settings, findings.length)} nobody decided about: ${findingsText([...named, ...more])}`;
+}
+
+/**
+ * The drift gate in a roster's diff (unmanagedGate.ts), on the people the last run or refresh
+ * found: a preview fails naming them once; an up carries on (true: the roster must update, and its
+ * update fails after applying the rest); "report" warns. True when someone waits for a decision.
+ */
+export async function gateInDiff(
+  op: Operation,
+  settings: GateSettings,
+  findings: readonly GateFinding[],
+  describe: Describe,
+  declare: string,
+): Promise<boolean> {
+  if (findings.length === 0) return false;
+  if (!gateFails(settings)) {
+    if (!op.refresh) say.warn(await awaiting(op, settings, findings, describe));
+    return false;
+  }
+  if (op.preview && !op.refresh)
+    throw new ResourceError(
+      `${await awaiting(op, settings, findings, describe)}. ${decisionHint(declare)}. ` +
+        `(pulumi up --skip-preview applies the rest of the program, then fails on them.)`,
+    );
+  return true;
+}
+
+/**
+ * The drift gate after a roster's writes, on who is there now: throws a PartialUpdate naming who
+ * waits for a decision (the state, with what was written, is kept), or warns ("report").
+ */
+export async function gateAfterWrites<S>(
+  op: Operation,
+  settings: GateSettings,
+  findings: readonly GateFinding[],
+  describe: Describe,
+  declare: string,
+  done: { state: S; wrote: boolean },
+): Promise<void> {
+  if (findings.length === 0) return;
+  const text = await awaiting(op, settings, findings, describe);
+  if (!gateFails(settings)) return void say.warn(text);
+  const applied = done.wrote ? "Everything else this roster declares was applied" : "Nothing else in this roster needed a change";
+  throw new PartialUpdate(`${text}. ${decisionHint(declare)}. ${applied}.`, done.state, done.wrote);
+}
+
+/** The drift gate in a roster's refresh: names who waits for a decision (a refresh reports; its diff says the roster drifted). */
+export function gateInRead(op: Operation, settings: GateSettings, findings: readonly GateFinding[], declare: string): void {
+  if (findings.length === 0) return;
+  const texts = findings.map((f) => findingText(f));
+  say.warn(
+    `${op.action}: ${findingsHead(settings, findings.length)} nobody decided about: ${findingsText(texts)}. ${decisionHint(declare)}`,
+  );
 }

@@ -2,21 +2,19 @@
  * The drift gate of the rosters: people in the organization (or on the database) whom the program
  * does not declare, holding access nobody reviewed. An additive roster never removes them, so
  * without a gate a new org admin made in the web application would pass `pulumi refresh` and
- * `pulumi preview --expect-no-changes` in silence. By default (`onUnmanaged: "failOnPrivileged"`)
- * a refresh (its read), a preview and an up (their diff) fail while such a person holds a
- * privileged permission, naming each person and permission and how to accept them.
+ * `pulumi preview --expect-no-changes` in silence.
  *
- * A refresh reads and records them, warns, and reports the roster as drifted (so `pulumi refresh
- * --expect-no-changes` fails); it cannot fail outright, because it judges with the settings of the
- * last `up`, and a pull request that accepts someone must be able to pass its own
- * `preview --refresh`. The preview and the up judge with the program's settings, and fail.
- *
- * Accepted: people the roster's map holds, people another resource of the program declares (the
- * roster's `declaredElsewhere`), and `knownExceptions`. An authoritative roster removes the rest
- * (or leaves `protected...` in place): the gate is for additive rosters.
+ * The gate judges drift, not the world. When the program first applies a roster, the people it
+ * finds there undeclared are reported once and recorded (`foundWhenAdopted`, with what each held):
+ * they were there before the program, and the gate passes them while they hold no more than that.
+ * Whoever appears later, or gains more, waits for a decision: by default (`onUnmanaged:
+ * "failOnPrivileged"`) a preview fails naming them once, an up applies everything else and then
+ * fails naming them, and a refresh names them and reports the roster as drifted (a refresh cannot
+ * fail outright: it judges with the settings of the last up, and a pull request that accepts
+ * someone must be able to pass its own `preview --refresh`). Deciding ends the wait: declare them,
+ * accept them as they are (`knownExceptions`, or a looser `onUnmanaged`), or remove them in the web
+ * application. An authoritative roster removes the undeclared: the gate is for additive rosters.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { ResourceError } from "../../failures";
 import { holderOf, type ClaimKey } from "./handover";
 import type { OnUnmanaged, RosterMode } from "./rosterMode";
 
@@ -24,10 +22,10 @@ import type { OnUnmanaged, RosterMode } from "./rosterMode";
 export interface UnmanagedHolder {
   /** How messages name them: "mallory@evil.example", "user 1009 (mallory)". */
   who: string;
+  /** Their key in `knownExceptions` and in the adoption record: the email, or the user id as text. */
+  key: string;
   /** Their claim keys (handover.ts), to find them in `declaredElsewhere`. */
   keys: ClaimKey[];
-  /** Their value in `knownExceptions`. */
-  exception: string | number;
   /** The permissions they hold (or, invited, will hold on accepting). */
   permissions: readonly string[];
   /** "invited": a pending invitation, whose permissions come with accepting it. */
@@ -42,36 +40,123 @@ export interface GateSettings {
   declaredElsewhere?: Readonly<Record<ClaimKey, string>>;
 }
 
-/** The people the gate stops on: "mallory@evil.example (ORG_ADMIN)", in the order given. */
-export function gateFindings(settings: GateSettings, holders: readonly UnmanagedHolder[], privileged: (p: string) => boolean): string[] {
-  const setting = settings.onUnmanaged ?? "failOnPrivileged";
-  if (settings.mode === "authoritative" || setting === "ignore") return [];
+/**
+ * The undeclared people a roster found when the program first applied it: key (email, or user id
+ * as text) -> the permissions each held then. States written before it have none: every
+ * undeclared person is then judged as new.
+ */
+export type FoundWhenAdopted = Record<string, string[]>;
+
+/** A person the gate stops on, with the access no record covers. */
+export interface GateFinding {
+  holder: UnmanagedHolder;
+  /** What of their access counts: their privileged permissions ("failOnAny": all of them). */
+  held: string[];
+  /** Held then, when the record has them: what they held when the roster was first applied. */
+  heldThen?: string[];
+}
+
+/** The gate's setting, absent meaning the default. */
+export const settingOf = (s: GateSettings): OnUnmanaged => s.onUnmanaged ?? "failOnPrivileged";
+
+/** True when the setting fails runs on findings (failOn...), false when it only reports or ignores them. */
+export const gateFails = (s: GateSettings) => settingOf(s).startsWith("fail");
+
+/** The undeclared people the gate looks at: not accepted, not declared by another resource of the program. */
+function judged(settings: GateSettings, holders: readonly UnmanagedHolder[]): UnmanagedHolder[] {
+  if (settings.mode === "authoritative" || settingOf(settings) === "ignore") return [];
   const known = new Set((settings.knownExceptions ?? []).map(String));
-  return holders
-    .filter((h) => !known.has(String(h.exception)) && !holderOf(h.keys, settings.declaredElsewhere ?? {}))
-    .filter((h) => setting === "failOnAny" || h.permissions.some(privileged))
-    .map((h) => {
-      const held = h.permissions.join(", ");
-      if (h.status === "invited") return `${h.who} (${held ? `invited: ${held} on accepting` : "invited, no permission"})`;
-      return `${h.who} (${held || "no permission"})`;
-    });
+  return holders.filter((h) => !known.has(h.key) && !holderOf(h.keys, settings.declaredElsewhere ?? {}));
+}
+
+/** What of a person's access counts for the setting ("failOnAny": everything, being there included). */
+function counted(settings: GateSettings, h: UnmanagedHolder, privileged: (p: string) => boolean): string[] | undefined {
+  const held = h.permissions.filter((p) => settingOf(settings) === "failOnAny" || privileged(p));
+  return held.length || settingOf(settings) === "failOnAny" ? [...held] : undefined;
+}
+
+/** The record a roster keeps when the program first applies it: everyone the gate would judge now, with all they hold. */
+export function adoptionRecord(
+  settings: GateSettings,
+  holders: readonly UnmanagedHolder[],
+  privileged: (p: string) => boolean,
+): FoundWhenAdopted {
+  const out: FoundWhenAdopted = {};
+  for (const h of judged(settings, holders)) if (counted(settings, h, privileged)) out[h.key] = [...h.permissions].sort();
+  return out;
 }
 
 /**
- * Applies the gate: throws (failOn...) or warns (report) naming every finding, with `what` saying
- * what the people hold ("people the program does not declare hold organization permissions") and
- * `accept` how to accept them.
+ * The record as it stands: the recorded people still there undeclared, each with what they held
+ * then. Someone who leaves (or is declared) leaves the record: coming back later is new.
  */
-export function enforceGate(action: string, settings: GateSettings, findings: readonly string[], accept: string): void {
-  if (findings.length === 0) return;
-  const setting = settings.onUnmanaged ?? "failOnPrivileged";
-  const shown = findings.slice(0, 20).join(", ") + (findings.length > 20 ? `, and ${findings.length - 20} more` : "");
+export function keptRecord(record: FoundWhenAdopted | undefined, holders: readonly UnmanagedHolder[]): FoundWhenAdopted | undefined {
+  if (!record) return undefined;
+  const there = new Set(holders.map((h) => h.key));
+  return Object.fromEntries(Object.entries(record).filter(([key]) => there.has(key)));
+}
+
+/** The people the gate stops on: judged people whose counted access the record does not cover. */
+export function gateFindings(
+  settings: GateSettings,
+  holders: readonly UnmanagedHolder[],
+  privileged: (p: string) => boolean,
+  record: FoundWhenAdopted | undefined,
+): GateFinding[] {
+  const out: GateFinding[] = [];
+  for (const h of judged(settings, holders)) {
+    const held = counted(settings, h, privileged);
+    if (!held) continue;
+    const then = record?.[h.key];
+    if (then && held.every((p) => then.includes(p))) continue;
+    out.push({ holder: h, held, ...(then ? { heldThen: then } : {}) });
+  }
+  return out;
+}
+
+/** One finding as messages name it: "alan@x (ORG_ADMIN)", "ken@x (AI_ADMIN, gained since ...; held ... then)". */
+export function findingText(f: GateFinding, detail?: string): string {
+  const held = f.held.join(", ");
   const what =
-    setting === "failOnPrivileged"
-      ? `${findings.length} ${findings.length === 1 ? "person" : "people"} the program does not declare hold${findings.length === 1 ? "s" : ""} privileged access: ${shown}`
-      : `${findings.length} ${findings.length === 1 ? "person" : "people"} the program does not declare: ${shown}`;
-  if (setting === "report") return void pulumi.log.warn(`${action}: ${what}`);
-  throw new ResourceError(
-    `${action}: ${what}. ${accept}, or remove them in the web application (onUnmanaged: "report" lists them without failing)`,
+    f.holder.status === "invited" ? (held ? `invited: ${held} on accepting` : "invited, no permission") : held || "no permission";
+  const then = f.heldThen ? `; held ${f.heldThen.join(", ") || "no permission"} when the roster was first applied` : "";
+  return `${f.holder.who} (${what}${then}${detail ? `; ${detail}` : ""})`;
+}
+
+/** A list of findings for a message, at most 20 named. */
+export function findingsText(texts: readonly string[]): string {
+  return texts.slice(0, 20).join(", ") + (texts.length > 20 ? `, and ${texts.length - 20} more` : "");
+}
+
+/** "1 person ... holds" / "3 people ... hold": what the findings are, for the setting. */
+export function findingsHead(settings: GateSettings, n: number): string {
+  const people = n === 1 ? "1 person" : `${n} people`;
+  return settingOf(settings) === "failOnAny"
+    ? `${people} the program does not declare ${n === 1 ? "is" : "are"} there`
+    : `${people} the program does not declare ${n === 1 ? "holds" : "hold"} privileged access`;
+}
+
+/** How to decide, worded for a roster ("Declare them in the roster's members ..."), with the settings that loosen the gate. */
+export function decisionHint(declare: string): string {
+  return `${declare}, or remove them in the web application (onUnmanaged: "report" lists them without failing)`;
+}
+
+/**
+ * The line said once when the program first applies a roster and finds undeclared people there:
+ * recorded, and passed while they hold no more than that.
+ */
+export function adoptionText(
+  settings: GateSettings,
+  holders: readonly UnmanagedHolder[],
+  record: FoundWhenAdopted,
+  preview = false,
+): string | undefined {
+  const names = holders.filter((h) => record[h.key]).map((h) => `${h.who} (${h.permissions.join(", ") || "no permission"})`);
+  if (names.length === 0) return undefined;
+  const recorded = preview ? "The first up records them" : "Recorded";
+  return (
+    `${findingsHead(settings, names.length)} already: ${findingsText(names)}. ${recorded} as found when the roster was first ` +
+    `applied (the foundWhenAdopted output): the drift gate passes them while they hold no more than this. Review them: ` +
+    `declare them, list them in knownExceptions, or remove them in the web application`
   );
 }

@@ -57,6 +57,41 @@ export function targetOf(state: unknown, appliedAt?: number): ChangeTarget | und
   return target;
 }
 
+/** The target of one person of a roster (an organization's member, a database's user), over the window since `appliedAt`. */
+export function personTarget(
+  where: { organizationId: number } | { databaseId: number },
+  who: { email?: string; userId?: number | null },
+  appliedAt?: number,
+): ChangeTarget {
+  return { ...where, userId: who.userId ?? null, email: who.email?.toLowerCase(), since: windowStart(appliedAt) };
+}
+
+/** whoChanged's sentence when the log names the change ("changed at ... by user 1005 (...)"), else "": for lists of people. */
+export async function changedBy(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
+  const said = await whoChanged(client, t);
+  return said.startsWith("changed at ") ? said : "";
+}
+
+/**
+ * For a roster's preview: who gave each of `people` (found live, never in the state) their access,
+ * by key, when the activity log since `appliedAt` says ("<verb>: changed at ... by user 1005 (...)").
+ * MAX_NAMED at most; nothing for the others.
+ */
+export async function addedOutside(
+  client: ReviewAdminClient,
+  where: { organizationId: number } | { databaseId: number },
+  people: readonly { key: string; email?: string; userId?: number | null }[],
+  appliedAt: number | undefined,
+  verb: string,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const p of people.slice(0, MAX_NAMED)) {
+    const said = await changedBy(client, personTarget(where, p, appliedAt));
+    if (said) out.set(p.key, `${verb}: ${said}`);
+  }
+  return out;
+}
+
 /** At most this many people are named for one drifted roster (the rest are counted). */
 export const MAX_NAMED = 20;
 
