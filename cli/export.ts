@@ -17,6 +17,8 @@ import { checkOutputFolder, writeProject } from "./export/writeProject";
 
 const DEFAULT_OUT = "reviewadmin-access";
 const DEFAULT_KEY_ENV = "REVIEWADMIN_API_KEY";
+/** A Pulumi project name that is also an npm package name. */
+const PROJECT_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 
 type Options = Record<string, string | boolean | string[] | undefined>;
 
@@ -74,6 +76,29 @@ function versions() {
     typesNode: own.devDependencies["@types/node"]!,
     node: own.engines.node,
   };
+}
+
+/**
+ * The project name when --project is not given: the name in the folder's Pulumi.yaml when
+ * re-exporting into a project (so `--out . --force` never renames it and orphans its stacks),
+ * else the output folder's name, as `pulumi new` names a project after its folder, made a valid
+ * name (lower case, other characters as '-'); DEFAULT_OUT when nothing valid is left.
+ */
+function defaultProjectName(out: string): string {
+  let existing: string | undefined;
+  try {
+    existing = /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8"))?.[1];
+  } catch {
+    // no project there yet
+  }
+  if (existing && PROJECT_NAME.test(existing)) return existing;
+  const fromFolder = path
+    .basename(path.resolve(out))
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .slice(0, 100)
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, "");
+  return fromFolder || DEFAULT_OUT;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
@@ -202,7 +227,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
     "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
     "no-retain": { type: "boolean", help: "do not set retainOnDelete on the adopted resources" },
-    project: { type: "string", value: "NAME", help: `Pulumi project name (default ${DEFAULT_OUT})` },
+    project: {
+      type: "string",
+      value: "NAME",
+      help: "Pulumi project name (default: the output folder's name, e.g. access for --out access; when rewriting a project with --force, the name in its Pulumi.yaml)",
+    },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
     json: {
@@ -235,7 +264,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       throw new UsageError("--no-invitations needs --mode additive: an authoritative roster removes the invitations it does not list");
     }
     const project = o.project as string | undefined;
-    if (project !== undefined && !/^[a-z0-9][a-z0-9._-]*$/.test(project)) {
+    if (project !== undefined && !PROJECT_NAME.test(project)) {
       throw new UsageError(
         `--project must be lower-case letters, digits, '.', '_' or '-' (a Pulumi project and npm package name), got '${project}'`,
       );
@@ -257,7 +286,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     const files = {
       ...projectFiles(access, {
         ...style,
-        project: project ?? DEFAULT_OUT,
+        project: project ?? defaultProjectName(out),
         baseUrl: client.baseUrl,
         commandLine: commandLineOf(o, scope, style, project),
         versions: versions(),

@@ -1,105 +1,179 @@
 /**
- * The GitOps workflow files in examples/gitops/ (docs/gitops.md): each is valid YAML and runs
- * Pulumi's action with what its job promises: a refreshed preview with a diff commented on every
- * pull request, a refreshed up on merge to main, and a scheduled drift check that fails on
- * changes. The API key comes from a CI secret, never from the file.
+ * The GitOps workflow files in examples/gitops/ (docs/gitops.md), read as YAML: what each job
+ * promises (a refreshed preview commented on every pull request, a refreshed up on merge, a
+ * scheduled drift check that fails on changes, the monthly review split so that no job holds both
+ * the key and write access), that the names and paths in them fit the project `export --out
+ * access` writes, and that every cross-reference and action major is current. Whether they run is
+ * test/engine/gitops.test.ts's question: it runs each file as GitHub Actions would.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
+import { readWorkflow, type Workflow, type WorkflowStep } from "./support/workflowFile";
 
 const repoRoot = path.resolve(__dirname, "..");
 const dir = path.join(repoRoot, "examples", "gitops");
-// js-yaml comes with @pulumi/pulumi (which reads Pulumi.yaml files with it).
-const yaml = require("js-yaml") as { load: (text: string) => any };
+const FILES = fs.readdirSync(dir).filter((f) => f.endsWith(".yml"));
+const docs = fs.readFileSync(path.join(repoRoot, "docs", "gitops.md"), "utf8");
 
-interface Step {
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-}
+/** The current major of each action the files use; each runs on node24. */
+const CURRENT_MAJORS: Record<string, string> = {
+  "actions/checkout": "v7",
+  "actions/setup-node": "v7",
+  "actions/upload-artifact": "v7",
+  "actions/download-artifact": "v8",
+  "aws-actions/configure-aws-credentials": "v6",
+  "pulumi/actions": "v7",
+};
 
-function workflow(file: string): { on: Record<string, any>; steps: Step[]; pulumi: Step } {
-  const doc = yaml.load(fs.readFileSync(path.join(dir, file), "utf8"));
-  const jobs = Object.values(doc.jobs as Record<string, { steps: Step[] }>);
+const workflow = (file: string): Workflow => readWorkflow(path.join(dir, file));
+const stepsOf = (wf: Workflow): WorkflowStep[] => Object.values(wf.jobs).flatMap((j) => j.steps);
+
+/** The one job of a file and its Pulumi step (the one with a command). */
+function pulumiJob(file: string): { wf: Workflow; steps: WorkflowStep[]; pulumi: WorkflowStep } {
+  const wf = workflow(file);
+  const jobs = Object.values(wf.jobs);
   expect(jobs).toHaveLength(1);
   const steps = jobs[0]!.steps;
-  const pulumi = steps.find((s) => s.uses?.startsWith("pulumi/actions@"));
-  expect(pulumi, `${file} uses pulumi/actions`).toBeDefined();
-  return { on: doc.on, steps, pulumi: pulumi! };
+  const pulumi = steps.find((s) => s.uses?.startsWith("pulumi/actions@") && s.with?.command);
+  expect(pulumi, `${file} runs pulumi/actions with a command`).toBeDefined();
+  return { wf, steps, pulumi: pulumi! };
 }
+
+const PULUMI_FILES = ["preview.yml", "up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
 
 describe("examples/gitops workflows", () => {
   it("every file is linked from docs/gitops.md", () => {
-    const doc = fs.readFileSync(path.join(repoRoot, "docs", "gitops.md"), "utf8");
-    for (const file of fs.readdirSync(dir)) expect(doc).toContain(`(../examples/gitops/${file})`);
+    for (const file of FILES) expect(docs).toContain(`(../examples/gitops/${file})`);
   });
 
-  it("preview.yml: a refreshed preview with a diff, commented on every pull request", () => {
-    const w = workflow("preview.yml");
-    expect(Object.keys(w.on)).toEqual(["pull_request"]);
-    expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, diff: true, "comment-on-pr": true });
+  it("preview.yml: a refreshed preview with a diff, commented on every pull request, the summary kept, outputs left out", () => {
+    const w = pulumiJob("preview.yml");
+    expect(Object.keys(w.wf.on)).toEqual(["pull_request"]);
+    expect(w.pulumi.with).toMatchObject({
+      command: "preview",
+      refresh: true,
+      diff: true,
+      "comment-on-pr": true,
+      "always-include-summary": true,
+      "suppress-outputs": true,
+    });
   });
 
-  it("up.yml: a refreshed up on merge to main", () => {
-    const w = workflow("up.yml");
-    expect(w.on.push.branches).toEqual(["main"]);
-    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true });
+  it("up.yml, up-self-managed.yml, expire.yml: a refreshed up that applies everything it can (continue-on-error)", () => {
+    for (const file of ["up.yml", "up-self-managed.yml", "expire.yml"]) {
+      expect(pulumiJob(file).pulumi.with, file).toMatchObject({ command: "up", refresh: true, "continue-on-error": true });
+    }
+    expect((workflow("up.yml").on.push as { branches: string[] }).branches).toEqual(["main"]);
   });
 
-  it("drift.yml: a scheduled preview --refresh --expect-no-changes", () => {
-    const w = workflow("drift.yml");
-    expect(w.on.schedule[0].cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
+  it("drift.yml: a scheduled preview --refresh --expect-no-changes, then what expires this week, even after a failure", () => {
+    const w = pulumiJob("drift.yml");
+    expect((w.wf.on.schedule as { cron: string }[])[0]!.cron).toMatch(/^\S+ \S+ \S+ \S+ \S+$/);
     expect(w.pulumi.with).toMatchObject({ command: "preview", refresh: true, "expect-no-changes": true });
+    const expiring = w.steps.find((s) => /expiringSoon/.test(s.run ?? ""));
+    expect(expiring?.if).toBe("always()");
   });
 
-  it("expire.yml: a daily refreshed up on main, in up.yml's concurrency group; drift.yml prints what expires this week", () => {
-    const w = workflow("expire.yml");
-    expect(w.on.schedule[0].cron).toMatch(/^\S+ \S+ \* \* \*$/);
-    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true, "stack-name": "acme/access/prod" });
-    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
-    expect(workflow("drift.yml").steps.some((st) => /expiringSoon/.test(st.run ?? ""))).toBe(true);
+  it("expire.yml: daily, on main only, in up.yml's concurrency group", () => {
+    const w = pulumiJob("expire.yml");
+    expect((w.wf.on.schedule as { cron: string }[])[0]!.cron).toMatch(/^\S+ \S+ \* \* \*$/);
+    expect(Object.values(w.wf.jobs)[0]!.if).toBe("github.ref == 'refs/heads/main'");
+    expect(w.wf.concurrency?.group).toBe(workflow("up.yml").concurrency?.group);
   });
 
-  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml", "expire.yml"])("%s runs the package's policy pack", (file) => {
-    expect(workflow(file).pulumi.with?.policyPacks).toBe("access/node_modules/pulumi-reviewadmin/policy");
+  it.each(PULUMI_FILES)("%s runs the package's policy pack at a path relative to work-dir (the action runs the CLI there)", (file) => {
+    const { pulumi } = pulumiJob(file);
+    const workDir = String(pulumi.with?.["work-dir"]);
+    expect(workDir).toBe("access");
+    // The exported project installs the package into access/node_modules.
+    expect(path.posix.join(workDir, String(pulumi.with?.policyPacks))).toBe("access/node_modules/pulumi-reviewadmin/policy");
+  });
+
+  it("every stack name is <org>/access/<stack>: the project `export --out access` writes", () => {
+    const names: string[] = [];
+    for (const file of FILES) {
+      for (const step of stepsOf(workflow(file))) {
+        if (step.with?.["stack-name"]) names.push(String(step.with["stack-name"]));
+        for (const m of (step.run ?? "").matchAll(/--stack\s+(\S+)/g)) names.push(m[1]!);
+      }
+    }
+    expect(names.length).toBeGreaterThanOrEqual(PULUMI_FILES.length + 2);
+    for (const name of names) expect(name).toMatch(/^(acme|organization)\/access\/prod$/);
+    expect(docs).toContain("pulumi stack init acme/access/prod");
   });
 
   it("up-self-managed.yml: a self-managed backend, passphrase secrets, a stack name valid there", () => {
-    const w = workflow("up-self-managed.yml");
+    const w = pulumiJob("up-self-managed.yml");
     expect(w.pulumi.with).toMatchObject({ command: "up", "stack-name": "organization/access/prod" });
     expect(String(w.pulumi.with?.["cloud-url"])).toMatch(/^s3:\/\//);
     expect(w.pulumi.env?.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
     expect(w.pulumi.env?.PULUMI_ACCESS_TOKEN).toBeUndefined();
   });
 
-  it.each(["preview.yml", "up.yml", "drift.yml", "up-self-managed.yml"])(
-    "%s installs the project's packages first and takes the key from a CI secret",
-    (file) => {
-      const w = workflow(file);
-      const at = (pred: (s: Step) => boolean) => w.steps.findIndex(pred);
-      expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
-      expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
-      expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
-      expect(w.pulumi.with?.["work-dir"]).toBe("access");
-    },
-  );
+  it.each(PULUMI_FILES)("%s installs the project's packages first and takes the key from a CI secret", (file) => {
+    const w = pulumiJob(file);
+    const at = (pred: (s: WorkflowStep) => boolean) => w.steps.findIndex(pred);
+    expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
+    expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
+    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+  });
+
+  it("every action is at its current major (each runs on node24)", () => {
+    for (const file of FILES) {
+      for (const step of stepsOf(workflow(file))) {
+        if (!step.uses) continue;
+        const [action, version] = step.uses.split("@") as [string, string];
+        expect(CURRENT_MAJORS[action], `${file}: ${action} is not in the table of current majors`).toBeDefined();
+        expect(`${action}@${version}`, file).toBe(`${action}@${CURRENT_MAJORS[action]}`);
+      }
+    }
+  });
+
+  it("every 'docs/gitops.md, step N' in the files names a step whose section speaks of that file", () => {
+    let refs = 0;
+    for (const file of FILES) {
+      const text = fs.readFileSync(path.join(dir, file), "utf8");
+      for (const m of text.matchAll(/docs\/gitops\.md, step (\d+)/g)) {
+        refs++;
+        const section = new RegExp(`^## ${m[1]}\\. [^\\n]*\\n([\\s\\S]*?)(?=^## )`, "m").exec(docs);
+        expect(section, `${file}: docs/gitops.md has no step ${m[1]}`).not.toBeNull();
+        expect(section![1], `${file}: step ${m[1]} of docs/gitops.md does not mention it`).toContain(file);
+      }
+    }
+    expect(refs).toBeGreaterThanOrEqual(3);
+  });
 });
 
-describe("examples/gitops/review.yml (issue 27)", () => {
-  it("runs the review on a schedule with the previous packet, the key from a CI secret, and commits the packet", () => {
-    const doc = yaml.load(fs.readFileSync(path.join(dir, "review.yml"), "utf8"));
-    expect(doc.on.schedule).toHaveLength(1);
-    const steps = (Object.values(doc.jobs)[0] as { steps: Step[] }).steps;
-    const review = steps.find((s) => s.run?.includes("pulumi-reviewadmin review"))!;
-    expect(review.run).toContain("--previous access-review");
-    // Judged against the access program's code: the CLI is installed first, and logged in by token.
-    expect(review.run).toContain("--stack acme/access/prod");
-    expect(steps.findIndex((s) => s.uses?.startsWith("pulumi/actions@"))).toBeLessThan(steps.indexOf(review));
-    expect(review.env?.PULUMI_ACCESS_TOKEN).toBe("${{ secrets.PULUMI_ACCESS_TOKEN }}");
+describe("examples/gitops/review.yml", () => {
+  const wf = workflow("review.yml");
+  const text = fs.readFileSync(path.join(dir, "review.yml"), "utf8");
+
+  it("runs monthly: one job with the key that may only read, one that may write and holds no secret", () => {
+    expect((wf.on.schedule as unknown[]).length).toBe(1);
+    expect(wf.permissions).toEqual({});
+    const { packet, "pull-request": pr } = wf.jobs;
+    expect(packet?.permissions).toEqual({ contents: "read" });
+    expect(pr?.permissions).toEqual({ contents: "write", "pull-requests": "write" });
+    expect(pr?.needs).toBe("packet");
+    const review = packet!.steps.find((s) => s.run?.includes("pulumi-reviewadmin review"))!;
     expect(review.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
-    expect(steps.findIndex((s) => s.run === "npm ci")).toBeLessThan(steps.indexOf(review));
-    expect(steps.some((s) => s.run?.includes("git add access-review"))).toBe(true);
+    expect(review.run).toContain("--previous access-review");
+    // The write job references no secret at all: only the job's own GITHUB_TOKEN.
+    expect(JSON.stringify(pr)).not.toMatch(/secrets\./);
+    expect(pr!.steps.some((s) => s.run?.includes("git add access-review"))).toBe(true);
+  });
+
+  it("hands the packet over as a short-lived artifact, by one name", () => {
+    const upload = wf.jobs.packet!.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@"));
+    const download = wf.jobs["pull-request"]!.steps.find((s) => s.uses?.startsWith("actions/download-artifact@"));
+    expect(upload?.with).toMatchObject({ path: "access-review/", "retention-days": 1, "if-no-files-found": "error" });
+    expect(download?.with).toMatchObject({ name: upload?.with?.name, path: "access-review" });
+  });
+
+  it("says which repository setting `gh pr create` with GITHUB_TOKEN needs, as docs/gitops.md does", () => {
+    const setting = "Allow GitHub Actions to create and approve pull requests";
+    expect(text).toContain(setting);
+    expect(docs).toContain(setting);
   });
 });

@@ -45,6 +45,8 @@ function keyFile(name: string): string {
 let dirs = 0;
 /** A fresh output folder path (not made). */
 const newDir = (label: string) => path.join(tmp, `${label}-${++dirs}`);
+/** A fresh output folder named `access` (not made): the project's default name, so that two exports compare byte for byte. */
+const newAccessDir = (label: string) => path.join(newDir(label), "access");
 
 /** Runs `export` with a key file of `key` and the emulator's URL. */
 function exportWith(args: string[], key = "orgAdmin") {
@@ -53,7 +55,7 @@ function exportWith(args: string[], key = "orgAdmin") {
 
 /** Exports into a new folder, expecting success; returns the folder. */
 async function exported(label: string, args: string[] = []): Promise<string> {
-  const out = newDir(label);
+  const out = newAccessDir(label);
   const r = await exportWith(["--out", out, ...args]);
   expect(r, r.err).toMatchObject({ code: 0 });
   return out;
@@ -126,7 +128,7 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
 
   it("writes the project, progress on stderr and a summary on stdout; a second export is byte-identical", async () => {
     emu.reset();
-    dir = newDir("seeded");
+    dir = newAccessDir("seeded");
     emu.traffic.log.reset();
     const r = await exportWith(["--out", dir]);
     expect(r.code, r.err).toBe(0);
@@ -176,11 +178,15 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
       "@pulumi/pulumi": "^3.270.0",
       "pulumi-reviewadmin": "^0.2.0",
     });
+    // Named after its folder, as `pulumi new` names a project: `--out access` is project access,
+    // so docs/gitops.md's stack organization/access/prod (acme/access/prod) fits it.
+    expect(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8")).toMatch(/^name: access\n/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).name).toBe("access");
 
     const again = await exported("seeded-again");
     expect(filesOf(again)).toEqual(filesOf(dir));
     // An organization-level key administers the same organization: the same export.
-    const out = newDir("org-key");
+    const out = newAccessDir("org-key");
     expect((await exportWith(["--out", out], "orgKey")).code).toBe(0);
     expect(filesOf(out)).toEqual(filesOf(dir));
   });
@@ -258,6 +264,27 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     },
     60_000,
   );
+
+  it("the project is named after the output folder (made a valid name), keeps its name on --force, and --project wins", async () => {
+    emu.reset();
+    const nameIn = (dir: string) => /^name: (.*)$/m.exec(fs.readFileSync(path.join(dir, "Pulumi.yaml"), "utf8"))?.[1];
+    const odd = path.join(newDir("odd"), "Access Rights (Prod)");
+    expect((await exportWith(["--out", odd, "--quiet"])).code).toBe(0);
+    expect(nameIn(odd)).toBe("access-rights-prod");
+    expect(JSON.parse(fs.readFileSync(path.join(odd, "package.json"), "utf8")).name).toBe("access-rights-prod");
+    // Exporting again into a project keeps the name its stacks were made with, whatever the folder is called.
+    const renamed = path.join(newDir("renamed"), "access-copy");
+    fs.mkdirSync(renamed, { recursive: true });
+    fs.writeFileSync(path.join(renamed, "Pulumi.yaml"), "name: reviewadmin-access\nruntime: nodejs\n");
+    expect((await exportWith(["--out", renamed, "--force", "--quiet"])).code).toBe(0);
+    expect(nameIn(renamed)).toBe("reviewadmin-access");
+    expect((await exportWith(["--out", renamed, "--force", "--quiet", "--project", "legal-access"])).code).toBe(0);
+    expect(nameIn(renamed)).toBe("legal-access");
+    // Nothing valid left of the folder's name: the old default.
+    const dashes = path.join(newDir("dashes"), "__");
+    expect((await exportWith(["--out", dashes, "--quiet"])).code).toBe(0);
+    expect(nameIn(dashes)).toBe("reviewadmin-access");
+  });
 
   it("a suspended account's grant and a user from outside the organization are exported with a comment", async () => {
     emu.reset();
