@@ -52,8 +52,9 @@ function declares(d: Declaration, p: ReviewPerson, scope: string, orgId: number)
 
 /**
  * The line's permissions that the declarations do not declare; undefined when one of them holds
- * permissions not known yet (a preview's state), which cannot be judged. A declaration that does
- * not manage permissions (an OrgMember without them) declares none.
+ * permissions the state does not show (a secret exported without --show-secrets, a value not
+ * known yet), which cannot be judged. A declaration that does not manage permissions (an
+ * OrgMember without them) declares none.
  */
 function beyondCode(held: readonly string[], by: Declaration[]): string[] | undefined {
   const declared = new Set<string>();

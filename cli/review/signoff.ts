@@ -300,13 +300,18 @@ function withEnd(code: string, day: string, grant: boolean): string {
   return `${code.slice(0, start)}{ permissions: ${code.slice(start, end)}, expiresOn: ${JSON.stringify(day)} }${code.slice(end)}`;
 }
 
-/** The comment with the review's note: a DECIDE note is answered by it, the rest (a grant's person) stays. */
+/**
+ * The comment with the review's note: a DECIDE note is answered by it, the rest (a grant's person)
+ * stays; a note already there (the same sign-off applied again) is not repeated.
+ */
 function withNote(comment: string, note: string): string {
   const kept = comment
     .split("; ")
     .map((p) => p.trim())
-    .filter((p) => p && !p.startsWith("DECIDE:") && p !== note);
-  return [...kept, note].join("; ");
+    .filter((p) => p && !p.startsWith("DECIDE:"))
+    .join("; ");
+  if (kept === note || kept.endsWith(`; ${note}`)) return kept;
+  return kept ? `${kept}; ${note}` : note;
 }
 
 /** Where a decision's line sits in access.ts: its index and its permissions. */
