@@ -100,8 +100,9 @@ export const reviewCommand: Command = {
   description: `
 Reads the live service (lists only, no write: the export's reading, within its list bound, plus
 ceil(events / 10,000) activity-log requests per organization) and writes into --out:
-review.md for people, review.csv for spreadsheets (one row per line of access; cells that a
-spreadsheet would run as a formula start with '), review.json for tools and the next review.
+review.md for people, review.csv for spreadsheets and the sign-off (one row per line of access,
+with empty decision and justification columns for the reviewer; cells that a spreadsheet would
+run as a formula start with '), review.json for tools and the next review.
 
 Per organization the key administers: everyone with access (organization permissions and
 identifiers, each database's permissions, pending and expired invitations), each person's last
@@ -113,14 +114,20 @@ suspended. End dates (expiresOn), ethical walls and what the code declares live 
 not in the service: with the stack (--stack NAME, or --stack-state FILE holding the output of
 \`pulumi stack export\`) the packet also flags not-in-code, expiring-soon (within
 --expiring-days), walled and wall-breach, and names the resources declaring each line of access.
+not-in-code is judged per permission: a line the code declares with fewer permissions than are
+held (a declared person made ORG_ADMIN in the web app) is flagged, naming the permissions the
+code does not declare. The stack's state is what its last up (or refresh) found: judge against
+the state an up wrote, since a refresh records web-app changes as if declared.
 
 Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, its Date
 header, read once after the export's reading; events after it are not read), so two reviews of
 the same world with the same --as-of are byte-identical. With --previous (the folder of an
 earlier packet) it adds "since the last review": access gained, lost and changed, each with who
 made it and when from the activity log (for a parent organization key, whose log hides details:
-the time and actor of the latest event of that kind). Then \`pulumi-reviewadmin review apply-signoff\` turns a reviewer's sign-off into
-a change of the exported access.ts (see its --help).
+the time and actor of the latest event of that kind). Then a reviewer fills in review.csv's
+decision column (keep, remove or change) and \`pulumi-reviewadmin review apply-signoff\` turns it
+into a change of the exported access.ts: a removed line gets an end date (expiresOn), which the
+next up enforces in every style export writes (see its --help).
 
 Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   options: {
@@ -179,7 +186,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
     "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
     "pulumi-reviewadmin review --stack prod --stale-days ORG_ADMIN=30 --expiring-days 30   # judge against the access program's code",
-    "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review --access access/access.ts",
+    "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
   ],
 
   async run(o, io) {

@@ -17,8 +17,8 @@ export interface ProgramStyle {
 
 /** A TypeScript string literal (JSON's is one). */
 const str = (s: string) => JSON.stringify(s);
-/** Text safe inside a line comment. */
-const commentText = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, " ");
+/** Text safe inside a line comment (review apply-signoff writes its notes with it too). */
+export const commentText = (s: string) => s.replace(/[\r\n\u2028\u2029]+/g, " ");
 const list = (items: readonly string[]) => `[${items.map(str).join(", ")}]`;
 /** 2026-11-17 of an ISO timestamp (the day is what a reviewer needs). */
 const day = (iso: string) => iso.slice(0, 10);
@@ -50,22 +50,33 @@ function grantLine(g: ExportedGrant, orgName: string): string {
   return `${g.userId}: ${list(g.permissions)}, // ${notes.join("; ")}`;
 }
 
-/** What removing a line of this file does, for the file's header. */
+/**
+ * How access is taken away in this file, for its header: an end date works in every style (the
+ * provider removes what is past its expiresOn even from an additive roster, and whatever
+ * retainOnDelete says, since the resource stays); deleting a line depends on the style.
+ */
 function removalNote(p: ProgramStyle): string[] {
-  if (p.style === "rosters") {
-    return p.mode === "authoritative"
-      ? ["Removing a line removes that membership, invitation or grant on the next up (authoritative rosters)."]
-      : [
-          "Removing a line stops managing that person or grant and removes nothing (additive rosters never",
-          "remove anyone): take the access away in the web application too, or switch index.ts to authoritative.",
-        ];
-  }
-  return p.retainOnDelete
-    ? [
-        "Removing a line stops managing it and leaves the access in place (retainOnDelete, see index.ts):",
-        "take the access away in the web application too, or drop retainOnDelete first.",
-      ]
-    : ["Removing a line removes that membership, invitation or grant on the next up."];
+  const deleting =
+    p.style === "rosters"
+      ? p.mode === "authoritative"
+        ? [
+            "Deleting a line instead removes that membership, invitation or grant on the next up too",
+            "(authoritative rosters), with no record of why.",
+          ]
+        : [
+            "Deleting a line instead only stops managing that person or grant and removes nothing (an",
+            "additive roster removes no one who has no end date).",
+          ]
+      : p.retainOnDelete
+        ? ["Deleting a line instead only stops managing it and leaves the access in place (retainOnDelete,", "see index.ts)."]
+        : ["Deleting a line instead removes that membership, invitation or grant on the next up too, with", "no record of why."];
+  return [
+    'To take access away, give its line an end date, expiresOn: "YYYY-MM-DD" (UTC): access ends at the start',
+    "of that day, and the first up on or after it removes it, whatever the style of index.ts. A reviewer's",
+    "remove decision (pulumi-reviewadmin review apply-signoff) does exactly that: the sign-off day, and a",
+    "comment naming the review and the reason.",
+    ...deleting,
+  ];
 }
 
 /** The comment above expiredInvitations: why they are apart, and how to re-send or drop one. */
@@ -76,20 +87,13 @@ function expiredNote(p: ProgramStyle): string[] {
       : p.mode === "authoritative"
         ? "the roster leaves them in place (index.ts protects them) and lists them in `unmanaged`"
         : "the roster leaves them alone and lists them in `unmanaged`";
-  const drop =
-    p.style === "rosters"
-      ? p.mode === "authoritative"
-        ? "delete the line: the roster then deletes the invitation"
-        : "delete the invitation in the web application, and the line"
-      : p.retainOnDelete
-        ? "delete the invitation in the web application, and the line"
-        : "delete the line: the next up deletes the invitation";
   return [
     "// Expired invitations are kept apart from `invitations` on purpose: a managed expired invitation",
     "// is re-sent on the next up, and the first up of an export must change nothing. Until you decide,",
     `// ${how}.`,
     "// DECIDE for each: re-send it (move the line to `invitations`: the next up re-sends it), or drop it",
-    `// (${drop}).`,
+    '// (give the line an end date of today, expiresOn: "YYYY-MM-DD", as a review\'s remove does: the next',
+    "// up withdraws the invitation).",
   ];
 }
 
@@ -144,6 +148,90 @@ function organizationBlock(org: ExportedOrganization, access: ExportedAccess, p:
   return out;
 }
 
+/**
+ * The start of access.ts's type declarations, which review apply-signoff looks for: a file without
+ * it was written by an export that could not end access (no expiresOn), so a remove would not compile.
+ */
+export const DATES_TYPE = "export type Dates = ";
+
+/**
+ * The types of access.ts. The dates are the provider's own input types (a roster entry's
+ * expiresOn and startsOn; OrgMember's and DatabaseUserPermissions' expiresOn, as they have no
+ * start date), so a date index.ts could not pass on fails tsc instead of being ignored.
+ */
+function typesOf(p: ProgramStyle): string {
+  const dates =
+    p.style === "rosters"
+      ? `import type { DatabasePermission, OrganizationPermission, RosterMemberInput } from "pulumi-reviewadmin";
+
+/**
+ * When a line's access begins and ends, as the rosters take it: "YYYY-MM-DD" (UTC). expiresOn:
+ * access ends at the start of that day, and up then removes it, even from an additive roster.
+ * startsOn: the first day of access; before it the line counts as not declared.
+ */
+${DATES_TYPE}Pick<RosterMemberInput, "expiresOn" | "startsOn">;`
+      : `import type { DatabasePermission, OrganizationPermission, OrgMemberArgs } from "pulumi-reviewadmin";
+
+/**
+ * When a line's access ends, as OrgMember and DatabaseUserPermissions take it: expiresOn
+ * "YYYY-MM-DD" (UTC): access ends at the start of that day, and up then removes it. (A start
+ * date, startsOn, is the rosters': export with --style rosters to declare one.)
+ */
+${DATES_TYPE}Pick<OrgMemberArgs, "expiresOn">;`;
+  return `${dates}
+
+/** A user identifier (the initials shown on review work). */
+export interface Identifier {
+  abbreviation: string;
+  label: string;
+}
+
+/** A member of an organization. */
+export interface Member extends Dates {
+  /** The key of the person, compared case-insensitively. */
+  email: string;
+  /** Used only to invite someone new: the service cannot rename a member. */
+  firstName?: string;
+  lastName?: string;
+  /** Organization permissions, the whole set; [] is a member without admin rights. */
+  permissions: OrganizationPermission[];
+  /** User identifiers, the whole set; left out: not managed. */
+  identifiers?: Identifier[];
+}
+
+/** An invitation: the person gets \`permissions\` on accepting it. */
+export interface Invitation extends Dates {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  permissions: OrganizationPermission[];
+}
+
+/** A user's permissions on a database (the whole set) with dates: \`{ permissions, expiresOn }\`. */
+export interface Grant extends Dates {
+  permissions: DatabasePermission[];
+}
+
+/** A database, and each user's permissions on it by user id: the permissions, or a Grant with dates. */
+export interface Database {
+  id: number;
+  name: string;
+  users: Record<number, DatabasePermission[] | Grant>;
+}
+
+/** One organization's access. */
+export interface Organization {
+  id: number;
+  name: string;
+  members: Member[];
+  /** Pending invitations. */
+  invitations: Invitation[];
+  /** Expired invitations, waiting for a decision (see the comment above each list). */
+  expiredInvitations: Invitation[];
+  databases: Database[];
+}`;
+}
+
 /** The text of access.ts for what was read, worded for the program index.ts will be. */
 export function renderAccessFile(access: ExportedAccess, p: ProgramStyle): string {
   const orgs = access.organizations.map((o) => `${o.name} (organization ${o.id})`);
@@ -160,57 +248,10 @@ export function renderAccessFile(access: ExportedAccess, p: ProgramStyle): strin
     ...removalNote(p).map((l) => ` * ${l}`),
     " */",
   ];
-  const types = `import type { DatabasePermission, OrganizationPermission } from "pulumi-reviewadmin";
-
-/** A user identifier (the initials shown on review work). */
-export interface Identifier {
-  abbreviation: string;
-  label: string;
-}
-
-/** A member of an organization. */
-export interface Member {
-  /** The key of the person, compared case-insensitively. */
-  email: string;
-  /** Used only to invite someone new: the service cannot rename a member. */
-  firstName?: string;
-  lastName?: string;
-  /** Organization permissions, the whole set; [] is a member without admin rights. */
-  permissions: OrganizationPermission[];
-  /** User identifiers, the whole set; left out: not managed. */
-  identifiers?: Identifier[];
-}
-
-/** An invitation: the person gets \`permissions\` on accepting it. */
-export interface Invitation {
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  permissions: OrganizationPermission[];
-}
-
-/** A database, and each user's permissions on it (the whole set) by user id. */
-export interface Database {
-  id: number;
-  name: string;
-  users: Record<number, DatabasePermission[]>;
-}
-
-/** One organization's access. */
-export interface Organization {
-  id: number;
-  name: string;
-  members: Member[];
-  /** Pending invitations. */
-  invitations: Invitation[];
-  /** Expired invitations, waiting for a decision (see the comment above each list). */
-  expiredInvitations: Invitation[];
-  databases: Database[];
-}`;
   const body = [
     "export const organizations: Organization[] = [",
     ...access.organizations.flatMap((o) => organizationBlock(o, access, p)),
     "];",
   ];
-  return [...header, types, "", ...body].join("\n") + "\n";
+  return [...header, typesOf(p), "", ...body].join("\n") + "\n";
 }

@@ -23,8 +23,9 @@ const RETAIN_COMMENT = `/**
  * Everything this program declares existed before it: its first up adopted it (the output says
  * "adopted") and wrote nothing. retainOnDelete keeps what it did not create in place when a
  * resource is deleted (a line or an organization removed from access.ts, \`pulumi destroy\`): the
- * resource stops being managed and the access stays. Remove the option to make such deletions
- * take the access away.
+ * resource stops being managed and the access stays. To take access away, give its line an end
+ * date in access.ts (expiresOn): the resource stays, and the first up on or after that day removes
+ * the access (a review's remove decision does this).
  */`;
 
 const NO_RETAIN_COMMENT = `/**
@@ -50,7 +51,7 @@ function rostersProgram(o: ProjectOptions): string {
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as reviewadmin from "pulumi-reviewadmin";
-import { organizations } from "./access";
+import { organizations, type Invitation, type Member } from "./access";
 
 /**
  * "additive": people and grants not in access.ts are left alone and listed in \`notInAccessFile\`
@@ -64,6 +65,15 @@ ${adoptedOptions(o)}
 /** Per organization: who is there (members and invitations) but not in access.ts. */
 export const notInAccessFile: Record<string, pulumi.Output<string[]>> = {};
 
+/** A roster entry of a line of access.ts, with its dates (past expiresOn, up removes the person). */
+const entry = (p: Member | Invitation) => ({
+  firstName: p.firstName,
+  lastName: p.lastName,
+  permissions: p.permissions,
+  expiresOn: p.expiresOn,
+  startsOn: p.startsOn,
+});
+
 for (const org of organizations) {
   const roster = new reviewadmin.OrganizationMembers(
     \`organization-\${org.id}\`,
@@ -71,8 +81,10 @@ for (const org of organizations) {
       organizationId: org.id,
       mode,
       members: Object.fromEntries([
-        ...org.members.map((m) => [m.email, { firstName: m.firstName, lastName: m.lastName, permissions: m.permissions, userIdentifiers: m.identifiers }]),
-        ...org.invitations.map((i) => [i.email, { firstName: i.firstName, lastName: i.lastName, permissions: i.permissions }]),
+        ...org.members.map((m) => [m.email, { ...entry(m), userIdentifiers: m.identifiers }]),
+        ...org.invitations.map((i) => [i.email, entry(i)]),
+        // An expired invitation given an end date (a review's remove) is managed until then: withdrawn once it has passed.
+        ...org.expiredInvitations.filter((i) => i.expiresOn !== undefined).map((i) => [i.email, entry(i)]),
       ]),
       // Expired invitations wait for a decision (see access.ts): an authoritative roster must not delete them meanwhile.
       protectedEmails: mode === "authoritative" ? org.expiredInvitations.map((i) => i.email) : undefined,
@@ -107,7 +119,7 @@ for (const org of organizations) {
   for (const m of org.members) {
     new reviewadmin.OrgMember(
       \`member-\${org.id}-\${m.email}\`,
-      { organizationId, email: m.email, firstName: m.firstName, lastName: m.lastName, permissions: m.permissions, userIdentifiers: m.identifiers },
+      { organizationId, email: m.email, firstName: m.firstName, lastName: m.lastName, permissions: m.permissions, userIdentifiers: m.identifiers, expiresOn: m.expiresOn },
       adopted,
     );
   }
@@ -115,7 +127,7 @@ for (const org of organizations) {
   for (const i of org.invitations) {
     new reviewadmin.OrgMember(
       \`member-\${org.id}-\${i.email}\`,
-      { organizationId, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions },
+      { organizationId, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions, expiresOn: i.expiresOn },
       adopted,
     );
   }
@@ -123,13 +135,14 @@ for (const org of organizations) {
   for (const i of org.expiredInvitations) {
     new reviewadmin.OrgMember(
       \`member-\${org.id}-\${i.email}\`,
-      { organizationId, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions, resendWhenExpired: false },
+      { organizationId, email: i.email, firstName: i.firstName, lastName: i.lastName, permissions: i.permissions, resendWhenExpired: false, expiresOn: i.expiresOn },
       adopted,
     );
   }
   for (const db of org.databases) {
-    for (const [userId, permissions] of Object.entries(db.users)) {
-      new reviewadmin.DatabaseUserPermissions(\`grant-\${db.id}-\${userId}\`, { databaseId: db.id, userId: Number(userId), permissions }, adopted);
+    for (const [userId, grant] of Object.entries(db.users)) {
+      const { permissions, expiresOn } = Array.isArray(grant) ? { permissions: grant, expiresOn: undefined } : grant;
+      new reviewadmin.DatabaseUserPermissions(\`grant-\${db.id}-\${userId}\`, { databaseId: db.id, userId: Number(userId), permissions, expiresOn }, adopted);
     }
   }
 }

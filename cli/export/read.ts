@@ -195,7 +195,7 @@ const byEmail = <T extends { email: string }>(a: T, b: T) => compareText(a.email
 /** Why the key cannot read a database's users, for the comment in access.ts. */
 function skipReason(orgAdminAccess: boolean, err: unknown): string {
   if (!orgAdminAccess)
-    return "org admin access is off on it and the key holds no DB_ADMIN on it (export it with the key of one of its database admins)";
+    return "org admin access is off on it and the key holds no DB_ADMIN on it (the key of one of its database admins can read it)";
   return describeCause(err);
 }
 
@@ -255,7 +255,8 @@ async function readDatabases(
   };
   const exported = (await mapLimit(databases, 8, readOne)).filter((d): d is ExportedDatabase => d !== undefined);
   skipped.sort((a, b) => a.id - b.id);
-  for (const s of skipped) progress(`organization ${named(org)}: database ${named(s)} not exported: ${s.reason}`);
+  // Worded for export and review alike (both read through here): what the key cannot read, and whose key can.
+  for (const s of skipped) progress(`organization ${named(org)}: database ${named(s)} not readable with this key: ${s.reason}`);
   return { databases: exported, skipped };
 }
 

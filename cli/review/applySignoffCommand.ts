@@ -4,9 +4,14 @@
  * and writes files only: no request to the service.
  */
 import * as fs from "node:fs";
+import { isCalendarDay } from "../../provider/resources/support/expiry";
 import { UsageError, type Command } from "../command";
+import { DATES_TYPE } from "../export/accessFile";
 import { readPacket } from "./readPacket";
 import { applyToAccessFile, checkAgainstPacket, parseSignoff } from "./signoff";
+
+/** Undecided rows listed by name; the rest are counted. */
+const UNDECIDED_LISTED = 20;
 
 function required(o: Record<string, unknown>, name: string): string {
   const v = o[name];
@@ -24,58 +29,99 @@ function readText(option: string, file: string): string {
   }
 }
 
+/** Today (UTC) by this machine's clock. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * The sign-off day: --on, else today (UTC). Never after today: a removal ends access at the start
+ * of its day, so a later day would leave the access in place after the next up.
+ */
+function signoffDay(value: unknown): string {
+  const now = today();
+  if (value === undefined) return now;
+  const day = String(value).trim();
+  if (!isCalendarDay(day)) throw new UsageError(`--on must be a calendar day written YYYY-MM-DD (UTC), got '${day}'`);
+  if (day > now)
+    throw new UsageError(
+      `--on must not be after today (${now}, UTC): a removal must take effect at the next up; to end access on a later day, write that expiresOn in access.ts yourself`,
+    );
+  return day;
+}
+
 /** The apply-signoff subcommand of review. */
 export const applySignoffCommand: Command = {
   name: "review apply-signoff",
   summary: "apply a reviewer's sign-off to the exported access.ts",
   description: `
 Checks a reviewer's sign-off against the review packet and applies it to the access.ts that
-\`pulumi-reviewadmin export\` wrote: a removed person's line is deleted, a changed one gets the new
-permissions, a kept one stays. Commit the result and open a pull request: its \`pulumi preview\`
-shows exactly the decided changes. Nothing is written when any decision is wrong (a person or
-scope not in the packet, an unknown permission, two decisions for one line), or when access.ts
-and the packet disagree (export and review the same world).
+\`pulumi-reviewadmin export\` wrote: a removed line gets an end date, expiresOn: "<the sign-off
+day>", a changed one its new permissions, each with a comment naming the review (its "as of"
+day) and the justification; a kept one stays. Commit the result and open a pull request: its
+\`pulumi preview\` names exactly the decided removals and changes, and the next \`pulumi up\`
+takes the removed access away in every style export writes (rosters additive or authoritative,
+per person, with or without retainOnDelete: the provider removes what is past its end date).
+Nothing is written when any decision is wrong (a person or scope not in the packet, an unknown
+permission, two decisions for one line), or when access.ts and the packet disagree (export and
+review the same world).
 
-The sign-off: CSV with a header row "email,scope,decision,permissions" (and "organization" when
-the packet has several), or JSON (an array of {email, scope, decision, permissions}). scope is
-"organization", a database (id, "database <id>" or name) or "all" (every line of the person's
-access: keep or remove); decision keep, remove or change;
-permissions, for change, separated by spaces, e.g. "DB_UPLOAD DB_LEGAL_HOLD".
+The sign-off is the packet's review.csv with its decision column (and justification) filled in,
+saved as it is: by Excel too, with ',' or ';' as the delimiter (read from the header), a UTF-8
+byte-order mark and CRLF line ends. Rows with an empty decision are undecided: counted and
+listed, not an error. A CSV of your own needs a header with email (or person), scope and
+decision, plus permissions for changes, justification, and organization (id or name) when the
+packet has several; or JSON: an array of {email, scope, decision, permissions, justification}.
+scope is "organization", a database (id, "database <id>" or name) or "all" (every line of the
+person's access: keep or remove); decision keep, remove or change; permissions, for change, the
+new set separated by spaces, e.g. "DB_UPLOAD DB_LEGAL_HOLD" (review.csv's permissions cell,
+edited). Errors name the line: "signoff.csv line 7: decision must be keep, remove or change".
 
-Removing a line takes access away only when the exported program removes (authoritative
-rosters, or per-person without retainOnDelete); otherwise this command says so.`,
+The sign-off day (--on, default today by this machine's clock, UTC) is the end date of removed
+lines: access ends at the start of that day, so the next up removes it. It may be earlier than
+today, never later.`,
   options: {
-    signoff: { type: "string", value: "FILE", help: "the reviewer's sign-off (CSV or JSON)" },
+    signoff: { type: "string", value: "FILE", help: "the reviewer's sign-off: review.csv with decisions filled in, another CSV, or JSON" },
     packet: { type: "string", value: "DIR", help: "the review packet's folder (or its review.json) the sign-off answers" },
     access: { type: "string", value: "FILE", help: "the exported access.ts to change (rewritten in place)" },
+    on: { type: "string", value: "DAY", help: "the sign-off day, YYYY-MM-DD (UTC): removed lines' expiresOn (default today; not later)" },
     check: { type: "boolean", help: "check the sign-off and print what it would change; write nothing" },
   },
   examples: [
-    "pulumi-reviewadmin review apply-signoff --signoff reviews/alice.csv --packet access-review --access access/access.ts",
-    "git -C access diff   # the change to propose; its pulumi preview shows the removals",
+    "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
+    "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review --access access/access.ts --on 2026-12-02",
+    "git -C access diff   # the change to propose; its pulumi preview names the removals",
   ],
 
   async run(o, io) {
     const signoffFile = required(o, "signoff");
     const packet = readPacket("packet", required(o, "packet"));
     const accessFile = required(o, "access");
-    const decisions = checkAgainstPacket(parseSignoff(signoffFile, readText("signoff", signoffFile)), packet);
+    const on = signoffDay(o.on);
+    const signoff = parseSignoff(signoffFile, readText("signoff", signoffFile));
+    const decisions = checkAgainstPacket(signoff.decisions, packet);
     const source = readText("access", accessFile);
     if (!source.includes("export const organizations: Organization[] = ["))
       throw new UsageError(`--access must name the access.ts that pulumi-reviewadmin export wrote; ${accessFile} is not one`);
-    const result = applyToAccessFile(source, decisions);
+    if (!source.includes(DATES_TYPE))
+      throw new UsageError(
+        `--access: ${accessFile} was written by an older pulumi-reviewadmin export, whose access.ts cannot give a line an end date: export again (with --force into the same folder) and apply the sign-off to that`,
+      );
+    const review = packet.asOf.slice(0, 10);
+    const result = applyToAccessFile(source, decisions, { review, on });
     if (o.check !== true && (result.removed.length || result.changed.length)) fs.writeFileSync(accessFile, result.text);
+    const { undecided } = signoff;
     const lines = [
-      `${o.check === true ? "Would apply" : "Applied"} ${decisions.length} decisions of ${signoffFile} to ${accessFile}: ` +
-        `${result.removed.length} removed, ${result.changed.length} changed, ${result.kept} kept.`,
+      `${o.check === true ? "Would apply" : "Applied"} ${decisions.length} decisions of ${signoffFile} (the review as of ${review}, signed off ${on}) to ${accessFile}: ` +
+        `${result.removed.length} removed, ${result.changed.length} changed, ${result.kept} kept; ${undecided.length} undecided.`,
       ...result.removed.map((r) => `  remove ${r}`),
       ...result.changed.map((c) => `  change ${c}`),
+      ...undecided.slice(0, UNDECIDED_LISTED).map((u) => `  undecided ${u.email || "(no email)"} on ${u.scope} (${u.where})`),
+      ...(undecided.length > UNDECIDED_LISTED ? [`  ... and ${undecided.length - UNDECIDED_LISTED} more undecided`] : []),
     ];
-    io.out(lines.join("\n"));
-    if (result.removed.length && /stops managing/.test(source.slice(0, source.indexOf("*/"))))
-      io.err(
-        "review apply-signoff: this project does not remove what leaves access.ts (additive rosters or retainOnDelete, see its header): take the access away in the web application too",
+    if (result.removed.length)
+      lines.push(
+        `The first pulumi up on or after ${on} takes the removed access away (access ends at the start of its expiresOn day); its preview names each removal.`,
       );
+    io.out(lines.join("\n"));
     return 0;
   },
 };

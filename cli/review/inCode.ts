@@ -8,10 +8,25 @@ import { isNotKnown, isNumber, isString, label, type Declaration, type Declared,
 import { wallCovers } from "../../provider/normalize";
 import type { Flag, ReviewPerson } from "./packet";
 
+/** What the code says of one line of a person's access. */
+export interface LineInCode {
+  scope: string;
+  /** The resources declaring the line (kind and name); empty: none. */
+  declaredBy: string[];
+  /**
+   * The permissions held on the line that no declaring resource declares (all of them when none
+   * declares the line): an escalation made outside the code. Absent when none, or when a
+   * declaration's permissions are not known.
+   */
+  notInCode?: string[];
+  /** The earliest end date the declaring resources set. */
+  endsOn?: string;
+}
+
 /** What the code says of one person (review.json's `inCode`). */
 export interface PersonInCode {
-  /** Per line of access, by scope: the resources declaring it (kind and name), and the earliest end date they set. */
-  lines: { scope: string; declaredBy: string[]; endsOn?: string }[];
+  /** Per line of access, by scope. */
+  lines: LineInCode[];
   /** The walls covering the person, with their reasons. */
   walls: string[];
 }
@@ -36,6 +51,22 @@ function declares(d: Declaration, p: ReviewPerson, scope: string, orgId: number)
 }
 
 /**
+ * The line's permissions that the declarations do not declare; undefined when one of them holds
+ * permissions the state does not show (a secret exported without --show-secrets, a value not
+ * known yet), which cannot be judged. A declaration that does not manage permissions (an
+ * OrgMember without them) declares none.
+ */
+function beyondCode(held: readonly string[], by: Declaration[]): string[] | undefined {
+  const declared = new Set<string>();
+  for (const d of by) {
+    if (d.permissions === undefined) continue;
+    if (isNotKnown(d.permissions) || d.permissions.partial) return undefined;
+    d.permissions.known.forEach((x) => declared.add(x));
+  }
+  return held.filter((x) => !declared.has(x));
+}
+
+/**
  * The judge of one organization's people against the stack: per person, the inCode record and
  * the code flags. `asOf` and `expiringDays` set the last day that counts as expiring soon.
  */
@@ -52,11 +83,14 @@ export function codeOf(declared: Declared, orgId: number, asOf: number, expiring
           .map((d) => d.expiresOn)
           .filter(isString)
           .sort();
-        if (by.length === 0) flags.add("not-in-code");
+        // Judged per permission: a declared person made ORG_ADMIN in the web app holds access the code does not declare.
+        const notInCode = beyondCode(l.permissions, by);
+        if (by.length === 0 || notInCode?.length) flags.add("not-in-code");
         if (ends.length > 0 && ends[0] <= lastDay) flags.add("expiring-soon");
         return {
           scope: l.scope,
           declaredBy: [...new Set(by.map((d) => label(d.res)))].sort(),
+          ...(notInCode?.length ? { notInCode } : {}),
           ...(ends.length ? { endsOn: ends[0] } : {}),
         };
       });

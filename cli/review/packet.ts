@@ -45,7 +45,8 @@ export const FLAG_MEANING: Record<Flag, string> = {
   "not-a-member": "holds database permissions without being a member of the organization",
   "invitation-expired": "an invitation that expired without being accepted",
   suspended: "a database permission of a suspended account (the service's active: false)",
-  "not-in-code": "holds access that no resource of the stack declares (granted in the web app, or an additive roster's unmanaged person)",
+  "not-in-code":
+    "holds access that no resource of the stack declares: a line of access (granted in the web app, or an additive roster's unmanaged person), or permissions beyond those the code declares for the line (an escalation made outside the code), which are named",
   "expiring-soon": 'access the stack\'s code ends (expiresOn) within --expiring-days of "as of", or ended and not yet removed by an up',
   walled: "an EthicalWall of the stack walls the person off some databases",
   "wall-breach": "walled, and holds permissions on a database their wall closes",

@@ -3,6 +3,7 @@
  * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
  * of the packet, so the files are as deterministic as it is.
  */
+import { csvLine } from "../../provider/data/spreadsheetSafe";
 import {
   CODE_FLAGS,
   FLAG_MEANING,
@@ -17,15 +18,6 @@ import {
 /** The files of a packet, by name. */
 export function renderPacket(p: ReviewPacket): Record<string, string> {
   return { "review.md": markdown(p), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
-}
-
-/**
- * One CSV cell: a cell a spreadsheet would read as a formula (starting with = + - @, or a tab or
- * carriage return) is prefixed with ', and a cell with a comma, quote or line break is quoted.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** The access a line grants, in words: "member: ORG_ADMIN", "invited (expires 2026-12-01): none". */
@@ -59,6 +51,10 @@ const CSV_HEADER = [
   "flags",
   "declared_by",
   "ends_on",
+  "permissions_not_in_code",
+  // Left empty for the reviewer: the file is the sign-off template of review apply-signoff.
+  "decision",
+  "justification",
 ];
 
 /** The flags a packet judged: the code flags only with a stack. */
@@ -88,11 +84,14 @@ function csv(p: ReviewPacket): string {
           person.flags.join(" "),
           (codeLine(person, l.scope)?.declaredBy ?? []).join("; "),
           codeLine(person, l.scope)?.endsOn ?? "",
+          (codeLine(person, l.scope)?.notInCode ?? []).join(" "),
+          "",
+          "",
         ]);
       }
     }
   }
-  return rows.map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
+  return rows.map(csvLine).join("\r\n") + "\r\n";
 }
 
 /** Text safe in a Markdown table cell. */
@@ -151,10 +150,15 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
   return out;
 }
 
-/** The code column: per line, the declaring resources and end date, or "not declared"; then the walls. */
+/**
+ * The code column: per line, the declaring resources, the permissions held beyond what they
+ * declare, and the end date, or "not declared"; then the walls.
+ */
 function codeCell(x: ReviewPerson): string {
-  const lines = (x.inCode?.lines ?? []).map(
-    (c) => `${c.scope}: ${c.declaredBy.length ? c.declaredBy.join(", ") : "not declared"}${c.endsOn ? `, ends ${c.endsOn}` : ""}`,
+  const lines = (x.inCode?.lines ?? []).map((c) =>
+    c.declaredBy.length === 0
+      ? `${c.scope}: not declared`
+      : `${c.scope}: ${c.declaredBy.join(", ")}${c.notInCode?.length ? `; ${c.notInCode.join(" ")} not in code` : ""}${c.endsOn ? `, ends ${c.endsOn}` : ""}`,
   );
   const walls = (x.inCode?.walls ?? []).map((w) => `walled by ${w}`);
   return [...lines, ...walls].map(cell).join("<br>");

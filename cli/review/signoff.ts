@@ -1,113 +1,187 @@
 /**
  * A reviewer's sign-off, checked against the packet and turned into the change of the exported
  * access.ts (export/accessFile.ts writes it one person or grant per line, so the change is a few
- * removed or edited lines): the review ends in a pull request whose `pulumi preview` is the change.
+ * edited lines): the review ends in a pull request whose `pulumi preview` is the change.
  *
- * The sign-off is a CSV with a header (email, scope, decision, permissions; organization when the
- * packet has several) or JSON (an array of those, or {"decisions": [...]}). scope is
- * "organization", a database (its id, "database <id>" or its name) or "all" (every line of the
- * person's access); decision keep, remove or change; permissions (change only) separated by spaces.
+ * The sign-off is review.csv with its decision (and justification) column filled in, a CSV of
+ * its own with a header (email or person, scope, decision; permissions for changes; organization
+ * or organization_id when the packet has several; justification), or JSON (an array of those, or
+ * {"decisions": [...]}). scope is "organization", a database (its id, "database <id>" or its
+ * name) or "all" (every line of the person's access); decision keep, remove or change, or empty
+ * (undecided: counted and listed, not an error); permissions separated by spaces.
+ *
+ * A remove does not delete the line: it gives it `expiresOn: "<the sign-off day>"`, which the
+ * provider honours in every style the export writes (an additive roster removes what is past its
+ * end date; a retained per-person resource stays and removes the access), with a comment naming
+ * the review and the justification.
  */
+import { parse } from "csv-parse/sync";
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import { UsageError } from "../command";
+import { commentText } from "../export/accessFile";
 import type { AccessLine, ReviewPacket } from "./packet";
 
 /** One decision as the reviewer wrote it, with where (for errors). */
 export interface Decision {
+  /** "signoff.csv line 7", "signoff.json decision 3". */
   where: string;
-  organization?: number;
+  /** An organization id, or its name as the packet has it. */
+  organization?: string;
   email: string;
   scope: string;
   decision: "keep" | "remove" | "change";
+  /** The permissions column: for a change the new set; review.csv's rows carry the current set. */
   permissions: string[];
+  /** Why; written into access.ts's comment of a removed or changed line. */
+  justification: string;
 }
 
-/** Splits CSV text into rows of cells (quotes, doubled quotes, CRLF). */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  const endRow = () => {
-    row.push(cell);
-    rows.push(row);
-    row = [];
-    cell = "";
+/** A row of the sign-off without a decision. */
+export interface Undecided {
+  where: string;
+  email: string;
+  scope: string;
+}
+
+/** A sign-off read: its decisions, and the rows left undecided. */
+export interface Signoff {
+  decisions: Decision[];
+  undecided: Undecided[];
+}
+
+/** A cell review.csv neutralized for spreadsheets (`'=...`, provider/data/spreadsheetSafe.ts), as it was. */
+const unneutralized = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
+
+/** The delimiter of a CSV, from its header line: Excel writes ';' where the decimal mark is a comma. */
+function delimiterOf(text: string): "," | ";" {
+  const header = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/, 1)[0] ?? "";
+  const count = (c: string) => header.split(c).length - 1;
+  return count(";") > count(",") ? ";" : ",";
+}
+
+/** Column names a sign-off may use for each field, the first present wins (review.csv's names included). */
+const COLUMNS = {
+  email: ["email", "person"],
+  organization: ["organization_id", "organization"],
+  scope: ["scope"],
+  decision: ["decision"],
+  permissions: ["permissions"],
+  justification: ["justification"],
+} as const;
+
+/**
+ * Line numbers (1-based) of UTF-8 byte offsets of `text`, asked in increasing order: csv-parse
+ * says where each record ends in bytes, and counts a CRLF inside a quoted cell as two lines.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  const bytes = Buffer.from(text, "utf8");
+  let at = 0;
+  let line = 1;
+  return (offset) => {
+    for (; at < offset && at < bytes.length; at++) if (bytes[at] === 0x0a || (bytes[at] === 0x0d && bytes[at + 1] !== 0x0a)) line++;
+    return line;
   };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      endRow();
-    } else cell += c;
-  }
-  if (cell !== "" || row.length) endRow();
-  return rows.filter((r) => r.some((c) => c.trim() !== ""));
 }
 
-/** The decisions of a sign-off file's text (`name` for errors), or a UsageError naming the row and the rule. */
-export function parseSignoff(name: string, text: string): Decision[] {
+/** The records of a CSV sign-off, each with the line it starts on, or a UsageError naming the line. */
+function csvRecords(name: string, text: string): { where: string; fields: Record<string, string> }[] {
+  const delimiter = delimiterOf(text);
+  let parsed: { record: string[]; info: { bytes: number } }[];
+  try {
+    // Empty lines are records here (dropped below), so that each record starts where the one before it ended.
+    parsed = parse(text, { bom: true, delimiter, relax_column_count: true, info: true }) as unknown as typeof parsed;
+  } catch (err) {
+    const { lines, message } = (err ?? {}) as { lines?: unknown; message?: string };
+    throw new UsageError(`${name}${typeof lines === "number" ? ` line ${lines}` : ""}: not a well-formed CSV (${message ?? String(err)})`);
+  }
+  const lineAt = lineCounter(text);
+  let start = 0;
+  const rows = parsed.map((r) => {
+    const line = lineAt(start);
+    start = r.info.bytes;
+    return { record: r.record, line };
+  });
+  const [header, ...body] = rows.filter((r) => r.record.some((c) => c.trim() !== ""));
+  const cols = (header?.record ?? []).map((h) => h.trim().toLowerCase());
+  for (const need of ["email", "scope", "decision"] as const)
+    if (!COLUMNS[need].some((c) => cols.includes(c)))
+      throw new UsageError(
+        `${name} line ${header?.line ?? 1}: needs a header row with email (or person), scope and decision (and permissions for changes), as review.csv has; ` +
+          `'${need}' is missing (read with '${delimiter}' as the delimiter: ${cols.map((c) => `'${c}'`).join(", ") || "no columns"})`,
+      );
+  const index = Object.fromEntries(
+    Object.entries(COLUMNS).map(([field, names]) => [field, names.map((c) => cols.indexOf(c)).find((i) => i >= 0) ?? -1]),
+  );
+  return body.map((r) => ({
+    where: `${name} line ${r.line}`,
+    fields: Object.fromEntries(Object.entries(index).map(([field, i]) => [field, i < 0 ? "" : unneutralized(r.record[i] ?? "")])),
+  }));
+}
+
+/** The decisions of a sign-off file's text (`name` for errors), or a UsageError naming the line and the rule. */
+export function parseSignoff(name: string, text: string): Signoff {
   let records: { where: string; fields: Record<string, unknown> }[];
-  if (/^\s*[[{]/.test(text)) {
+  if (/^\uFEFF?\s*[[{]/.test(text)) {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(text.replace(/^\uFEFF/, ""));
     } catch (err) {
       throw new UsageError(`the sign-off ${name} is not valid JSON: ${(err as Error).message}`);
     }
     const list = Array.isArray(json) ? json : (json as { decisions?: unknown }).decisions;
     if (!Array.isArray(list)) throw new UsageError(`the sign-off ${name} must be a JSON array of decisions, or {"decisions": [...]}`);
     records = list.map((fields, i) => ({ where: `${name} decision ${i + 1}`, fields: (fields ?? {}) as Record<string, unknown> }));
-  } else {
-    const [header, ...rows] = csvRows(text);
-    const cols = (header ?? []).map((h) => h.trim().toLowerCase());
-    for (const need of ["email", "scope", "decision"])
-      if (!cols.includes(need))
-        throw new UsageError(
-          `the sign-off ${name} needs a header row with email, scope, decision (and permissions for changes); '${need}' is missing`,
-        );
-    records = rows.map((r, i) => ({ where: `${name} row ${i + 2}`, fields: Object.fromEntries(cols.map((c, j) => [c, r[j] ?? ""])) }));
-  }
-  return records.map(({ where, fields }) => {
+  } else records = csvRecords(name, text);
+
+  const out: Signoff = { decisions: [], undecided: [] };
+  for (const { where, fields } of records) {
     const text = (k: string) => (fields[k] === undefined || fields[k] === null ? "" : String(fields[k]).trim());
+    const email = text("email").toLowerCase();
+    const scope = text("scope") || "organization";
     const decision = text("decision").toLowerCase();
+    if (decision === "") {
+      out.undecided.push({ where, email, scope });
+      continue;
+    }
     if (decision !== "keep" && decision !== "remove" && decision !== "change")
       throw new UsageError(`${where}: decision must be keep, remove or change, got '${text("decision")}'`);
-    const email = text("email").toLowerCase();
     if (!email) throw new UsageError(`${where}: email must name a person of the packet (its email, or "user <id>")`);
-    const perms = Array.isArray(fields.permissions)
+    const permissions = Array.isArray(fields.permissions)
       ? fields.permissions.map(String)
       : text("permissions")
-          .split(/[\s;|]+/)
+          .split(/[\s;|,]+/)
           .filter(Boolean);
     const org = text("organization");
-    if (org && !/^\d+$/.test(org)) throw new UsageError(`${where}: organization must be an organization id, got '${org}'`);
-    return {
+    out.decisions.push({
       where,
-      ...(org ? { organization: Number(org) } : {}),
+      ...(org ? { organization: org } : {}),
       email,
-      scope: text("scope") || "organization",
+      scope,
       decision,
-      permissions: perms,
-    };
-  });
+      permissions,
+      justification: text("justification"),
+    });
+  }
+  return out;
 }
 
 /** A decision matched to the packet: the organization, the person's user id and the line as reviewed. */
 export interface CheckedDecision extends Decision {
-  organization: number;
+  organizationId: number;
   userId: number | null;
   line: AccessLine;
+}
+
+/** The packet's organizations a decision may mean: the one its organization names, or all. */
+function organizationsOf(d: Decision, packet: ReviewPacket): ReviewPacket["organizations"] {
+  if (d.organization === undefined) return packet.organizations;
+  const o = d.organization;
+  const found = packet.organizations.filter((x) => (/^\d+$/.test(o) ? x.id === Number(o) : x.name.toLowerCase() === o.toLowerCase()));
+  if (found.length === 0)
+    throw new UsageError(
+      `${d.where}: organization must be one of the packet's (${packet.organizations.map((x) => `${x.id} ${x.name}`).join(", ")}), got '${o}'`,
+    );
+  return found;
 }
 
 /**
@@ -118,21 +192,21 @@ function expandAll(decisions: Decision[], packet: ReviewPacket): Decision[] {
   return decisions.flatMap((d) => {
     if (d.scope.toLowerCase() !== "all") return [d];
     if (d.decision === "change") throw new UsageError(`${d.where}: scope all takes keep or remove; a change names one scope`);
-    const lines = packet.organizations
-      .filter((o) => d.organization === undefined || o.id === d.organization)
-      .flatMap((o) => (o.people.find((p) => p.key === d.email)?.lines ?? []).map((l) => ({ o, l })));
+    if (d.permissions.length)
+      throw new UsageError(`${d.where}: scope all takes no permissions (it means every line of the person's access)`);
+    const lines = organizationsOf(d, packet).flatMap((o) => (o.people.find((p) => p.key === d.email)?.lines ?? []).map((l) => ({ o, l })));
     if (lines.length === 0) return [d]; // the checks below say what is wrong
-    return lines.map(({ o, l }) => ({ ...d, organization: o.id, scope: l.scope }));
+    return lines.map(({ o, l }) => ({ ...d, organization: String(o.id), scope: l.scope }));
   });
 }
+
+const sameSet = (a: readonly string[], b: readonly string[]) => perms(a) === perms(b);
 
 /** Checks each decision against the packet: the person, scope and permissions must be there and valid. */
 export function checkAgainstPacket(decisions: Decision[], packet: ReviewPacket): CheckedDecision[] {
   const seen = new Set<string>();
   return expandAll(decisions, packet).map((d) => {
-    const orgs = packet.organizations.filter(
-      (o) => (d.organization === undefined || o.id === d.organization) && o.people.some((p) => p.key === d.email),
-    );
+    const orgs = organizationsOf(d, packet).filter((o) => o.people.some((p) => p.key === d.email));
     if (orgs.length === 0)
       throw new UsageError(`${d.where}: ${d.email} is not in the packet${d.organization ? ` for organization ${d.organization}` : ""}`);
     if (orgs.length > 1)
@@ -159,18 +233,88 @@ export function checkAgainstPacket(decisions: Decision[], packet: ReviewPacket):
         throw new UsageError(`${d.where}: permissions must be of ${allowed.join(", ")} on ${line.scope}, got ${bad.join(", ")}`);
       if (line.status === "granted" && d.permissions.length === 0)
         throw new UsageError(`${d.where}: a change to no database permissions is a remove: write decision remove`);
-    } else if (d.permissions.length) throw new UsageError(`${d.where}: permissions are given with decision change only, not ${d.decision}`);
-    return { ...d, organization: org.id, userId: person.userId, line };
+    } else if (d.permissions.length && !sameSet(d.permissions, line.permissions))
+      // review.csv carries each line's permissions: kept as they are they go with any decision; edited, they are a change.
+      throw new UsageError(
+        `${d.where}: permissions ${perms(d.permissions)} differ from the packet's ${perms(line.permissions)} on ${line.scope}: write decision change to change them`,
+      );
+    return { ...d, organizationId: org.id, userId: person.userId, line };
   });
 }
 
-const perms = (list: readonly string[]) =>
-  `[${[...list]
+function perms(list: readonly string[]): string {
+  return `[${[...list]
     .sort()
     .map((p) => JSON.stringify(p))
     .join(", ")}]`;
+}
 
-/** Where a decision's line sits in access.ts: its index and how to rewrite its permissions. */
+/**
+ * The line with the contents of its string literals masked (same length), so that code and
+ * comment split, and fields are found, by position: a name may hold "//" or "permissions: [".
+ */
+function masked(line: string): string {
+  let out = "";
+  let inString = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (!inString) {
+      out += c;
+      inString = c === '"';
+    } else if (c === "\\") {
+      out += "__";
+      i++;
+    } else if (c === '"') {
+      out += c;
+      inString = false;
+    } else out += "_";
+  }
+  return out;
+}
+
+/** A line of access.ts as code and trailing comment (without `//`). */
+function splitLine(line: string): { code: string; comment: string } {
+  const at = masked(line).indexOf("//");
+  return at < 0 ? { code: line.trimEnd(), comment: "" } : { code: line.slice(0, at).trimEnd(), comment: line.slice(at + 2).trim() };
+}
+
+/** The permission list of a line's code (a member's `permissions: [...]`, a grant's `<id>: [...]` or `<id>: { permissions: [...] }`). */
+function permissionList(code: string, grant: boolean): { start: number; end: number } {
+  const m = masked(code);
+  const open = grant ? /^ {10}\d+: (?:\{ permissions: )?\[/.exec(m) : /permissions: \[/.exec(m);
+  if (!open) throw new Error(`no permissions on the line: ${code}`);
+  const start = open.index + open[0].length - 1;
+  return { start, end: m.indexOf("]", start) + 1 };
+}
+
+/** The code with `expiresOn: "<day>"` set: replaced where the line has one, else added (a bare grant becomes `{ permissions, expiresOn }`). */
+function withEnd(code: string, day: string, grant: boolean): string {
+  const m = masked(code);
+  const has = /expiresOn: "/.exec(m);
+  if (has) {
+    const from = has.index + has[0].length - 1;
+    return `${code.slice(0, from)}${JSON.stringify(day)}${code.slice(m.indexOf('"', from + 1) + 1)}`;
+  }
+  if (m.endsWith(" },")) return `${code.slice(0, -3)}, expiresOn: ${JSON.stringify(day)} },`;
+  const { start, end } = permissionList(code, grant);
+  return `${code.slice(0, start)}{ permissions: ${code.slice(start, end)}, expiresOn: ${JSON.stringify(day)} }${code.slice(end)}`;
+}
+
+/**
+ * The comment with the review's note: a DECIDE note is answered by it, the rest (a grant's person)
+ * stays; a note already there (the same sign-off applied again) is not repeated.
+ */
+function withNote(comment: string, note: string): string {
+  const kept = comment
+    .split("; ")
+    .map((p) => p.trim())
+    .filter((p) => p && !p.startsWith("DECIDE:"))
+    .join("; ");
+  if (kept === note || kept.endsWith(`; ${note}`)) return kept;
+  return kept ? `${kept}; ${note}` : note;
+}
+
+/** Where a decision's line sits in access.ts: its index and its permissions. */
 function locate(lines: string[], d: CheckedDecision): { index: number; current: string[] } {
   const section =
     d.line.status === "member"
@@ -184,6 +328,10 @@ function locate(lines: string[], d: CheckedDecision): { index: number; current: 
   let org: number | undefined;
   let sec: string | undefined;
   let dbId: string | undefined;
+  const current = (code: string) => {
+    const { start, end } = permissionList(code, section === "databases");
+    return JSON.parse(code.slice(start, end)) as string[];
+  };
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     const o = /^ {4}id: (\d+),$/.exec(l);
@@ -195,18 +343,23 @@ function locate(lines: string[], d: CheckedDecision): { index: number; current: 
     if (s) sec = s[1];
     const dbm = /^ {8}id: (\d+),$/.exec(l);
     if (dbm) dbId = dbm[1];
-    if (org !== d.organization || sec !== section) continue;
-    if (section !== "databases" && l.startsWith(`      { email: ${JSON.stringify(d.email)},`)) {
-      return { index: i, current: JSON.parse(/permissions: (\[[^\]]*\])/.exec(l)![1]!) as string[] };
-    }
-    if (section === "databases" && dbId === db && d.userId !== null) {
-      const g = new RegExp(`^ {10}${d.userId}: (\\[[^\\]]*\\]),`).exec(l);
-      if (g) return { index: i, current: JSON.parse(g[1]!) as string[] };
-    }
+    if (org !== d.organizationId || sec !== section) continue;
+    if (section !== "databases" && l.startsWith(`      { email: ${JSON.stringify(d.email)},`))
+      return { index: i, current: current(splitLine(l).code) };
+    if (section === "databases" && dbId === db && d.userId !== null && l.startsWith(`          ${d.userId}: `))
+      return { index: i, current: current(splitLine(l).code) };
   }
   throw new UsageError(
-    `${d.where}: the access file holds no line for ${d.email} on ${d.line.scope} of organization ${d.organization}: it is older or newer than the packet (export and review the same world)`,
+    `${d.where}: the access file holds no line for ${d.email} on ${d.line.scope} of organization ${d.organizationId}: it is older or newer than the packet (export and review the same world)`,
   );
+}
+
+/** The review a sign-off answers and the day it was signed, for access.ts's end dates and notes. */
+export interface SignoffDays {
+  /** The packet's "as of" day (YYYY-MM-DD): names the review in the notes. */
+  review: string;
+  /** The sign-off day (YYYY-MM-DD): a removed line's expiresOn. */
+  on: string;
 }
 
 /** What applying a sign-off did. */
@@ -217,10 +370,13 @@ export interface SignoffResult {
   kept: number;
 }
 
-/** access.ts with the decisions applied: removed lines deleted, changed lines' permissions rewritten. Refuses when the file and the packet disagree. */
-export function applyToAccessFile(source: string, decisions: CheckedDecision[]): SignoffResult {
+/**
+ * access.ts with the decisions applied: a removed line gets `expiresOn: <on>` and a changed one
+ * its new permissions, each with a comment naming the review and the justification. Refuses
+ * when the file and the packet disagree.
+ */
+export function applyToAccessFile(source: string, decisions: CheckedDecision[], days: SignoffDays): SignoffResult {
   const lines = source.split("\n");
-  const drop = new Set<number>();
   const result: SignoffResult = { text: "", removed: [], changed: [], kept: 0 };
   for (const d of decisions) {
     if (d.decision === "keep") {
@@ -232,18 +388,21 @@ export function applyToAccessFile(source: string, decisions: CheckedDecision[]):
       throw new UsageError(
         `${d.where}: the access file gives ${d.email} ${perms(current)} on ${d.line.scope}, the packet ${perms(d.line.permissions)}: export and review the same world`,
       );
-    const label = `${d.email} on ${d.line.scope} of organization ${d.organization}`;
+    const label = `${d.email} on ${d.line.scope} of organization ${d.organizationId}`;
+    const why = d.justification ? `: ${commentText(d.justification)}` : "";
+    const grant = d.line.status === "granted";
+    const { code, comment } = splitLine(lines[index]!);
     if (d.decision === "remove") {
-      drop.add(index);
-      result.removed.push(label);
+      lines[index] = `${withEnd(code, days.on, grant)} // ${withNote(comment, `removed by the access review of ${days.review}${why}`)}`;
+      result.removed.push(`${label}: expiresOn ${days.on}`);
     } else {
-      lines[index] =
-        d.line.status === "granted"
-          ? lines[index]!.replace(/^( {10}\d+: )\[[^\]]*\]/, `$1${perms(d.permissions)}`)
-          : lines[index]!.replace(/permissions: \[[^\]]*\]/, `permissions: ${perms(d.permissions)}`);
+      const { start, end } = permissionList(code, grant);
+      const was = d.line.permissions.length ? d.line.permissions.join(" ") : "no permissions";
+      const note = `changed by the access review of ${days.review} (was ${was})${why}`;
+      lines[index] = `${code.slice(0, start)}${perms(d.permissions)}${code.slice(end)} // ${withNote(comment, note)}`;
       result.changed.push(`${label}: ${perms(d.line.permissions)} -> ${perms(d.permissions)}`);
     }
   }
-  result.text = lines.filter((_, i) => !drop.has(i)).join("\n");
+  result.text = lines.join("\n");
   return result;
 }

@@ -61,6 +61,17 @@ async function exported(label: string, args: string[] = []): Promise<string> {
   return out;
 }
 
+/** A copy of an exported project (without node_modules) whose access.ts `edit` changed, asserting it did. */
+function withDates(dir: string, label: string, edit: (access: string) => string): string {
+  const copy = newDir(label);
+  fs.cpSync(dir, copy, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
+  const before = fs.readFileSync(path.join(copy, "access.ts"), "utf8");
+  const after = edit(before);
+  expect(after).not.toBe(before);
+  fs.writeFileSync(path.join(copy, "access.ts"), after);
+  return copy;
+}
+
 const filesOf = (dir: string) =>
   Object.fromEntries(
     fs
@@ -191,10 +202,21 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     expect(filesOf(out)).toEqual(filesOf(dir));
   });
 
-  it("the exported project type-checks with tsc", () => {
+  it("the exported project type-checks with tsc, with end and start dates on its lines too", () => {
     const r = tsc(dir);
     expect(r.output).toBe("");
     expect(r.ok).toBe(true);
+    // The README's dated entries: { permissions, expiresOn, startsOn } for a grant, expiresOn and startsOn on a member and an invitation.
+    const dated = withDates(dir, "seeded-dated", (access) =>
+      access
+        .replace(
+          `${U.multiOrgMember}: ["DB_UPLOAD"],`,
+          `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01", startsOn: "2026-12-01" },`,
+        )
+        .replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, expiresOn: "2027-01-01", startsOn: "2026-12-01" },')
+        .replace(/("new\.hire@northwind\.example",[^\n]*) \},/, '$1, expiresOn: "2027-01-01" },'),
+    );
+    expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
   }, 60_000);
 
   engineIt(
@@ -218,6 +240,20 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
         "index.ts adopts each with resendWhenExpired: false, so nothing is sent",
       );
       expect(tsc(out)).toMatchObject({ ok: true, output: "" });
+      // OrgMember and DatabaseUserPermissions take an end date, not a start date: tsc says so rather than index.ts ignoring it.
+      const dated = withDates(out, "per-person-dated", (access) =>
+        access.replace(
+          `${U.multiOrgMember}: ["DB_UPLOAD"],`,
+          `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01" },`,
+        ),
+      );
+      expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
+      const started = withDates(out, "per-person-started", (access) =>
+        access.replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, startsOn: "2026-12-01" },'),
+      );
+      expect(tsc(started).output).toMatch(
+        /access\.ts\(\d+,\d+\): error TS2353: Object literal may only specify known properties, and 'startsOn' does not exist/,
+      );
       const first = await provesAdoption(out, "seeded-per-person");
       expect(first.steps).toHaveLength(7 + 2 + 1);
       expect(first.steps.map((s) => s.name)).toContain("grant-2001-1007");
@@ -230,7 +266,9 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     async () => {
       emu.reset();
       const out = await exported("authoritative", ["--mode", "authoritative"]);
-      expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain("delete the line: the roster then deletes the invitation");
+      expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
+        "as a review's remove does: the next\n    // up withdraws the invitation",
+      );
       await provesAdoption(out, "seeded-authoritative");
       expect(emu.store.findInvitation(SEEDED.org, SEEDED.invitations.expired)).toBeDefined();
     },

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
-import { csvCell } from "../../cli/review/render";
+import { csvLine } from "../../provider/data/spreadsheetSafe";
 import { runCli } from "./runCli";
 
 const U = SEEDED.users;
@@ -126,10 +126,11 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
     const csv = read(first.out, "review.csv").split("\r\n");
     expect(csv[0]).toBe(
-      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on",
+      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification",
     );
+    // The last two columns are the reviewer's: review.csv is the sign-off template.
     expect(csv).toContain(
-      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,`,
+      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,`,
     );
     const md = read(first.out, "review.md");
     expect(md).toContain("# Access review as of 2026-11-20T12:00:00.000Z");
@@ -257,16 +258,110 @@ describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
 });
 
 describe("review.csv cells", () => {
-  it("prefixes what a spreadsheet would run as a formula with ', and quotes what needs it", () => {
-    expect(["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "plain", 'a "b", c'].map(csvCell)).toEqual([
+  it("uses the reports' one rule: a formula gets a leading ', a plain number stays, what needs it is quoted", () => {
+    expect(["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "plain", 'a "b", c'].map((c) => csvLine([c]))).toEqual([
       "'=1+1",
-      "'+1",
-      "'-1",
+      "+1",
+      "-1",
       "'@SUM(A1)",
       "'\tx",
       "plain",
       '"a ""b"", c"',
     ]);
+  });
+});
+
+/** A resource of this package as `pulumi stack export` writes it (the review reads type, urn and outputs). */
+const resource = (kind: string, name: string, outputs: Record<string, unknown>) => ({
+  urn: `urn:pulumi:prod::access::pulumi-nodejs:dynamic:Resource$pulumi-nodejs:dynamic/reviewadmin:${kind}::${name}`,
+  type: `pulumi-nodejs:dynamic/reviewadmin:${kind}`,
+  outputs,
+});
+/** A secret output exported without --show-secrets: its value cannot be read. */
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc" };
+const live = (userId: number, permissions: unknown) => ({
+  status: "active",
+  userId,
+  firstName: null,
+  lastName: null,
+  permissions,
+  userIdentifiers: [],
+});
+
+describe("pulumi-reviewadmin review: what the code declares, judged per permission", () => {
+  beforeEach(() => {
+    emu.store.clock.offsetMs = 0;
+    emu.reset();
+  });
+
+  it("names the permissions held beyond what the stack declares for a line, in json, csv and md", async () => {
+    // The stack as its last up left it: Alan declared with no permissions, Ada with ORG_ADMIN, Frances's
+    // set secret (not readable), Ken by an OrgMember that does not manage permissions, Margaret's grant.
+    const state = path.join(tmp, `state-${++dirs}.json`);
+    const members = { "alan@northwind.example": live(U.member, []), "ada@northwind.example": live(U.orgAdmin, ["ORG_ADMIN"]) };
+    fs.writeFileSync(
+      state,
+      JSON.stringify({
+        version: 3,
+        deployment: {
+          resources: [
+            resource("OrganizationMembers", "org", {
+              organizationId: SEEDED.org,
+              mode: "additive",
+              members: { ...members, "frances@northwind.example": live(U.legalHoldAdmin, SECRET) },
+              managed: Object.fromEntries([...Object.keys(members), "frances@northwind.example"].map((e) => [e, ["permissions"]])),
+              unmanaged: [],
+            }),
+            resource("OrgMember", "ken", {
+              organizationId: SEEDED.org,
+              email: "ken@northwind.example",
+              status: "active",
+              userId: U.aiAdmin,
+              permissions: ["AI_ADMIN"],
+              managed: [],
+            }),
+            resource("DatabaseUserPermissions", "margaret", {
+              databaseId: SEEDED.databases.open,
+              userId: U.multiOrgMember,
+              permissions: ["DB_UPLOAD"],
+            }),
+          ],
+        },
+      }),
+    );
+    // In the web app, behind the code's back: Alan made ORG_ADMIN, Margaret given DB_ADMIN.
+    await web("PATCH", `/organizations/${SEEDED.org}/members/${U.member}`, { permissions: ["ORG_ADMIN"] });
+    await web("PUT", `/databases/${SEEDED.databases.open}/users/${U.multiOrgMember}`, { permissions: ["DB_ADMIN", "DB_UPLOAD"] });
+
+    const judged = await review(["--stack-state", state]);
+    expect(judged.r, judged.r.err).toMatchObject({ code: 0 });
+    const p = packetOf(judged.out);
+    const lines = (key: string) => person(p, SEEDED.org, key).inCode.lines;
+    const flags = (key: string) => person(p, SEEDED.org, key).flags;
+    const org = 'OrganizationMembers "org"';
+    expect(lines("alan@northwind.example")).toEqual([{ scope: "organization", declaredBy: [org], notInCode: ["ORG_ADMIN"] }]);
+    expect(flags("alan@northwind.example")).toEqual(expect.arrayContaining(["privileged", "not-in-code"]));
+    expect(lines("ada@northwind.example")).toEqual([{ scope: "organization", declaredBy: [org] }]);
+    expect(flags("ada@northwind.example")).not.toContain("not-in-code");
+    // Permissions the state does not show cannot be judged: declared, nothing named.
+    expect(lines("frances@northwind.example")).toEqual([{ scope: "organization", declaredBy: [org] }]);
+    expect(flags("frances@northwind.example")).not.toContain("not-in-code");
+    // A resource that does not manage permissions declares none of them.
+    expect(lines("ken@northwind.example")).toEqual([{ scope: "organization", declaredBy: ['OrgMember "ken"'], notInCode: ["AI_ADMIN"] }]);
+    expect(lines("margaret@northwind.example")).toEqual([
+      { scope: "organization", declaredBy: [], notInCode: ["CLOUD_MANAGEMENT_ADMIN"] },
+      { scope: `database ${SEEDED.databases.open}`, declaredBy: ['DatabaseUserPermissions "margaret"'], notInCode: ["DB_ADMIN"] },
+    ]);
+
+    const csv = read(judged.out, "review.csv").split("\r\n");
+    expect(csv.find((l) => l.includes(",alan@northwind.example,"))).toMatch(/,"OrganizationMembers ""org""",,ORG_ADMIN,,$/);
+    expect(csv.find((l) => l.includes(",margaret@northwind.example,") && l.includes(",database 2001,"))).toMatch(
+      /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,$/,
+    );
+    const md = read(judged.out, "review.md");
+    expect(md).toContain('organization: OrganizationMembers "org"; ORG_ADMIN not in code');
+    expect(md).toContain('database 2001: DatabaseUserPermissions "margaret"; DB_ADMIN not in code');
+    expect(md).toContain("or permissions beyond those the code declares for the line");
   });
 });
 
@@ -310,7 +405,7 @@ describe("pulumi-reviewadmin review: stale limits per privilege", () => {
     expect(person(lenient, SEEDED.org, "ada@northwind.example").flags).not.toContain("stale");
   });
 
-  it("without --as-of, the review is as of the service's clock, not this machine's", async () => {
+  it("without --as-of, the review is as of the service's clock, not this machine's; its progress is worded for a review", async () => {
     emu.store.clock.offsetMs = 30 * DAY;
     const out = newDir("service-clock");
     const r = await runCli([
@@ -323,9 +418,13 @@ describe("pulumi-reviewadmin review: stale limits per privilege", () => {
       "1000",
       "--out",
       out,
-      "-q",
     ]);
     expect(r, r.err).toMatchObject({ code: 0 });
+    // Progress speaks of the review, not of an export (the reading is the export's).
+    expect(r.err).toContain(
+      "review: organization 102 (Northwind Legal): database 2002 (Internal Investigation) not readable with this key: org admin access is off on it and the key holds no DB_ADMIN on it (the key of one of its database admins can read it)",
+    );
+    expect(r.err).not.toMatch(/export/i);
     // The Date header (whole seconds), carried forward on this machine's clock while the review reads.
     expect(Math.abs(Date.parse(packetOf(out).asOf) - (T0 + 30 * DAY))).toBeLessThan(5_000);
   });
