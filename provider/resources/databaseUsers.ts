@@ -440,7 +440,7 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     // so whoever it would remove is named, users given access since the last refresh included.
     const stored = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u])), ...olds.users };
     const have =
-      news.mode === "authoritative" && !refresh
+      news.mode === "authoritative" && op.preview && !refresh
         ? stateOf({ ...news, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users
         : stored;
     const dated = onDay(news, await dayFor(client, news));

@@ -518,7 +518,7 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     // added since the last refresh included.
     let everyone = { ...Object.fromEntries((olds.unmanaged ?? []).map(({ email, ...p }) => [email, p])), ...members };
     const known = new Set(Object.keys(everyone));
-    if (news.mode === "authoritative" && !refresh)
+    if (news.mode === "authoritative" && op.preview && !refresh)
       everyone = stateOf({ ...news, mode: "authoritative" }, {}, await liveRoster(client, orgId)).members;
     const dated = onDay(news, await dayFor(client, news));
     const have = news.mode === "authoritative" ? everyone : members;

@@ -150,8 +150,9 @@ describe("a review's remove decisions end in removed access, in every style expo
       expect(preview.writes).toEqual({});
       expect(changedSteps(preview.result)).toEqual(expectedSteps);
       const said = preview.result.logs.map((l) => l.line).join("\n");
-      expect(said).toContain(`alan@northwind.example: expired on ${day}, will be removed`);
-      expect(said).toContain(`user ${MARGARET}: expired on ${day}, will be removed`);
+      // A roster names each removal on its own line ("- alan@...: AI_ADMIN (expired on <day>)"), a per-person resource in its warning.
+      expect(said).toMatch(new RegExp(`alan@northwind\\.example\\b[^\\n]*expired on ${day}`));
+      expect(said).toMatch(new RegExp(`user ${MARGARET}\\b[^\\n]*expired on ${day}`));
 
       const up = await writesOf(() => stack.up(program));
       expect(up.writes).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });

@@ -18,6 +18,7 @@ import { definedOnly } from "../../util";
 import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
 import { say, withResource } from "./messages";
+import { fieldChanges } from "./rosterChanges";
 import { targetOf, targetsOf, whoChanged, whoChangedPeople } from "./whoChanged";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
@@ -233,6 +234,9 @@ export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.d
 
 const mapDefined = <A, B>(a: A | undefined, f: (a: A) => B): B | undefined => (a === undefined ? undefined : f(a));
 
+/** Inputs that are bookkeeping, not access: left out of what a preview says changes. */
+const QUIET_FIELDS = ["declaredElsewhere", "resendTrigger", "createAfterLostAnswer", "adoptId"];
+
 /** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
 const justRead = new Set<string>();
 
@@ -364,9 +368,14 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
             .then(() => rule(state, inputs, operation(`refreshing ${def.label(state)}`, { refresh: true, appliedAt })))
             .catch(() => ({ changes: true }));
         }
-        return run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op), { appliedAt }).catch((err: unknown) =>
-          Promise.reject(worded(err)),
+        const result = await run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op), { appliedAt }).catch(
+          (err: unknown) => Promise.reject(worded(err)),
         );
+        // A per-person resource says what changes, as a roster does person by person (rosterChanges.ts):
+        // the preview's Diagnostics are what a pull request's comment holds.
+        const changed = result.changes && !def.hideDiffs ? fieldChanges(state as object, inputs as object, QUIET_FIELDS) : undefined;
+        if (changed) say.info(`${def.label(inputs)}: ${result.replaces?.length ? "replaced: " : ""}${changed}`);
+        return result;
       }),
 
     create: (raw) =>

@@ -151,11 +151,42 @@ export function entryLines(v: PlanView): string[] {
   }
   for (const k of v.remove) {
     const h = v.have[k]!;
-    const why = v.expired[k] ? `access ended on ${v.expired[k]} (expiresOn)` : v.removedWhy;
+    const why = v.expired[k] ? `expired on ${v.expired[k]}` : v.removedWhy;
     const by = v.addedBy.get(k);
     const status = h.status && h.status !== "active" ? ` (${h.status})` : "";
     lines.push(`- ${v.name(k)}${status}: ${permissionsText(h.permissions ?? [])} (${why}${by ? `; ${by}` : ""})`);
   }
   for (const k of [...v.dropped].sort(v.order)) lines.push(`~ ${v.name(k)}: no longer in the map: ${v.droppedNote(k)}`);
   return lines;
+}
+
+/** A field's value as a reviewer reads it: lists joined, identifiers as `AT "Alan Turing"`, nothing as "none". */
+function valueText(v: unknown): string {
+  if (v === undefined || v === null) return "none";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "none";
+    return v
+      .map((x) =>
+        x && typeof x === "object" && "abbreviation" in x
+          ? `${String(x.abbreviation)} "${String((x as { label?: unknown }).label)}"`
+          : valueText(x),
+      )
+      .join(", ");
+  }
+  return typeof v === "object" ? JSON.stringify(v) : String(v);
+}
+
+/**
+ * What changes in a per-person resource, for its preview: "permissions: AI_ADMIN → no permission;
+ * expiresOn: none → 2027-01-31", over the inputs the program sets (a field left out is not
+ * managed); undefined when no field differs from the state.
+ */
+export function fieldChanges(state: object, inputs: object, skip: readonly string[] = []): string | undefined {
+  const s = state as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const [key, want] of Object.entries(inputs)) {
+    if (want === undefined || key.startsWith("__") || skip.includes(key) || deepEqual(s[key], want)) continue;
+    parts.push(`${key}: ${valueText(s[key])} → ${valueText(want)}`);
+  }
+  return parts.length ? parts.join("; ") : undefined;
 }
