@@ -4,7 +4,7 @@ import type { Store } from "../model/store";
 import { parse, type ControlRoute } from "./types";
 
 const Schemas = {
-  clock: z.object({ advanceMs: z.number().optional(), advanceDays: z.number().optional() }),
+  clock: z.strictObject({ advanceMs: z.number().optional(), advanceDays: z.number().optional() }),
 };
 
 function clockView(store: Store) {

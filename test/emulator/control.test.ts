@@ -98,6 +98,11 @@ describe("control API", () => {
     const after = (await control(emu.url, "POST", "/clock", { advanceDays: 30 })).body.data.nowMs;
     expect(after - before).toBeGreaterThanOrEqual(30 * 86_400_000);
     expect(after - before).toBeLessThan(30 * 86_400_000 + 5_000);
+    // A key it does not know is refused, naming it: it would otherwise move nothing, in silence.
+    const refused = await control(emu.url, "POST", "/clock", { advanceSeconds: 60 });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain("advanceSeconds");
+    expect((await control(emu.url, "GET", "/clock")).body.data.nowMs - after).toBeLessThan(5_000);
   });
 
   it("changes things behind the program's back, as a person in the web UI would", async () => {
