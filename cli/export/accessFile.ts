@@ -117,6 +117,12 @@ function organizationBlock(org: ExportedOrganization, access: ExportedAccess, p:
   out.push("    members: [");
   for (const m of org.members) out.push(`      ${memberLine(m, undefined)}`);
   out.push("    ],");
+  if (p.style === "rosters")
+    out.push(
+      "    // People this file does not declare whom the drift gate accepts as they are (an org admin made in the web",
+      "    // application, say): their emails, each with a comment saying who accepted them, when and why.",
+      "    knownExceptions: [],",
+    );
 
   if (!scope.invitations) {
     out.push("    // Invitations were not exported (--no-invitations): they are left as they are.");
@@ -216,7 +222,13 @@ export interface Grant extends Dates {
 export interface Database {
   id: number;
   name: string;
-  users: Record<number, DatabasePermission[] | Grant>;
+  users: Record<number, DatabasePermission[] | Grant>;${
+    p.style === "rosters"
+      ? `
+  /** User ids this file does not declare on the database whom the drift gate accepts as they are. */
+  knownExceptions?: number[];`
+      : ""
+  }
 }
 
 /** One organization's access. */
@@ -227,7 +239,13 @@ export interface Organization {
   /** Pending invitations. */
   invitations: Invitation[];
   /** Expired invitations, waiting for a decision (see the comment above each list). */
-  expiredInvitations: Invitation[];
+  expiredInvitations: Invitation[];${
+    p.style === "rosters"
+      ? `
+  /** Emails of people this file does not declare whom the drift gate accepts as they are (the roster's knownExceptions). */
+  knownExceptions?: string[];`
+      : ""
+  }
   databases: Database[];
 }`;
 }

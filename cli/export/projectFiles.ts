@@ -88,13 +88,19 @@ for (const org of organizations) {
       ]),
       // Expired invitations wait for a decision (see access.ts): an authoritative roster must not delete them meanwhile.
       protectedEmails: mode === "authoritative" ? org.expiredInvitations.map((i) => i.email) : undefined,
+      // People accepted as they are: the drift gate passes them (an additive roster's undeclared admins).
+      knownExceptions: org.knownExceptions,
     },
     adopted,
   );
   notInAccessFile[String(org.id)] = roster.unmanaged.apply((people) => people.map((p) => \`\${p.email} (\${p.status})\`));
 
   for (const db of org.databases) {
-    new reviewadmin.DatabaseUsers(\`database-\${db.id}\`, { databaseId: db.id, mode, users: db.users }, adopted);
+    new reviewadmin.DatabaseUsers(
+      \`database-\${db.id}\`,
+      { databaseId: db.id, mode, users: db.users, knownExceptions: db.knownExceptions },
+      adopted,
+    );
   }
 }
 `;
