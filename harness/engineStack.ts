@@ -56,6 +56,8 @@ export interface EngineRunOptions {
   parallel?: number;
   /** `--continue-on-error` (up): a failed step does not stop the others. */
   continueOnError?: boolean;
+  /** `--diff` (up, preview): the CLI prints each change's properties. */
+  diff?: boolean;
   /** `--target URN` for each (up, preview, refresh, destroy). */
   target?: string[];
   /** `--refresh` (up, preview). */
@@ -72,6 +74,8 @@ export interface EngineRunOptions {
 export interface EngineRunResult extends RunResult {
   /** Policy violations and remediations, as the engine reported them. */
   policy: automation.PolicyEvent[];
+  /** What the CLI printed (its stdout): what a terminal, a CI log or a pull request's comment shows. */
+  output: string;
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -193,6 +197,7 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
   const errors: string[] = [];
   const policy: automation.PolicyEvent[] = [];
   let text = "";
+  let output = "";
   return {
     steps: collector.steps,
     logs,
@@ -201,7 +206,13 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
     get text() {
       return text;
     },
-    onOutput: (out: string) => void (keepTranscript && (text += out)),
+    get output() {
+      return output;
+    },
+    onOutput: (out: string) => {
+      output += out;
+      if (keepTranscript) text += out;
+    },
     onEvent: (e: automation.EngineEvent) => {
       collector.onEvent(e);
       if (keepTranscript) text += `${JSON.stringify(e)}\n`;
@@ -390,10 +401,18 @@ export class EngineStack {
             expectNoChanges: opts.expectNoChanges,
             refresh: opts.refresh,
             continueOnError: opts.continueOnError,
+            diff: opts.diff,
           });
           outputs = Object.fromEntries(Object.entries(res.outputs).map(([k, o]) => [k, o.value]));
         } else if (kind === "preview") {
-          await stack.preview({ ...common, ...policy, program: inline, expectNoChanges: opts.expectNoChanges, refresh: opts.refresh });
+          await stack.preview({
+            ...common,
+            ...policy,
+            program: inline,
+            expectNoChanges: opts.expectNoChanges,
+            refresh: opts.refresh,
+            diff: opts.diff,
+          });
         } else {
           // Refresh and destroy run the program only with --run-program: the workspace's program then.
           stack.workspace.program = inline;
@@ -417,6 +436,7 @@ export class EngineStack {
         logs: rec.logs,
         errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
         policy: rec.policy,
+        output: rec.output,
       };
       if (failure) throw new RunError(result, [failure]);
       return result;

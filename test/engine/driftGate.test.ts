@@ -69,7 +69,7 @@ function rosters(gate: { onUnmanaged?: OnUnmanaged; emails?: string[]; userIds?:
 
 /** In the web application, by Frances (user 1005): mallory@evil.example becomes an org admin, a member with no grant a DB_ADMIN of 2001. */
 async function makeDrift(): Promise<{ dbAdmin: number }> {
-  await control(world.emu.url, "POST", "/clock", { advanceSeconds: 5 }); // after the program's last apply
+  await control(world.emu.url, "POST", "/clock", { advanceMs: 5000 }); // after the program's last apply
   const added = await control(world.emu.url, "POST", `/organizations/${ORG}/members`, {
     email: "mallory@evil.example",
     firstName: "Mallory",
