@@ -12,7 +12,9 @@
  * 4. a no-change up (goal: 0 requests) and a refresh (goal: within the list bound);
  * 5. the same three runs through the program harness (ProgramStack), for comparison; the plugin's
  *    peak memory there is read by bench/memoryProbe.ts, loaded into it with NODE_OPTIONS;
- * 6. the world afterwards compared with the world before (memberships, invitations, database users).
+ * 6. the world afterwards compared with the world before (memberships, invitations, database users);
+ * 7. the access review of one pull request's change under the engine (reviewPreview.ts): what
+ *    `pulumi preview --diff` prints, against the baseline of every roster entry printed.
  *
  * The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue:
  * ceil(members/200) + the sum over databases of ceil(users/200) + organizations x 5, with the
@@ -31,6 +33,7 @@ import { linkDependencies, repoRoot, tsc, writesIn } from "./exportedProject";
 import { MEMORY_PROBE_DIR, peakSince } from "./memoryProbe";
 import { sampleProcessMemory } from "./processMemory";
 import { pulumiVersion } from "../harness/pulumiCli";
+import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
 import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
 
 /**
@@ -103,6 +106,8 @@ export interface ExportBenchResult {
   /** The same runs through the program harness, for comparison. */
   harness: ExportRuns;
   worldUnchanged: boolean;
+  /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
+  reviewPreview: ReviewPreviewResult;
   goals: ExportGoal[];
   allGoalsMet: boolean;
   notes: string[];
@@ -272,6 +277,8 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       refresh: await phase("harness: refresh", () => harnessStack.refresh()),
     };
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
+    // Last: it edits the project (a pull request's change) and writes nothing to the service.
+    const reviewPreview = await benchReviewPreview(engine, project, (line) => log(`export: ${line}`));
 
     const resources = 1 + databasesExported;
     const goals: ExportGoal[] = [
@@ -291,6 +298,24 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       { id: "no-change-up", description: "a no-change up: requests", limit: 0, measured: noChangeUp.requests },
       { id: "refresh-requests", description: "refresh requests within the list bound", limit: listBound, measured: refresh.requests },
       { id: "refresh-changes", description: "refresh: resources found changed", limit: 0, measured: refresh.steps["refresh-changed"] ?? 0 },
+      {
+        id: "review-preview-lines",
+        description: `\`pulumi preview --diff\` of one change (one person changed, one added): lines (baseline ${reviewPreview.baseline.lines})`,
+        limit: 60,
+        measured: reviewPreview.preview.lines,
+      },
+      {
+        id: "review-preview-bytes",
+        description: `the same preview: characters, under a pull request comment's ${COMMENT_LIMIT.toLocaleString("en-US")} (baseline ${reviewPreview.baseline.bytes})`,
+        limit: COMMENT_LIMIT - 1,
+        measured: reviewPreview.preview.bytes,
+      },
+      {
+        id: "review-preview-names",
+        description: "the same preview names both people (1 = it does not)",
+        limit: 0,
+        measured: reviewPreview.preview.namesBoth ? 0 : 1,
+      },
       {
         id: "world-unchanged",
         description: "memberships, invitations and database users changed by the runs (1 = changed)",
@@ -315,6 +340,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       refresh,
       harness,
       worldUnchanged,
+      reviewPreview,
       goals,
       allGoalsMet: goals.every((g) => g.met),
       notes: [
@@ -357,6 +383,10 @@ export function exportText(r: ExportBenchResult): string {
       `  ${label.padEnd(22)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}${p.cliPeakRssBytes !== undefined ? `, CLI peak ${mib(p.cliPeakRssBytes)}, checkpoint ${mib(p.checkpointBytes ?? 0)}` : ""}, steps ${JSON.stringify(p.steps)}`,
     );
   }
+  const rp = r.reviewPreview;
+  lines.push(
+    `  review preview (${rp.change}): ${rp.preview.lines} lines, ${rp.preview.bytes} bytes, ${secs(rp.preview.wallMs)}; baseline ${rp.baseline.lines} lines, ${rp.baseline.bytes} bytes, ${secs(rp.baseline.wallMs)}`,
+  );
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
   for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);
   return lines.join("\n");
@@ -387,6 +417,13 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
       ([label, p]) =>
         `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${p.cliPeakRssBytes !== undefined ? mib(p.cliPeakRssBytes) : "-"} | ${mib(p.pluginPeakRssBytes)} | ${p.checkpointBytes !== undefined ? mib(p.checkpointBytes) : "-"} |`,
     ),
+    "",
+    `The access review of one pull request (${r.reviewPreview.change}), \`pulumi preview --diff\` under the engine, against the baseline of the same preview with the rosters' \`hideDiffs\` taken off (every entry printed, as before 0.3.0):`,
+    "",
+    "| preview | lines | characters | wall |",
+    "|---|---:|---:|---:|",
+    `| one line per person who changes | ${r.reviewPreview.preview.lines} | ${r.reviewPreview.preview.bytes.toLocaleString("en-US")} | ${secs(r.reviewPreview.preview.wallMs)} |`,
+    `| baseline: every roster entry | ${r.reviewPreview.baseline.lines.toLocaleString("en-US")} | ${r.reviewPreview.baseline.bytes.toLocaleString("en-US")} | ${secs(r.reviewPreview.baseline.wallMs)} |`,
     "",
     "| goal | limit | measured | met |",
     "|---|---:|---:|---|",
