@@ -154,7 +154,7 @@ function stoppedMessage(action: string, err: UploadError): string {
   );
 }
 
-/** Says progress at every 10% of a multi-part upload (shown while it runs). */
+/** Says progress at every 10% of a multi-part upload (shown while it runs, not kept in the Diagnostics). */
 function progressLogger(what: string): (p: UploadProgress) => void {
   let logged = 0;
   return (p) => {
@@ -162,7 +162,7 @@ function progressLogger(what: string): (p: UploadProgress) => void {
     const decile = Math.floor((p.bytesSent / p.totalBytes) * 10);
     if (decile <= logged) return;
     logged = decile;
-    say.info(
+    say.progress(
       `${what}: ${decile * 10}% uploaded (${formatBytes(p.bytesSent)} of ${formatBytes(p.totalBytes)} bytes, ${p.partsDone} of ${p.partCount} parts)`,
     );
   };
