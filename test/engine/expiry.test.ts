@@ -48,8 +48,9 @@ describe("an expiring DatabaseUsers entry", () => {
       const before = grants();
 
       const preview = await s.preview(program);
+      // The roster's preview names each removal on a line of its own, with why.
       expect(logsOf(preview)).toMatch(
-        new RegExp(`DatabaseUsers of database ${DB}: user ${guest}: expired on ${tomorrow}, will be removed`),
+        new RegExp(`DatabaseUsers of database ${DB}: 1 user changes\n\\s+- user ${guest}\\b[^\n]*\\(expired on ${tomorrow}\\)`),
       );
       expect(preview.steps.find((st) => st.name === "nvc")?.op).toBe("update");
 

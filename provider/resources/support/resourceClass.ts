@@ -24,6 +24,18 @@ function handled(value: unknown): void {
   void out.isSecret?.catch(ignore);
 }
 
+/**
+ * The URN a resource will have. Under a parent, from the parent's URN as a plain value: an input
+ * that depends on a component depends on all of its children, this resource included, and would
+ * never resolve.
+ */
+function urnOf(name: string, type: string, parent: pulumi.Resource | undefined): pulumi.Input<string> {
+  if (!parent) return pulumi.createUrn(name, type);
+  // promise() is the SDK's own (internal) accessor of an output's value; it carries no dependency.
+  const valueOf = (o: pulumi.Output<string>) => (o as unknown as { promise(): Promise<string> }).promise();
+  return valueOf(parent.urn).then((urn) => valueOf(pulumi.createUrn(name, type, urn)));
+}
+
 /** Pulumi module of every type token. */
 export const MODULE = "reviewadmin";
 
@@ -69,7 +81,7 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
     // request is about (lifecycle.ts RUN_MARKS; check takes them out).
     const marks = {
       ...(pulumi.runtime.isDryRun() ? { [RUN_MARKS.preview]: true } : {}),
-      [RUN_MARKS.urn]: pulumi.createUrn(name, type, opts?.parent),
+      [RUN_MARKS.urn]: urnOf(name, type, opts?.parent),
     };
     const props = { ...seeded, ...args, ...elsewhere, ...marks, __provider: providerSource(definition.kind) };
     const hideDiffs = definition.hideDiffs?.length ? { hideDiffs: [...(opts?.hideDiffs ?? []), ...definition.hideDiffs] } : {};

@@ -55,17 +55,18 @@ export function settingLines(olds: object, news: object, rules: readonly Setting
     const after = n[key] ?? absent;
     if (deepEqual(before, after)) continue;
     if (key === "declaredElsewhere") {
+      // Who is declared elsewhere, not by which resource: renaming that resource changes nothing here.
       const was = (before ?? {}) as Record<string, string>;
       const now = (after ?? {}) as Record<string, string>;
       const parts = [
         ...Object.keys(now)
-          .filter((k) => was[k] !== now[k])
+          .filter((k) => !(k in was))
           .map((k) => `+ ${claimed(k)} (${now[k]})`),
         ...Object.keys(was)
           .filter((k) => !(k in now))
           .map((k) => `- ${claimed(k)}`),
       ];
-      lines.push(`declared elsewhere in the program: ${[...new Set(parts)].join(", ")}`);
+      if (parts.length) lines.push(`declared elsewhere in the program: ${[...new Set(parts)].join(", ")}`);
     } else if (Array.isArray(before ?? []) && Array.isArray(after ?? [])) {
       const change = setChange((before ?? []) as unknown[], (after ?? []) as unknown[]);
       if (change) lines.push(`${key}: ${change}${meaning && change.includes("+") ? ` (${meaning})` : ""}`);
