@@ -1,5 +1,6 @@
 /**
- * What README.md names exists as named: every relative link points to a file that exists (and its
+ * Every fenced block of README.md is run by test/engine/readme.test.ts or listed with why it is not
+ * (test/support/readmeBlocks.ts), and what it names exists as named: every relative link points to a file that exists (and its
  * #anchor to a heading there), every `pulumi-reviewadmin` command and flag it shows is in that
  * command's --help, every `pulumi` command and flag in the Pulumi CLI's (when the CLI is here),
  * every `npm run` script in package.json, and every version in a command is package.json's.
@@ -10,7 +11,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { noEngine } from "../support/engine";
-import { codeSpans, commandPart, fencedBlocks, headingSlugs, prose, readmeText, relativeLinks, repoRoot } from "../support/readme";
+import {
+  codeSpans,
+  commandPart,
+  fencedBlocks,
+  headingSlugs,
+  identifies,
+  prose,
+  readmeText,
+  relativeLinks,
+  repoRoot,
+} from "../support/readme";
+import { NOT_RUN, PROGRAMS, SCRIPT, STORIES } from "../support/readmeBlocks";
 import { runCli } from "./runCli";
 
 const readme = readmeText();
@@ -138,6 +150,24 @@ async function helpOf(c: Command): Promise<string | undefined> {
   const group = r.stdout.includes("Available Commands:");
   return usage.length > 0 && !(group && c.words.length > usage.length) ? r.stdout : undefined;
 }
+
+describe("README.md's blocks", () => {
+  it("each is run by test/engine/readme.test.ts, or listed with the reason it is not", () => {
+    const blocks = fencedBlocks(readme);
+    const keys = [...PROGRAMS.map((p) => p.block), ...Object.values(STORIES).map((s) => s.block), SCRIPT.block, ...Object.keys(NOT_RUN)];
+    const unlisted = blocks
+      .filter((b) => !keys.some((k) => identifies(b, k)))
+      .map(
+        (b) =>
+          `README block at line ${b.line} (\`\`\`${b.lang}, "${b.lines[0]}") is not run: add it to PROGRAMS, STORIES, SCRIPT or NOT_RUN in test/support/readmeBlocks.ts (or, if it is there, update the line that names it)`,
+      );
+    expect(unlisted).toEqual([]);
+    // ...and each entry names exactly one block.
+    const stale = keys.map((k) => ({ k, n: blocks.filter((b) => identifies(b, k)).length })).filter(({ n }) => n !== 1);
+    expect(stale.map(({ k, n }) => `${n} README blocks have the line ${JSON.stringify(k)}`)).toEqual([]);
+    expect(blocks.length).toBe(keys.length);
+  });
+});
 
 describe("README.md names what exists", () => {
   it("every relative link points to a file that exists, and its anchor to a heading there", () => {

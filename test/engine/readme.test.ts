@@ -7,12 +7,14 @@
  *   own project" makes a consumer project (the packed tarball installed from `vendor/`, a stack
  *   with the base URL and the secret key, the doctor); the onboarding exports from there and
  *   adopts with no write; configuration, the policy pack, the vendor's routes and the emulator run
- *   in it too. What a user fills in comes from PLACEHOLDERS; a line that cannot run here is listed
+ *   in it too. What a user fills in comes from placeholders(); a line that cannot run here is listed
  *   with why, or replaced by what it does (`pulumi new typescript`, which needs the network).
- * - Each program (```ts) is the index.ts of that project (stack of its own, emulator reset): `pulumi
- *   up`, `pulumi up --expect-no-changes` with no write request, then one small change and `pulumi up`
- *   with the change live (test/support/readmePrograms.ts).
- * test/cli/readme.test.ts checks what the README names (links, commands and flags, versions).
+ * - Each program (```ts) is the index.ts of that project (a stack of its own, the emulator reset;
+ *   the Resources section's one-resource examples together, as modules of one program): `pulumi
+ *   up`, `pulumi up --expect-no-changes` with no write request, then one small change and `pulumi
+ *   up` with the change live (test/support/readmeBlocks.ts).
+ * test/cli/readme.test.ts checks that every block is run here or listed (test/support/readmeBlocks.ts),
+ * and what the README names (links, commands and flags, versions).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -23,69 +25,13 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ConsumerShell, type ShellResult } from "../support/consumerShell";
 import { noEngine, skipWithoutEngine } from "../support/engine";
 import { writesFrom } from "../support/programWorld";
-import { type Block, commandPart, fencedBlocks, placeholdersIn, readmeText, repoRoot } from "../support/readme";
-import { IMPORT, PROGRAMS, type Program } from "../support/readmePrograms";
+import { blockWith, commandPart, fencedBlocks, placeholdersIn, readmeText, repoRoot } from "../support/readme";
+import { PROGRAMS, SCRIPT, STORIES, type Program, type Story } from "../support/readmeBlocks";
 
 skipWithoutEngine("test/engine/readme.test.ts");
 
-/** A shell block's story: the lines not run here, and those run otherwise, by their command part. */
-interface Story {
-  /** A line of the block (trimmed, or its command part) that tells it from every other block. */
-  block: string;
-  /** Lines not run here, with why. */
-  notRun?: Record<string, string>;
-  /** Lines run otherwise here: what runs instead, and why. */
-  instead?: Record<string, { run: string; why: string }>;
-}
-
-const STORIES = {
-  ownProject: {
-    block: "mkdir my-access && cd my-access",
-    instead: {
-      "pulumi new typescript --yes": {
-        run: 'cp -R "$PULUMI_NEW_TEMPLATE"/. . && pulumi stack init dev',
-        why: "pulumi new downloads its template and packages from the network: here the typescript template's files are copied and its stack made",
-      },
-    },
-  },
-  onboarding: { block: "read -rs REVIEWADMIN_API_KEY && export REVIEWADMIN_API_KEY" },
-  policy: { block: "pulumi preview --policy-pack node_modules/pulumi-reviewadmin/policy --policy-pack-config policy-config.json" },
-  configuration: { block: "pulumi config set reviewadmin:requestsPerSecond 25" },
-  routes: { block: "npx --no-install pulumi-reviewadmin routes --openapi vendor-openapi.yaml" },
-  emulator: {
-    block: "npx --no-install pulumi-reviewadmin emulator --port 8080 --state .emulator.json",
-    notRun: { "npm run emulator -- --port 8080": "the same command from a clone of this repository; the project here is a user's" },
-  },
-} satisfies Record<string, Story>;
-
-/** The data-source block: a plain Node script (the README: data sources work in a plain Node script too). */
-const SCRIPT = {
-  block: "const matrix = await reviewadmin.getAccessMatrix({ organizationId: 102 });",
-  prelude: `import * as fs from "node:fs";\n${IMPORT}`,
-  why: "a fragment: the imports of fs and of the package, run as an ES module (top-level await) by Node",
-};
-
-/** Blocks not run, by a line of each, with the reason. */
-const NOT_RUN: Record<string, string> = {
-  "npm ci && npm run demo": "the repository's own quick start, in a clone: the demo is test/demo's, and npm test runs this file",
-  "npm run build": "the repository's own development commands, in a clone (npm test is this suite)",
-  '{ email: "alan@northwind.example", firstName: "Alan", lastName: "Turing", permissions: [], expiresOn: "2026-12-02" }, // removed by the access review of 2026-12-01: left the firm':
-    "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
-  "creating OrgMember someone@example.com in organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)":
-    "an error message shown as an example; test/resources/*.test.ts check that wording",
-};
-
-const readme = readmeText();
-const blocks = fencedBlocks(readme);
-
-/** Whether `key` is a line of the block: the whole line trimmed, or its command part. */
-const identifies = (b: Block, key: string) => b.lines.some((l) => l.trim() === key || commandPart(l).trim() === key);
-const blockOf = (key: string): Block => {
-  const found = blocks.filter((b) => identifies(b, key));
-  if (found.length !== 1)
-    throw new Error(`${found.length} README blocks have the line ${JSON.stringify(key)} (test/engine/readme.test.ts)`);
-  return found[0]!;
-};
+const blocks = fencedBlocks(readmeText());
+const blockOf = (key: string) => blockWith(blocks, key);
 
 let emu: RunningEmulator;
 let shell: ConsumerShell;
@@ -125,7 +71,7 @@ function scriptOf(story: Story, extra: [string, string][] = []): string {
 }
 
 /** A pulumi command in the consumer project. */
-const pulumi = (args: string[], env: Record<string, string> = {}) => shell.run("pulumi", args, { cwd: project, env });
+const pulumi = (args: string[]) => shell.run("pulumi", args, { cwd: project });
 
 /** Resets the emulator to its seeded world on the real clock (or on `today`, 09:00 UTC), with the request log emptied. */
 function resetWorld(today?: string): void {
@@ -147,14 +93,15 @@ async function stackFor(stack: string): Promise<void> {
 }
 
 /** The program's code as index.ts: the block, after what it needs. */
-function codeOf(p: Program | { block: string; needs?: Program["needs"] }): string {
+function codeOf(p: Pick<Program, "block" | "needs">): string {
   return `${p.needs?.prelude ?? ""}${blockOf(p.block).lines.join("\n")}\n`;
 }
 
 /**
  * Runs README programs of one stack (one, or several as modules of one program): up (as a user
  * does: preview, then the update, confirmed), up with nothing changed (`--expect-no-changes`, no
- * write request), then up after each program's change, with each change live.
+ * write request), then up after each program's change, with each change live. The second and
+ * third skip the preview the first showed: each preview is one more run of the program.
  */
 async function runPrograms(ps: Program[], afterFirstUp?: () => Promise<void>): Promise<void> {
   resetWorld(ps.find((p) => p.today)?.today);
@@ -289,20 +236,6 @@ async function keyInState(stack: string): Promise<void> {
 }
 
 describe("README.md, run", () => {
-  it("runs every block, or lists it with the reason it is not run", () => {
-    const keys = [...PROGRAMS.map((p) => p.block), ...Object.values(STORIES).map((s) => s.block), SCRIPT.block, ...Object.keys(NOT_RUN)];
-    const unlisted = blocks
-      .filter((b) => !keys.some((k) => identifies(b, k)))
-      .map(
-        (b) =>
-          `README block at line ${b.line} (\`\`\`${b.lang}, "${b.lines[0]}") is not run: add it to PROGRAMS (test/support/readmePrograms.ts), STORIES, SCRIPT or NOT_RUN (test/engine/readme.test.ts)`,
-      );
-    expect(unlisted).toEqual([]);
-    // ...and every entry names exactly one block.
-    expect(keys.map((k) => [k, blocks.filter((b) => identifies(b, k)).length]).filter(([, n]) => n !== 1)).toEqual([]);
-    expect(blocks.length).toBe(keys.length);
-  });
-
   it("Use it in your own project: the tarball from vendor/, the stack's config, the doctor, then preview --diff and the program", async () => {
     // The block ran in beforeAll (every other test works in its project); here is what it did.
     expect(setup!.code).toBe(0);

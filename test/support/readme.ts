@@ -46,6 +46,19 @@ export function fencedBlocks(text: string): Block[] {
   return blocks;
 }
 
+/** Whether `key` is a line of the block: the whole line trimmed, or a shell line's command part. */
+export function identifies(b: Block, key: string): boolean {
+  return b.lines.some((l) => l.trim() === key || commandPart(l).trim() === key);
+}
+
+/** The one block of `blocks` that has the line `key`, or an error saying how many have it. */
+export function blockWith(blocks: Block[], key: string): Block {
+  const found = blocks.filter((b) => identifies(b, key));
+  if (found.length !== 1)
+    throw new Error(`${found.length} README blocks have the line ${JSON.stringify(key)} (test/support/readmeBlocks.ts)`);
+  return found[0]!;
+}
+
 /** `text` without its fenced blocks (each replaced by an empty line, so paragraphs stay apart). */
 export function prose(text: string): string {
   return text.replace(/^```[^\n]*\n[\s\S]*?^```\s*$/gm, "");

@@ -1,8 +1,13 @@
 /**
- * The README's ```ts programs as test/engine/readme.test.ts runs them: each one the `index.ts` of
- * a consumer project on the seeded emulator, up, up again with nothing changed, then up after one
- * small change the test makes (a person or a permission added). A block that leaves out what a
- * program needs around it (the import, a file it names) gets it here, said in `needs`.
+ * Every fenced block of the README, and how test/engine/readme.test.ts runs it or why it does not
+ * (test/cli/readme.test.ts checks that each block is here once): the shell blocks' STORIES, the
+ * PROGRAMS, the data-source SCRIPT, and NOT_RUN with the reasons. Each is named by a line of its
+ * block (trimmed, or a shell line's command part).
+ *
+ * Each program is the `index.ts` of a consumer project on the seeded emulator: up, up again with
+ * nothing changed, then up after one small change the test makes (a person or a permission
+ * added). A block that leaves out what a program needs around it (the import, a file it names)
+ * gets it here, said in `needs`.
  *
  * Blocks of the same `stack` run together, as one program of one module per block
  * (`readme-<line>.ts`, so an error names the README line): the Resources section's one-resource
@@ -52,7 +57,7 @@ const custodianEmails = (emu: RunningEmulator) => emu.store.directory(SEEDED.dir
 /** Replaces `from` in `code`, or fails saying that the block no longer has it (update the change here). */
 export function replaceIn(code: string, from: string, to: string): string {
   if (!code.includes(from))
-    throw new Error(`the README block no longer contains ${JSON.stringify(from)}: update its change in test/support/readmePrograms.ts`);
+    throw new Error(`the README block no longer contains ${JSON.stringify(from)}: update its change in test/support/readmeBlocks.ts`);
   return code.replace(from, to);
 }
 
@@ -216,3 +221,50 @@ export const PROGRAMS: Program[] = [
     },
   },
 ];
+
+/** A shell block's story: the lines not run here, and those run otherwise, by their command part. */
+export interface Story {
+  /** A line of the block (trimmed, or its command part) that tells it from every other block. */
+  block: string;
+  /** Lines not run here, with why. */
+  notRun?: Record<string, string>;
+  /** Lines run otherwise here: what runs instead, and why. */
+  instead?: Record<string, { run: string; why: string }>;
+}
+
+export const STORIES = {
+  ownProject: {
+    block: "mkdir my-access && cd my-access",
+    instead: {
+      "pulumi new typescript --yes": {
+        run: 'cp -R "$PULUMI_NEW_TEMPLATE"/. . && pulumi stack init dev',
+        why: "pulumi new downloads its template and packages from the network: here the typescript template's files are copied and its stack made",
+      },
+    },
+  },
+  onboarding: { block: "read -rs REVIEWADMIN_API_KEY && export REVIEWADMIN_API_KEY" },
+  policy: { block: "pulumi preview --policy-pack node_modules/pulumi-reviewadmin/policy --policy-pack-config policy-config.json" },
+  configuration: { block: "pulumi config set reviewadmin:requestsPerSecond 25" },
+  routes: { block: "npx --no-install pulumi-reviewadmin routes --openapi vendor-openapi.yaml" },
+  emulator: {
+    block: "npx --no-install pulumi-reviewadmin emulator --port 8080 --state .emulator.json",
+    notRun: { "npm run emulator -- --port 8080": "the same command from a clone of this repository; the project here is a user's" },
+  },
+} satisfies Record<string, Story>;
+
+/** The data-source block: a plain Node script (the README: data sources work in a plain Node script too). */
+export const SCRIPT = {
+  block: "const matrix = await reviewadmin.getAccessMatrix({ organizationId: 102 });",
+  prelude: `import * as fs from "node:fs";\n${IMPORT}`,
+  why: "a fragment: the imports of fs and of the package, run as an ES module (top-level await) by Node",
+};
+
+/** Blocks not run, by a line of each, with the reason. */
+export const NOT_RUN: Record<string, string> = {
+  "npm ci && npm run demo": "the repository's own quick start, in a clone (npm ci, the demo, and npm test, which runs this)",
+  "npm run build": "the repository's own development commands, in a clone (npm test is this suite)",
+  '{ email: "alan@northwind.example", firstName: "Alan", lastName: "Turing", permissions: [], expiresOn: "2026-12-02" }, // removed by the access review of 2026-12-01: left the firm':
+    "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
+  "creating OrgMember someone@example.com in organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)":
+    "an error message shown as an example; test/resources/*.test.ts check that wording",
+};
