@@ -12,7 +12,8 @@ import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import type { ReviewAdminClient } from "../client";
+import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
@@ -103,8 +104,10 @@ function inputsOf(state: InvitationState): Inputs {
   return inputs;
 }
 
-function isExpired(s: InvitationState): boolean {
-  return s.status === "expired" || (s.status === "pending" && !!s.expiration && Date.parse(s.expiration) <= Date.now());
+/** An invitation past its expiration, by the service's clock (asked only for a pending one: expiry.ts serviceTime). */
+async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise<boolean> {
+  if (s.status === "expired") return true;
+  return s.status === "pending" && !!s.expiration && Date.parse(s.expiration) <= (await serviceTime(client));
 }
 
 /** The Invitation implementation run by the plugin. */
@@ -152,7 +155,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
         if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
       }
     }
-    const resendDue = isExpired(olds) && news.resendWhenExpired !== false;
+    const resendDue = news.resendWhenExpired !== false && (await isExpired(olds, client));
     return { ...result, changes: result.changes || resendDue };
   },
 

@@ -24,7 +24,7 @@ import {
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";
@@ -156,9 +156,12 @@ function inputsOf(state: OrgMemberState): Inputs {
   });
 }
 
-function isExpired(state: OrgMemberState): boolean {
+/** An invitation past its expiration, by the service's clock (asked only for a pending one: expiry.ts serviceTime). */
+async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Promise<boolean> {
   if (state.status === "expired") return true;
-  return state.status === "invited" && !!state.invitationExpiration && Date.parse(state.invitationExpiration) <= Date.now();
+  return (
+    state.status === "invited" && !!state.invitationExpiration && Date.parse(state.invitationExpiration) <= (await serviceTime(client))
+  );
 }
 
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */
@@ -271,7 +274,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
       !result.replaces?.length &&
       !containsUnknown(news.userIdentifiers) &&
       (await acceptedWithOtherIdentifiers(client, olds, news));
-    const resend = isExpired(olds) && news.resendWhenExpired !== false;
+    const resend = news.resendWhenExpired !== false && (await isExpired(olds, client));
     // Anti-lockout at preview, only when the change takes ORG_ADMIN away, so a plain preview
     // sends nothing. Permissions not known yet are judged at up (applyToMember), with the real value.
     if (

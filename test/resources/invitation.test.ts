@@ -235,6 +235,19 @@ describe("Invitation", () => {
 });
 
 describe("Invitation lifecycle", () => {
+  it("its expiration is judged by the service's clock: past it there, without a refresh, the preview re-sends it", async () => {
+    const EVE = "eve.clock@example.com";
+    const eve = { organizationId: ORG, email: EVE, permissions: ["AI_ADMIN"] };
+    await world().run(async (run) => expect((await (await res(run, "eve")).up(eve)).outs.status).toBe("pending"));
+    // The service is 15 days on (an invitation lasts 14); this machine's clock is not.
+    store().clock.advance(15 * 86_400_000);
+    try {
+      await world().run(async (run) => expect((await (await res(run, "eve")).preview(eve)).op).toBe("update"));
+    } finally {
+      store().clock.advance(-store().clock.offsetMs);
+    }
+  });
+
   it(
     "pending → expired → re-sent; re-sent on purpose by resendTrigger; accepted, then deleted leaving the membership",
     SCENARIO,

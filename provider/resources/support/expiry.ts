@@ -61,8 +61,13 @@ export function dayOf(ms: number): string {
  * fails does the machine's clock decide.
  */
 export async function today(client: ReviewAdminClient): Promise<string> {
+  return dayOf(await serviceTime(client));
+}
+
+/** Now (unix ms) by the service's clock, as `today` asks it: one cached read at most; the machine's clock when that fails. */
+export async function serviceTime(client: ReviewAdminClient): Promise<number> {
   if (client.serviceNow() === undefined) await currentUser(client).catch(() => undefined);
-  return dayOf(client.serviceNow() ?? Date.now());
+  return client.serviceNow() ?? Date.now();
 }
 
 /** Whole days from `from` to `to` (both YYYY-MM-DD). */
