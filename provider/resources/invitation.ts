@@ -104,10 +104,16 @@ function inputsOf(state: InvitationState): Inputs {
   return inputs;
 }
 
-/** An invitation past its expiration, by the service's clock (asked only for a pending one: expiry.ts serviceTime). */
+/**
+ * An invitation past its expiration by the service's clock. This machine's clock (or the service's
+ * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
+ * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
+ */
 async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise<boolean> {
   if (s.status === "expired") return true;
-  return s.status === "pending" && !!s.expiration && Date.parse(s.expiration) <= (await serviceTime(client));
+  if (s.status !== "pending" || !s.expiration) return false;
+  const at = Date.parse(s.expiration);
+  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
 }
 
 /** The Invitation implementation run by the plugin. */

@@ -156,12 +156,16 @@ function inputsOf(state: OrgMemberState): Inputs {
   });
 }
 
-/** An invitation past its expiration, by the service's clock (asked only for a pending one: expiry.ts serviceTime). */
+/**
+ * An invitation past its expiration by the service's clock. This machine's clock (or the service's
+ * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
+ * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
+ */
 async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Promise<boolean> {
   if (state.status === "expired") return true;
-  return (
-    state.status === "invited" && !!state.invitationExpiration && Date.parse(state.invitationExpiration) <= (await serviceTime(client))
-  );
+  if (state.status !== "invited" || !state.invitationExpiration) return false;
+  const at = Date.parse(state.invitationExpiration);
+  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
 }
 
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */

@@ -120,6 +120,13 @@ async function commit(message: string): Promise<void> {
   await sh(ws, "git", "push", "-q", "origin", "HEAD");
 }
 
+/** Merges the pull request's branch into main (fast-forward) and pushes it. */
+async function merge(branch: string): Promise<void> {
+  await sh(ws, "git", "switch", "-q", "main");
+  await sh(ws, "git", "merge", "-q", "--ff-only", branch);
+  await sh(ws, "git", "push", "-q", "origin", "main");
+}
+
 /** Rewrites one line of access/access.ts, as a pull request would. */
 function editAccess(from: string, to: string): void {
   const file = path.join(ws, "access", "access.ts");
@@ -322,9 +329,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
   });
 
   it("up.yml on the merge to main: the pull request's change is applied, writing for those two people only", async () => {
-    await sh(ws, "git", "switch", "-q", "main");
-    await sh(ws, "git", "merge", "-q", "--ff-only", "joan-joins");
-    await sh(ws, "git", "push", "-q", "origin", "main");
+    await merge("joan-joins");
     emu.traffic.log.reset();
     const run = await runWorkflow("up.yml", onMain("push"));
     expect(run.ok, transcript(run)).toBe(true);
@@ -408,9 +413,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(diagnosticsOf(actionOf(preview.jobs.preview!).comment!.message)).toContain(
       `knownExceptions: + ${MALLORY} (accepted as they are)`,
     );
-    await sh(ws, "git", "switch", "-q", "main");
-    await sh(ws, "git", "merge", "-q", "--ff-only", "accept-mallory");
-    await sh(ws, "git", "push", "-q", "origin", "main");
+    await merge("accept-mallory");
     emu.traffic.log.reset();
     const up = await runWorkflow("up.yml", onMain("push"));
     expect(up.ok, transcript(up)).toBe(true);
@@ -502,9 +505,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(removals.join("\n")).toContain(`- ${leaver}: no permission (expired on `);
     expect(removals.join("\n")).toMatch(new RegExp(`- user ${MARGARET} \\([^)]*\\): DB_DELETE, DB_UPLOAD \\(expired on `));
 
-    await sh(ws, "git", "switch", "-q", "main");
-    await sh(ws, "git", "merge", "-q", "--ff-only", "access-review-signoff");
-    await sh(ws, "git", "push", "-q", "origin", "main");
+    await merge("access-review-signoff");
     emu.traffic.log.reset();
     const up = await runWorkflow("up.yml", onMain("push"));
     expect(up.ok, transcript(up)).toBe(true);

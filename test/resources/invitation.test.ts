@@ -235,14 +235,17 @@ describe("Invitation", () => {
 });
 
 describe("Invitation lifecycle", () => {
-  it("its expiration is judged by the service's clock: past it there, without a refresh, the preview re-sends it", async () => {
+  it("its expiration is judged by the service's clock: expired by this machine's only, it is not re-sent", async () => {
     const EVE = "eve.clock@example.com";
     const eve = { organizationId: ORG, email: EVE, permissions: ["AI_ADMIN"] };
-    await world().run(async (run) => expect((await (await res(run, "eve")).up(eve)).outs.status).toBe("pending"));
-    // The service is 15 days on (an invitation lasts 14); this machine's clock is not.
-    store().clock.advance(15 * 86_400_000);
+    // Sent when the service's clock was 15 days behind this machine's: it expires (14 days) before this machine's now.
+    store().clock.advance(-15 * 86_400_000);
     try {
-      await world().run(async (run) => expect((await (await res(run, "eve")).preview(eve)).op).toBe("update"));
+      await world().run(async (run) => expect((await (await res(run, "eve")).up(eve)).outs.status).toBe("pending"));
+      expect(Date.parse(invitationOf(EVE)!.expiration)).toBeLessThan(Date.now());
+      const sent = record();
+      await world().run(async (run) => expect((await (await res(run, "eve")).up(eve)).op).toBe("same"));
+      expect(sent.writes()).toEqual([]);
     } finally {
       store().clock.advance(-store().clock.offsetMs);
     }
