@@ -55,7 +55,9 @@ describe("the upload model and the part PUT, on a store of its own", () => {
   afterAll(() => new Promise<void>((r) => partServer.server.close(() => r())));
 
   beforeEach(() => {
-    store = new Store({ clock: Date.parse("2024-06-20T12:00:00Z") });
+    // A frozen clock: only advance() moves it, so a 1 ms margin below is exact, not a race.
+    const start = Date.parse("2024-06-20T12:00:00Z");
+    store = new Store({ clock: () => start });
     uploads = configureUploads(store, { minPartSize: MIN, processingDelayMs: PROCESSING_MS, rangeChunkSize: 1000 });
   });
   afterEach(async () => {
