@@ -69,6 +69,14 @@ module.exports = {
       from: { path: "^provider/data/" },
       to: { path: "^provider/resources/" },
     },
+    {
+      name: "access-below-resources",
+      comment:
+        "The access engine (planner, gateways, run cache, service clock) sits under the resources and the data sources: it never imports provider/resources or provider/data.",
+      severity: "error",
+      from: { path: "^provider/access/" },
+      to: { path: "^provider/(resources|data)/" },
+    },
     onlyImports(
       "policy-imports-contract",
       "^policy/",

@@ -3,16 +3,23 @@
  * sets sorted, emails lower-cased, identifiers sorted by abbreviation with only their two fields.
  */
 
+// The grant model's rules (contract/grants.ts), shared by the EthicalWall resource and the access review.
+export { normalizeEmail, wallCovers } from "../contract/grants";
+import { compareText } from "./util";
+
 /** A user identifier as the provider stores it. */
 export interface Identifier {
   abbreviation: string;
   label: string;
 }
 
-/** Sorted copy of a set-like list without repeats. */
+/**
+ * Sorted copy of a set-like list without repeats: strings by code unit, anything else by its JSON
+ * text (so numbers as text, as states have always stored them), the same on every machine.
+ */
 export function sortedSet<T>(items: readonly T[]): T[] {
-  const key = (x: T) => JSON.stringify(x);
-  return [...new Set(items)].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const key = (x: T) => (typeof x === "string" ? x : JSON.stringify(x));
+  return [...new Set(items)].sort((a, b) => compareText(key(a), key(b)));
 }
 
 /** True when two lists hold the same items, whatever their order. */
@@ -20,22 +27,7 @@ export function sameSet<T>(a: readonly T[], b: readonly T[]): boolean {
   return JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
 }
 
-/** Email as stored and compared: trimmed and lower-cased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 /** Identifiers sorted by abbreviation with only the two known fields. */
 export function normalizeIdentifiers(ids: readonly Identifier[]): Identifier[] {
-  return ids.map((i) => ({ abbreviation: i.abbreviation, label: i.label })).sort((a, b) => a.abbreviation.localeCompare(b.abbreviation));
-}
-
-/**
- * True when an ethical wall's `people` entry covers `email`: the same address, or a domain
- * pattern `*@domain` of its domain (both compared lower-cased). Shared by the EthicalWall
- * resource and the access review, so both read a wall alike.
- */
-export function wallCovers(entry: string, email: string): boolean {
-  const e = normalizeEmail(email);
-  return entry.startsWith("*@") ? e.endsWith(entry.slice(1)) : e === entry;
+  return ids.map((i) => ({ abbreviation: i.abbreviation, label: i.label })).sort((a, b) => compareText(a.abbreviation, b.abbreviation));
 }

@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
-import { wallCovers } from "../normalize";
+import { sortedSet, wallCovers } from "../normalize";
 import { compareText, mapLimit } from "../util";
 import { csvLine } from "./spreadsheetSafe";
 import { idArg } from "./args";
@@ -182,10 +182,6 @@ function wallsOf(
 
 function text(s: string | null | undefined): string {
   return typeof s === "string" ? s : "";
-}
-
-function sortedSet<T extends string>(items: readonly T[]): T[] {
-  return [...new Set(items)].sort(compareText);
 }
 
 function personKey(email: string | null, username: string): string {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { OrganizationPermission } from "../../contract/schemas";
+import { serviceNow } from "../access/clock";
 import { compareText } from "../util";
 import { getAccessMatrix } from "./accessReview";
 import { idArg } from "./args";
@@ -103,7 +104,7 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
     let asOf = args.asOf;
     if (asOf === undefined) {
       await matrixRead;
-      asOf = client.serviceNow() ?? Date.now();
+      asOf = serviceNow(client);
     }
     const byPrivilege = args.staleDaysByPrivilege ?? {};
     const begin = asOf - Math.max(staleDays, ...Object.values(byPrivilege).map(Number)) * DAY_MS;

@@ -6,15 +6,14 @@ import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
-import { ignore404 } from "../failures";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
 import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
-import { assertKeepsOwnDatabaseAdmin, refusalAsFailure } from "./support/lockout";
+import { assertAdminRemovalAllowed, guardAdminLoss, refusalAsFailure } from "./support/lockout";
 import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { currentUser, listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
+import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
 
 /** Inputs of a DatabaseUserPermissions. */
@@ -106,35 +105,23 @@ function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
   return olds.permissions.includes("DB_ADMIN") && !news.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
 }
 
+/** The database as anti-lockout names it. */
+const scopeOf = (s: { databaseId: number }) => ({ kind: "database" as const, id: s.databaseId });
+
 /**
- * Anti-lockout of a create: adopting the key's own grant with permissions that lack DB_ADMIN
- * would overwrite it (E26) and take DB_ADMIN from the key's user; refused unless allowAdminRemoval.
- * Asks who the key is first (once per run), so only a create for the key's own user lists the database's users.
+ * Anti-lockout of a create: adopting a grant holding DB_ADMIN with permissions that lack it would
+ * overwrite it (E26) and take DB_ADMIN from the key's own user or from the database's last
+ * DB_ADMIN; refused unless allowAdminRemoval. Only a create without DB_ADMIN lists the database's users.
  */
 async function guardCreate(client: ReviewAdminClient, inputs: Inputs, action: string): Promise<void> {
   if (inputs.permissions.includes("DB_ADMIN") || inputs.allowAdminRemoval) return;
-  const me = await currentUser(client);
-  if (!me || me.id !== inputs.userId) return;
   const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
-  if (existing?.permissions.includes("DB_ADMIN")) await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, [inputs.userId], action);
+  if (existing?.permissions.includes("DB_ADMIN")) await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
 }
 
 /** Sets the user's permissions (E26 overwrites). */
-async function setPermissions(client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> {
-  const live = await client.call(
-    "PutDatabaseUser",
-    { databaseId: inputs.databaseId, userId: inputs.userId },
-    { databasePermissions: inputs.permissions },
-  );
-  await rememberDatabaseUser(client, inputs.databaseId, inputs.userId, live);
-  return live;
-}
-
-/** Removes the user's permissions on the database (E24); already gone counts as done. */
-async function removeGrant(client: ReviewAdminClient, databaseId: number, userId: number): Promise<void> {
-  await client.call("DeleteDatabaseUser", { databaseId, userId }).catch(ignore404);
-  await rememberDatabaseUser(client, databaseId, userId, undefined);
-}
+const setPermissions = (client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> =>
+  setGrant(client, inputs.databaseId, inputs.userId, inputs.permissions);
 
 /** The inputs a state stands for (refresh writes them back). */
 function inputsOfState(s: DatabaseUserPermissionsState): Inputs {
@@ -164,6 +151,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     "expiredOn",
   ]),
   label,
+  subject: (s) => ({ scope: { kind: "database", id: s.databaseId }, subject: { userId: s.userId } }),
   idOf: (s) => `${s.databaseId}/${s.userId}`,
   claims: (i) => [grantKey(i.databaseId, i.userId)],
   holds: (s) => [grantKey(s.databaseId, s.userId)],
@@ -188,12 +176,12 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     // Removed once; a later up with the date still past has nothing to do.
     if (step === "done") return { changes: false };
     if (step === "remove" && olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
-      await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
+      await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
     // Past the end: removed. The end moved later (or went) after up removed the grant: granted again.
     if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
     // Anti-lockout at preview, only when the change takes DB_ADMIN away.
     if (!result.replaces?.length && Array.isArray(news.permissions) && !containsUnknown(news.permissions) && losesAdmin(olds, news)) {
-      await assertKeepsOwnDatabaseAdmin(client, olds.databaseId, [olds.userId], action);
+      await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
     }
     return result;
   },
@@ -228,23 +216,27 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     const st = await standingOf(client, news.expiresOn);
     if (st === "expired") {
       if (olds.expiredOn) return expiredState(news, olds);
-      if (olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
-        await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
-      say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
-      await removeGrant(client, news.databaseId, news.userId);
+      const remove = () => {
+        say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
+        return removeGrant(client, news.databaseId, news.userId);
+      };
+      const guarded = olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
+      await (guarded ? guardAdminLoss(client, scopeOf(news), [news.userId], action, remove) : remove());
       return expiredState(news, olds);
     }
-    if (losesAdmin(olds, news)) await assertKeepsOwnDatabaseAdmin(client, news.databaseId, [news.userId], action);
-    return stateOf(news, await setPermissions(client, news), olds.adopted, st);
+    const set = () => setPermissions(client, news);
+    const live = await (losesAdmin(olds, news) ? guardAdminLoss(client, scopeOf(news), [news.userId], action, set) : set());
+    return stateOf(news, live, olds.adopted, st);
   },
 
   async delete(state, { client, action }) {
     if (state.expiredOn) return; // removed when it expired; what is there now was granted by someone else
-    if (state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval) {
-      await assertKeepsOwnDatabaseAdmin(client, state.databaseId, [state.userId], action);
-    }
-    if (state.adopted) say.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
-    await removeGrant(client, state.databaseId, state.userId);
+    const remove = () => {
+      if (state.adopted) say.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
+      return removeGrant(client, state.databaseId, state.userId);
+    };
+    const guarded = state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval;
+    await (guarded ? guardAdminLoss(client, scopeOf(state), [state.userId], action, remove) : remove());
   },
 });
 

@@ -7,12 +7,13 @@ import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
-import { ignore404 } from "../failures";
 import { definedOnly, mapLimit } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, containsUnknown, outputsMatch, UNKNOWN, Unwritten, type Operation } from "./support/lifecycle";
 import { grantKey, holderOf } from "./support/handover";
-import { assertKeepsOwnDatabaseAdmin } from "./support/lockout";
+import { assertKeepsAdmins, guardAdminLoss } from "./support/lockout";
+import type { Grant } from "../../contract/grants";
+import { planGrants, type AccessPlan, type LiveGrant } from "../access/plan";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
@@ -40,16 +41,15 @@ import {
 import { say } from "./support/messages";
 import { addedOutside, changedBy, personTarget } from "./support/whoChanged";
 import { changeMessage, entryLines, permissionsText, settingLines, type SettingRule } from "./support/rosterChanges";
-import { listedDatabaseUsers, rememberDatabaseUser } from "./support/runCache";
+import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import {
   CalendarDay,
   checkWindow,
   dateFields,
   dayIfDated,
   endsNow,
-  mapOnDay,
+  expiringSoonDays,
   warnExpiringSoon,
-  type MapOnDay,
   type Window,
 } from "./support/expiry";
 
@@ -233,40 +233,40 @@ const describeFor = (op: Operation, dbId: number) => (f: GateFinding) =>
 /** The inputs as they stand on one day: only the entries in their window, as bare permissions. */
 type Current = Omit<Inputs, "users"> & { users: Record<string, DatabasePermission[]> };
 
-/** The map on `day`: entries past their end or before their start count as not declared (support/expiry.ts). */
-function onDay(inputs: Inputs, day: string | undefined): MapOnDay<Entry> & { now: Current } {
-  const m = mapOnDay(inputs.users, windowOf, day);
-  const users = Object.fromEntries(Object.entries(m.current).map(([id, e]) => [id, permissionsOf(e)]));
-  return { ...m, now: { ...inputs, users } };
-}
+const scopeOf = (databaseId: number) => ({ kind: "database" as const, id: databaseId });
 
-/** Today by the service's clock, asked only when an entry has a date. */
-const dayFor = (client: ReviewAdminClient, inputs: Inputs) => dayIfDated(client, Object.values(inputs.users).map(windowOf));
+/** The map as grants (contract/grants.ts), by user id. */
+const grantsOf = (inputs: Inputs): Record<string, Grant> =>
+  Object.fromEntries(
+    Object.entries(inputs.users).map(([id, e]) => [
+      id,
+      { scope: scopeOf(inputs.databaseId), subject: { userId: Number(id) }, permissions: permissionsOf(e), window: windowOf(e) },
+    ]),
+  );
 
-interface Plan {
-  set: string[];
-  remove: string[];
-  /** Users the map leaves out whom another resource of this run declares, with that resource. */
-  handedOver: [string, string][];
-}
+/** Everyone live as grants, by user id (the username is an outside user's email). */
+const liveGrantsOf = (dbId: number, live: Record<string, LiveUser>): Record<string, LiveGrant> =>
+  Object.fromEntries(
+    Object.entries(live).map(([id, u]) => [id, { scope: scopeOf(dbId), subject: { userId: Number(id) }, permissions: u.permissions }]),
+  );
 
-/** Who to set and remove; authoritative removals spare `protectedUserIds` and grants another resource of this run declares. */
-function planOf(inputs: Current, live: Record<string, LiveUser>, expired: Record<string, string> = {}): Plan {
-  const protectedSet = new Set((inputs.protectedUserIds ?? []).map(String));
-  const set = Object.keys(inputs.users).filter((id) => !deepEqual(live[id]?.permissions, inputs.users[id]));
-  const remove: string[] = [];
-  const handedOver: [string, string][] = [];
-  if (inputs.mode === "authoritative") {
-    for (const id of Object.keys(live)) {
-      if (inputs.users[id] || protectedSet.has(id)) continue;
-      const holder = holderOf([grantKey(inputs.databaseId, id)], inputs.declaredElsewhere);
-      if (holder) handedOver.push([id, holder]);
-      else remove.push(id);
-    }
-  }
-  // Expired entries go even from an additive roster: past its end a grant is not merely unmanaged.
-  for (const id of Object.keys(expired)) if (live[id] && !remove.includes(id)) remove.push(id);
-  return { set, remove, handedOver };
+/** The plan (access/plan.ts) on the service's day; `set`: who is added or changed, in the map's order. */
+type Plan = AccessPlan & { set: string[]; now: Current; day?: string };
+
+async function planFor(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LiveUser>): Promise<Plan> {
+  // Today by the service's clock, asked only when an entry has a date.
+  const day = await dayIfDated(client, Object.values(inputs.users).map(windowOf));
+  const plan = planGrants(grantsOf(inputs), liveGrantsOf(inputs.databaseId, live), {
+    scope: scopeOf(inputs.databaseId),
+    mode: inputs.mode,
+    protectedKeys: (inputs.protectedUserIds ?? []).map(String),
+    declaredElsewhere: (keys) => holderOf(keys, inputs.declaredElsewhere),
+    day,
+    soonDays: expiringSoonDays(),
+  });
+  const writes = new Set([...plan.add, ...plan.change]);
+  const users = Object.fromEntries(Object.entries(plan.current).map(([id, g]) => [id, g.permissions as DatabasePermission[]]));
+  return { ...plan, set: Object.keys(plan.current).filter((id) => writes.has(id)), now: { ...inputs, users }, day };
 }
 
 const label = (s: { databaseId: number }) => `DatabaseUsers of database ${s.databaseId}`;
@@ -287,7 +287,7 @@ const userText = (id: string, u: LiveUser | undefined) => `user ${id}${u?.userna
 /** The plan as the preview says it: one line per user who changes (rosterChanges.ts). */
 function userLines(
   news: Inputs,
-  dated: ReturnType<typeof onDay>,
+  dated: Plan,
   have: Record<string, LiveUser>,
   plan: Plan,
   olds: DatabaseUsersState,
@@ -312,19 +312,16 @@ function userLines(
   });
 }
 
-/** Refuses to take DB_ADMIN from the key's own user, unless allowed. */
-async function guardLockout(
-  client: ReviewAdminClient,
-  inputs: Current,
-  live: Record<string, LiveUser>,
-  plan: Plan,
-  action: string,
-): Promise<void> {
+/** Anti-lockout at preview (lockout.ts): refuses the plan, unless allowed, when it takes DB_ADMIN from the key's own user or the last DB_ADMIN. */
+async function guardLockout(client: ReviewAdminClient, inputs: Current, live: Record<string, LiveUser>, plan: Plan, action: string) {
   if (inputs.allowAdminRemoval) return;
-  const losing = [...plan.remove, ...plan.set.filter((id) => !inputs.users[id]!.includes("DB_ADMIN"))].filter((id) =>
-    live[id]?.permissions.includes("DB_ADMIN"),
+  const everyone = liveGrantsOf(inputs.databaseId, live);
+  await assertKeepsAdmins(
+    client,
+    Object.values(everyone),
+    plan.losing.map((id) => everyone[id]!),
+    action,
   );
-  await assertKeepsOwnDatabaseAdmin(client, inputs.databaseId, losing.map(Number), action);
 }
 
 async function reconcile(
@@ -335,9 +332,9 @@ async function reconcile(
   const { client, action } = op;
   const dbId = declared.databaseId;
   const everyone = stateOf({ ...declared, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users;
-  const dated = onDay(declared, await dayFor(client, declared));
-  const inputs = dated.now;
-  const plan = planOf(inputs, everyone, dated.expired);
+  const plan = await planFor(client, declared, everyone);
+  const dated = plan;
+  const inputs = plan.now;
   await guardLockout(client, inputs, everyone, plan, action);
   for (const [id, holder] of plan.handedOver)
     say.info(`${action}: left user ${id} in place: ${holder} declares their permissions in this program`);
@@ -353,18 +350,19 @@ async function reconcile(
     say.info(`${action}: user ${id}: expired on ${dated.expired[id]}, removing their permissions`);
   const writes = plan.set.length + plan.remove.length;
   const wrote = progressOf(action, writes, "users");
-  await mapLimit(plan.set, 8, async (id) => {
-    const userId = Number(id);
-    const live = await client.call("PutDatabaseUser", { databaseId: dbId, userId }, { databasePermissions: inputs.users[id]! });
-    await rememberDatabaseUser(client, dbId, userId, live);
-    wrote();
-  });
-  await mapLimit(plan.remove, 8, async (id) => {
-    const userId = Number(id);
-    await client.call("DeleteDatabaseUser", { databaseId: dbId, userId }).catch(ignore404);
-    await rememberDatabaseUser(client, dbId, userId, undefined);
-    wrote();
-  });
+  const write = async () => {
+    await mapLimit(plan.set, 8, async (id) => {
+      await setGrant(client, dbId, Number(id), inputs.users[id]!);
+      wrote();
+    });
+    await mapLimit(plan.remove, 8, async (id) => {
+      await removeGrant(client, dbId, Number(id));
+      wrote();
+    });
+  };
+  // Writes that take DB_ADMIN from someone are judged again, in turn with the database's other admin removals, against a fresh list (lockout.ts).
+  const losing = inputs.allowAdminRemoval ? [] : plan.losing.map(Number);
+  await (losing.length ? guardAdminLoss(client, scopeOf(dbId), losing, action, write) : write());
   const managed = Object.keys(declared.users).map(Number);
   const after = stateOf(inputs, managed, await listedDatabaseUsers(client, dbId), previous?.foundWhenAdopted);
   if (!previous) {
@@ -381,7 +379,7 @@ async function reconcile(
 }
 
 /** The state with the map's dates: what it declares, what expires soon and what has expired. */
-function withDates(state: DatabaseUsersState, dated: Pick<MapOnDay<unknown>, "ends" | "soon" | "expired">): DatabaseUsersState {
+function withDates(state: DatabaseUsersState, dated: Pick<AccessPlan, "ends" | "soon" | "expired">): DatabaseUsersState {
   return definedOnly({ ...state, ...dateFields(dated) });
 }
 
@@ -422,6 +420,14 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
     "foundWhenAdopted",
   ]),
   label,
+  // Who-changed at refresh: the users of the map (everyone when authoritative) and the unmanaged, by user id.
+  people: (s) =>
+    new Map(
+      [...Object.entries(s.users ?? {}), ...(s.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u] as const)].map(([id, u]) => [
+        id,
+        { grant: { scope: scopeOf(s.databaseId), subject: { userId: Number(id) } }, held: u },
+      ]),
+    ),
   idOf: (s) => `database/${s.databaseId}`,
   // Authoritative removals hand over, and the drift gate accepts, grants the program declares elsewhere.
   handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `grant:${i.databaseId}:` : undefined),
@@ -443,8 +449,8 @@ export const databaseUsers = rosterResource<Inputs, DatabaseUsersState>({
       news.mode === "authoritative" && op.preview && !refresh
         ? stateOf({ ...news, mode: "authoritative" }, [], await listedDatabaseUsers(client, dbId)).users
         : stored;
-    const dated = onDay(news, await dayFor(client, news));
-    const plan = planOf(dated.now, have, dated.expired);
+    const plan = await planFor(client, news, have);
+    const dated = plan;
     if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (id) => `user ${id}`);
     const settings = settingLines(olds, news, SETTINGS);
     const managed = Object.keys(news.users).map(Number);

@@ -2,7 +2,7 @@
  * EthicalWall: named people (emails, `*@domain` patterns) walled off named databases, for a
  * reason (issue 26). The wall owns no grant: it reads who holds permissions on its databases
  * (E23), reports each walled person who does as a breach, and with `onBreach: "remove"` removes
- * those grants (E24), never the last DB_ADMIN of a database nor the API key's own grant. Org
+ * those grants (E24), never the last DB_ADMIN of a database nor the API key's own DB_ADMIN (anti-lockout, access/plan.ts). Org
  * admins reach every database that keeps orgAdminAccess on, which the API cannot turn off: such
  * a walled org admin is reported as `unenforceable`.
  *
@@ -22,7 +22,10 @@ import { definedOnly } from "../util";
 import { DatabaseId, Email, Name } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { currentUser, listedDatabaseUsers, listedMembers, rememberDatabaseUser } from "./support/runCache";
+import { currentUser } from "../access/runCache";
+import { lockoutCause, losesGuarded } from "../access/plan";
+import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
+import { listedMembers } from "../access/orgPeople";
 
 /** What a wall does about a breach it finds in the live platform. */
 export type OnBreach = "report" | "remove";
@@ -164,20 +167,28 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
 }
 
 /**
- * Marks the breaches a removal must leave (anti-lockout): the API key's own grant, and the last
- * DB_ADMIN of a database (counting the removals before it).
+ * Marks the breaches a removal must leave, by the anti-lockout rule of every resource
+ * (access/plan.ts): DB_ADMIN of the API key's own user, and the last DB_ADMIN of a database
+ * (counting the removals before it).
  */
 async function markKept(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
-  const me = await currentUser(client);
+  const user = await currentUser(client);
+  const me = user && { userId: user.id };
   const out: WallBreach[] = [];
   for (const b of breaches) {
-    const users = await listedDatabaseUsers(client, b.databaseId);
+    const scope = { kind: "database" as const, id: b.databaseId };
     const removed = new Set(out.filter((o) => o.databaseId === b.databaseId && !o.keptBecause).map((o) => o.userId));
-    const admins = [...users.values()].filter((u) => u.permissions.includes("DB_ADMIN") && !removed.has(u.user.id));
-    let keptBecause: string | undefined;
-    if (me && me.id === b.userId) keptBecause = `it is the grant of the API key's own user (anti-lockout)`;
-    else if (b.permissions.includes("DB_ADMIN") && admins.length === 1 && admins[0]!.user.id === b.userId)
-      keptBecause = `it is the last DB_ADMIN of database ${b.databaseId} (anti-lockout): name another DB_ADMIN first`;
+    const everyone = [...(await listedDatabaseUsers(client, b.databaseId)).values()]
+      .filter((u) => !removed.has(u.user.id))
+      .map((u) => ({ scope, subject: { userId: u.user.id }, permissions: u.permissions }));
+    const grant = { scope, subject: { userId: b.userId }, permissions: b.permissions };
+    const cause = losesGuarded(scope, grant, undefined) ? lockoutCause(scope, everyone, [grant], me) : undefined;
+    const keptBecause =
+      cause?.kind === "own"
+        ? `it is the grant of the API key's own user (anti-lockout)`
+        : cause?.kind === "lastAdmins"
+          ? `it is the last DB_ADMIN of database ${b.databaseId} (anti-lockout): name another DB_ADMIN first`
+          : undefined;
     out.push(keptBecause ? { ...b, keptBecause } : b);
   }
   return out;
@@ -231,10 +242,7 @@ async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string
   }
   const marked = await markKept(client, found.breaches);
   for (const b of marked.filter((m) => !m.keptBecause)) {
-    await client.call("DeleteDatabaseUser", { databaseId: b.databaseId, userId: b.userId }).catch((err) => {
-      if (!isStatus(err, 404)) throw err;
-    });
-    await rememberDatabaseUser(client, b.databaseId, b.userId, undefined);
+    await removeGrant(client, b.databaseId, b.userId);
     say.info(`${action}: removed ${breachLine(b)}: the wall closes database ${b.databaseId} to them (${inputs.reason}).`);
   }
   const kept = marked.filter((m) => m.keptBecause);
@@ -320,7 +328,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
  * `reason`. The policy pack's ethical-walls rule refuses, at preview, a program granting a walled
  * person access to a walled database. In the live platform, refresh reports each walled person
  * holding permissions on a walled database (`breaches`) as drift; with `onBreach: "remove"`, up
- * removes those grants, except the last DB_ADMIN of a database and the API key's own grant
+ * removes those grants, except the last DB_ADMIN of a database and the API key's own DB_ADMIN
  * (anti-lockout, said in the message). A walled org admin of a database's organization, where the
  * database keeps orgAdminAccess on, is listed in `unenforceable` with a warning: the API cannot
  * change that setting. Deleting the wall changes no permission.

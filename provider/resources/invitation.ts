@@ -9,11 +9,12 @@ import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
-import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "./support/membership";
+import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "../access/orgPeople";
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import type { ReviewAdminClient } from "../client";
-import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { hasPassed } from "../access/clock";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
@@ -105,15 +106,13 @@ function inputsOf(state: InvitationState): Inputs {
 }
 
 /**
- * An invitation past its expiration by the service's clock. This machine's clock (or the service's
- * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
- * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
+ * An invitation past its expiration by the service's clock. What this run already knows goes first;
+ * the service is asked only to confirm (access/clock.ts), so a run where nothing looks expired sends nothing.
  */
 async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise<boolean> {
   if (s.status === "expired") return true;
   if (s.status !== "pending" || !s.expiration) return false;
-  const at = Date.parse(s.expiration);
-  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
+  return hasPassed(client, Date.parse(s.expiration));
 }
 
 /** The Invitation implementation run by the plugin. */
@@ -137,6 +136,7 @@ export const invitation = defineResource<Inputs, InvitationState>({
     "expiredOn",
   ]),
   label,
+  subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => personKeys("member", i.organizationId, i),
   holds: (s) => personKeys("member", s.organizationId, s),

@@ -17,14 +17,15 @@ import {
   describePresence,
   ensurePresent,
   findPerson,
+  memberByEmail,
   patchMember,
   removeMember,
   type Presence,
-} from "./support/membership";
+} from "../access/orgPeople";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
-import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { hasPassed } from "../access/clock";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";
@@ -157,15 +158,13 @@ function inputsOf(state: OrgMemberState): Inputs {
 }
 
 /**
- * An invitation past its expiration by the service's clock. This machine's clock (or the service's
- * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
- * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
+ * An invitation past its expiration by the service's clock. What this run already knows goes first;
+ * the service is asked only to confirm (access/clock.ts), so a run where nothing looks expired sends nothing.
  */
 async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Promise<boolean> {
   if (state.status === "expired") return true;
   if (state.status !== "invited" || !state.invitationExpiration) return false;
-  const at = Date.parse(state.invitationExpiration);
-  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
+  return hasPassed(client, Date.parse(state.invitationExpiration));
 }
 
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */
@@ -180,7 +179,7 @@ async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: 
     body.userIdentifiers = inputs.userIdentifiers;
   }
   const write = () => patchMember(client, inputs.organizationId, member, body);
-  return takesAdmin ? guardAdminLoss(client, inputs.organizationId, [member.id], action, write) : write();
+  return takesAdmin ? guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, write) : write();
 }
 
 /** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
@@ -206,7 +205,9 @@ async function removePerson(client: ReviewAdminClient, s: OrgMemberState, action
   if (!now) return;
   if ("invitation" in now) return deleteInvitation(client, s.organizationId, now.invitation.email);
   const remove = () => removeMember(client, s.organizationId, now.member.id);
-  await (s.allowAdminRemoval ? remove() : guardAdminLoss(client, s.organizationId, [now.member.id], action, remove));
+  await (s.allowAdminRemoval
+    ? remove()
+    : guardAdminLoss(client, { kind: "organization", id: s.organizationId }, [now.member.id], action, remove));
 }
 
 /** The OrgMember implementation run by the plugin. */
@@ -232,6 +233,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     "expiredOn",
   ]),
   label,
+  subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => [
     ...personKeys("member", i.organizationId, i),
@@ -250,7 +252,11 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     if (!permissions || permissions.includes("ORG_ADMIN") || allowAdminRemoval) return { failures: [] };
     const member = await memberByEmail(client, organizationId, email);
     if (!member?.permissions.includes("ORG_ADMIN")) return { failures: [] };
-    return { failures: await refusalAsFailure("permissions", () => assertAdminRemovalAllowed(client, organizationId, member.id, action)) };
+    return {
+      failures: await refusalAsFailure("permissions", () =>
+        assertAdminRemovalAllowed(client, { kind: "organization", id: organizationId }, member.id, action),
+      ),
+    };
   },
 
   async diff(olds, news, { client, action, refresh }) {
@@ -269,7 +275,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     // Removed once; a later up with the date still past has nothing to do.
     if (step === "done") return { changes: false };
     if (step === "remove" && olds.status === "active" && olds.userId && !news.allowAdminRemoval)
-      await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+      await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
     // Past the end: removed. The end moved later (or went) after up removed them: added again.
     if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
     const accepted =
@@ -291,7 +297,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
       olds.permissions?.includes("ORG_ADMIN") &&
       !news.permissions.includes("ORG_ADMIN")
     ) {
-      await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+      await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
     }
     return { ...result, changes: result.changes || resend || accepted };
   },

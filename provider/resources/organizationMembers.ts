@@ -11,7 +11,9 @@ import { compareText, definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, outputsMatch, UNKNOWN, Unwritten, type Operation } from "./support/lifecycle";
 import { holderOf, personKeys } from "./support/handover";
-import { assertRosterKeepsAdmins, guardAdminLoss } from "./support/lockout";
+import { assertKeepsAdmins, guardAdminLoss } from "./support/lockout";
+import type { Grant } from "../../contract/grants";
+import { planGrants, type AccessPlan, type LiveGrant } from "../access/plan";
 import {
   deleteInvitation,
   invite,
@@ -22,9 +24,9 @@ import {
   removeMember,
   type LivePerson,
   type Presence,
-} from "./support/membership";
+} from "../access/orgPeople";
 
-export type { LivePerson } from "./support/membership";
+export type { LivePerson } from "../access/orgPeople";
 import { sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import {
@@ -52,7 +54,7 @@ import {
 import { say } from "./support/messages";
 import { addedOutside, changedBy, personTarget } from "./support/whoChanged";
 import { changeMessage, entryLines, settingLines, type SettingRule } from "./support/rosterChanges";
-import { CalendarDay, checkWindow, dateFields, dayIfDated, endsNow, mapOnDay, warnExpiringSoon, type MapOnDay } from "./support/expiry";
+import { CalendarDay, checkWindow, dateFields, dayIfDated, endsNow, expiringSoonDays, warnExpiringSoon } from "./support/expiry";
 
 /** One person of the roster. Fields left out are not managed for that person. */
 export interface RosterMemberInput {
@@ -221,85 +223,67 @@ const describeFor = (op: Operation, orgId: number, users: Map<string, number | n
 
 const userIds = (unmanaged: OrganizationMembersState["unmanaged"]) => new Map(unmanaged.map((p) => [p.email, p.userId]));
 
-/** What reconciling would do, person by person. */
-interface Plan {
-  add: string[];
-  change: string[];
-  remove: string[];
-}
+const scopeOf = (orgId: number) => ({ kind: "organization" as const, id: orgId });
 
-function differs(want: Person, have: LivePerson): boolean {
-  if (want.permissions && !deepEqual(want.permissions, have.permissions)) return true;
-  if (want.userIdentifiers && have.status === "active" && !deepEqual(want.userIdentifiers, have.userIdentifiers)) return true;
-  return have.status === "expired";
-}
+/** The map as grants (contract/grants.ts), by email: a field left out is not managed. */
+const grantsOf = (inputs: Inputs): Record<string, Grant> =>
+  Object.fromEntries(
+    Object.entries(inputs.members).map(([email, p]) => [
+      email,
+      {
+        scope: scopeOf(inputs.organizationId),
+        subject: { email },
+        permissions: p.permissions,
+        identifiers: p.userIdentifiers,
+        window: { startsOn: p.startsOn, expiresOn: p.expiresOn },
+      },
+    ]),
+  );
 
-/**
- * Who to add, change and remove. Authoritative removals spare `protectedEmails` and anyone another
- * resource of this run declares (a person moved from the roster to an OrgMember, handover.ts).
- */
-function planOf(
-  inputs: Inputs,
-  live: Record<string, LivePerson>,
-  expired: Record<string, string> = {},
-): Plan & { handedOver: [string, string][] } {
-  const protectedSet = new Set(inputs.protectedEmails ?? []);
-  const add = Object.keys(inputs.members).filter((e) => !live[e]);
-  const change = Object.keys(inputs.members).filter((e) => live[e] && differs(inputs.members[e]!, live[e]));
-  const remove: string[] = [];
-  const handedOver: [string, string][] = [];
-  if (inputs.mode === "authoritative") {
-    for (const e of Object.keys(live)) {
-      if (inputs.members[e] || protectedSet.has(e)) continue;
-      const holder = holderOf(personKeys("member", inputs.organizationId, { email: e, userId: live[e]!.userId }), inputs.declaredElsewhere);
-      if (holder) handedOver.push([e, holder]);
-      else remove.push(e);
-    }
-  }
-  // Expired entries go even from an additive roster: past its end a grant is not merely unmanaged.
-  for (const e of Object.keys(expired)) if (live[e] && !remove.includes(e)) remove.push(e);
-  return { add, change, remove, handedOver };
-}
+/** Everyone live as grants, by email. */
+const liveGrantsOf = (orgId: number, live: Record<string, LivePerson>): Record<string, LiveGrant> =>
+  Object.fromEntries(
+    Object.entries(live).map(([email, p]) => [
+      email,
+      {
+        scope: scopeOf(orgId),
+        subject: { email, userId: p.userId },
+        permissions: p.permissions,
+        identifiers: p.userIdentifiers,
+        status: p.status,
+      },
+    ]),
+  );
 
-/** The map on `day`: people past their end or before their start count as not declared (support/expiry.ts). */
-function onDay(inputs: Inputs, day: string | undefined): MapOnDay<Person> & { now: Inputs } {
-  const m = mapOnDay(inputs.members, (p) => p, day);
-  return { ...m, now: { ...inputs, members: m.current } };
-}
+/** The plan (access/plan.ts) on the service's day; `now`: the inputs with only the people in their window. */
+type Plan = AccessPlan & { now: Inputs; day?: string };
 
-/** Today by the service's clock, asked only when an entry has a date. */
-const dayFor = (client: ReviewAdminClient, inputs: Inputs) => dayIfDated(client, Object.values(inputs.members));
-
-/** The active people the plan removes or takes ORG_ADMIN from. */
-function losingOf(inputs: Inputs, live: Record<string, LivePerson>, plan: Plan): string[] {
-  const takesAdmin = (e: string) =>
-    live[e]!.permissions.includes("ORG_ADMIN") &&
-    !!inputs.members[e]?.permissions &&
-    !inputs.members[e]!.permissions!.includes("ORG_ADMIN");
-  return [...plan.remove.filter((e) => live[e]!.status === "active"), ...plan.change.filter(takesAdmin)];
+async function planFor(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LivePerson>): Promise<Plan> {
+  // Today by the service's clock, asked only when an entry has a date.
+  const day = await dayIfDated(client, Object.values(inputs.members));
+  const plan = planGrants(grantsOf(inputs), liveGrantsOf(inputs.organizationId, live), {
+    scope: scopeOf(inputs.organizationId),
+    mode: inputs.mode,
+    protectedKeys: inputs.protectedEmails,
+    declaredElsewhere: (keys) => holderOf(keys, inputs.declaredElsewhere),
+    day,
+    soonDays: expiringSoonDays(),
+  });
+  const members = Object.fromEntries(Object.keys(plan.current).map((e) => [e, inputs.members[e]!]));
+  return { ...plan, now: { ...inputs, members }, day };
 }
 
 /**
- * Refuses a plan that would remove the key's own user or the last org admin (unless allowed).
- * `live` must hold everyone in the organization, managed or not, so admins are counted right.
+ * Anti-lockout at preview (lockout.ts): refuses a plan that would remove the key's own user or the
+ * last org admin (unless allowed). `live` must hold everyone in the organization, managed or not.
  */
-async function guardLockout(
-  client: ReviewAdminClient,
-  inputs: Inputs,
-  live: Record<string, LivePerson>,
-  plan: Plan,
-  action: string,
-): Promise<void> {
+async function guardLockout(client: ReviewAdminClient, inputs: Inputs, live: Record<string, LivePerson>, plan: Plan, action: string) {
   if (inputs.allowAdminRemoval) return;
-  const losing = losingOf(inputs, live, plan);
-  const admins = Object.entries(live)
-    .filter(([, p]) => p.status === "active" && p.permissions.includes("ORG_ADMIN"))
-    .map(([e]) => e);
-  await assertRosterKeepsAdmins(
+  const everyone = liveGrantsOf(inputs.organizationId, live);
+  await assertKeepsAdmins(
     client,
-    inputs.organizationId,
-    admins,
-    losing.map((email) => ({ email, userId: live[email]!.userId })),
+    Object.values(everyone),
+    plan.losing.map((e) => everyone[e]!),
     action,
   );
 }
@@ -314,9 +298,9 @@ async function reconcile(
   const orgId = declared.organizationId;
   const roster = await liveRoster(client, orgId);
   const live = stateOf({ ...declared, mode: "authoritative" }, {}, roster).members;
-  const dated = onDay(declared, await dayFor(client, declared));
-  const inputs = dated.now;
-  const plan = planOf(inputs, live, dated.expired);
+  const plan = await planFor(client, declared, live);
+  const dated = plan;
+  const inputs = plan.now;
   await guardLockout(client, inputs, live, plan, action);
   for (const [email, holder] of plan.handedOver) say.info(`${action}: left ${email} in place: ${holder} declares them in this program`);
   const note = previous
@@ -363,8 +347,8 @@ async function reconcile(
     });
   // Changes and removals that take ORG_ADMIN or membership from someone are judged again, in
   // turn with the organization's other admin removals, against a fresh list (lockout.ts).
-  const losing = inputs.allowAdminRemoval ? [] : losingOf(inputs, live, plan).flatMap((e) => live[e]!.userId ?? []);
-  await guardAdminLoss(client, orgId, losing, action, async () => {
+  const losing = inputs.allowAdminRemoval ? [] : plan.losing.flatMap((e) => live[e]!.userId ?? []);
+  await guardAdminLoss(client, scopeOf(orgId), losing, action, async () => {
     await writeChanges();
     await writeRemovals();
   });
@@ -436,7 +420,7 @@ const identifiersText = (list: readonly Identifier[]) => list.map((i) => `${i.ab
 /** The plan as the preview says it: one line per person who changes (rosterChanges.ts). */
 function personLines(
   news: Inputs,
-  dated: ReturnType<typeof onDay>,
+  dated: Plan,
   have: Record<string, LivePerson>,
   plan: Plan,
   olds: OrganizationMembersState,
@@ -451,7 +435,9 @@ function personLines(
     name: (e) => e,
     want: Object.fromEntries(Object.entries(dated.now.members).map(([e, p]) => [e, view(p)])),
     have: Object.fromEntries(Object.entries(have).map(([e, p]) => [e, view(p)])),
-    ...plan,
+    add: plan.add,
+    change: plan.change,
+    remove: plan.remove,
     ends: dated.ends,
     storedEnds: olds.expiresOn ?? {},
     expired: dated.expired,
@@ -484,6 +470,14 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     "foundWhenAdopted",
   ]),
   label,
+  // Who-changed at refresh: the people of the map (everyone when authoritative) and the unmanaged, by email.
+  people: (s) =>
+    new Map(
+      [...Object.entries(s.members ?? {}), ...(s.unmanaged ?? []).map(({ email, ...p }) => [email, p] as const)].map(([email, p]) => [
+        email,
+        { grant: { scope: scopeOf(s.organizationId), subject: { email, userId: p.userId } }, held: p },
+      ]),
+    ),
   idOf: (s) => `organization/${s.organizationId}`,
   // Authoritative removals hand over, and the drift gate accepts, people the program declares elsewhere.
   handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `member:${i.organizationId}:` : undefined),
@@ -520,9 +514,9 @@ export const organizationMembers = rosterResource<Inputs, OrganizationMembersSta
     const known = new Set(Object.keys(everyone));
     if (news.mode === "authoritative" && op.preview && !refresh)
       everyone = stateOf({ ...news, mode: "authoritative" }, {}, await liveRoster(client, orgId)).members;
-    const dated = onDay(news, await dayFor(client, news));
     const have = news.mode === "authoritative" ? everyone : members;
-    const plan = planOf(dated.now, have, dated.expired);
+    const plan = await planFor(client, news, have);
+    const dated = plan;
     if (!refresh && dated.day) warnExpiringSoon(action, dated.soon, dated.day, (e) => e);
     const settings = settingLines(olds, news, SETTINGS);
     const changed =

@@ -82,7 +82,9 @@ describe("DatabaseUserPermissions", () => {
           expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
           expect(s?.outputs.adopted).toBe(false);
           expect((await d.preview(alanInputs)).op).toBe("update");
-          const r = await d.up(alanInputs);
+          // Alan is now the database's only DB_ADMIN: taking it back is anti-lockout's to refuse, unless allowed.
+          await expect(d.up(alanInputs)).rejects.toThrow(/refused: user 1003 is the last DB_ADMIN of database 2001/);
+          const r = await d.up({ ...alanInputs, allowAdminRemoval: true });
           expect(r.op).toBe("update");
           expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
         });
@@ -90,7 +92,9 @@ describe("DatabaseUserPermissions", () => {
       });
 
       await step("updates in place", async () => {
-        const r = await world().run(async (run) => (await res(run, "alan")).up({ ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"] }));
+        // Alan becomes the database's only DB_ADMIN: the replace below removes his grant, which anti-lockout allows only so.
+        const update = { ...alanInputs, permissions: ["DB_ADMIN", "DB_UPLOAD"], allowAdminRemoval: true };
+        const r = await world().run(async (run) => (await res(run, "alan")).up(update));
         expect(r.op).toBe("update");
         expect(r.id).toBe(`${DB}/${U.member}`);
         expect(r.outs).toMatchObject({ permissions: ["DB_ADMIN", "DB_UPLOAD"], adopted: false });
@@ -175,7 +179,7 @@ describe("DatabaseUserPermissions", () => {
         {
           property: "permissions",
           reason: expect.stringMatching(
-            /^creating DatabaseUserPermissions of user 1004 on database 2002: refused: it would take DB_ADMIN on database 2002 from user 1004 \(barbara@northwind\.example\), the user of the API key in use\. Set allowAdminRemoval: true to do it anyway\.$/,
+            /^creating DatabaseUserPermissions of user 1004 on database 2002: refused: it would take DB_ADMIN from barbara@northwind\.example \(user 1004\), the user of the API key in use, locking this program out of database 2002\. Set allowAdminRemoval: true to do it anyway\.$/,
           ),
         },
       ]);
@@ -187,7 +191,7 @@ describe("DatabaseUserPermissions", () => {
     }, as);
     await world().run(async (run) => {
       await expect((await res(run, "barbara")).up(barbara)).rejects.toThrow(
-        /permissions: creating .*refused: it would take DB_ADMIN on database 2002 from user 1004/,
+        /permissions: creating .*refused: it would take DB_ADMIN from barbara@northwind\.example \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
       );
     }, as);
     expect(sent.writes()).toEqual([]);

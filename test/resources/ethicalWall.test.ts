@@ -1,7 +1,7 @@
 /**
  * EthicalWall through the real plugin against the emulator (issue 26): bad input refused at
  * check, naming the field and the rule; the walled people resolved to user ids at check (what the
- * policy pack matches rosters with); the API key's own grant never removed by onBreach "remove"
+ * policy pack matches rosters with); the API key's own DB_ADMIN never removed by onBreach "remove"
  * (anti-lockout, said in the state and the log); deleting the wall changes no permission.
  */
 import { describe, expect, it } from "vitest";
@@ -50,8 +50,9 @@ describe("EthicalWall", () => {
     });
   });
 
-  it('onBreach "remove" never removes the API key\'s own grant, and says so; deleting the wall removes nothing', async () => {
-    store().setDatabaseUser(DB, U.orgAdmin, ["DB_UPLOAD"]); // Ada: the key's user
+  it('onBreach "remove" never removes the API key\'s own DB_ADMIN (anti-lockout), and says so; deleting the wall removes nothing', async () => {
+    store().setDatabaseUser(DB, U.orgAdmin, ["DB_ADMIN"]); // Ada: the key's user
+    store().setDatabaseUser(DB, U.databaseAdmin, ["DB_ADMIN"]); // another DB_ADMIN: Ada is not the last
     store().setDatabaseUser(DB, U.aiAdmin, ["DB_UPLOAD"]); // Ken
     const inputs = { ...valid, people: ["ada@northwind.example", "ken@northwind.example"], onBreach: "remove" };
     const wall = await world().run(async (run) => (await res(run, "wall")).up(inputs));
@@ -60,17 +61,17 @@ describe("EthicalWall", () => {
         databaseId: DB,
         userId: U.orgAdmin,
         email: "ada@northwind.example",
-        permissions: ["DB_UPLOAD"],
+        permissions: ["DB_ADMIN"],
         keptBecause: "it is the grant of the API key's own user (anti-lockout)",
       },
     ]);
     expect(store().findDatabaseUser(DB, U.aiAdmin)).toBeUndefined();
-    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
     // Ada is also org admin of 102, and 2001 keeps orgAdminAccess on.
     expect(wall.outs.unenforceable).toEqual([
       { databaseId: DB, organizationId: SEEDED.org, userId: U.orgAdmin, email: "ada@northwind.example" },
     ]);
     await world().run(async (run) => (await res(run, "wall")).destroy());
-    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
   });
 });

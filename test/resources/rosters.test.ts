@@ -200,11 +200,46 @@ describe("DatabaseUsers", () => {
         const d = await res(run, "internal", "DatabaseUsers");
         await expect(
           d.up({ databaseId: SEEDED.databases.restricted, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } }),
-        ).rejects.toThrow(/refused: it would take DB_ADMIN on database 2002 from user 1004/);
+        ).rejects.toThrow(
+          /refused: it would take DB_ADMIN from \S+ \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
+        );
       },
       { key: world().emu.keys.databaseAdmin },
     );
     expect(sent.writes()).toEqual([]);
+  });
+
+  it("keeps the last DB_ADMIN of a database, as the last org admin of an organization, unless allowAdminRemoval", SCENARIO, async () => {
+    // An organization key: no user of its own, so only "the last DB_ADMIN" protects anyone.
+    store().setDatabaseUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+    const roster = { databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } };
+    const refusal =
+      /^updating DatabaseUsers of database 2001: refused: user 1004 is the last DB_ADMIN of database 2001; removing them would leave it with no DB_ADMIN\. Keep one, or set allowAdminRemoval: true to do it anyway\.$/;
+    const asOrg = { key: world().emu.keys.orgKey };
+    await step("the first up keeps the DB_ADMIN in the map", () =>
+      world().run(
+        async (run) =>
+          (await res(run, "nvc", "DatabaseUsers")).up({
+            ...roster,
+            users: { ...roster.users, [SEEDED.users.databaseAdmin]: ["DB_ADMIN"] },
+          }),
+        asOrg,
+      ),
+    );
+    await step("leaving them out is refused at preview and at up, writing nothing", async () => {
+      const sent = record();
+      await world().run(async (run) => {
+        const d = await res(run, "nvc", "DatabaseUsers");
+        await expect(d.preview(roster)).rejects.toThrow(refusal);
+        await expect(d.up(roster)).rejects.toThrow(refusal);
+      }, asOrg);
+      expect(sent.writes()).toEqual([]);
+      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+    });
+    await step("allowAdminRemoval removes them", async () => {
+      await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up({ ...roster, allowAdminRemoval: true }), asOrg);
+      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
+    });
   });
 });
 

@@ -15,6 +15,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceShape } from "./implementation";
+import { compareText } from "../../util";
 
 interface Declaration {
   /** `OrgMember "alan"`: the kind and the Pulumi name, as the roster's log names it. */
@@ -83,5 +84,5 @@ export async function declaredElsewhere(
     if (d === self) continue;
     for (const key of d.keys ?? []) if (key.startsWith(prefix)) out[key] ??= d.holder;
   }
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => compareText(a, b)));
 }

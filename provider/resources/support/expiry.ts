@@ -8,25 +8,17 @@
  * preview says "expired on <date>, will be removed" and up removes it, even from an additive
  * roster; anti-lockout still holds.
  *
- * "Today" is the service's day: the Date header of its answers (provider/client: serviceNow),
- * so access ends by the service's clock, not a CI runner's. The machine's clock is the fallback
- * only when the service cannot be reached.
+ * "Today" is the service's day (access/clock.ts), so access ends by the service's clock, not a CI
+ * runner's.
  */
 import { say } from "./messages";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { resolveSettings } from "../../settings";
-import { currentUser } from "./runCache";
+import { today } from "../../access/clock";
+import { daysBetween, isCalendarDay, standingOn, type GrantWindow, type Standing } from "../../../contract/grants";
 
-const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** True for a real calendar day written YYYY-MM-DD ("2026-02-30" is not one). */
-export function isCalendarDay(text: string): boolean {
-  const m = DAY_FORMAT.exec(text);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === text;
-}
+export { isCalendarDay };
 
 /** Schema of `expiresOn` / `startsOn`: a calendar day in UTC, YYYY-MM-DD. */
 export const CalendarDay = z.string().refine(isCalendarDay, {
@@ -34,10 +26,7 @@ export const CalendarDay = z.string().refine(isCalendarDay, {
 });
 
 /** The end and start of one grant, as its inputs hold them. */
-export interface Window {
-  expiresOn?: string;
-  startsOn?: string;
-}
+export type Window = GrantWindow;
 
 /** Refuses an end on or before the start, naming `expiresOn` (for a zod superRefine; `path` leads to the grant). */
 export function checkWindow(w: Window, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
@@ -50,31 +39,6 @@ export function checkWindow(w: Window, ctx: z.RefinementCtx, path: (string | num
   }
 }
 
-/** A day as YYYY-MM-DD in UTC. */
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-
-/**
- * Today (UTC, YYYY-MM-DD) by the service's clock. Before any answer of this run it asks the
- * service who the key is (one cached read, which anti-lockout makes anyway); only when that
- * fails does the machine's clock decide.
- */
-export async function today(client: ReviewAdminClient): Promise<string> {
-  return dayOf(await serviceTime(client));
-}
-
-/** Now (unix ms) by the service's clock, as `today` asks it: one cached read at most; the machine's clock when that fails. */
-export async function serviceTime(client: ReviewAdminClient): Promise<number> {
-  if (client.serviceNow() === undefined) await currentUser(client).catch(() => undefined);
-  return client.serviceNow() ?? Date.now();
-}
-
-/** Whole days from `from` to `to` (both YYYY-MM-DD). */
-export function daysBetween(from: string, to: string): number {
-  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
-}
-
 /** N of `expiringSoon`: the setting reviewadmin:expiringSoonDays, default 14. */
 export function expiringSoonDays(): number {
   try {
@@ -84,15 +48,11 @@ export function expiringSoonDays(): number {
   }
 }
 
-/** Where one grant stands on `day`. */
-export type Standing = "active" | "soon" | "expired" | "notYet";
+export type { Standing };
 
-/** Where a grant stands on `day`: expired from its `expiresOn` day on, "soon" within expiringSoonDays of it. */
+/** Where a grant stands on `day` (the grant model's rule, contract/grants.ts), "soon" within expiringSoonDays. */
 export function standing(w: Window, day: string, soonDays = expiringSoonDays()): Standing {
-  if (w.expiresOn && day >= w.expiresOn) return "expired";
-  if (w.startsOn && day < w.startsOn) return "notYet";
-  if (w.expiresOn && daysBetween(day, w.expiresOn) <= soonDays) return "soon";
-  return "active";
+  return standingOn(w, day, soonDays);
 }
 
 /** True when any of the grants has a date: only then is the service asked for today. */

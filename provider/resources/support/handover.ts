@@ -16,30 +16,10 @@
  * `declaredElsewhere` input), and they also take the claims of resources checked before them.
  */
 
-import { normalizeEmail } from "../../normalize";
+import type { ClaimKey } from "../../../contract/grants";
 
-/** What a claim is about: a person's presence in an organization, one of their fields, or a database grant. */
-export type ClaimKind = "member" | "permissions" | "identifiers" | "grant";
-
-/** A claim key: `member:102:email:ada@x.example`, `member:102:user:1003`, `grant:2001:1003`, ... */
-export type ClaimKey = string;
-
-/** The keys naming a person of an organization, by every identity known (email and/or user id). */
-export function personKeys(
-  kind: Exclude<ClaimKind, "grant">,
-  orgId: number,
-  who: { email?: string | null; userId?: number | null },
-): ClaimKey[] {
-  const keys: ClaimKey[] = [];
-  if (who.email) keys.push(`${kind}:${orgId}:email:${normalizeEmail(who.email)}`);
-  if (who.userId) keys.push(`${kind}:${orgId}:user:${who.userId}`);
-  return keys;
-}
-
-/** The key of one user's grant on one database. */
-export function grantKey(databaseId: number, userId: number | string): ClaimKey {
-  return `grant:${databaseId}:${userId}`;
-}
+// Claim keys are the grant model's (contract/grants.ts).
+export { grantKey, personKeys, type ClaimKey, type ClaimKind } from "../../../contract/grants";
 
 // Symbol.for: one registry per process even if two copies of this package are loaded.
 const SLOT = Symbol.for("pulumi-reviewadmin.claims");

@@ -14,12 +14,13 @@ import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
 import { quiet, urnOf } from "../../pluginHost";
 import { currentClient } from "../../settings";
+import { serviceNow } from "../../access/clock";
 import { definedOnly } from "../../util";
 import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
 import { say, withResource } from "./messages";
 import { fieldChanges } from "./rosterChanges";
-import { targetOf, targetsOf, whoChanged, whoChangedPeople } from "./whoChanged";
+import { driftedTargets, targetOfGrant, whoChanged, whoChangedPeople, type GrantRef, type People } from "./whoChanged";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
 export const UNKNOWN: string = unknownValue;
@@ -32,7 +33,7 @@ export const APPLIED_AT = "appliedAt";
 
 /** The service's time now (its Date header, carried forward), to the whole second, as ISO. */
 export function appliedAt(client: ReviewAdminClient): string {
-  const ms = client.serviceNow() ?? Date.now();
+  const ms = serviceNow(client);
   return new Date(Math.floor(ms / 1000) * 1000).toISOString();
 }
 
@@ -126,6 +127,10 @@ export interface ResourceDefinition<I, S> {
    * of the same person or grant by another resource in this run hands over instead of removing.
    */
   claims?(inputs: I): ClaimKey[];
+  /** The one grant a per-person resource is about, for who-changed at refresh (whoChanged.ts). */
+  subject?(state: S): GrantRef;
+  /** A roster's people, for who-changed at refresh: whose entries differ between stored and live state (whoChanged.ts). */
+  people?(state: S): People;
   /** The keys whose claim by a resource of this run makes this resource's delete hand over. */
   holds?(state: S): ClaimKey[];
   /** Rosters: the claim-key prefix their removals hand over, undefined when they remove nobody (ResourceShape.handsOver). */
@@ -409,10 +414,13 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
           // Drift on a person (changed or gone behind the program's back): say who did it, from the
           // activity log since the program last applied the resource.
           if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
-            const target = targetOf(stored, applied);
+            const one = def.subject?.(stored);
             const how = found ? "changed" : "removed";
-            if (target) say.warn(`refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, target)}`);
-            const people = target ? [] : targetsOf(stored, found?.state, applied);
+            if (one)
+              say.warn(
+                `refreshing ${def.label(stored)}: ${how} outside this program: ${await whoChanged(op.client, targetOfGrant(one, applied))}`,
+              );
+            const people = def.people ? driftedTargets(def.people(stored), found && def.people(found.state), applied) : [];
             if (people.length)
               say.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
           }

@@ -13,9 +13,8 @@ import { personKeys } from "./handover";
 import { containsUnknown, defineResource, diffFields, outputsMatch } from "./lifecycle";
 import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
-import { patchMember } from "./membership";
 import { normalizeEmail } from "../../normalize";
-import { memberByEmail, listedMembers } from "./runCache";
+import { listedMembers, memberByEmail, patchMember } from "../../access/orgPeople";
 import { CalendarDay, expiryStep, standingOf, type Standing } from "./expiry";
 
 /** Which E22 field a resource manages, and how to read it. */
@@ -86,7 +85,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     if (JSON.stringify(live) === JSON.stringify(value)) return member;
     const patch = () => patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
     if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval)
-      return guardAdminLoss(client, inputs.organizationId, [member.id], action, patch);
+      return guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, patch);
     return patch();
   }
 
@@ -111,6 +110,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       "expiredOn",
     ]),
     label,
+    subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
     idOf: (s) => `${s.organizationId}/${s.userId}`,
     claims: (i) => personKeys(spec.claimKind, i.organizationId, i),
     holds: (s) => personKeys(spec.claimKind, s.organizationId, s),
@@ -127,7 +127,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       // Removed once; a later up with the date still past has nothing to do.
       if (step === "done") return { changes: false };
       if (step === "remove" && !news.allowAdminRemoval && spec.removesAdmin?.(olds[spec.field], spec.empty))
-        await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
       // Past the end: emptied. The end moved later (or went) after up emptied it: written again.
       if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
       // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
@@ -139,7 +139,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
         !containsUnknown(news[spec.field]) &&
         spec.removesAdmin?.(olds[spec.field], news[spec.field])
       ) {
-        await assertAdminRemovalAllowed(client, olds.organizationId, olds.userId, action);
+        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
       }
       return result;
     },

@@ -60,7 +60,7 @@ export const rosterMode = z.enum(ROSTER_MODES, { message: 'must be "authoritativ
 /** What a roster kind supplies. */
 export interface RosterDefinition<I, S> extends Pick<
   ResourceDefinition<I, S>,
-  "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims" | "handsOver"
+  "kind" | "inputs" | "outputs" | "label" | "idOf" | "diff" | "upgrade" | "claims" | "handsOver" | "people"
 > {
   /**
    * Makes the live set match the inputs; returns the state afterwards (Unwritten: nothing was

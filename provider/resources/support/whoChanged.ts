@@ -10,7 +10,11 @@
 import deepEqual from "fast-deep-equal";
 import type { ActivityEvent } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
+import type { Grant } from "../../../contract/grants";
 import { describeCause } from "../../failures";
+import { compareText } from "../../util";
+import { serviceNow } from "../../access/clock";
+import { memo, perClient } from "../../access/runCache";
 
 /** How many recent events the fallback read (a state without appliedAt) looks at. */
 export const RECENT_EVENTS = 1000;
@@ -28,10 +32,15 @@ export interface ChangeTarget {
   since?: number;
 }
 
-const logs = new Map<string, Promise<ActivityEvent[]>>();
-/** Per organization: the window read so far (from `begin` on) and its events, oldest first. */
-const windows = new Map<string, { begin: number; events: Promise<{ events: ActivityEvent[]; capped: boolean }> }>();
-const owners = new Map<string, Promise<number>>();
+/**
+ * What this run has read of the log, per client (access/runCache.ts): each organization's recent
+ * events, the window read so far (from `begin` on, oldest first), and each database's organization.
+ */
+const reads = perClient(() => ({
+  logs: new Map<number, Promise<ActivityEvent[]>>(),
+  windows: new Map<number, { begin: number; events: Promise<{ events: ActivityEvent[]; capped: boolean }> }>(),
+  owners: new Map<number, Promise<number>>(),
+}));
 
 /**
  * The first instant of the window: the second after `appliedAt` (unix ms, whole seconds). The
@@ -41,20 +50,16 @@ const owners = new Map<string, Promise<number>>();
 const windowStart = (appliedAt: number | undefined) =>
   appliedAt === undefined || !Number.isFinite(appliedAt) ? undefined : appliedAt + 1000;
 
-/** The target of a state, when it names a person (rosters do not: they are left out); `appliedAt` from the state. */
-export function targetOf(state: unknown, appliedAt?: number): ChangeTarget | undefined {
-  const s = (state ?? {}) as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === "number" ? v : undefined);
-  const target: ChangeTarget = {
-    organizationId: num(s.organizationId),
-    databaseId: num(s.databaseId),
-    userId: num(s.userId) ?? null,
-    email: typeof s.email === "string" ? s.email.toLowerCase() : undefined,
-    since: windowStart(appliedAt),
-  };
-  if (target.userId === null && target.email === undefined) return undefined;
-  if (target.organizationId === undefined && target.databaseId === undefined) return undefined;
-  return target;
+/** Whom a drifted resource is about: a grant's scope and subject (contract/grants.ts). */
+export type GrantRef = Pick<Grant, "scope" | "subject">;
+
+/** The people of a roster's state by key (email, or user id as text), each with the grant and what the state holds of them. */
+export type People = Map<string, { grant: GrantRef; held: unknown }>;
+
+/** The target of a grant, over the window since `appliedAt`. */
+export function targetOfGrant(g: GrantRef, appliedAt?: number): ChangeTarget {
+  const where = g.scope.kind === "organization" ? { organizationId: g.scope.id } : { databaseId: g.scope.id };
+  return personTarget(where, { email: g.subject.email, userId: g.subject.userId }, appliedAt);
 }
 
 /** The target of one person of a roster (an organization's member, a database's user), over the window since `appliedAt`. */
@@ -95,43 +100,18 @@ export async function addedOutside(
 /** At most this many people are named for one drifted roster (the rest are counted). */
 export const MAX_NAMED = 20;
 
-type Entries = Map<string, { target: ChangeTarget; value: unknown }>;
-
-/** A roster's people by key (email, or user id on a database), each with its entry. */
-function rosterEntries(state: Record<string, unknown>): Entries | undefined {
-  const out: Entries = new Map();
-  const orgId = typeof state.organizationId === "number" ? state.organizationId : undefined;
-  const dbId = typeof state.databaseId === "number" ? state.databaseId : undefined;
-  const map = (state.members ?? state.users) as Record<string, Record<string, unknown>> | undefined;
-  if (!map || typeof map !== "object") return undefined;
-  const add = (key: string, entry: Record<string, unknown>) => {
-    const userId = typeof entry.userId === "number" ? entry.userId : /^\d+$/.test(key) && dbId !== undefined ? Number(key) : null;
-    const target: ChangeTarget =
-      dbId !== undefined ? { databaseId: dbId, userId } : { organizationId: orgId, userId, email: key.toLowerCase() };
-    out.set(key.toLowerCase(), { target, value: entry });
-  };
-  for (const [key, entry] of Object.entries(map)) add(key, entry);
-  for (const u of (state.unmanaged ?? []) as Record<string, unknown>[]) add(String(u.email ?? u.userId), u);
-  return out;
-}
-
 /**
- * Who a drift is about: the person of a per-person resource, or, for a roster, each person whose
- * entry differs between the stored and the live state (added, changed or gone).
+ * Who a roster's drift is about: each person whose entry differs between the stored and the live
+ * state (added, changed or gone), as the roster names them (`people`).
  */
-export function targetsOf(stored: unknown, found: unknown, appliedAt?: number): ChangeTarget[] {
-  const one = targetOf(stored, appliedAt);
-  if (one) return [one];
-  const before = rosterEntries((stored ?? {}) as Record<string, unknown>);
-  const after = found === undefined ? undefined : rosterEntries(found as Record<string, unknown>);
-  if (!before || !after) return [];
-  const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
-  const since = windowStart(appliedAt);
+export function driftedTargets(before: People, after: People | undefined, appliedAt?: number): ChangeTarget[] {
+  if (!after) return [];
+  const keys = [...new Set([...before.keys(), ...after.keys()])].sort(compareText);
   return (
     keys
       // By value, not by text: a stored entry comes back through the engine with its keys reordered.
-      .filter((k) => !deepEqual(before.get(k)?.value, after.get(k)?.value))
-      .map((k) => ({ ...(after.get(k) ?? before.get(k))!.target, since }))
+      .filter((k) => !deepEqual(before.get(k)?.held, after.get(k)?.held))
+      .map((k) => targetOfGrant((after.get(k) ?? before.get(k))!.grant, appliedAt))
   );
 }
 
@@ -145,15 +125,9 @@ export async function whoChangedPeople(client: ReviewAdminClient, targets: Chang
 }
 
 function recentEvents(client: ReviewAdminClient, orgId: number): Promise<ActivityEvent[]> {
-  const key = `${client.baseUrl} ${orgId}`;
-  let p = logs.get(key);
-  if (!p) {
-    p = client.call("GetRecentOrganizationEvents", { orgId, limit: RECENT_EVENTS }).then((d) => d.events);
-    // A failed read is not kept: the next drift may try again.
-    p.catch(() => logs.delete(key));
-    logs.set(key, p);
-  }
-  return p;
+  return memo(reads(client).logs, orgId, () =>
+    client.call("GetRecentOrganizationEvents", { orgId, limit: RECENT_EVENTS }).then((d) => d.events),
+  );
 }
 
 /** E10 over [begin, end), at most `room` events, oldest first; `capped` when there were more. */
@@ -172,11 +146,12 @@ async function readRange(client: ReviewAdminClient, orgId: number, begin: number
  * span before it.
  */
 function eventsSince(client: ReviewAdminClient, orgId: number, since: number): Promise<{ events: ActivityEvent[]; capped: boolean }> {
-  const key = `${client.baseUrl} ${orgId}`;
+  const { windows } = reads(client);
+  const key = orgId;
   const have = windows.get(key);
   if (have && have.begin <= since) return have.events.then((r) => ({ ...r, events: r.events.filter((e) => e.timestamp >= since) }));
   // The Date header drops the milliseconds: the service's "now" may be up to a second later.
-  const end = have ? have.begin : Math.max((client.serviceNow() ?? Date.now()) + 1000, since + 1);
+  const end = have ? have.begin : Math.max(serviceNow(client) + 1000, since + 1);
   const events = have
     ? have.events.then(async (later) => {
         const earlier = await readRange(client, orgId, since, end, MAX_WINDOW_EVENTS - later.events.length);
@@ -193,14 +168,7 @@ function eventsSince(client: ReviewAdminClient, orgId: number, since: number): P
 }
 
 function ownerOf(client: ReviewAdminClient, databaseId: number): Promise<number> {
-  const key = `${client.baseUrl} ${databaseId}`;
-  let p = owners.get(key);
-  if (!p) {
-    p = client.call("GetDatabase", { databaseId }).then((d) => d.owningOrganizationId);
-    p.catch(() => owners.delete(key));
-    owners.set(key, p);
-  }
-  return p;
+  return memo(reads(client).owners, databaseId, () => client.call("GetDatabase", { databaseId }).then((d) => d.owningOrganizationId));
 }
 
 function names(e: ActivityEvent, t: ChangeTarget): boolean {

@@ -1,0 +1,150 @@
+/**
+ * A grant of access as plain data, and the rules that belong to it: who (the subject) holds what
+ * (membership, permissions, identifiers) where (an organization or a database), from when to when
+ * (the window), declared by which resource. No I/O and no zod, and nothing of the project beyond
+ * the contract's types: the provider's planner, the policy pack and the CLI all build on it.
+ */
+import type { DatabasePermission, OrganizationPermission } from "./types";
+
+/** Where access is granted. */
+export type ScopeKind = "organization" | "database";
+
+/** One organization or one database. */
+export interface Scope {
+  kind: ScopeKind;
+  id: number;
+}
+
+/** Who holds it: an email (lower-cased), a user id, or both when known. */
+export interface Subject {
+  email?: string;
+  userId?: number | null;
+}
+
+/** The first day of access and the day it ends (both "YYYY-MM-DD", UTC; access ends at the start of `expiresOn`). */
+export interface GrantWindow {
+  startsOn?: string;
+  expiresOn?: string;
+}
+
+/** A user identifier as granted (an abbreviation and its label). */
+export interface GrantIdentifier {
+  abbreviation: string;
+  label: string;
+}
+
+/**
+ * A grant. At an organization it is a membership (or an invitation to one), with the permissions
+ * and identifiers the declaring resource manages; at a database it is the user's permissions there.
+ * A field left out is not managed: it is neither compared nor written.
+ */
+export interface Grant {
+  scope: Scope;
+  subject: Subject;
+  permissions?: readonly (OrganizationPermission | DatabasePermission | string)[];
+  identifiers?: readonly GrantIdentifier[];
+  window?: GrantWindow;
+  /** The declaring resource, as messages name it. */
+  declaredBy?: string;
+}
+
+/** Email as stored and compared: trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Administration and privilege
+
+/** The permission that administers a scope: whoever holds it manages everyone's access there. */
+export const ADMIN_PERMISSION = { organization: "ORG_ADMIN", database: "DB_ADMIN" } as const satisfies Record<ScopeKind, string>;
+
+/** How messages name the administrators of a scope: "org admin", "DB_ADMIN". */
+export const ADMIN_NAME: Record<ScopeKind, string> = { organization: "org admin", database: "DB_ADMIN" };
+
+/** True when `permissions` administer a scope of this kind. */
+export function administers(kind: ScopeKind, permissions: readonly string[] | undefined): boolean {
+  return !!permissions?.includes(ADMIN_PERMISSION[kind]);
+}
+
+/**
+ * True for a privileged permission: at an organization every permission (each administers
+ * something), at a database DB_ADMIN (it manages everyone's permissions there).
+ */
+export function isPrivileged(kind: ScopeKind, permission: string): boolean {
+  return kind === "organization" || permission === ADMIN_PERMISSION.database;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The window
+
+const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar day written YYYY-MM-DD ("2026-02-30" is not one). */
+export function isCalendarDay(text: string): boolean {
+  const m = DAY_FORMAT.exec(text);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === text;
+}
+
+/** A day as YYYY-MM-DD in UTC. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (both YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** Where one grant stands on a day. */
+export type Standing = "active" | "soon" | "expired" | "notYet";
+
+/** Where a grant stands on `day`: expired from its `expiresOn` day on, "soon" within `soonDays` of it, "notYet" before `startsOn`. */
+export function standingOn(w: GrantWindow | undefined, day: string, soonDays: number): Standing {
+  if (w?.expiresOn && day >= w.expiresOn) return "expired";
+  if (w?.startsOn && day < w.startsOn) return "notYet";
+  if (w?.expiresOn && daysBetween(day, w.expiresOn) <= soonDays) return "soon";
+  return "active";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Claims: who in a run declares a grant (the provider's handover)
+
+/** What a claim is about: a person's presence in an organization, one of their fields, or a database grant. */
+export type ClaimKind = "member" | "permissions" | "identifiers" | "grant";
+
+/** A claim key: `member:102:email:ada@x.example`, `member:102:user:1003`, `grant:2001:1003`, ... */
+export type ClaimKey = string;
+
+/** The keys naming a person of an organization, by every identity known (email and/or user id). */
+export function personKeys(kind: Exclude<ClaimKind, "grant">, orgId: number, who: Subject): ClaimKey[] {
+  const keys: ClaimKey[] = [];
+  if (who.email) keys.push(`${kind}:${orgId}:email:${normalizeEmail(who.email)}`);
+  if (who.userId) keys.push(`${kind}:${orgId}:user:${who.userId}`);
+  return keys;
+}
+
+/** The key of one user's grant on one database. */
+export function grantKey(databaseId: number, userId: number | string): ClaimKey {
+  return `grant:${databaseId}:${userId}`;
+}
+
+/** The keys under which a grant's presence is claimed: its membership of an organization, or its database grant. */
+export function claimKeysOf(g: Pick<Grant, "scope" | "subject">): ClaimKey[] {
+  if (g.scope.kind === "database") return g.subject.userId ? [grantKey(g.scope.id, g.subject.userId)] : [];
+  return personKeys("member", g.scope.id, g.subject);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walls
+
+/**
+ * True when an ethical wall's `people` entry covers `email`: the same address, or a domain
+ * pattern `*@domain` of its domain (both compared lower-cased).
+ */
+export function wallCovers(entry: string, email: string): boolean {
+  const e = normalizeEmail(email);
+  return entry.startsWith("*@") ? e.endsWith(entry.slice(1)) : e === entry;
+}

@@ -1,0 +1,191 @@
+/**
+ * The one planner of access: from the grants a resource declares, the grants live at the scope and
+ * the resource's settings, what to add, change and remove, and why each is or is not done. Pure: no
+ * request, no clock, no message; the resources read live, ask the day and the key's user, and write
+ * (orgPeople.ts, databaseGrants.ts). Its steps, in order:
+ *
+ * 1. the window: each declared grant on the service's day (current, ending soon, expired, not yet);
+ * 2. the changes: declared and absent is an add, declared and different a change;
+ * 3. removals: authoritative mode removes the undeclared, except the protected and what another
+ *    resource of the run declares (handed over); an expired grant goes in either mode;
+ * 4. anti-lockout (`lockoutRefusal`): one rule for organizations and databases.
+ */
+import {
+  ADMIN_NAME,
+  ADMIN_PERMISSION,
+  administers,
+  claimKeysOf,
+  standingOn,
+  type ClaimKey,
+  type Grant,
+  type GrantIdentifier,
+  type Scope,
+  type Subject,
+} from "../../contract/grants";
+import { normalizeIdentifiers, sameSet } from "../normalize";
+
+/** A grant as it is live; at an organization, an invitation is "invited" (or "expired") until accepted. */
+export interface LiveGrant extends Grant {
+  status?: "active" | "invited" | "expired";
+}
+
+/** What the plan is judged with besides the grants. */
+export interface PlanSettings {
+  scope: Scope;
+  mode: "authoritative" | "additive";
+  /** Keys never removed in authoritative mode (protectedEmails, protectedUserIds). */
+  protectedKeys?: readonly string[];
+  /** The resource of this run declaring any of these claim keys, if one does (handover.ts's holderOf). */
+  declaredElsewhere?: (keys: readonly ClaimKey[]) => string | undefined;
+  /** The service's day (YYYY-MM-DD); undefined when no grant has a date (every grant is current). */
+  day?: string;
+  /** An end within this many days of `day` is "expiring soon". */
+  soonDays?: number;
+}
+
+/** What to do, key by key (a key: an email at an organization, a user id as text at a database). */
+export interface AccessPlan {
+  /** The declared grants in their window on the day: what the resource declares today. */
+  current: Record<string, Grant>;
+  /** Every end date declared. */
+  ends: Record<string, string>;
+  /** Declared grants ending within soonDays. */
+  soon: Record<string, string>;
+  /** Declared grants past their end (removed, even in additive mode). */
+  expired: Record<string, string>;
+  add: string[];
+  change: string[];
+  remove: string[];
+  /** Undeclared grants left in place because another resource of the run declares them: key, that resource. */
+  handedOver: [string, string][];
+  /** Keys whose removal or change takes what anti-lockout guards (`losesGuarded`). */
+  losing: string[];
+}
+
+/** The declared grants on `day` (undefined: all current), with their end dates. */
+export function onDay(
+  desired: Readonly<Record<string, Grant>>,
+  day: string | undefined,
+  soonDays = 14,
+): Pick<AccessPlan, "current" | "ends" | "soon" | "expired"> {
+  const out = { current: {} as Record<string, Grant>, ends: {} as Record<string, string>, soon: {}, expired: {} } as Pick<
+    AccessPlan,
+    "current" | "ends" | "soon" | "expired"
+  >;
+  for (const [key, g] of Object.entries(desired)) {
+    const end = g.window?.expiresOn;
+    if (end) out.ends[key] = end;
+    const st = day ? standingOn(g.window, day, soonDays) : "active";
+    if (st === "expired") out.expired[key] = end!;
+    else if (st !== "notYet") out.current[key] = g;
+    if (st === "soon") out.soon[key] = end!;
+  }
+  return out;
+}
+
+/**
+ * True when the live grant differs from the declared one in what the declaration manages:
+ * its permissions, its identifiers (once a member: an invitation has none), or an expired invitation
+ * (re-sent).
+ */
+export function differs(want: Grant, have: LiveGrant): boolean {
+  if (want.permissions && !sameSet(want.permissions, have.permissions ?? [])) return true;
+  if (want.identifiers && (have.status ?? "active") === "active" && !sameIdentifiers(want.identifiers, have.identifiers ?? [])) return true;
+  return have.status === "expired";
+}
+
+const sameIdentifiers = (a: readonly GrantIdentifier[], b: readonly GrantIdentifier[]) =>
+  JSON.stringify(normalizeIdentifiers(a)) === JSON.stringify(normalizeIdentifiers(b));
+
+/**
+ * True when going from `have` to `want` (undefined: removed) takes what anti-lockout guards at the
+ * scope: the administering permission (ORG_ADMIN, DB_ADMIN), or, at an organization, an active
+ * membership (without it a key's user reaches nothing there).
+ */
+export function losesGuarded(scope: Scope, have: LiveGrant, want: Grant | undefined): boolean {
+  if ((have.status ?? "active") !== "active") return false;
+  if (!want) return scope.kind === "organization" || administers(scope.kind, have.permissions);
+  return administers(scope.kind, have.permissions) && !!want.permissions && !administers(scope.kind, want.permissions);
+}
+
+/** Plans the grants of one scope (see the file comment); the refusal, if any, is `lockoutRefusal`'s. */
+export function planGrants(
+  desired: Readonly<Record<string, Grant>>,
+  live: Readonly<Record<string, LiveGrant>>,
+  s: PlanSettings,
+): AccessPlan {
+  const dated = onDay(desired, s.day, s.soonDays);
+  const want = dated.current;
+  const add = Object.keys(want).filter((k) => !live[k]);
+  const change = Object.keys(want).filter((k) => live[k] && differs(want[k]!, live[k]));
+  const remove: string[] = [];
+  const handedOver: [string, string][] = [];
+  if (s.mode === "authoritative") {
+    const protectedSet = new Set(s.protectedKeys ?? []);
+    for (const k of Object.keys(live)) {
+      if (want[k] || protectedSet.has(k)) continue;
+      const holder = s.declaredElsewhere?.(claimKeysOf(live[k]!));
+      if (holder) handedOver.push([k, holder]);
+      else remove.push(k);
+    }
+  }
+  // Expired grants go even in additive mode: past its end a grant is not merely unmanaged.
+  for (const k of Object.keys(dated.expired)) if (live[k] && !remove.includes(k)) remove.push(k);
+  const losing = [
+    ...remove.filter((k) => losesGuarded(s.scope, live[k]!, undefined)),
+    ...change.filter((k) => losesGuarded(s.scope, live[k]!, want[k])),
+  ];
+  return { ...dated, add, change, remove, handedOver, losing };
+}
+
+/** "ada@x.example (user 1001)", "user 1004" when no email is known. */
+export function subjectText(s: Subject): string {
+  if (s.email && s.userId) return `${s.email} (user ${s.userId})`;
+  return s.email ?? `user ${s.userId}`;
+}
+
+const scopeText = (scope: Scope) => `${scope.kind} ${scope.id}`;
+
+/** Why anti-lockout keeps a grant: it holds the scope's last administrators, or it is the key's own user's. */
+export type LockoutCause = { kind: "lastAdmins"; lost: LiveGrant[] } | { kind: "own"; who: Subject };
+
+/**
+ * Anti-lockout, the one rule for organizations and databases: a change may not take from the API
+ * key's own user (`me`) what lets the program manage the scope (see `losesGuarded`), nor take from
+ * a scope its last administrators (ORG_ADMIN, DB_ADMIN). `everyone`: every live grant at the scope;
+ * `losing`: the grants a change takes that from. Undefined when the change may go ahead.
+ */
+export function lockoutCause(
+  scope: Scope,
+  everyone: readonly LiveGrant[],
+  losing: readonly LiveGrant[],
+  me: Subject | undefined,
+): LockoutCause | undefined {
+  if (losing.length === 0) return undefined;
+  const same = (a: Subject, b: Subject) => (a.userId != null && a.userId === b.userId) || (!!a.email && a.email === b.email);
+  const admins = everyone.filter((g) => (g.status ?? "active") === "active" && administers(scope.kind, g.permissions));
+  const mine = me && losing.find((l) => same(l.subject, me));
+  if (mine) return { kind: "own", who: { email: mine.subject.email ?? me.email, userId: mine.subject.userId ?? me.userId } };
+  const lost = admins.filter((a) => losing.some((l) => same(a.subject, l.subject)));
+  if (lost.length > 0 && lost.length === admins.length) return { kind: "lastAdmins", lost };
+  return undefined;
+}
+
+/** `lockoutCause` as a refusal of `what` (one wording for every resource), or undefined. */
+export function lockoutRefusal(
+  scope: Scope,
+  everyone: readonly LiveGrant[],
+  losing: readonly LiveGrant[],
+  me: Subject | undefined,
+  what: string,
+): string | undefined {
+  const cause = lockoutCause(scope, everyone, losing, me);
+  if (!cause) return undefined;
+  const where = scopeText(scope);
+  if (cause.kind === "own")
+    return `${what}: refused: it would take ${ADMIN_PERMISSION[scope.kind]} from ${subjectText(cause.who)}, the user of the API key in use, locking this program out of ${where}. Set allowAdminRemoval: true to do it anyway.`;
+  const name = ADMIN_NAME[scope.kind];
+  const names = cause.lost.map((g) => subjectText(g.subject)).join(", ");
+  const last = cause.lost.length === 1 ? `is the last ${name}` : `are the last ${name}s`;
+  return `${what}: refused: ${names} ${last} of ${where}; removing them would leave it with no ${name}. Keep one, or set allowAdminRemoval: true to do it anyway.`;
+}

@@ -1,0 +1,167 @@
+/**
+ * The grant model (contract/grants.ts) and the one planner of access (provider/access/plan.ts) on
+ * plain values: the window, adds, changes and removals, protection and handover, expiry in either
+ * mode, and the one anti-lockout rule for organizations and databases.
+ */
+import { describe, expect, it } from "vitest";
+import { claimKeysOf, isPrivileged, standingOn, wallCovers, type Grant, type Scope } from "../../contract/grants";
+import {
+  differs,
+  lockoutCause,
+  lockoutRefusal,
+  losesGuarded,
+  planGrants,
+  type LiveGrant,
+  type PlanSettings,
+} from "../../provider/access/plan";
+
+const ORG: Scope = { kind: "organization", id: 102 };
+const DB: Scope = { kind: "database", id: 2001 };
+
+const person = (email: string, more: Partial<Grant> = {}): Grant => ({ scope: ORG, subject: { email }, ...more });
+const member = (email: string, userId: number, permissions: string[], more: Partial<LiveGrant> = {}): LiveGrant => ({
+  scope: ORG,
+  subject: { email, userId },
+  permissions,
+  status: "active",
+  ...more,
+});
+const dbUser = (userId: number, permissions: string[]): LiveGrant => ({ scope: DB, subject: { userId }, permissions });
+const settings = (more: Partial<PlanSettings> = {}): PlanSettings => ({ scope: ORG, mode: "authoritative", ...more });
+
+describe("the grant model", () => {
+  it("a grant stands on a day by its window: ends at the start of expiresOn, starts on startsOn, soon within N days", () => {
+    expect(standingOn({ expiresOn: "2026-12-01" }, "2026-11-30", 1)).toBe("soon");
+    expect(standingOn({ expiresOn: "2026-12-01" }, "2026-12-01", 14)).toBe("expired");
+    expect(standingOn({ expiresOn: "2026-12-31" }, "2026-12-01", 14)).toBe("active");
+    expect(standingOn({ startsOn: "2026-12-02" }, "2026-12-01", 14)).toBe("notYet");
+    expect(standingOn(undefined, "2026-12-01", 14)).toBe("active");
+  });
+
+  it("claim keys name a membership by email and user id, a database grant by user id", () => {
+    expect(claimKeysOf(person("Ada@X.example", { subject: { email: "Ada@X.example", userId: 1001 } }))).toEqual([
+      "member:102:email:ada@x.example",
+      "member:102:user:1001",
+    ]);
+    expect(claimKeysOf(dbUser(1003, []))).toEqual(["grant:2001:1003"]);
+  });
+
+  it("privileged: every organization permission, DB_ADMIN on a database; a wall covers an email or its domain", () => {
+    expect(isPrivileged("organization", "AI_ADMIN")).toBe(true);
+    expect(isPrivileged("database", "DB_ADMIN")).toBe(true);
+    expect(isPrivileged("database", "DB_UPLOAD")).toBe(false);
+    expect(wallCovers("*@contoso.example", "Ken@Contoso.example")).toBe(true);
+    expect(wallCovers("ken@contoso.example", "kenneth@contoso.example")).toBe(false);
+  });
+});
+
+describe("planGrants", () => {
+  it("adds the absent, changes what differs in what is managed, and leaves the rest", () => {
+    const desired = {
+      "new@x": person("new@x", { permissions: ["AI_ADMIN"] }),
+      "same@x": person("same@x", { permissions: ["AI_ADMIN"] }),
+      "more@x": person("more@x", { permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] }),
+      "unmanaged@x": person("unmanaged@x"),
+    };
+    const live = {
+      "same@x": member("same@x", 1, ["AI_ADMIN"]),
+      "more@x": member("more@x", 2, ["AI_ADMIN"]),
+      "unmanaged@x": member("unmanaged@x", 3, ["ORG_ADMIN"]),
+    };
+    const plan = planGrants(desired, live, settings({ mode: "additive" }));
+    expect([plan.add, plan.change, plan.remove]).toEqual([["new@x"], ["more@x"], []]);
+  });
+
+  it("differs: identifiers only once a member, and an expired invitation is re-sent", () => {
+    const ids = [{ abbreviation: "AL", label: "Alan" }];
+    expect(differs(person("a@x", { identifiers: ids }), member("a@x", 1, [], { status: "invited", identifiers: [] }))).toBe(false);
+    expect(differs(person("a@x", { identifiers: ids }), member("a@x", 1, [], { identifiers: [] }))).toBe(true);
+    expect(differs(person("a@x"), member("a@x", 1, [], { status: "expired" }))).toBe(true);
+    expect(differs(person("a@x", { permissions: ["B", "A"] }), member("a@x", 1, ["A", "B"]))).toBe(false);
+  });
+
+  it("authoritative removes the undeclared, except the protected and what another resource of the run declares", () => {
+    const live = { "a@x": member("a@x", 1, []), "p@x": member("p@x", 2, []), "h@x": member("h@x", 3, []) };
+    const plan = planGrants({}, live, {
+      ...settings(),
+      protectedKeys: ["p@x"],
+      declaredElsewhere: (keys) => (keys.includes("member:102:user:3") ? 'OrgMember "h"' : undefined),
+    });
+    expect(plan.remove).toEqual(["a@x"]);
+    expect(plan.handedOver).toEqual([["h@x", 'OrgMember "h"']]);
+    expect(planGrants({}, live, settings({ mode: "additive" })).remove).toEqual([]);
+  });
+
+  it("a grant past its end is removed even in additive mode; one not started yet counts as not declared", () => {
+    const desired = {
+      "old@x": person("old@x", { window: { expiresOn: "2026-12-01" } }),
+      "soon@x": person("soon@x", { window: { expiresOn: "2026-12-05" } }),
+      "later@x": person("later@x", { window: { startsOn: "2027-01-01" } }),
+    };
+    const live = { "old@x": member("old@x", 1, []), "later@x": member("later@x", 2, []) };
+    const additive = planGrants(desired, live, settings({ mode: "additive", day: "2026-12-01", soonDays: 14 }));
+    expect(additive).toMatchObject({
+      expired: { "old@x": "2026-12-01" },
+      soon: { "soon@x": "2026-12-05" },
+      ends: { "old@x": "2026-12-01", "soon@x": "2026-12-05" },
+      add: ["soon@x"],
+      remove: ["old@x"],
+    });
+    expect(Object.keys(additive.current)).toEqual(["soon@x"]);
+    expect(planGrants(desired, live, settings({ day: "2026-12-01" })).remove).toEqual(["old@x", "later@x"]);
+    // Without a day (no grant has a date, or none was asked) every grant is current.
+    expect(planGrants(desired, live, settings({ mode: "additive" })).remove).toEqual([]);
+  });
+
+  it("losing: an active member removed or an admin permission taken; an invitation removed loses nothing", () => {
+    const live = {
+      "admin@x": member("admin@x", 1, ["ORG_ADMIN"]),
+      "plain@x": member("plain@x", 2, []),
+      "inv@x": member("inv@x", 0, ["ORG_ADMIN"], { status: "invited", subject: { email: "inv@x", userId: null } }),
+      "kept@x": member("kept@x", 3, ["ORG_ADMIN"]),
+    };
+    const desired = { "admin@x": person("admin@x", { permissions: ["AI_ADMIN"] }), "kept@x": person("kept@x") };
+    expect(planGrants(desired, live, settings()).losing).toEqual(["plain@x", "admin@x"]);
+    // At a database only DB_ADMIN is guarded.
+    expect(losesGuarded(DB, dbUser(1, ["DB_UPLOAD"]), undefined)).toBe(false);
+    expect(losesGuarded(DB, dbUser(1, ["DB_ADMIN"]), undefined)).toBe(true);
+    expect(losesGuarded(DB, dbUser(1, ["DB_ADMIN"]), { scope: DB, subject: { userId: 1 }, permissions: ["DB_UPLOAD"] })).toBe(true);
+  });
+});
+
+describe("anti-lockout: one rule for organizations and databases", () => {
+  const admins = [member("ada@x", 1001, ["ORG_ADMIN"]), member("alan@x", 1002, ["ORG_ADMIN"]), member("ken@x", 1003, [])];
+
+  it("refuses taking the last org admin, naming them, in one wording", () => {
+    expect(lockoutRefusal(ORG, admins, [admins[1]!], undefined, "x")).toBeUndefined();
+    expect(lockoutRefusal(ORG, admins, [admins[0]!, admins[1]!], undefined, "updating X")).toBe(
+      "updating X: refused: ada@x (user 1001), alan@x (user 1002) are the last org admins of organization 102; removing them would leave it with no org admin. Keep one, or set allowAdminRemoval: true to do it anyway.",
+    );
+  });
+
+  it("refuses taking it from the key's own user", () => {
+    expect(lockoutRefusal(ORG, admins, [admins[0]!], { userId: 1001 }, "deleting X")).toBe(
+      "deleting X: refused: it would take ORG_ADMIN from ada@x (user 1001), the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
+    );
+  });
+
+  it("keeps the last DB_ADMIN of a database, as the last org admin of an organization", () => {
+    const users = [dbUser(1004, ["DB_ADMIN"]), dbUser(1005, ["DB_UPLOAD"])];
+    expect(lockoutCause(DB, users, [users[0]!], undefined)).toEqual({ kind: "lastAdmins", lost: [users[0]] });
+    expect(lockoutRefusal(DB, users, [users[0]!], undefined, "updating DatabaseUsers of database 2001")).toBe(
+      "updating DatabaseUsers of database 2001: refused: user 1004 is the last DB_ADMIN of database 2001; removing them would leave it with no DB_ADMIN. Keep one, or set allowAdminRemoval: true to do it anyway.",
+    );
+    // With another DB_ADMIN left, only the key's own user is kept.
+    const two = [...users, dbUser(1006, ["DB_ADMIN"])];
+    expect(lockoutCause(DB, two, [two[0]!], undefined)).toBeUndefined();
+    expect(lockoutRefusal(DB, two, [two[0]!], { userId: 1004, email: "barbara@x" }, "deleting Y")).toBe(
+      "deleting Y: refused: it would take DB_ADMIN from barbara@x (user 1004), the user of the API key in use, locking this program out of database 2001. Set allowAdminRemoval: true to do it anyway.",
+    );
+  });
+
+  it("judges nothing when nobody loses anything guarded; invitations are not admins", () => {
+    expect(lockoutCause(ORG, admins, [], { userId: 1001 })).toBeUndefined();
+    const invitedOnly = [member("inv@x", 0, ["ORG_ADMIN"], { status: "invited" }), member("ada@x", 1001, ["ORG_ADMIN"])];
+    expect(lockoutCause(ORG, invitedOnly, [invitedOnly[1]!], undefined)?.kind).toBe("lastAdmins");
+  });
+});
