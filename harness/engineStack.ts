@@ -76,6 +76,8 @@ export interface EngineRunResult extends RunResult {
   policy: automation.PolicyEvent[];
   /** What the CLI printed (its stdout): what a terminal, a CI log or a pull request's comment shows. */
   output: string;
+  /** What the CLI printed on stderr: with --diff, the diagnostics (the resources' messages) go there. */
+  errorOutput: string;
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -198,6 +200,7 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
   const policy: automation.PolicyEvent[] = [];
   let text = "";
   let output = "";
+  let errorOutput = "";
   return {
     steps: collector.steps,
     logs,
@@ -209,9 +212,16 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
     get output() {
       return output;
     },
+    get errorOutput() {
+      return errorOutput;
+    },
     onOutput: (out: string) => {
       output += out;
       if (keepTranscript) text += out;
+    },
+    onError: (err: string) => {
+      errorOutput += err;
+      if (keepTranscript) text += err;
     },
     onEvent: (e: automation.EngineEvent) => {
       collector.onEvent(e);
@@ -386,6 +396,7 @@ export class EngineStack {
         color: "never" as const,
         onEvent: rec.onEvent,
         onOutput: rec.onOutput,
+        onError: rec.onError,
         target: opts.target,
         parallel: opts.parallel,
       };
@@ -437,6 +448,7 @@ export class EngineStack {
         errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
         policy: rec.policy,
         output: rec.output,
+        errorOutput: rec.errorOutput,
       };
       if (failure) throw new RunError(result, [failure]);
       return result;

@@ -103,6 +103,9 @@ describe("a review's remove decisions end in removed access, in every style expo
 
       const adopted = await writesOf(() => stack.up(program));
       expect(adopted.writes).toEqual({});
+      // Every resource created by adopting what is there (expired invitations adopted, not re-sent).
+      expect([...new Set(adopted.result.steps.map((s) => s.op))]).toEqual(["create"]);
+      expect(adopted.result.logs.map((l) => l.line).join("\n")).toMatch(/adopted/);
       await cli(["review", ...common, "--out", packet]);
 
       const signoff = path.join(packet, "review.csv");
