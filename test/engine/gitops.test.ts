@@ -58,6 +58,8 @@ let origin = ""; // the bare repository standing for GitHub's
 let ghRecord = "";
 let runner: ActionsRunner;
 const savedEnv: Record<string, string | undefined> = {};
+/** The stack the workflows name (docs/gitops.md): the project `export --out access` writes. */
+const STACK = "organization/access/prod";
 
 const event = (event_name: string, ref: string, payload: Record<string, unknown> = {}): GithubContext => ({
   token: GITHUB_TOKEN,
@@ -203,7 +205,7 @@ const writes = () => writesIn(emu.traffic.log.counters.byOperation);
 
 /** The stored outputs of the stack's resource named `name`, as `pulumi stack export` shows them. */
 async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
-  const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", "organization/access/prod"));
+  const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", STACK));
   const resource = (exported.deployment.resources as { urn: string; outputs: Record<string, unknown> }[]).find((r) =>
     r.urn.endsWith(`::${name}`),
   );
@@ -298,6 +300,14 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(said.match(/^ {6}[+~-] /gm)).toHaveLength(2); // nobody else
     expect(comment.message).toMatch(/~ 1 to update/);
     expect(comment.message).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
+    // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
+    const terminal = await sh(path.join(ws, "access"), "pulumi", "preview", "--diff", "--color", "never", "--non-interactive", "--stack", STACK);
+    const terminalLines = terminal.split("\n").length;
+    console.info(`firm's month: pulumi preview --diff prints ${terminalLines} lines, ${terminal.length} characters`);
+    expect(terminal.length).toBeLessThan(MAX_CHARACTER_COMMENT);
+    expect(terminalLines).toBeLessThan(60);
+    expect(terminal).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
+    expect(terminal).toContain(`~ ${changed}: no permission → AI_ADMIN`);
     expect(writes()).toEqual({});
 
     // A pull request from a fork gets no job, and so no secret.
