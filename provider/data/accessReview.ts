@@ -11,9 +11,9 @@ import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
-import { wallCovers } from "../normalize";
+import { wallCovers } from "../../contract/accessRules";
 import { compareText, mapLimit } from "../util";
-import { csvLine } from "./spreadsheetSafe";
+import { csvLine, markdownCell as md } from "./spreadsheetSafe";
 import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
@@ -379,13 +379,6 @@ export function toCsv(matrix: AccessMatrix): string {
     }
   }
   return lines.join("\n") + "\n";
-}
-
-function md(s: string): string {
-  return s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ");
 }
 
 function table(header: string[], rows: string[][]): string[] {
