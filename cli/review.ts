@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { PRIVILEGES } from "../contract/accessRules";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
-import { credentialOptions, credentials } from "./export";
+import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
