@@ -296,6 +296,7 @@ export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = 
   },
 });
 
+/** The Output form of getAccessMatrix, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getAccessMatrixOutput = outputForm(getAccessMatrix);
 
 // ------------------------------------------------------------------------------------------------

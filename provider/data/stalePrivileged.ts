@@ -166,5 +166,5 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
   },
 });
 
-/** The Output form of getStalePrivilegedPeople, for a Pulumi program. */
+/** The Output form of getStalePrivilegedPeople, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getStalePrivilegedPeopleOutput = outputForm(getStalePrivilegedPeople);
