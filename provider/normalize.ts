@@ -30,12 +30,5 @@ export function normalizeIdentifiers(ids: readonly Identifier[]): Identifier[] {
   return ids.map((i) => ({ abbreviation: i.abbreviation, label: i.label })).sort((a, b) => a.abbreviation.localeCompare(b.abbreviation));
 }
 
-/**
- * True when an ethical wall's `people` entry covers `email`: the same address, or a domain
- * pattern `*@domain` of its domain (both compared lower-cased). Shared by the EthicalWall
- * resource and the access review, so both read a wall alike.
- */
-export function wallCovers(entry: string, email: string): boolean {
-  const e = normalizeEmail(email);
-  return entry.startsWith("*@") ? e.endsWith(entry.slice(1)) : e === entry;
-}
+// Until provider/resources/ethicalWall.ts imports it from the contract, where the pack and the CLI read it too.
+export { wallCovers } from "../contract/accessRules";

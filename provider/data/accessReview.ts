@@ -11,9 +11,9 @@ import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
-import { wallCovers } from "../normalize";
+import { wallCovers } from "../../contract/accessRules";
 import { compareText, mapLimit } from "../util";
-import { csvLine } from "./spreadsheetSafe";
+import { csvLine, markdownCell as md } from "./spreadsheetSafe";
 import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
@@ -296,6 +296,7 @@ export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = 
   },
 });
 
+/** The Output form of getAccessMatrix, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getAccessMatrixOutput = outputForm(getAccessMatrix);
 
 // ------------------------------------------------------------------------------------------------
@@ -379,13 +380,6 @@ export function toCsv(matrix: AccessMatrix): string {
     }
   }
   return lines.join("\n") + "\n";
-}
-
-function md(s: string): string {
-  return s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ");
 }
 
 function table(header: string[], rows: string[][]): string[] {

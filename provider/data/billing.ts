@@ -83,6 +83,7 @@ export const getOrganizationBilling: DataSourceFn<GetOrganizationBillingArgs, Ge
   },
 });
 
+/** The Output form of getOrganizationBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
 /**
@@ -115,6 +116,7 @@ export const getParentOrganizationBilling: DataSourceFn<GetParentOrganizationBil
     },
   });
 
+/** The Output form of getParentOrganizationBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
 /**
@@ -143,4 +145,5 @@ export const getDatabaseBilling: DataSourceFn<GetDatabaseBillingArgs, GetDatabas
   },
 });
 
+/** The Output form of getDatabaseBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseBillingOutput = outputForm(getDatabaseBilling);

@@ -188,6 +188,7 @@ export const getBillingSummary: DataSourceFn<GetBillingSummaryArgs, BillingSumma
   },
 });
 
+/** The Output form of getBillingSummary, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
 
 /** Active and suspended billable GB (peak and final), as the parent aggregate splits them. */
@@ -368,6 +369,7 @@ export const getParentBillingSummary: DataSourceFn<GetParentBillingSummaryArgs, 
   },
 });
 
+/** The Output form of getParentBillingSummary, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);
 
 // ------------------------------------------------------------------------------------------------
