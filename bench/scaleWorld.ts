@@ -63,9 +63,9 @@ export interface PhaseResult {
   checkpointBytes?: number;
 }
 
-/** The programs under the real engine, the same programs through the harness, and the naive baseline. */
-export type VariantName = "perMember" | "rosters" | "perMemberHarness" | "rostersHarness" | "naive";
-export const PROGRAM_VARIANTS = ["perMember", "rosters", "perMemberHarness", "rostersHarness"] as const;
+/** The programs under the real engine, and the naive baseline. */
+export type VariantName = "perMember" | "rosters" | "naive";
+export const PROGRAM_VARIANTS = ["perMember", "rosters"] as const;
 export type ProgramVariant = (typeof PROGRAM_VARIANTS)[number];
 
 export interface VariantResult {

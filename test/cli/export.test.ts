@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { EngineStack } from "../../harness/engineStack";
-import type { RunResult } from "../../harness/program/stack";
+import type { RunResult } from "../../harness/runResult";
 import { installFromTarball, tsc, writesIn } from "../../bench/exportedProject";
 import { noEngine } from "../support/engine";
 import { worldOf } from "../support/exampleScenarios";

@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import type { OnUnmanaged } from "../../provider/resources/support/rosterMode";
 import { control } from "../support/emulatorHttp";

@@ -11,7 +11,7 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { DatabasePermission } from "../../contract/types";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import type { OnBreach } from "../../provider";
 import { control } from "../support/emulatorHttp";

@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { writePatternedFile } from "../support/files";
 import { useProgramWorld } from "../support/programWorld";

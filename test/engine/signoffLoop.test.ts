@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { linkDependencies, repoRoot, writesIn } from "../../bench/exportedProject";
-import type { RunResult } from "../../harness/program/stack";
+import type { RunResult } from "../../harness/runResult";
 import { runCli } from "../cli/runCli";
 import { control } from "../support/emulatorHttp";
 import { worldOf } from "../support/exampleScenarios";

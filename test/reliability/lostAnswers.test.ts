@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { uploadsOf } from "../../emulator/model/uploadStore";
 import { useProgramWorld } from "../support/programWorld";

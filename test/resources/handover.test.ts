@@ -2,7 +2,7 @@
  * Program edits that must never cost access (handover.ts): a resource renamed without aliases,
  * moved into a component, a person moved between a per-person resource and a roster, a grant
  * moved into a DatabaseUsers roster, and a replace whose create fails. Each edit runs as two
- * `pulumi up`s of the program harness (a fresh plugin per run, as the CLI does); after each up the
+ * `pulumi up`s under the real engine (a fresh plugin per run); after each up the
  * platform equals the program, nothing the program still declares was removed, and a refresh
  * followed by a preview shows no drift.
  */
@@ -10,7 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack as Stack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { useProgramWorld } from "../support/programWorld";
