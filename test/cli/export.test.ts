@@ -233,50 +233,42 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
   );
 
   // Its up (adopting with 0 writes, expired invitations not re-sent) runs in test/engine/signoffLoop.test.ts, with every style.
-  it(
-    "per-person style: one OrgMember per person (expired invitations adopted, not re-sent) and one DatabaseUserPermissions per grant; tsc judges its dates",
-    async () => {
-      emu.reset();
-      const out = await exported("per-person", ["--style", "per-person"]);
-      const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
-      expect(index).toContain("resendWhenExpired: false");
-      expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
-        "index.ts adopts each with resendWhenExpired: false, so nothing is sent",
-      );
-      expect(tsc(out)).toMatchObject({ ok: true, output: "" });
-      // OrgMember and DatabaseUserPermissions take an end date, not a start date: tsc says so rather than index.ts ignoring it.
-      const dated = withDates(out, "per-person-dated", (access) =>
-        access.replace(
-          `${U.multiOrgMember}: ["DB_UPLOAD"],`,
-          `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01" },`,
-        ),
-      );
-      expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
-      const started = withDates(out, "per-person-started", (access) =>
-        access.replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, startsOn: "2026-12-01" },'),
-      );
-      expect(tsc(started).output).toMatch(
-        /access\.ts\(\d+,\d+\): error TS2353: Object literal may only specify known properties, and 'startsOn' does not exist/,
-      );
-      expect(index).toContain("new reviewadmin.OrgMember(");
-      expect(index).toContain("new reviewadmin.DatabaseUserPermissions(");
-    },
-    90_000,
-  );
+  it("per-person style: one OrgMember per person (expired invitations adopted, not re-sent) and one DatabaseUserPermissions per grant; tsc judges its dates", async () => {
+    emu.reset();
+    const out = await exported("per-person", ["--style", "per-person"]);
+    const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+    expect(index).toContain("resendWhenExpired: false");
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
+      "index.ts adopts each with resendWhenExpired: false, so nothing is sent",
+    );
+    expect(tsc(out)).toMatchObject({ ok: true, output: "" });
+    // OrgMember and DatabaseUserPermissions take an end date, not a start date: tsc says so rather than index.ts ignoring it.
+    const dated = withDates(out, "per-person-dated", (access) =>
+      access.replace(
+        `${U.multiOrgMember}: ["DB_UPLOAD"],`,
+        `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01" },`,
+      ),
+    );
+    expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
+    const started = withDates(out, "per-person-started", (access) =>
+      access.replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, startsOn: "2026-12-01" },'),
+    );
+    expect(tsc(started).output).toMatch(
+      /access\.ts\(\d+,\d+\): error TS2353: Object literal may only specify known properties, and 'startsOn' does not exist/,
+    );
+    expect(index).toContain("new reviewadmin.OrgMember(");
+    expect(index).toContain("new reviewadmin.DatabaseUserPermissions(");
+  }, 90_000);
 
   // Its up (0 writes, the expired invitation kept) runs in test/engine/signoffLoop.test.ts, with every style.
-  it(
-    "authoritative mode keeps expired invitations in place (protected)",
-    async () => {
-      emu.reset();
-      const out = await exported("authoritative", ["--mode", "authoritative"]);
-      expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
-        "as a review's remove does: the next\n    // up withdraws the invitation",
-      );
-      expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(SEEDED.invitations.expired);
-    },
-    60_000,
-  );
+  it("authoritative mode keeps expired invitations in place (protected)", async () => {
+    emu.reset();
+    const out = await exported("authoritative", ["--mode", "authoritative"]);
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
+      "as a review's remove does: the next\n    // up withdraws the invitation",
+    );
+    expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(SEEDED.invitations.expired);
+  }, 60_000);
 
   engineIt(
     "scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes",

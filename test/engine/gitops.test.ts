@@ -301,7 +301,17 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(comment.message).toMatch(/~ 1 to update/);
     expect(comment.message).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
     // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
-    const terminal = await sh(path.join(ws, "access"), "pulumi", "preview", "--diff", "--color", "never", "--non-interactive", "--stack", STACK);
+    const terminal = await sh(
+      path.join(ws, "access"),
+      "pulumi",
+      "preview",
+      "--diff",
+      "--color",
+      "never",
+      "--non-interactive",
+      "--stack",
+      STACK,
+    );
     const terminalLines = terminal.split("\n").length;
     console.info(`firm's month: pulumi preview --diff prints ${terminalLines} lines, ${terminal.length} characters`);
     expect(terminal.length).toBeLessThan(MAX_CHARACTER_COMMENT);
