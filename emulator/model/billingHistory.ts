@@ -42,35 +42,7 @@
  */
 import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import { prng } from "./random";
-
-/** Bytes of one kind of storage, by data type. */
-export interface Bytes {
-  nativeBytes: number;
-  processedBytes: number;
-  producedBytes: number;
-}
-
-/** A project's size observed at one instant (unix ms); it holds until the next sample. */
-export interface SizeSample {
-  at: number;
-  standard: Bytes;
-  eca: Bytes;
-}
-
-/** A dated change of a project's status. */
-export interface StatusChange {
-  at: number;
-  kind: "suspended" | "reactivated" | "deletionRequested" | "deleted";
-}
-
-/** The billing history of one project: samples and changes, each sorted by `at`. */
-export interface ProjectHistory {
-  samples: SizeSample[];
-  changes: StatusChange[];
-}
-
-/** Every project's history, keyed by project id: what the store keeps as its `billing` field. */
-export type BillingHistories = Record<string, ProjectHistory>;
+import type { BillingHistories, Bytes, ProjectHistory, SizeSample, StatusChange } from "./records";
 
 /** Billing and final state spellings (contract: ACTIVE, SUSPENDED, DELETED). */
 export type BillingStateName = "ACTIVE" | "SUSPENDED" | "DELETED";

@@ -16,9 +16,8 @@ import {
   recordStatus,
   seedBillingHistory,
   type BillingProject,
-  type Bytes,
-  type ProjectHistory,
 } from "../../emulator/model/billingHistory";
+import type { Bytes, ProjectHistory } from "../../emulator/model/records";
 import { api, useEmulator } from "../support/emulatorHttp";
 
 const at = (iso: string) => Date.parse(iso);
