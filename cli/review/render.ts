@@ -13,7 +13,7 @@ import {
   type ReviewOrganization,
   type ReviewPacket,
   type ReviewPerson,
-} from "./packet";
+} from "./format";
 
 /** The files of a packet, by name. */
 export function renderPacket(p: ReviewPacket): Record<string, string> {

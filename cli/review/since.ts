@@ -7,14 +7,8 @@
  */
 import type { ActivityEvent } from "../../contract/types";
 import { compareText } from "../../provider/util";
-import {
-  compareKeys,
-  type AccessLine,
-  type ReviewChange,
-  type ReviewOrganization,
-  type ReviewPacket,
-  type SinceLastReview,
-} from "./packet";
+import type { AccessLine, ReviewChange, ReviewOrganization, ReviewPacket, SinceLastReview } from "./format";
+import { compareKeys } from "./packet";
 
 type Kind = "gained" | "lost" | "changed";
 
