@@ -87,7 +87,7 @@ export async function main(argv: readonly string[], write: (text: string) => voi
   try {
     emu = await startEmulator();
     const orgId = SEEDED.org;
-    const org = emu.store.organization(orgId).name;
+    const org = emu.store.organizations.get(orgId).name;
     say(
       "",
       `1. The emulator of the admin API is listening on ${emu.url} (seeded world, 25 requests/s).`,

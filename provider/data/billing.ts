@@ -20,6 +20,7 @@ import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import { monthArgs, monthLabel, readOrganizationBilling, resolveMonth } from "./billingMonths";
 import { matchesName, nameFilterArgs } from "./filters";
+import type { YearMonth } from "./month";
 import type {
   GetBillingSummaryArgs,
   GetDatabaseBillingArgs,
@@ -36,19 +37,8 @@ export type {
   GetParentBillingSummaryArgs,
   GetParentOrganizationBillingArgs,
   MonthArgs,
+  YearMonth,
 };
-
-// ------------------------------------------------------------------------------------------------
-// Months
-// ------------------------------------------------------------------------------------------------
-
-/** A calendar month. */
-export interface YearMonth {
-  /** Four-digit year. */
-  year: number;
-  /** 1..12. */
-  month: number;
-}
 
 // ------------------------------------------------------------------------------------------------
 // One month

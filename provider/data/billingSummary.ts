@@ -10,7 +10,7 @@ import { csvLine } from "./spreadsheetSafe";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import type { GetBillingSummaryArgs, GetParentBillingSummaryArgs } from "./argTypes.generated";
-import type { YearMonth } from "./billing";
+import type { YearMonth } from "./month";
 import { monthArgs, monthLabel, monthsEndingAt, readOrganizationBilling, resolveMonth } from "./billingMonths";
 
 /** Billable gigabytes split into standard and early-case-assessment storage. */

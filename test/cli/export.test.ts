@@ -321,8 +321,8 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
 
   it("a suspended account's grant and a user from outside the organization are exported with a comment", async () => {
     emu.reset();
-    emu.store.user(U.multiOrgMember).active = false;
-    emu.store.setDatabaseUser(SEEDED.databases.open, U.noAccess, ["DB_UPLOAD"]);
+    emu.store.users.get(U.multiOrgMember).active = false;
+    emu.store.databases.setUser(SEEDED.databases.open, U.noAccess, ["DB_UPLOAD"]);
     const access = fs.readFileSync(path.join(await exported("suspended"), "access.ts"), "utf8");
     expect(access).toContain(
       `${U.multiOrgMember}: ["DB_UPLOAD"], // Margaret Hamilton <margaret@northwind.example>; DECIDE: suspended account (active: false): keep this grant or remove it?`,
@@ -358,9 +358,9 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
   it("a change in the world (a permission, a grant, a new invitation) is exactly the diff of two exports", async () => {
     emu.reset();
     const before = await exported("before");
-    emu.store.updateMember(SEEDED.org, U.aiAdmin, { permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
-    emu.store.setDatabaseUser(SEEDED.databases.open, U.multiOrgMember, ["DB_DELETE", "DB_UPLOAD"]);
-    emu.store.createInvitation(SEEDED.org, {
+    emu.store.members.update(SEEDED.org, U.aiAdmin, { permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] });
+    emu.store.databases.setUser(SEEDED.databases.open, U.multiOrgMember, ["DB_DELETE", "DB_UPLOAD"]);
+    emu.store.invitations.create(SEEDED.org, {
       email: "priya@northwind.example",
       firstName: "Priya",
       lastName: "Raman",
@@ -475,11 +475,11 @@ describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases
     emu.traffic.log.reset();
     dir = await exported("scaled");
     requests = emu.traffic.log.counters.total;
-    const members = emu.store.membersOf(SEEDED.org).length;
-    const databases = emu.store.databasesOf(SEEDED.org);
+    const members = emu.store.members.of(SEEDED.org).length;
+    const databases = emu.store.databases.of(SEEDED.org);
     const bound =
       Math.ceil(members / 200) +
-      databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databaseUsersOf(d.id).length) / 200), 0) +
+      databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databases.usersOf(d.id).length) / 200), 0) +
       5;
     expect(members).toBe(2000 + 50 * 40 + 7);
     expect(requests).toBeLessThanOrEqual(bound);

@@ -271,7 +271,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       expect(worldOf(ctx.emu)).toEqual(ctx.initial);
 
       const o = first.outputs as Record<string, any>;
-      const members = ctx.emu.store.membersOf(SEEDED.org);
+      const members = ctx.emu.store.members.of(SEEDED.org);
       expect(o.accessSummary).toMatchObject({
         members: members.length,
         orgAdmins: 1,
@@ -294,8 +294,15 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       // days (none in the seeded world; test/engine/staleAccess.test.ts ages the world to find some).
       const store = ctx.emu.store;
       const since = store.clock.now() - 90 * 86_400_000;
-      const acted = new Set(store.events.filter((e) => e.organizationId === SEEDED.org && e.timestamp >= since).map((e) => e.userId));
-      const privileged = store.membersOf(SEEDED.org).filter((m) => m.permissions.length > 0 && store.user(m.userId).apiKeyOf === undefined);
+      const acted = new Set(
+        store.events
+          .all()
+          .filter((e) => e.organizationId === SEEDED.org && e.timestamp >= since)
+          .map((e) => e.userId),
+      );
+      const privileged = store.members
+        .of(SEEDED.org)
+        .filter((m) => m.permissions.length > 0 && store.users.get(m.userId).apiKeyOf === undefined);
       expect(o.stalePrivilegedPeople).toMatchObject({ organizationId: SEEDED.org, staleDays: 90, unreadableDatabases: [2002] });
       expect(o.stalePrivilegedPeople.stale.map((p: any) => p.userId).sort()).toEqual(
         privileged
@@ -363,7 +370,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
     const csvFile = path.join(repoRoot, "examples/custodian-sync/custodians.csv");
-    const directory = () => ctx.emu.store.directory(SEEDED.directories.org);
+    const directory = () => ctx.emu.store.directories.get(SEEDED.directories.org);
     const custodian = (email: string) => directory().custodians.find((c) => c.email === email);
     let first: RunResult;
 
