@@ -220,7 +220,7 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
         .replace(/("new\.hire@northwind\.example",[^\n]*) \},/, '$1, expiresOn: "2027-01-01" },'),
     );
     expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
-  }, 60_000);
+  });
 
   engineIt(
     "its first up adopts everything with 0 writes; a second up sends nothing, a refresh finds nothing; the world is unchanged",
@@ -229,7 +229,6 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
       expect(first.steps.map((s) => s.name).sort()).toEqual(["database-2001", "organization-102"]);
       expect(logText(first)).toMatch(/adopted 8 people already there/);
     },
-    60_000,
   );
 
   // Its up (adopting with 0 writes, expired invitations not re-sent) runs in test/engine/signoffLoop.test.ts, with every style.
@@ -258,7 +257,7 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     );
     expect(index).toContain("new reviewadmin.OrgMember(");
     expect(index).toContain("new reviewadmin.DatabaseUserPermissions(");
-  }, 90_000);
+  });
 
   // Its up (0 writes, the expired invitation kept) runs in test/engine/signoffLoop.test.ts, with every style.
   it("authoritative mode keeps expired invitations in place (protected)", async () => {
@@ -268,35 +267,31 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
       "as a review's remove does: the next\n    // up withdraws the invitation",
     );
     expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(SEEDED.invitations.expired);
-  }, 60_000);
+  });
 
-  engineIt(
-    "scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes",
-    async () => {
-      emu.reset();
-      const out = await exported("narrow", [
-        "--org",
-        "102",
-        "--no-grants",
-        "--no-invitations",
-        "--no-identifiers",
-        "--no-retain",
-        "--project",
-        "narrow",
-      ]);
-      const access = fs.readFileSync(path.join(out, "access.ts"), "utf8");
-      expect(access).not.toContain("identifiers: [");
-      expect(access).toContain("    databases: [],\n");
-      expect(access).toContain("    invitations: [],\n    expiredInvitations: [],\n");
-      expect(access).not.toMatch(/no organization permission and no grant/); // not judged without grants
-      expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain("const adopted: pulumi.CustomResourceOptions = {};");
-      expect(fs.readFileSync(path.join(out, "README.md"), "utf8")).toContain(
-        "npx --no-install pulumi-reviewadmin export --org 102 --no-grants --no-invitations --no-identifiers --no-retain --project narrow --out . --force",
-      );
-      await provesAdoption(out, "narrow", { firstUpOnly: true });
-    },
-    60_000,
-  );
+  engineIt("scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes", async () => {
+    emu.reset();
+    const out = await exported("narrow", [
+      "--org",
+      "102",
+      "--no-grants",
+      "--no-invitations",
+      "--no-identifiers",
+      "--no-retain",
+      "--project",
+      "narrow",
+    ]);
+    const access = fs.readFileSync(path.join(out, "access.ts"), "utf8");
+    expect(access).not.toContain("identifiers: [");
+    expect(access).toContain("    databases: [],\n");
+    expect(access).toContain("    invitations: [],\n    expiredInvitations: [],\n");
+    expect(access).not.toMatch(/no organization permission and no grant/); // not judged without grants
+    expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain("const adopted: pulumi.CustomResourceOptions = {};");
+    expect(fs.readFileSync(path.join(out, "README.md"), "utf8")).toContain(
+      "npx --no-install pulumi-reviewadmin export --org 102 --no-grants --no-invitations --no-identifiers --no-retain --project narrow --out . --force",
+    );
+    await provesAdoption(out, "narrow", { firstUpOnly: true });
+  });
 
   it("the project is named after the output folder (made a valid name), keeps its name on --force, and --project wins", async () => {
     emu.reset();
@@ -486,10 +481,10 @@ describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases
     const access = fs.readFileSync(path.join(dir, "access.ts"), "utf8");
     expect(access.match(/^ {6}\{ email: /gm)).toHaveLength(members + 2); // and the two invitations
     expect(access.match(/^ {10}\d+: \["DB_UPLOAD"\],/gm)).toHaveLength(50 * 40 + 1);
-  }, 60_000);
+  });
 
   // Its up at scale runs in test/engine/gitops.test.ts (2,007 members, 0 writes) and in npm run bench (4,007 and 28,007).
   it("the exported project type-checks", () => {
     expect(tsc(dir)).toMatchObject({ ok: true, output: "" });
-  }, 60_000);
+  });
 });
