@@ -13,7 +13,7 @@ import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, 
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import type { ReviewAdminClient } from "../client";
-import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, hasPassed, standingOf, type Standing } from "./support/expiry";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
@@ -104,16 +104,10 @@ function inputsOf(state: InvitationState): Inputs {
   return inputs;
 }
 
-/**
- * An invitation past its expiration by the service's clock. This machine's clock (or the service's
- * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
- * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
- */
+/** An invitation past its expiration by the service's clock (expiry.ts hasPassed). */
 async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise<boolean> {
   if (s.status === "expired") return true;
-  if (s.status !== "pending" || !s.expiration) return false;
-  const at = Date.parse(s.expiration);
-  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
+  return s.status === "pending" && !!s.expiration && (await hasPassed(client, s.expiration));
 }
 
 /** The Invitation implementation run by the plugin. */

@@ -24,7 +24,7 @@ import {
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { memberByEmail } from "./support/runCache";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { CalendarDay, expiryStep, serviceTime, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, expiryStep, hasPassed, standingOf, type Standing } from "./support/expiry";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";
@@ -156,16 +156,10 @@ function inputsOf(state: OrgMemberState): Inputs {
   });
 }
 
-/**
- * An invitation past its expiration by the service's clock. This machine's clock (or the service's
- * time already known in this run) goes first: the service is asked (one cached read, expiry.ts
- * serviceTime) only to confirm an expiration, so a run where nothing looks expired sends nothing.
- */
+/** An invitation past its expiration by the service's clock (expiry.ts hasPassed). */
 async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Promise<boolean> {
   if (state.status === "expired") return true;
-  if (state.status !== "invited" || !state.invitationExpiration) return false;
-  const at = Date.parse(state.invitationExpiration);
-  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
+  return state.status === "invited" && !!state.invitationExpiration && (await hasPassed(client, state.invitationExpiration));
 }
 
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */

@@ -70,6 +70,16 @@ export async function serviceTime(client: ReviewAdminClient): Promise<number> {
   return client.serviceNow() ?? Date.now();
 }
 
+/**
+ * Whether an instant (ISO 8601) has passed by the service's clock. This machine's clock (or the
+ * service's time already known in this run) goes first: the service is asked (one cached read,
+ * serviceTime) only to confirm, so a run where nothing looks past sends nothing.
+ */
+export async function hasPassed(client: ReviewAdminClient, iso: string): Promise<boolean> {
+  const at = Date.parse(iso);
+  return at <= (client.serviceNow() ?? Date.now()) && at <= (await serviceTime(client));
+}
+
 /** Whole days from `from` to `to` (both YYYY-MM-DD). */
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
