@@ -1,6 +1,6 @@
 /**
  * The layer rules of ARCHITECTURE.md, checked by `npm run lint` (dependency-cruiser). Each rule
- * names the layer and what it may not import; a run-time import cycle anywhere fails too.
+ * names the layer and what it may not import; an import cycle anywhere fails too.
  */
 const project = "^(contract|provider|emulator|cli|policy|harness|demo|bench|examples|scripts|test)/";
 
@@ -20,10 +20,10 @@ module.exports = {
     {
       name: "no-cycle",
       comment:
-        'An import cycle at run time makes load order matter; type-only imports do not count, nor a require of the package by its own name (the provider shim\'s late `require("pulumi-reviewadmin/runtime")`, run when a call arrives, never at load).',
+        "No import cycle, type-only imports included: a cycle at run time makes load order matter, and a type-only one means a type lives above the code that needs it, so the folder no longer reads bottom-up (emulator/model/ was one 13-file circle closed by type imports).",
       severity: "error",
       from: {},
-      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only", "aliased-tsconfig-paths"] } },
+      to: { circular: true },
     },
     onlyImports(
       "contract-stands-alone",

@@ -10,10 +10,8 @@
  *    Automation API): requests, WRITE requests (the goal is 0), wall time, peak memory of the CLI
  *    and of the plugin (processMemory.ts), checkpoint size;
  * 4. a no-change up (goal: 0 requests) and a refresh (goal: within the list bound);
- * 5. the same three runs through the program harness (ProgramStack), for comparison; the plugin's
- *    peak memory there is read by bench/memoryProbe.ts, loaded into it with NODE_OPTIONS;
- * 6. the world afterwards compared with the world before (memberships, invitations, database users);
- * 7. the access review of one pull request's change under the engine (reviewPreview.ts): what
+ * 5. the world afterwards compared with the world before (memberships, invitations, database users);
+ * 6. the access review of one pull request's change under the engine (reviewPreview.ts): what
  *    `pulumi preview --diff` prints, against the baseline of every roster entry printed.
  *
  * The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue:
@@ -27,12 +25,11 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { SEEDED, type WorldSnapshot } from "../emulator";
 import { EngineStack } from "../harness/engineStack";
-import { ProgramStack, RunError, type RunResult } from "../harness/program/stack";
 import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
-import { linkDependencies, repoRoot, tsc, writesIn } from "./exportedProject";
-import { MEMORY_PROBE_DIR, peakSince } from "./memoryProbe";
+import { repoRoot, tsc, writesIn } from "./exportedProject";
 import { sampleProcessMemory } from "./processMemory";
 import { pulumiVersion } from "../harness/pulumiCli";
+import { RunError, type RunResult } from "../harness/runResult";
 import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
 import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
 
@@ -62,16 +59,10 @@ export interface ExportPhase {
   steps: Record<string, number>;
   /** Peak resident memory of the plugin process during the run, in bytes. */
   pluginPeakRssBytes: number;
-  /** Under the engine: peak resident memory of the CLI, and the checkpoint's size after the run. */
-  cliPeakRssBytes?: number;
-  checkpointBytes?: number;
-}
-
-/** The three runs of the exported program. */
-export interface ExportRuns {
-  firstUp: ExportPhase;
-  noChangeUp: ExportPhase;
-  refresh: ExportPhase;
+  /** Peak resident memory of the CLI during the run, in bytes. */
+  cliPeakRssBytes: number;
+  /** Size of the stack's checkpoint after the run, in bytes. */
+  checkpointBytes: number;
 }
 
 /** A goal of the issue, and whether it was met. */
@@ -103,8 +94,6 @@ export interface ExportBenchResult {
   firstUp: ExportPhase;
   noChangeUp: ExportPhase;
   refresh: ExportPhase;
-  /** The same runs through the program harness, for comparison. */
-  harness: ExportRuns;
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
   reviewPreview: ReviewPreviewResult;
@@ -163,12 +152,10 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
   // In a thread of its own: the program runs in this thread (emulatorThread.ts says why).
   const emu = await startEmulatorThread({ rateLimit: RATE, scale: world });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-bench-export-"));
-  const probeDir = path.join(tmp, "memory");
-  fs.mkdirSync(probeDir);
   const project = path.join(tmp, "project");
   const keyFile = path.join(tmp, "key");
   fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
-  const stacks: { close(): Promise<void> }[] = [];
+  let engine: EngineStack | undefined;
   try {
     const initial = await emu.control<WorldSnapshot>("GET", "/state");
     const organizationMembers = initial.memberships.filter((m) => m.organizationId === ORG).length;
@@ -207,11 +194,10 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
 
     const config = { "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:baseUrl": emu.url };
     const program = path.join(project, "bin", "index.js");
-    const phase = async (name: string, run: () => Promise<RunResult>, engine?: EngineStack): Promise<ExportPhase> => {
+    const phase = async (name: string, stack: EngineStack, run: () => Promise<RunResult>): Promise<ExportPhase> => {
       log(`export: ${name}...`);
       await emu.control("DELETE", "/requests");
-      const since = Date.now();
-      const memory = engine ? sampleProcessMemory() : undefined;
+      const memory = sampleProcessMemory();
       const p0 = performance.now();
       let result: RunResult;
       try {
@@ -221,7 +207,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         throw e;
       }
       const wallMs = Math.round(performance.now() - p0);
-      const peaks = memory?.stop();
+      const peaks = memory.stop();
       const counters = await countersOf(emu);
       const writes = writesIn(counters.byOperation);
       const out: ExportPhase = {
@@ -232,53 +218,31 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
         writeCount: Object.values(writes).reduce((a, b) => a + b, 0),
         wallMs,
         steps: stepCounts(result),
-        pluginPeakRssBytes: peaks ? peaks.plugin : peakSince(probeDir, since),
-        ...(peaks && engine ? { cliPeakRssBytes: peaks.cli, checkpointBytes: engine.checkpointBytes() } : {}),
+        pluginPeakRssBytes: peaks.plugin,
+        cliPeakRssBytes: peaks.cli,
+        checkpointBytes: stack.checkpointBytes(),
       };
       log(
-        `export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB${peaks ? `, CLI peak ${(peaks.cli / 1024 / 1024).toFixed(0)} MiB, checkpoint ${((out.checkpointBytes ?? 0) / 1024 / 1024).toFixed(1)} MiB` : ""}, steps ${JSON.stringify(out.steps)}`,
+        `export: ${name}: ${out.requests} requests (${out.throttled} answered 429), ${out.writeCount} writes, ${(wallMs / 1000).toFixed(1)} s, plugin peak ${(out.pluginPeakRssBytes / 1024 / 1024).toFixed(0)} MiB, CLI peak ${(peaks.cli / 1024 / 1024).toFixed(0)} MiB, checkpoint ${(out.checkpointBytes / 1024 / 1024).toFixed(1)} MiB, steps ${JSON.stringify(out.steps)}`,
       );
       return out;
     };
 
     // Under the real engine: `pulumi up` of the compiled program in its own folder.
-    const engine = new EngineStack({
+    const stack = new EngineStack({
       project: "reviewadmin-access",
       stack: "bench",
       config,
       secretConfigKeys: ["reviewadmin:apiKey"],
       keepState: false,
     });
-    stacks.push(engine);
-    const firstUp = await phase("engine: first up of the exported program", () => engine.up(program), engine);
-    const noChangeUp = await phase("engine: no-change up", () => engine.up(program, { expectNoChanges: true }), engine);
-    const refresh = await phase("engine: refresh", () => engine.refresh(), engine);
-
-    // The same through the program harness, for comparison. The harness drives its own copy of
-    // @pulumi/pulumi (setMocks), so its copy of the project uses this repository's node_modules.
-    const harnessProject = path.join(tmp, "project-harness");
-    fs.cpSync(project, harnessProject, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
-    linkDependencies(harnessProject);
-    const harnessProgram = path.join(harnessProject, "bin", "index.js");
-    const harnessStack = new ProgramStack({
-      cwd: repoRoot,
-      project: "reviewadmin-access",
-      stack: "bench",
-      config,
-      secretConfigKeys: ["reviewadmin:apiKey"],
-      env: { NODE_OPTIONS: `--require ${path.join(__dirname, "memoryProbe.js")}`, [MEMORY_PROBE_DIR]: probeDir },
-      // The first up lists thousands of people at 25/s: no per-call gRPC deadline to speak of.
-      callTimeoutMs: 60 * 60_000,
-    });
-    stacks.push(harnessStack);
-    const harness: ExportRuns = {
-      firstUp: await phase("harness: first up of the exported program", () => harnessStack.up(harnessProgram)),
-      noChangeUp: await phase("harness: no-change up", () => harnessStack.up(harnessProgram, { expectNoChanges: true })),
-      refresh: await phase("harness: refresh", () => harnessStack.refresh()),
-    };
+    engine = stack;
+    const firstUp = await phase("engine: first up of the exported program", stack, () => stack.up(program));
+    const noChangeUp = await phase("engine: no-change up", stack, () => stack.up(program, { expectNoChanges: true }));
+    const refresh = await phase("engine: refresh", stack, () => stack.refresh());
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
     // Last: it edits the project (a pull request's change) and writes nothing to the service.
-    const reviewPreview = await benchReviewPreview(engine, project, (line) => log(`export: ${line}`));
+    const reviewPreview = await benchReviewPreview(stack, project, (line) => log(`export: ${line}`));
 
     const resources = 1 + databasesExported;
     const goals: ExportGoal[] = [
@@ -338,15 +302,14 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       firstUp,
       noChangeUp,
       refresh,
-      harness,
       worldUnchanged,
       reviewPreview,
       goals,
       allGoalsMet: goals.every((g) => g.met),
       notes: [
-        `The exporter is the compiled bin run as a child process; the exported project gets its dependencies as a user's would (this package from a packed tarball), is compiled by tsc, and its bin/index.js is run by the Pulumi CLI ${pulumiVersion() ?? ""} (Automation API, local backend), then through the program harness for comparison. Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
+        `The exporter is the compiled bin run as a child process; the exported project gets its dependencies as a user's would (this package from a packed tarball), is compiled by tsc, and its bin/index.js is run by the Pulumi CLI ${pulumiVersion() ?? ""} (Automation API, local backend). Emulator (in a worker thread of its own) and clients at ${RATE} requests/s.`,
         `Organization ${ORG} holds the seeded people plus ${world.members} synthetic members and ${world.databases} x ${world.usersPerDatabase} synthetic database users, who are members too: ${organizationMembers} members in all. Database 2002 has org admin access off: the org admin key cannot read its users, so the export names it in access.ts and leaves it out (its one 403 is counted in the export requests).`,
-        "Peak memory under the engine: VmHWM of the pulumi process and of the dynamic-provider plugin, read from /proc every 200 ms (bench/processMemory.ts); under the harness, the plugin's maxRSS written every 100 ms by bench/memoryProbe.ts (NODE_OPTIONS --require).",
+        "Peak memory: VmHWM of the pulumi process and of the dynamic-provider plugin, read from /proc every 200 ms (bench/processMemory.ts).",
         `Load average (1/5/15 min) at the end: ${os
           .loadavg()
           .map((x) => x.toFixed(2))
@@ -355,7 +318,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       totalWallMs: Math.round(performance.now() - t0),
     };
   } finally {
-    for (const s of stacks) await s.close();
+    await engine?.close();
     await emu.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -375,12 +338,9 @@ export function exportText(r: ExportBenchResult): string {
     ["engine: first up", r.firstUp],
     ["engine: no-change up", r.noChangeUp],
     ["engine: refresh", r.refresh],
-    ["harness: first up", r.harness.firstUp],
-    ["harness: no-change up", r.harness.noChangeUp],
-    ["harness: refresh", r.harness.refresh],
   ] as const) {
     lines.push(
-      `  ${label.padEnd(22)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}${p.cliPeakRssBytes !== undefined ? `, CLI peak ${mib(p.cliPeakRssBytes)}, checkpoint ${mib(p.checkpointBytes ?? 0)}` : ""}, steps ${JSON.stringify(p.steps)}`,
+      `  ${label.padEnd(22)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, CLI peak ${mib(p.cliPeakRssBytes)}, checkpoint ${mib(p.checkpointBytes)}, steps ${JSON.stringify(p.steps)}`,
     );
   }
   const rp = r.reviewPreview;
@@ -409,13 +369,10 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
         ["engine: first up of the exported program", r.firstUp],
         ["engine: no-change up", r.noChangeUp],
         ["engine: refresh", r.refresh],
-        ["harness: first up", r.harness.firstUp],
-        ["harness: no-change up", r.harness.noChangeUp],
-        ["harness: refresh", r.harness.refresh],
       ] as const
     ).map(
       ([label, p]) =>
-        `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${p.cliPeakRssBytes !== undefined ? mib(p.cliPeakRssBytes) : "-"} | ${mib(p.pluginPeakRssBytes)} | ${p.checkpointBytes !== undefined ? mib(p.checkpointBytes) : "-"} |`,
+        `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${mib(p.cliPeakRssBytes)} | ${mib(p.pluginPeakRssBytes)} | ${mib(p.checkpointBytes)} |`,
     ),
     "",
     `The access review of one pull request (${r.reviewPreview.change}), \`pulumi preview --diff\` under the engine, against the baseline of the same preview with the rosters' \`hideDiffs\` taken off (every entry printed, as before 0.3.0):`,

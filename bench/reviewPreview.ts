@@ -15,7 +15,7 @@ import { tsc } from "./exportedProject";
 
 /** What one preview printed. */
 export interface PreviewFigures {
-  /** Lines and bytes of the CLI's output: a pull request comment's text. */
+  /** Lines and bytes of what the CLI printed (stdout, then stderr, where --diff puts the resources' lines): what a reviewer reads. */
   lines: number;
   bytes: number;
   wallMs: number;
@@ -70,11 +70,12 @@ async function measure(engine: EngineStack, program: string, people: string[]): 
   const t0 = performance.now();
   const r = await engine.preview(program, { diff: true });
   const wallMs = Math.round(performance.now() - t0);
+  const printed = `${r.output}${r.errorOutput}`;
   return {
-    lines: r.output.split("\n").length,
-    bytes: Buffer.byteLength(r.output),
+    lines: printed.split("\n").length,
+    bytes: Buffer.byteLength(printed),
     wallMs,
-    namesBoth: people.every((p) => r.output.includes(p)),
+    namesBoth: people.every((p) => printed.includes(p)),
   };
 }
 

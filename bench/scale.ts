@@ -23,16 +23,14 @@
  *
  * The programs run under the real Pulumi engine (EngineStack: `pulumi up` of an inline program
  * through the Automation API, the engine's default --parallel of 4 x CPUs), which the goals are
- * judged on; and, beside them for comparison, through the program harness (ProgramStack: the
- * program under setMocks, every registration at once, no worker bound), which is where the
- * figures of earlier releases came from.
+ * judged on.
  */
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { EngineStack } from "../harness/engineStack";
-import { ProgramStack, RunError, type RunResult } from "../harness/program/stack";
 import { pulumiVersion } from "../harness/pulumiCli";
+import { RunError, type RunResult } from "../harness/runResult";
 import { DatabaseUserPermissions, DatabaseUsers, OrganizationMembers, OrgMember } from "../provider";
 import { naiveInWorker, naiveVariant } from "./scaleNaive";
 import { goalsOf } from "./scaleReport";
@@ -56,7 +54,6 @@ import {
   type ScaleResult,
   type ScaleWorld,
   type VariantResult,
-  type World,
 } from "./scaleWorld";
 
 const cliVersion = () => pulumiVersion() ?? "(not found)";
@@ -82,7 +79,7 @@ function stepCounts(r: RunResult): Record<string, number> {
   return out;
 }
 
-/** Runs a ProgramStack operation; a failed run is reported with its first messages, not a wall of text. */
+/** Runs a stack operation; a failed run is reported with its first messages, not a wall of text. */
 async function stackRun(what: string, fn: () => Promise<RunResult>): Promise<{ steps: Record<string, number> }> {
   try {
     return { steps: stepCounts(await fn()) };
@@ -97,38 +94,20 @@ async function stackRun(what: string, fn: () => Promise<RunResult>): Promise<{ s
 
 const repoRoot = path.resolve(__dirname, "../..");
 
-/** A stack of the variant: the real engine, or the program harness. */
-function newStack(w: World, name: string, harness: boolean): ProgramStack | EngineStack {
-  if (!harness) {
-    return new EngineStack({
-      cwd: repoRoot,
-      project: "reviewadmin-bench",
-      stack: name,
-      config: { "reviewadmin:apiKey": w.key, "reviewadmin:baseUrl": w.emu.url },
-      secretConfigKeys: ["reviewadmin:apiKey"],
-      keepState: false,
-    });
-  }
-  return new ProgramStack({
-    cwd: repoRoot,
-    project: "reviewadmin-bench",
-    stack: name,
-    config: { "reviewadmin:apiKey": w.key, "reviewadmin:baseUrl": w.emu.url },
-    secretConfigKeys: ["reviewadmin:apiKey"],
-    // Creates wait their turn behind the 25/s limiter for minutes: no per-call gRPC deadline to speak of.
-    callTimeoutMs: 60 * 60_000,
-  });
-}
-
 // ---------------------------------------------------------------------------------------------
 // The three variants
 
 async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line: string) => void): Promise<VariantResult> {
   const w = await makeWorld(size);
-  const harness = name.endsWith("Harness");
-  const perMember = name.startsWith("perMember");
-  const stack = newStack(w, name, harness);
-  const engine = stack instanceof EngineStack ? stack : undefined;
+  const perMember = name === "perMember";
+  const stack = new EngineStack({
+    cwd: repoRoot,
+    project: "reviewadmin-bench",
+    stack: name,
+    config: { "reviewadmin:apiKey": w.key, "reviewadmin:baseUrl": w.emu.url },
+    secretConfigKeys: ["reviewadmin:apiKey"],
+    keepState: false,
+  });
   const program = perMember
     ? () => {
         for (const p of w.members) {
@@ -166,7 +145,7 @@ async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line
       verify: () => { ok: boolean; detail: string },
     ) => {
       log(`  ${name}: ${PHASE_LABEL[phase]}...`);
-      phases[phase] = await measure(w, run, verify, engine);
+      phases[phase] = await measure(w, run, verify, stack);
       const r = phases[phase];
       log(
         `  ${name}: ${PHASE_LABEL[phase]}: ${r.requests} requests, ${(r.wallMs / 1000).toFixed(1)} s, ${r.throttled} 429s; ${r.verified.detail}`,
@@ -203,9 +182,7 @@ async function programVariant(name: ProgramVariant, size: ScaleWorld, log: (line
       ? `${w.members.length} OrgMember + ${w.grants.length} DatabaseUserPermissions`
       : `1 OrganizationMembers (additive, ${w.members.length} people) + ${w.databases.length} DatabaseUsers (authoritative, ${size.usersPerDatabase} users each)`,
     resources,
-    driver: harness
-      ? "the program harness (ProgramStack: the program under setMocks, each dynamic resource stepped by the real plugin over gRPC, a fresh plugin per run; every registration at once, no worker bound)"
-      : `the Pulumi CLI ${cliVersion()} (Automation API, inline program; default --parallel, ${4 * os.cpus().length} workers on ${os.cpus().length} CPUs)`,
+    driver: `the Pulumi CLI ${cliVersion()} (Automation API, inline program; default --parallel, ${4 * os.cpus().length} workers on ${os.cpus().length} CPUs)`,
     phases,
   };
 }
@@ -254,7 +231,7 @@ export async function benchScale(opts: ScaleBenchOptions = {}): Promise<ScaleRes
   const goals = goalsOf(size, variants);
   const workers = 4 * os.cpus().length;
   const notes = [
-    `Under the engine the programs ran with the CLI's default --parallel: ${workers} workers (4 x ${os.cpus().length} CPUs). A per-member create holds its worker while it waits in the E19 batch window, so one E19 call adds at most ${workers} people: large organizations should use rosters (one OrganizationMembers adds up to 100 people per call). The harness ran every registration at once, so its per-member figures batch far more than the engine can.`,
+    `Under the engine the programs ran with the CLI's default --parallel: ${workers} workers (4 x ${os.cpus().length} CPUs). A per-member create holds its worker while it waits in the E19 batch window, so one E19 call adds at most ${workers} people: large organizations should use rosters (one OrganizationMembers adds up to 100 people per call).`,
     "Rosters remove nobody on destroy (deleting a roster stops managing; see organizationMembers.ts): their destroy sends no request and leaves everyone in place, unlike the naive and per-member destroys, which remove every member and database user.",
     "The engine deletes independent resources in waves on its workers; at 25 requests per second the rate limit sets the destroy's wall time.",
     `The naive no-change up sends nothing (a preview without refresh reads nothing), so its ratios are undefined (null).`,

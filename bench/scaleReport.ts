@@ -16,7 +16,6 @@ import {
 
 /** The goals of the issue, computed from the figures; judged under the real engine. */
 export function goalsOf(size: ScaleWorld, v: ScaleResult["variants"]): Goal[] {
-  // Judged under the real engine; the harness variants are shown beside them, not judged.
   const programs = { perMember: v.perMember, rosters: v.rosters };
   const per = (f: (r: VariantResult) => number, only?: (keyof typeof programs)[]) =>
     Object.fromEntries(
@@ -48,7 +47,7 @@ export function goalsOf(size: ScaleWorld, v: ScaleResult["variants"]): Goal[] {
     ),
     goal(
       "no-429",
-      "no 429 at all, in any phase of any variant (harness and naive baseline included)",
+      "no 429 at all, in any phase of any variant (naive baseline included)",
       null,
       Object.fromEntries(Object.entries(v).map(([k, r]) => [k, PHASES.reduce((n, p) => n + r.phases[p].throttled, 0)])),
     ),
@@ -145,13 +144,13 @@ export function scaleMarkdown(r: ScaleResult): string {
   out.push(
     `Emulator at the service's ${r.rateLimit.emulatorPerSecond} requests/s, client at its default ${r.rateLimit.clientPerSecond}/s. ` +
       `Per-member: ${r.variants.perMember.description}. Rosters: ${r.variants.rosters.description}. ` +
-      `Naive: ${r.variants.naive.description}. Engine: ${r.variants.perMember.driver}. Harness: ${r.variants.perMemberHarness.driver}.`,
+      `Naive: ${r.variants.naive.description}. Engine: ${r.variants.perMember.driver}.`,
   );
   out.push("");
   out.push("Requests (wall time), by phase; the ratio is to the naive baseline:");
   out.push("");
-  out.push("| phase | naive | per-member, engine | rosters, engine | per-member, harness | rosters, harness | 429s |");
-  out.push("|---|---:|---:|---:|---:|---:|---:|");
+  out.push("| phase | naive | per-member | rosters | 429s |");
+  out.push("|---|---:|---:|---:|---:|");
   const nv = r.variants.naive;
   for (const p of PHASES) {
     const cell = (k: ProgramVariant) => {
@@ -161,7 +160,7 @@ export function scaleMarkdown(r: ScaleResult): string {
     };
     const t429 = Object.values(r.variants).reduce((n, v) => n + v.phases[p].throttled, 0);
     out.push(
-      `| ${PHASE_LABEL[p]} | ${nv.phases[p].requests}, ${secs(nv.phases[p].wallMs)} s | ${cell("perMember")} | ${cell("rosters")} | ${cell("perMemberHarness")} | ${cell("rostersHarness")} | ${t429} |`,
+      `| ${PHASE_LABEL[p]} | ${nv.phases[p].requests}, ${secs(nv.phases[p].wallMs)} s | ${cell("perMember")} | ${cell("rosters")} | ${t429} |`,
     );
   }
   out.push("");

@@ -4,7 +4,7 @@
  * from the emulator's request log.
  */
 import { performance } from "node:perf_hooks";
-import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
+import { SEEDED, addSyntheticDatabases, addSyntheticMembers, startEmulator, type RunningEmulator } from "../emulator";
 import { routes } from "../contract/routes";
 import type { EngineStack } from "../harness/engineStack";
 import { sampleProcessMemory, type ProcessPeaks } from "./processMemory";
@@ -63,9 +63,9 @@ export interface PhaseResult {
   checkpointBytes?: number;
 }
 
-/** The programs under the real engine, the same programs through the harness, and the naive baseline. */
-export type VariantName = "perMember" | "rosters" | "perMemberHarness" | "rostersHarness" | "naive";
-export const PROGRAM_VARIANTS = ["perMember", "rosters", "perMemberHarness", "rostersHarness"] as const;
+/** The programs under the real engine, and the naive baseline. */
+export type VariantName = "perMember" | "rosters" | "naive";
+export const PROGRAM_VARIANTS = ["perMember", "rosters"] as const;
 export type ProgramVariant = (typeof PROGRAM_VARIANTS)[number];
 
 export interface VariantResult {
@@ -162,9 +162,9 @@ export async function makeWorld(size: ScaleWorld): Promise<World> {
   const store = emu.store;
   const people = Math.max(size.members, size.databases * size.usersPerDatabase);
   // Platform users who are not members of ORG: members of a pool organization of their own.
-  const pool = store.createOrganization({ name: "Benchmark applicants" });
-  const users = store.addSyntheticMembers(pool.id, people).map((m) => store.user(m.userId));
-  const databases = store.addSyntheticDatabases(ORG, size.databases, 0).map((d) => d.id);
+  const pool = store.organizations.create({ name: "Benchmark applicants" });
+  const users = addSyntheticMembers(store, pool.id, people).map((m) => store.users.get(m.userId));
+  const databases = addSyntheticDatabases(store, ORG, size.databases, 0).map((d) => d.id);
   const members = users.slice(0, size.members).map((u) => ({ email: u.email, userId: u.id }));
   const grants: Grant[] = [];
   databases.forEach((databaseId, d) => {
@@ -172,8 +172,8 @@ export async function makeWorld(size: ScaleWorld): Promise<World> {
   });
   // Instrumentation only: count the people of each E19 the handler passes to the store.
   const e19Batches: number[] = [];
-  const addUsers = store.addUsers.bind(store);
-  store.addUsers = (orgId, people, ...rest) => {
+  const addUsers = store.members.addUsers.bind(store.members);
+  store.members.addUsers = (orgId, people, ...rest) => {
     e19Batches.push(people.length);
     return addUsers(orgId, people, ...rest);
   };
@@ -185,11 +185,11 @@ export async function makeWorld(size: ScaleWorld): Promise<World> {
 export function verifyWorld(w: World, expect: "present" | "gone"): { ok: boolean; detail: string } {
   const store = w.emu.store;
   const isMember = w.members.filter((p) => {
-    const m = store.findMembership(ORG, p.userId);
+    const m = store.members.find(ORG, p.userId);
     return m !== undefined && m.permissions.length === ORG_PERMISSIONS.length;
   }).length;
   const granted = w.grants.filter((g) => {
-    const du = store.findDatabaseUser(g.databaseId, g.userId);
+    const du = store.databases.findUser(g.databaseId, g.userId);
     return du !== undefined && du.permissions.length === DB_PERMISSIONS.length && du.permissions[0] === DB_PERMISSIONS[0];
   }).length;
   const detail = `${isMember}/${w.members.length} members, ${granted}/${w.grants.length} database users live`;

@@ -26,7 +26,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { SEEDED, startEmulator, uploadsOf } from "../emulator";
+import { SEEDED, startEmulator } from "../emulator";
 import { ReviewAdminClient } from "../provider/client";
 import { planParts } from "../provider/upload/plan";
 import type { UploadJob, UploadJobResult } from "./uploadChild";
@@ -185,14 +185,14 @@ export async function benchUpload(opts: UploadBenchOptions = {}): Promise<Upload
         log(`upload: round ${round} ${mode}: ${(r.wallMs / 1000).toFixed(2)} s, maxRSS ${(r.maxRssBytes / MiB).toFixed(0)} MiB`);
         // Keep the disk tidy: the assembled file is not needed once measured.
         if (r.sourceFileId !== undefined && mode !== "multipart") {
-          const stored = uploadsOf(emu.store).sourceFile(DB, r.sourceFileId);
+          const stored = emu.store.uploads.sourceFile(DB, r.sourceFileId);
           if (stored.path) fs.rmSync(stored.path, { force: true });
         }
       }
     }
 
     const last = runs.multipart.at(-1)!;
-    const stored = uploadsOf(emu.store).sourceFile(DB, last.sourceFileId!);
+    const stored = emu.store.uploads.sourceFile(DB, last.sourceFileId!);
     const sha1Verified = stored.sha1 === last.sha1 && stored.size === fileBytes;
 
     const multipart = figures(runs.multipart, fileBytes, idle.maxRssBytes);

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
+import { credentialOptions, credentials } from "./credentials";
 import { ownPackage } from "./packageInfo";
 import { renderAccessFile, type ProgramStyle } from "./export/accessFile";
 import { projectFiles } from "./export/projectFiles";
@@ -16,7 +17,6 @@ import { readAccess, type ExportedAccess, type ExportScope } from "./export/read
 import { checkOutputFolder, writeProject } from "./export/writeProject";
 
 const DEFAULT_OUT = "reviewadmin-access";
-const DEFAULT_KEY_ENV = "REVIEWADMIN_API_KEY";
 /** A Pulumi project name that is also an npm package name. */
 const PROJECT_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -26,34 +26,6 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
   if (value === undefined) return fallback;
   if (!allowed.includes(value as T)) throw new UsageError(`--${name} must be ${allowed.join(" or ")}, got '${String(value)}'`);
   return value as T;
-}
-
-/** The key (from the environment variable or the file named), the base URL and the rate, or a UsageError saying what is missing. */
-export function credentials(o: Options): { apiKey: string; baseUrl: string; requestsPerSecond?: number } {
-  const file = o["api-key-file"] as string | undefined;
-  const envName = (o["api-key-env"] as string | undefined) ?? DEFAULT_KEY_ENV;
-  if (file !== undefined && o["api-key-env"] !== undefined) throw new UsageError("give --api-key-env or --api-key-file, not both");
-  let apiKey: string | undefined;
-  if (file !== undefined) {
-    try {
-      apiKey = fs.readFileSync(file, "utf8").trim();
-    } catch (err) {
-      throw new UsageError(`cannot read the key file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    if (!apiKey) throw new UsageError(`the key file ${file} is empty`);
-  } else {
-    apiKey = process.env[envName]?.trim();
-    if (!apiKey) {
-      throw new UsageError(
-        `no API key: set ${envName}, or name a file that holds it with --api-key-file (never the key itself on the command line: it would stay in the shell's history)`,
-      );
-    }
-  }
-  const baseUrl = (o["base-url"] as string | undefined) ?? process.env.REVIEWADMIN_BASE_URL;
-  if (!baseUrl)
-    throw new UsageError("no base URL: set REVIEWADMIN_BASE_URL or pass --base-url https://<your region's API host> (keys are per region)");
-  const requestsPerSecond = positiveInt("requests-per-second", o["requests-per-second"]);
-  return { apiKey, baseUrl, ...(requestsPerSecond !== undefined ? { requestsPerSecond } : {}) };
 }
 
 /** The export command line that reproduces this export (credentials, --out and --force left out), for the project's README. */
@@ -172,18 +144,6 @@ function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs
     `Next: cd ${out} && npm install <the pulumi-reviewadmin .tgz this command came from> (not by name: the package is not on the npm registry yet), then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`,
   ].join("\n");
 }
-
-/** The options `credentials` reads; shared with the commands that read the live service as export does (review). */
-export const credentialOptions: Command["options"] = {
-  "api-key-env": { type: "string", value: "NAME", help: `environment variable holding the API key (default ${DEFAULT_KEY_ENV})` },
-  "api-key-file": { type: "string", value: "FILE", help: "file holding the API key (instead of an environment variable)" },
-  "base-url": { type: "string", value: "URL", help: "the region's API base URL (default REVIEWADMIN_BASE_URL)" },
-  "requests-per-second": {
-    type: "string",
-    value: "N",
-    help: "client request rate (default REVIEWADMIN_REQUESTS_PER_SECOND, else 25: the service's limit)",
-  },
-};
 
 /** The export command (see its description). */
 export const exportCommand: Command = {

@@ -8,14 +8,16 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { STALE_PRIVILEGES } from "../provider/data/stalePrivileged";
+import { PRIVILEGES } from "../contract/grants";
+import { serviceNow } from "../provider/access/clock";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
-import { credentialOptions, credentials } from "./export";
+import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
-import { buildPacket, CODE_FLAGS, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
+import { CODE_FLAGS } from "./review/format";
+import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/render";
 import { sinceLastReview } from "./review/since";
@@ -53,8 +55,8 @@ function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivi
   for (const raw of (values as string[] | undefined) ?? []) {
     const m = /^\s*(?:([A-Za-z_]+)\s*=\s*)?(\S+)\s*$/.exec(raw);
     const privilege = m?.[1]?.toUpperCase();
-    if (!m || (privilege !== undefined && !(STALE_PRIVILEGES as readonly string[]).includes(privilege)))
-      throw new UsageError(`--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ${STALE_PRIVILEGES.join(", ")}, got '${raw}'`);
+    if (!m || (privilege !== undefined && !(PRIVILEGES as readonly string[]).includes(privilege)))
+      throw new UsageError(`--stale-days must be N or PRIVILEGE=N with PRIVILEGE one of ${PRIVILEGES.join(", ")}, got '${raw}'`);
     const days = positiveInt("stale-days", m[2])!;
     if (privilege === undefined) staleDays = days;
     else staleDaysByPrivilege[privilege] = days;
@@ -222,7 +224,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress,
       );
       if (givenAsOf === undefined) {
-        options.asOf = client.serviceNow() ?? Date.now();
+        options.asOf = serviceNow(client);
         checkPrevious();
       }
       // One read per organization covers the activity window and the span since the previous review.

@@ -56,8 +56,21 @@ export function normalizeEmail(email: string): string {
 // ---------------------------------------------------------------------------------------------
 // Administration and privilege
 
+/** The organization permissions, spelled as the spec spells them (contract/schemas.ts validates with this list). */
+export const ORGANIZATION_PERMISSIONS = [
+  "ORG_ADMIN",
+  "CLOUD_MANAGEMENT_ADMIN",
+  "LEGAL_HOLD_ADMIN",
+  "AI_ADMIN",
+] as const satisfies readonly OrganizationPermission[];
+
+/** The organization permission that administers an organization. */
+export const ORG_ADMIN = "ORG_ADMIN" satisfies OrganizationPermission;
+/** The database permission that administers a database. */
+export const DB_ADMIN = "DB_ADMIN" satisfies DatabasePermission;
+
 /** The permission that administers a scope: whoever holds it manages everyone's access there. */
-export const ADMIN_PERMISSION = { organization: "ORG_ADMIN", database: "DB_ADMIN" } as const satisfies Record<ScopeKind, string>;
+export const ADMIN_PERMISSION = { organization: ORG_ADMIN, database: DB_ADMIN } as const satisfies Record<ScopeKind, string>;
 
 /** How messages name the administrators of a scope: "org admin", "DB_ADMIN". */
 export const ADMIN_NAME: Record<ScopeKind, string> = { organization: "org admin", database: "DB_ADMIN" };
@@ -72,7 +85,21 @@ export function administers(kind: ScopeKind, permissions: readonly string[] | un
  * something), at a database DB_ADMIN (it manages everyone's permissions there).
  */
 export function isPrivileged(kind: ScopeKind, permission: string): boolean {
-  return kind === "organization" || permission === ADMIN_PERMISSION.database;
+  return kind === "organization" ? (ORGANIZATION_PERMISSIONS as readonly string[]).includes(permission) : permission === DB_ADMIN;
+}
+
+/**
+ * The privileges: every organization permission, and DB_ADMIN on a database. A person holding one
+ * is privileged (the review packet's flag, getStalePrivilegedPeople); each may have a stale limit
+ * of its own (`staleDaysByPrivilege`, `review --stale-days PRIVILEGE=N`).
+ */
+export const PRIVILEGES = [...ORGANIZATION_PERMISSIONS, DB_ADMIN] as const;
+/** One of {@link PRIVILEGES}. */
+export type Privilege = (typeof PRIVILEGES)[number];
+
+/** The privileges among the permissions someone holds on an organization or on a database, in their order. */
+export function privilegesAmong(kind: ScopeKind, permissions: readonly string[]): Privilege[] {
+  return permissions.filter((p) => isPrivileged(kind, p)) as Privilege[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,8 +168,10 @@ export function claimKeysOf(g: Pick<Grant, "scope" | "subject">): ClaimKey[] {
 // Walls
 
 /**
- * True when an ethical wall's `people` entry covers `email`: the same address, or a domain
- * pattern `*@domain` of its domain (both compared lower-cased).
+ * True when an ethical wall's `people` entry covers `email`: the same address, or a domain pattern
+ * `*@domain` of its domain. The entry is as the wall stores it (lower-cased); the email is trimmed
+ * and lower-cased here. The EthicalWall resource, the access matrix, the review packet and the
+ * pack's ethical-walls policy read a wall through it.
  */
 export function wallCovers(entry: string, email: string): boolean {
   const e = normalizeEmail(email);

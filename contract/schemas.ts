@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import type * as generated from "./types.generated";
+import { ORGANIZATION_PERMISSIONS } from "./grants";
 
 /** An ISO 8601 UTC timestamp as the service sends it. */
 export const Timestamp = z.string();
@@ -24,7 +25,7 @@ export function uniqueArray<T extends z.ZodType>(item: T) {
 }
 
 /** Organization permissions, spelled exactly as the spec spells them. */
-export const OrganizationPermission = z.enum(["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"]);
+export const OrganizationPermission = z.enum(ORGANIZATION_PERMISSIONS);
 export type OrganizationPermission = generated.OrganizationPermission;
 
 /** Database permissions, spelled exactly as the spec spells them. */

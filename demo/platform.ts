@@ -21,12 +21,12 @@ const sorted = (items: readonly string[]) => [...items].sort();
 /** Reads an organization's access from the emulator's store. */
 export function accessView(store: Store, organizationId: number): AccessView {
   const emailOf = (userId: number) => {
-    const u = store.users.get(userId);
+    const u = store.users.find(userId);
     return u ? u.email.toLowerCase() : `user ${userId}`;
   };
   const members: AccessView["members"] = {};
-  for (const m of store.membersOf(organizationId)) {
-    const u = store.user(m.userId);
+  for (const m of store.members.of(organizationId)) {
+    const u = store.users.get(m.userId);
     members[emailOf(m.userId)] = {
       name: `${u.firstName} ${u.lastName}`.trim(),
       permissions: sorted(m.permissions),
@@ -34,13 +34,16 @@ export function accessView(store: Store, organizationId: number): AccessView {
     };
   }
   const invitations: AccessView["invitations"] = {};
-  for (const inv of store.invitationsOf(organizationId)) {
-    invitations[inv.email.toLowerCase()] = { status: store.isExpired(inv) ? "expired" : "pending", permissions: sorted(inv.permissions) };
+  for (const inv of store.invitations.of(organizationId)) {
+    invitations[inv.email.toLowerCase()] = {
+      status: store.invitations.isExpired(inv) ? "expired" : "pending",
+      permissions: sorted(inv.permissions),
+    };
   }
   const databases: AccessView["databases"] = {};
-  for (const db of store.databasesOf(organizationId)) {
+  for (const db of store.databases.of(organizationId)) {
     const users: Record<string, string[]> = {};
-    for (const du of store.databaseUsersOf(db.id)) if (du.permissions.length > 0) users[emailOf(du.userId)] = sorted(du.permissions);
+    for (const du of store.databases.usersOf(db.id)) if (du.permissions.length > 0) users[emailOf(du.userId)] = sorted(du.permissions);
     databases[String(db.id)] = { name: db.name, users };
   }
   return { members, invitations, databases };

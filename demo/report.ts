@@ -2,10 +2,13 @@
  * How the demo and `npm run example` print a run: one line per resource with what changed
  * underneath, the counts, and the stack outputs.
  */
-import { fieldChanges, type StackRun, type StackStep } from "../harness/twoEngines";
+import type { StepOp } from "../harness/engineSteps";
+import { fieldChanges, outputsAround, type Step } from "../harness/runResult";
+import type { Props } from "../harness/wire";
+import type { ShownRun } from "./exampleStack";
 
 /** The word printed for each step. */
-export const LABELS: Record<StackStep["op"], string> = {
+export const LABELS: Record<StepOp, string> = {
   create: "created",
   update: "updated",
   replace: "replaced",
@@ -18,10 +21,13 @@ export const LABELS: Record<StackStep["op"], string> = {
   "refresh-same": "same",
 };
 
+/** `pulumi-nodejs:dynamic/reviewadmin:OrganizationMembers` -> `OrganizationMembers`. */
+const shortType = (type: string) => type.slice(type.lastIndexOf(":") + 1);
+
 /** A short description of a resource from its outputs, for "created" lines. */
-function summary(step: StackStep): string {
+function summary(step: Step, outputs: Props | undefined): string {
   // The outputs of the kinds shown here, as the provider writes them (only what is printed).
-  const o = (step.after ?? {}) as {
+  const o = (outputs ?? {}) as {
     members?: Record<string, unknown>;
     unmanaged?: unknown[];
     organizationId?: number;
@@ -37,7 +43,7 @@ function summary(step: StackStep): string {
     peopleCount?: number;
   };
   const perms = (p: unknown) => (Array.isArray(p) && p.length > 0 ? p.join(", ") : "no permissions");
-  switch (step.type) {
+  switch (shortType(step.type)) {
     case "OrganizationMembers":
       return `${Object.keys(o.members ?? {}).length} people managed in organization ${o.organizationId} (${o.mode}); ${(o.unmanaged ?? []).length} others there, not managed`;
     case "DatabaseUserPermissions":
@@ -52,23 +58,25 @@ function summary(step: StackStep): string {
 }
 
 /** The step list of a run: one line per resource, with what changed underneath. */
-export function stepLines(run: StackRun): string[] {
+export function stepLines(run: ShownRun): string[] {
   const lines: string[] = [];
-  for (const s of run.steps) {
-    lines.push(`  ${LABELS[s.op].padEnd(8)} ${s.type.padEnd(24)} ${s.name}`);
+  const { steps } = run.result;
+  for (const s of steps) {
+    lines.push(`  ${LABELS[s.op].padEnd(8)} ${shortType(s.type).padEnd(24)} ${s.name}`);
+    const { before, after } = outputsAround(s, run.before, run.after);
     const details =
       s.op === "create"
-        ? [summary(s)]
+        ? [summary(s, after)]
         : s.op === "refresh-gone"
           ? ["no longer exists in the platform: removed outside the program"]
           : s.op === "update" || s.op === "replace" || s.op === "refresh-changed"
-            ? fieldChanges(s.before, s.after)
+            ? fieldChanges(before, after)
             : [];
     for (const d of details.filter(Boolean)) lines.push(`             ${d}`);
   }
   const counts = new Map<string, number>();
-  for (const s of run.steps) counts.set(LABELS[s.op], (counts.get(LABELS[s.op]) ?? 0) + 1);
-  lines.push(`  ${run.steps.length === 0 ? "no resources" : [...counts].map(([label, n]) => `${n} ${label}`).join(", ")}`);
+  for (const s of steps) counts.set(LABELS[s.op], (counts.get(LABELS[s.op]) ?? 0) + 1);
+  lines.push(`  ${steps.length === 0 ? "no resources" : [...counts].map(([label, n]) => `${n} ${label}`).join(", ")}`);
   return lines;
 }
 

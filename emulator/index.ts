@@ -40,14 +40,14 @@ function readStateFile(file: string): WorldSnapshot {
 }
 
 // The world and its parts, for tests, demos and benchmarks that set the stage in process.
-export { SEEDED, type ScaleOptions } from "./model/seed";
+export { SEEDED, addSyntheticDatabases, addSyntheticMembers, type ScaleOptions } from "./model/seed";
 export { Store } from "./model/store";
 export { KEY_SHAPE } from "./model/keys";
 export { OpenApiError } from "../contract/openapi";
 export type { ClockOption } from "./model/clock";
 export type { Caller, WorldSnapshot } from "./model/records";
 export type { RequestRecord, Traffic } from "./traffic";
-export { configureUploads, uploadsOf, type UploadOptions, type UploadStore } from "./model/uploadStore";
+export { type UploadOptions, type UploadStore } from "./model/uploadStore";
 
 /** Requests per second per account, as the spec says. */
 export const DEFAULT_RATE_LIMIT = 25;

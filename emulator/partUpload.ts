@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isClientGone, MethodNotAllowed, toErrorResponse } from "./errors";
 import type { Store } from "./model/store";
-import { PART_UPLOAD_PREFIX, uploadsOf } from "./model/uploadStore";
+import { PART_UPLOAD_PREFIX } from "./model/uploadStore";
 
 /** The name part uploads carry in the request log and in fault `operations`. */
 export const PART_UPLOAD_OPERATION = "PutSourceFilePart";
@@ -24,7 +24,7 @@ export async function handlePartUpload(req: IncomingMessage, res: ServerResponse
     if (req.method !== "PUT") throw new MethodNotAllowed(`part URLs take PUT, not ${req.method}`);
     const pathname = new URL(req.url ?? "/", "http://emulator").pathname;
     const token = pathname.slice(PART_UPLOAD_PREFIX.length);
-    const { etag } = await uploadsOf(store).receivePart(token, req);
+    const { etag } = await store.uploads.receivePart(token, req);
     res.writeHead(200, { etag, "content-length": "0" });
     res.end();
     return 200;

@@ -195,7 +195,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
 
     // Authentication, with its stricter limit on failures per client address.
     const key = bearerKey(req);
-    caller = key ? store.resolveKey(key) : undefined;
+    caller = key ? store.apiKeys.resolve(key) : undefined;
     if (!caller) {
       const wait = traffic.authFailureLimiter.take(`ip:${req.socket.remoteAddress ?? "?"}`);
       if (wait > 0) throw new RateLimited("Too many failed authentication attempts", wait);

@@ -28,12 +28,12 @@ export function organizationView(org: OrganizationRecord): Organization {
 export function userOrganizations(store: Store, user: UserRecord): { id: number; name: string; orgAdmin: boolean }[] {
   if (user.apiKeyOf !== undefined) {
     // An organization key's identity: org admin of its organization, member of nothing.
-    return [{ id: user.apiKeyOf, name: store.organization(user.apiKeyOf).name, orgAdmin: true }];
+    return [{ id: user.apiKeyOf, name: store.organizations.get(user.apiKeyOf).name, orgAdmin: true }];
   }
-  return store.organizationsOf(user.id).map((orgId) => ({
+  return store.members.organizationsOf(user.id).map((orgId) => ({
     id: orgId,
-    name: store.organization(orgId).name,
-    orgAdmin: store.findMembership(orgId, user.id)!.permissions.includes("ORG_ADMIN"),
+    name: store.organizations.get(orgId).name,
+    orgAdmin: store.members.find(orgId, user.id)!.permissions.includes("ORG_ADMIN"),
   }));
 }
 
@@ -52,7 +52,7 @@ function userBase(store: Store, user: UserRecord) {
 
 /** E2: the user behind the key, with lastLoggedOut and mfaRequired. */
 export function currentUserView(store: Store, user: UserRecord): User {
-  const primary = user.primaryOrganization === null ? undefined : store.findMembership(user.primaryOrganization, user.id);
+  const primary = user.primaryOrganization === null ? undefined : store.members.find(user.primaryOrganization, user.id);
   return {
     ...userBase(store, user),
     email: user.email,
@@ -66,7 +66,7 @@ export function currentUserView(store: Store, user: UserRecord): User {
 
 /** E18, E19, E21, E22: a member with email, identifiers, last activity and permissions in that organization. */
 export function memberView(store: Store, m: MembershipRecord): Member {
-  const user = store.user(m.userId);
+  const user = store.users.get(m.userId);
   return {
     ...userBase(store, user),
     email: user.email,
@@ -92,7 +92,7 @@ export function databaseView(db: DatabaseRecord): Database {
 export function projectView(store: Store, p: ProjectRecord, inDatabaseList = false): Project {
   return {
     created: p.created,
-    database: databaseView(store.database(p.databaseId)),
+    database: databaseView(store.databases.get(p.databaseId)),
     displayName: p.displayName,
     eca: p.eca,
     id: p.id,
@@ -107,7 +107,7 @@ export function projectView(store: Store, p: ProjectRecord, inDatabaseList = fal
 
 /** E23 to E26: the user (a subset of User), its database permissions, and whether it is active. */
 export function databaseUserView(store: Store, du: DatabaseUserRecord): DatabaseUser {
-  const user = store.user(du.userId);
+  const user = store.users.get(du.userId);
   return { active: user.active, permissions: [...du.permissions], user: userBase(store, user) };
 }
 
@@ -117,7 +117,7 @@ export function invitationView(store: Store, inv: InvitationRecord): Invitation 
     approvedBy: inv.approvedBy,
     email: inv.email,
     expiration: inv.expiration,
-    expired: store.isExpired(inv),
+    expired: store.invitations.isExpired(inv),
     firstName: inv.firstName,
     lastName: inv.lastName,
     invitedBy: inv.invitedBy,

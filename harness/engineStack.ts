@@ -1,7 +1,7 @@
 /**
- * EngineStack: a stack run by the real Pulumi engine, through the Automation API, with the same
- * surface as the program harness's ProgramStack (up, preview, refresh, destroy, the state kept
- * between runs), so a program-level test reads the same under either.
+ * EngineStack: a stack run by the real Pulumi engine, through the Automation API: up, preview,
+ * refresh, destroy, the state kept between runs, each run's steps and messages
+ * (harness/runResult.ts). What the program-level tests, the demo and the benchmarks run under.
  *
  * - A program is a function (an inline program: it runs in this process, the engine connects to
  *   it) or the path of a program file (run by the Node.js language host in its folder, as
@@ -19,11 +19,12 @@ import * as automation from "@pulumi/pulumi/automation";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
 import * as runtimeSettings from "@pulumi/pulumi/runtime/settings";
 import type { LogLine } from "./pluginDriver";
-import type { ProgramFn } from "./program/programFile";
-import { RunError, type RunResult } from "./program/stack";
-import { isChange, type StateEntry, type Step } from "./program/state";
+import { isChange, RunError, type RunResult, type StateEntry, type Step } from "./runResult";
 import type { StepOp } from "./engineSteps";
-import { PROVIDER_KEY, sortKeys } from "./wire";
+import { sortKeys, withoutProvider } from "./wire";
+
+/** An inline Pulumi program: a function returning the stack exports. */
+export type ProgramFn = () => Promise<Record<string, any> | void> | Record<string, any> | void;
 
 /** A program: a function (inline), or the path of a program file. */
 export type EngineProgram = ProgramFn | string;
@@ -70,14 +71,6 @@ export interface EngineRunOptions {
   policyPackConfigs?: string[];
 }
 
-/** A run's result, with what policy packs reported. */
-export interface EngineRunResult extends RunResult {
-  /** Policy violations and remediations, as the engine reported them. */
-  policy: automation.PolicyEvent[];
-  /** What the CLI printed (its stdout): what a terminal, a CI log or a pull request's comment shows. */
-  output: string;
-}
-
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
 export interface EngineTranscript {
   /** The CLI's stdout and every engine event, as JSON, in order. */
@@ -93,15 +86,10 @@ const PASSPHRASE = "reviewadmin-engine-passphrase";
 // run one per process and never meet it. (Set on the SDK's options object, read at each connect.)
 (runtimeSettings as unknown as { grpcClientOptions: Record<string, unknown> }).grpcClientOptions["grpc.use_local_subchannel_pool"] = 1;
 
-/** Engine ops of a replacement, reported as one "replace" step as the harness does. */
+/** Engine ops of a replacement, reported as one "replace" step. */
 const REPLACE_OPS = new Set<string>(["replace", "create-replacement"]);
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
-function withoutProvider(props: Record<string, any> | undefined): Record<string, unknown> | undefined {
-  if (!props) return undefined;
-  const { [PROVIDER_KEY]: _p, ...rest } = props;
-  return rest;
-}
 const same = (a: unknown, b: unknown) => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 const skipped = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
 
@@ -146,7 +134,7 @@ function stepCollector(kind: RunResult["kind"]) {
 
 /**
  * A deployment's property map with its secrets (`--show-secrets`: the signature and `plaintext`)
- * unwrapped, as the harness keeps state; and the top-level keys that were secret.
+ * unwrapped, as `state` keeps it; and the top-level keys that were secret.
  */
 function unwrapSecrets(props: Record<string, unknown> | undefined): { props: Record<string, unknown>; secretKeys: string[] } {
   const secretKeys: string[] = [];
@@ -165,7 +153,7 @@ function unwrapSecrets(props: Record<string, unknown> | undefined): { props: Rec
   return { props: out, secretKeys };
 }
 
-/** The dynamic resources of an exported deployment, as the harness keeps them. */
+/** The dynamic resources of an exported deployment, as `state` keeps them. */
 function stateOf(deployment: automation.Deployment): Map<string, StateEntry> {
   const out = new Map<string, StateEntry>();
   for (const r of (deployment.deployment?.resources ?? []) as any[]) {
@@ -198,6 +186,7 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
   const policy: automation.PolicyEvent[] = [];
   let text = "";
   let output = "";
+  let errorOutput = "";
   return {
     steps: collector.steps,
     logs,
@@ -209,9 +198,16 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
     get output() {
       return output;
     },
+    get errorOutput() {
+      return errorOutput;
+    },
     onOutput: (out: string) => {
       output += out;
       if (keepTranscript) text += out;
+    },
+    onError: (err: string) => {
+      errorOutput += err;
+      if (keepTranscript) text += err;
     },
     onEvent: (e: automation.EngineEvent) => {
       collector.onEvent(e);
@@ -227,7 +223,7 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
   };
 }
 
-/** A stack of the real engine with ProgramStack's surface (see the file comment). */
+/** A stack of the real engine (see the file comment). */
 export class EngineStack {
   /** The dynamic resources in state after the last run, by URN. */
   state = new Map<string, StateEntry>();
@@ -254,22 +250,22 @@ export class EngineStack {
   }
 
   /** `pulumi up --yes --skip-preview`. Throws {@link RunError} on failure. */
-  up(program: EngineProgram, opts: EngineRunOptions = {}): Promise<EngineRunResult> {
+  up(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
     return this.run("up", program, opts);
   }
 
   /** `pulumi preview`. */
-  preview(program: EngineProgram, opts: EngineRunOptions = {}): Promise<EngineRunResult> {
+  preview(program: EngineProgram, opts: EngineRunOptions = {}): Promise<RunResult> {
     return this.run("preview", program, opts);
   }
 
   /** `pulumi refresh --yes` (the program does not run unless `runProgram`). */
-  refresh(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<EngineRunResult> {
+  refresh(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
     return this.run("refresh", program, opts);
   }
 
   /** `pulumi destroy --yes`. */
-  destroy(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<EngineRunResult> {
+  destroy(opts: EngineRunOptions = {}, program?: EngineProgram): Promise<RunResult> {
     return this.run("destroy", program, opts);
   }
 
@@ -374,7 +370,7 @@ export class EngineStack {
     };
   }
 
-  private run(kind: RunResult["kind"], program: EngineProgram | undefined, opts: EngineRunOptions): Promise<EngineRunResult> {
+  private run(kind: RunResult["kind"], program: EngineProgram | undefined, opts: EngineRunOptions): Promise<RunResult> {
     return this.serial(async () => {
       const stack = await this.open();
       // A program file becomes the project's main; an inline program runs with main = the plugin's folder.
@@ -386,6 +382,7 @@ export class EngineStack {
         color: "never" as const,
         onEvent: rec.onEvent,
         onOutput: rec.onOutput,
+        onError: rec.onError,
         target: opts.target,
         parallel: opts.parallel,
       };
@@ -428,7 +425,7 @@ export class EngineStack {
       this.lastTranscript = { text: rec.text };
       if (kind !== "preview" && this.opts.keepState !== false) this.state = stateOf(await stack.exportStack());
       const steps = rec.steps();
-      const result: EngineRunResult = {
+      const result: RunResult = {
         kind,
         outputs,
         steps,
@@ -437,6 +434,7 @@ export class EngineStack {
         errors: failure ? (rec.errors.length ? rec.errors : [failureText(failure)]) : [],
         policy: rec.policy,
         output: rec.output,
+        errorOutput: rec.errorOutput,
       };
       if (failure) throw new RunError(result, [failure]);
       return result;

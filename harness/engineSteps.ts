@@ -1,6 +1,6 @@
 /**
- * The engine's step vocabulary and its rules around the Check and Create calls, shared by the
- * single-resource ResourceDriver and the program runner's Deployment.
+ * The engine's step vocabulary (what the engine stack reports, what the ResourceDriver takes) and
+ * its rules around the Check and Create calls, as the ResourceDriver follows them.
  */
 import { PluginError, type CheckFailure, type CheckResult, type CreateResult, type Plugin } from "./pluginDriver";
 import type { Props } from "./wire";

@@ -1,9 +1,9 @@
 /**
- * Values as they travel between a program, the engine and the plugin: the engine's markers (taken
- * from the SDK, never re-typed), Struct conversion, secrets, resource references, value comparison
- * and the gRPC message limit. Shared by the plugin driver and the program runner; see docs/harness.md.
+ * Values as they travel between the engine and the plugin: the engine's markers (taken from the
+ * SDK, never re-typed), Struct conversion, secrets, value comparison and the gRPC message limit.
+ * Shared by the plugin driver, the resource driver and the engine stack; see docs/harness.md.
  */
-import { specialResourceSig, specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
+import { specialSecretSig, specialSigKey, unknownValue } from "@pulumi/pulumi/runtime";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 
 /** A property bag as the plugin sees it (plain JSON-like values). */
@@ -28,6 +28,13 @@ export const GRPC_CHANNEL_OPTIONS = {
   "grpc.max_receive_message_length": ENGINE_MAX_MESSAGE_BYTES,
   "grpc.max_send_message_length": ENGINE_MAX_MESSAGE_BYTES,
 } as const;
+
+/** A property bag without its `__provider` (undefined stays undefined). */
+export function withoutProvider(props: Props | undefined): Props | undefined {
+  if (!props) return undefined;
+  const { [PROVIDER_KEY]: _provider, ...rest } = props;
+  return rest;
+}
 
 /** True for a plain object (not null, not an array). */
 export function isObject(v: unknown): v is Props {
@@ -66,12 +73,6 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(sortKeys(clean(a))) === JSON.stringify(sortKeys(clean(b)));
 }
 
-/** The top-level keys whose values differ, sorted. */
-export function changedKeys(a: Props, b: Props): string[] {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => !deepEqual(a[k], b[k])).sort();
-}
-
 /** A property bag as a protobuf Struct ({} when absent). */
 export function toStruct(props: Props | undefined): structproto.Struct {
   return structproto.Struct.fromJavaScript(clean(props ?? {}));
@@ -85,54 +86,4 @@ export function fromStruct(s: structproto.Struct | undefined): Props {
 /** `value` marked secret, as the engine writes a secret inside a Struct. */
 export function secretValue(value: unknown): Props {
   return { [specialSigKey]: specialSecretSig, value };
-}
-
-/**
- * A wire value (from a RegisterResourceRequest) as the engine sends it to a provider that takes
- * neither secrets nor resource references: secrets unwrapped, references replaced by their id
- * (custom resource) or urn (component). `secret` says whether a secret was found inside.
- */
-function toProviderValue(v: any): { value: any; secret: boolean } {
-  if (Array.isArray(v)) {
-    let secret = false;
-    const value = v.map((e) => {
-      const r = toProviderValue(e);
-      secret ||= r.secret;
-      return r.value;
-    });
-    return { value, secret };
-  }
-  if (isObject(v)) {
-    const sig = v[specialSigKey];
-    if (sig === specialSecretSig) return { value: toProviderValue(v.value).value, secret: true };
-    if (sig === specialResourceSig) return { value: v.id !== undefined && v.id !== "" ? v.id : v.urn, secret: false };
-    let secret = false;
-    const value: Props = {};
-    for (const [k, e] of Object.entries(v)) {
-      const r = toProviderValue(e);
-      secret ||= r.secret;
-      value[k] = r.value;
-    }
-    return { value, secret };
-  }
-  return { value: v, secret: false };
-}
-
-/** Wire inputs as the dynamic plugin receives them (see toProviderValue), with the top-level keys that held a secret. */
-export function toProviderInputs(wire: Props): { inputs: Props; secretKeys: string[] } {
-  const inputs: Props = {};
-  const secretKeys: string[] = [];
-  for (const [k, v] of Object.entries(wire)) {
-    const r = toProviderValue(v);
-    inputs[k] = r.value;
-    if (r.secret) secretKeys.push(k);
-  }
-  return { inputs, secretKeys };
-}
-
-/** Plain outputs in wire form for the SDK, the values under `secretKeys` marked secret again. */
-export function toWireOutputs(outputs: Props, secretKeys: string[]): Props {
-  const out: Props = {};
-  for (const [k, v] of Object.entries(clean(outputs) as Props)) out[k] = secretKeys.includes(k) ? secretValue(v) : v;
-  return out;
 }

@@ -27,6 +27,29 @@ export function kindOf(type: string): string | undefined {
   return type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : undefined;
 }
 
+/**
+ * Every resource kind of the provider, and whether it declares access: {@link declarationsOf}
+ * reads each "access" kind and must handle every kind listed (the compiler checks its switch).
+ * The pack may not import the provider, so the list is written here; test/policy/rules.test.ts
+ * fails when the provider registers a kind (provider/runtime.ts) this list does not name, so a
+ * new resource cannot stay invisible to the policies and to `review --stack`.
+ */
+export const RESOURCE_KINDS = {
+  OrgMember: "access",
+  Invitation: "access",
+  OrgMemberPermissions: "access",
+  UserIdentifiers: "access",
+  DatabaseUserPermissions: "access",
+  OrganizationMembers: "access",
+  DatabaseUsers: "access",
+  EthicalWall: "access",
+  CustodianDirectorySync: "no access",
+  Dataset: "no access",
+  SourceFile: "no access",
+} as const satisfies Record<string, "access" | "no access">;
+/** A resource kind of {@link RESOURCE_KINDS}. */
+export type Kind = keyof typeof RESOURCE_KINDS;
+
 // ---------------------------------------------------------------------------------------------
 // Values not known yet
 
@@ -235,7 +258,9 @@ export function declarationsOf(r: ResourceInfo): Declared {
   const org = () => required(p.organizationId, isNumber);
   const db = () => required(p.databaseId, isNumber);
 
-  switch (kind) {
+  // A kind this pack does not know (a newer provider's) reaches the default: it declares nothing the pack can read.
+  const known = kind as Kind;
+  switch (known) {
     case "EthicalWall": {
       const list = <T>(v: unknown, ok: (x: unknown) => x is T): Maybe<T[]> => (Array.isArray(v) && v.every(ok) ? v : NOT_KNOWN);
       const walledUsers = isObject(p.walledUsers)
@@ -321,7 +346,7 @@ export function declarationsOf(r: ResourceInfo): Declared {
       break;
     case "OrganizationMembers":
     case "DatabaseUsers": {
-      const isOrg = kind === "OrganizationMembers";
+      const isOrg = known === "OrganizationMembers";
       const scope = isOrg ? "organization" : "database";
       const scopeId = isOrg ? org() : db();
       const mode = required(p.mode, isString);
@@ -375,6 +400,13 @@ export function declarationsOf(r: ResourceInfo): Declared {
       }
       break;
     }
+    case "CustodianDirectorySync":
+    case "Dataset":
+    case "SourceFile":
+      break;
+    default:
+      // Every kind of RESOURCE_KINDS has its case above: a new one fails to compile here.
+      known satisfies never;
   }
   return out;
 }

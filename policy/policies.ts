@@ -13,6 +13,7 @@ import type {
   StackValidationArgs,
   StackValidationPolicy,
 } from "@pulumi/policy";
+import { ORG_ADMIN } from "../contract/grants";
 import { OrganizationPermission } from "../contract/schemas";
 import { declarationsOf, declaredBy, kindOf, toPlain, type Declared, type ResourceInfo } from "./declarations";
 import { databaseAdminFindings } from "./rules/databaseAdmin";
@@ -25,7 +26,7 @@ import { ADMIN_DEFAULTS, orgAdminCountFindings } from "./rules/orgAdminCount";
 import { orgPermissionDomainFindings } from "./rules/orgPermissionDomains";
 import { ownershipFindings } from "./rules/ownership";
 import { STACK_TYPE, staleAccessFindings, staleAnswersOf, type StaleAccessConfig } from "./rules/stalePrivileged";
-import { ORG_ADMIN, type Finding } from "./rules/shared";
+import type { Finding } from "./rules/shared";
 
 /** The pack's name, as the CLI prints it. */
 export const PACK_NAME = "reviewadmin-access-guardrails";

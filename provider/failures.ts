@@ -5,7 +5,7 @@
  * call a route (`access`) and which ids its path names.
  */
 import { STATUS_CODES } from "node:http";
-import { ParameterError, pathParamsOf, routes, type RouteDef } from "../contract";
+import { BUILT_IN_ROUTES, ParameterError, pathParamsOf, type RouteDef } from "../contract";
 import type { OperationId } from "../contract/types";
 import { accessText } from "../contract/routing";
 import { ApiError, NetworkError, ResponseValidationError } from "./client";
@@ -27,10 +27,6 @@ const NOUNS: Record<string, string> = {
   eventId: "event",
   partNumber: "part",
 };
-
-function routeOf(operationId: string): RouteDef | undefined {
-  return (routes as Record<string, RouteDef>)[operationId];
-}
 
 /**
  * The ids a failed request's path named, by the route's parameter names. Read through the path
@@ -89,7 +85,7 @@ export const REMEDIES = {
 
 /** What to check after a failure of the service, from its kind and the route's facts. */
 export function hintFor(err: ApiError): string | undefined {
-  const route = routeOf(err.operationId);
+  const route = BUILT_IN_ROUTES.route(err.operationId);
   const ids = idsOf(err, route);
   const kind = failureKind(err);
   if (kind === "not-the-api" || kind === "rejected" || kind === "limit" || kind === "throttled" || kind === "service-error") {
@@ -123,7 +119,8 @@ export function answerText(err: ApiError): string {
     const body = typeof err.body === "string" ? err.body.trimStart() : "";
     return `${err.status} with ${body.startsWith("<") ? "an HTML page" : body ? "a body that is not the API's JSON" : "an empty body"}`;
   }
-  const said = err.status === 403 && routeOf(err.operationId) ? STATUS_CODES[403] : oneLine(err.title ?? err.serviceMessage ?? "");
+  const said =
+    err.status === 403 && BUILT_IN_ROUTES.route(err.operationId) ? STATUS_CODES[403] : oneLine(err.title ?? err.serviceMessage ?? "");
   return said ? `${err.status} ${said}` : String(err.status);
 }
 

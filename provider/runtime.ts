@@ -50,6 +50,14 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
   setConfiguredSettings(settingsFromConfig((key) => req.config.get(`${CONFIG_NAMESPACE}:${key}`)));
 }
 
+/**
+ * The resource kinds this version registers. The policy pack keeps its own list (it may not import
+ * the provider: policy/declarations.ts RESOURCE_KINDS), which a test holds to this one.
+ */
+export function resourceKinds(): string[] {
+  return Object.keys(implementations);
+}
+
 /** The implementation of one resource kind; throws for a kind this version does not know. */
 export function implementationOf(kind: string): ResourceImpl {
   const impl = implementations[kind];

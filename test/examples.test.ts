@@ -5,7 +5,7 @@
  * found by refresh and repaired by up, destroy leaving the emulator as it was apart from what the
  * resources document as left in place; then all of it again with every route renamed by an
  * OpenAPI document on both sides. Also: the examples' Pulumi.yaml files, and `npm run demo`'s
- * main, under the engine and through the bundled harness it falls back to without a CLI.
+ * main, under the engine, and what it says on a machine without the CLI.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -15,8 +15,8 @@ import { stringify } from "yaml";
 import { openApiDocumentOf } from "../contract/openapi";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { cliStack } from "../harness/twoEngines";
-import { noEngine, skipWithoutEngine } from "./support/engine";
+import { EngineStack } from "../harness/engineStack";
+import { noEngine, skipWithoutEngine, withoutPulumiCli } from "./support/engine";
 import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 
 const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];
@@ -47,14 +47,13 @@ describe("example projects", () => {
 });
 
 // Without the Pulumi CLI (no Go to build it) these skip, saying so (test/support/engine.ts).
-exampleScenarios({ name: "engine", skip: !!noEngine, makeStack: cliStack, timeout: 300_000 });
+exampleScenarios({ name: "engine", skip: !!noEngine, timeout: 300_000 });
 // The renamed-routes run: the same scenarios, unchanged, with the emulator serving every
 // operation on the paths of a vendor document where all of them differ from the built-in routes,
 // and the provider configured with the same document (reviewadmin:openapi).
 exampleScenarios({
   name: "engine, renamed routes",
   skip: !!noEngine,
-  makeStack: cliStack,
   timeout: 300_000,
   openapi: path.join(repoRoot, "test/fixtures/openapi/renamed.yaml"),
 });
@@ -79,21 +78,17 @@ describe("an OpenAPI document that cannot be used", () => {
     await emu?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const stackOf = (example: string) =>
-    cliStack({
-      project: example,
+  // Data sources read the program's config instead (test/client/openapi.test.ts).
+  it("fails a resource's first operation (the plugin's configure) with the one line naming it, and sends nothing", async () => {
+    const stack = new EngineStack({
+      project: "custodian-sync",
       stack: "test",
-      program: programOf(example),
       config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin, "reviewadmin:openapi": broken },
       secretConfigKeys: ["reviewadmin:apiKey"],
     });
-
-  // Data sources read the program's config instead (test/client/openapi.test.ts).
-  it("fails a resource's first operation (the plugin's configure) with the one line naming it, and sends nothing", async () => {
-    const stack = await stackOf("custodian-sync");
     const before = emu.traffic.log.list().length;
     try {
-      await expect(stack.up()).rejects.toThrow(line);
+      await expect(stack.up(programOf("custodian-sync"))).rejects.toThrow(line);
     } finally {
       await stack.close();
     }
@@ -111,28 +106,31 @@ describe("npm run demo", () => {
     expect(out).toContain("Unknown option --bogus");
   });
 
-  /** Runs the demo and checks its story: the drift it makes is found and repaired. */
-  async function demoRun(argv: string[], banner: string): Promise<void> {
-    let out = "";
-    const code = await main(argv, (t) => (out += t));
-    const lines = out.trimEnd().split("\n");
-    expect(code, out).toBe(0);
-    expect(out).toContain(banner);
-    expect(lines.at(-1)).toBe(SUCCESS_LINE);
-    expect(SUCCESS_LINE).toContain("drift found and repaired");
-    expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
-    expect(out).toContain("Drift found in 2 of 5 resources: ken-db2001, members.");
-    expect(out).toContain("~ member alan@northwind.example: permissions ORG_ADMIN -> (none)");
-  }
-
   // Skipped only without the Pulumi CLI (no Go to build it): test/support/engine.ts says why.
   it.skipIf(!!noEngine)(
     "with the Pulumi CLI (found on PATH or in the build cache): applies the baseline, finds the drift and repairs it",
-    () => demoRun([], "Pulumi CLI found"),
+    async () => {
+      let out = "";
+      const code = await main([], (t) => (out += t));
+      const lines = out.trimEnd().split("\n");
+      expect(code, out).toBe(0);
+      expect(out).toContain("Pulumi CLI found");
+      expect(lines.at(-1)).toBe(SUCCESS_LINE);
+      expect(SUCCESS_LINE).toContain("drift found and repaired");
+      expect(out).toContain('members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]');
+      expect(out).toContain("Drift found in 2 of 5 resources: ken-db2001, members.");
+      expect(out).toContain("~ member alan@northwind.example: permissions ORG_ADMIN -> (none)");
+    },
     300_000,
   );
 
-  // What a machine without the CLI runs: the bundled harness (forced here).
-  it("with --harness: the same story through the bundled plugin harness", () =>
-    demoRun(["--harness"], "--harness: running the program through the bundled plugin harness"));
+  it("without the Pulumi CLI: one line saying how to get it, exit code 1, nothing started", async () => {
+    let out = "";
+    const code = await withoutPulumiCli(() => main([], (t) => (out += t)));
+    expect(out).toBe(
+      "npm run demo runs under the Pulumi CLI, and the Pulumi CLI is not on PATH nor built: run `npm run pulumi-cli` " +
+        "(builds it from source, needs Go >= 1.26) or install the Pulumi CLI (see README.md).\n",
+    );
+    expect(code).toBe(1);
+  });
 });

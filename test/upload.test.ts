@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SEEDED, configureUploads, startEmulator, uploadsOf, type RunningEmulator } from "../emulator";
+import { SEEDED, startEmulator, type RunningEmulator } from "../emulator";
 import { ApiError, ParameterError, ReviewAdminClient, type ClientOptions } from "../provider/client";
 import { UploadError, uploadFile, type UploadProgress } from "../provider/upload/engine";
 import { UPLOAD_RULES, planParts, recommendedPartSize } from "../provider/upload/plan";
@@ -85,11 +85,11 @@ const counts = () =>
   Object.fromEntries(
     ["PostDatasetFile", "PostSourceFilePart", "PutSourceFilePart", "GetSourceFileParts", "PostSourceFile"].map((op) => [op, count(op)]),
   );
-const stored = (id: number) => uploadsOf(emu.store).sourceFile(DB, id);
+const stored = (id: number) => emu.store.uploads.sourceFile(DB, id);
 
 beforeAll(async () => {
   emu = await startEmulator({ rateLimit: 0 });
-  configureUploads(emu.store, { processingDelayMs: 20 });
+  emu.store.configureUploads({ processingDelayMs: 20 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-test-"));
   datasetId = (await clientFor().call("PostDatabaseDataset", { databaseId: DB }, { name: "Engine tests", deduplication: "NONE" })).id;
 });
@@ -216,11 +216,7 @@ describe("uploadFile", () => {
     expect(err).toMatchObject({ partsDone: 1, partCount: 3 });
     expect(err.cause.message).toBe("interrupted by the test");
     const id: number = err.sourceFileId;
-    expect(
-      uploadsOf(emu.store)
-        .listParts(DB, id)
-        .map((p) => p.partNumber),
-    ).toEqual([1]);
+    expect(emu.store.uploads.listParts(DB, id).map((p) => p.partNumber)).toEqual([1]);
     expect(count("PostSourceFile")).toBe(0);
 
     emu.traffic.log.reset();
@@ -285,7 +281,7 @@ describe("uploadFile", () => {
       const r = await uploadFile({ client: clientFor(), databaseId: DB, datasetId, directLink: link });
       expect(r).toMatchObject({ state: "UPLOADING", size: null, sha1: null, partCount: 0, partsSent: 0 });
       expect(counts()).toMatchObject({ PostDatasetFile: 1, PostSourceFilePart: 0, PutSourceFilePart: 0, PostSourceFile: 0 });
-      await uploadsOf(emu.store).settled(r.sourceFileId);
+      await emu.store.uploads.settled(r.sourceFileId);
       const f = stored(r.sourceFileId);
       expect(f).toMatchObject({ filename: "linked.bin", size: bytes.length, sha1: sha1(bytes) });
       expect(["PROCESSING", "PROCESSED"]).toContain(f.state);

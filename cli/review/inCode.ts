@@ -5,31 +5,8 @@
  * not-in-code, expiring-soon, walled and wall-breach.
  */
 import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall } from "../../policy/declarations";
-import { wallCovers } from "../../provider/normalize";
-import type { Flag, ReviewPerson } from "./packet";
-
-/** What the code says of one line of a person's access. */
-export interface LineInCode {
-  scope: string;
-  /** The resources declaring the line (kind and name); empty: none. */
-  declaredBy: string[];
-  /**
-   * The permissions held on the line that no declaring resource declares (all of them when none
-   * declares the line): an escalation made outside the code. Absent when none, or when a
-   * declaration's permissions are not known.
-   */
-  notInCode?: string[];
-  /** The earliest end date the declaring resources set. */
-  endsOn?: string;
-}
-
-/** What the code says of one person (review.json's `inCode`). */
-export interface PersonInCode {
-  /** Per line of access, by scope. */
-  lines: LineInCode[];
-  /** The walls covering the person, with their reasons. */
-  walls: string[];
-}
+import { wallCovers } from "../../contract/grants";
+import type { Flag, PersonInCode, ReviewPerson } from "./format";
 
 const DAY_MS = 86_400_000;
 

@@ -3,143 +3,17 @@
  * and identifiers, each database's permissions, pending and expired invitations), each person's
  * last activity from the activity log, and the flags a reviewer looks at first. Built from what
  * export/read.ts read and one read of the activity log (events.ts); every list sorted, no time but
- * the "as of" time, so two reviews of the same world are byte-identical.
+ * the "as of" time, so two reviews of the same world are byte-identical. The file format it
+ * builds is in format.ts.
  */
+import { privilegesAmong } from "../../contract/grants";
 import type { ActivityEvent } from "../../contract/types";
 import { staleLimitDays } from "../../provider/data/stalePrivileged";
 import { compareText } from "../../provider/util";
 import type { ExportedAccess, ExportedOrganization } from "../export/read";
-import { codeOf, type PersonInCode } from "./inCode";
+import { compareKeys, FLAGS, PACKET_FORMAT, type Flag, type ReviewPacket, type ReviewPerson } from "./format";
+import { codeOf } from "./inCode";
 import type { StackDeclarations } from "./stack";
-
-/** The version of review.json; a previous packet of another format is refused. */
-export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
-
-/** Flags a person may carry, in the order the packet lists them. */
-export const FLAGS = [
-  "privileged",
-  "external",
-  "stale",
-  "no-access",
-  "not-a-member",
-  "invitation-expired",
-  "suspended",
-  "not-in-code",
-  "expiring-soon",
-  "walled",
-  "wall-breach",
-] as const;
-/** The flags judged from the stack's code (--stack or --stack-state), not from the service. */
-export const CODE_FLAGS: readonly Flag[] = ["not-in-code", "expiring-soon", "walled", "wall-breach"];
-/** One flag (see FLAG_MEANING). */
-export type Flag = (typeof FLAGS)[number];
-
-/** What each flag means, for the packet's legend. */
-export const FLAG_MEANING: Record<Flag, string> = {
-  privileged:
-    "holds (or is invited to) an organization permission (ORG_ADMIN, CLOUD_MANAGEMENT_ADMIN, LEGAL_HOLD_ADMIN, AI_ADMIN) or DB_ADMIN on a database",
-  external: "email domain is not one of the firm's (--firm-domain); only judged when a firm domain is given",
-  stale:
-    "a user with access and no event in the organization's activity log as the actor within their stale window (the strictest of their privileges' --stale-days)",
-  "no-access": "a member with no organization permission and no database permission, or only an expired invitation",
-  "not-a-member": "holds database permissions without being a member of the organization",
-  "invitation-expired": "an invitation that expired without being accepted",
-  suspended: "a database permission of a suspended account (the service's active: false)",
-  "not-in-code":
-    "holds access that no resource of the stack declares: a line of access (granted in the web app, or an additive roster's unmanaged person), or permissions beyond those the code declares for the line (an escalation made outside the code), which are named",
-  "expiring-soon": 'access the stack\'s code ends (expiresOn) within --expiring-days of "as of", or ended and not yet removed by an up',
-  walled: "an EthicalWall of the stack walls the person off some databases",
-  "wall-breach": "walled, and holds permissions on a database their wall closes",
-};
-
-/** One line of access: the organization itself, or one database. */
-export interface AccessLine {
-  /** "organization", or "database <id>". */
-  scope: string;
-  /** The database's name; absent for the organization line. */
-  database?: string;
-  /** member, invited (pending invitation), invitation-expired, or granted (a database permission). */
-  status: "member" | "invited" | "invitation-expired" | "granted";
-  /** The whole permission set, sorted. */
-  permissions: string[];
-  /** Organization line of a member: identifiers as "ABBR label", sorted. */
-  identifiers?: string[];
-  /** Invitations: ISO expiry. */
-  expires?: string;
-  /** Database lines: false for a suspended account. */
-  active?: boolean;
-}
-
-/** One person and their access in one organization. */
-export interface ReviewPerson {
-  /** The email (lower case), or "user <id>" for a database user who is not a member (no email to read). */
-  key: string;
-  userId: number | null;
-  /** "First Last" or, for a non-member, what the database's user list says. */
-  name: string;
-  lines: AccessLine[];
-  /** ISO time of the latest event whose actor is the person, within the activity window; null: none. */
-  lastActivity: string | null;
-  flags: Flag[];
-  /** With a stack: per line of access, the resources declaring it and their end date; and the walls covering the person. */
-  inCode?: PersonInCode;
-}
-
-/** A change since the previous review, with who made it from the activity log. */
-export interface ReviewChange {
-  key: string;
-  scope: string;
-  /** The line before (lost, changed) and after (gained, changed). */
-  before?: AccessLine;
-  after?: AccessLine;
-  /** "changed at <time> by user <id>", or why the log cannot say. */
-  attribution: string;
-}
-
-/** "Since the last review": what was gained, lost and changed between the two "as of" times. */
-export interface SinceLastReview {
-  previousAsOf: string;
-  gained: ReviewChange[];
-  lost: ReviewChange[];
-  changed: ReviewChange[];
-}
-
-/** One organization of the packet. */
-export interface ReviewOrganization {
-  id: number;
-  name: string;
-  /** True when the log's events came without data and description (a parent organization key). */
-  eventsRedacted: boolean;
-  /** Events read from the activity log for this review (the activity window and the "since" span). */
-  eventsRead: number;
-  /** Databases whose users the key cannot read (not reviewed), with the reason. */
-  databasesNotReadable: { id: number; name: string; reason: string }[];
-  /** By key. */
-  people: ReviewPerson[];
-  since?: SinceLastReview;
-}
-
-/** review.json. */
-export interface ReviewPacket {
-  format: typeof PACKET_FORMAT;
-  /** The time the review describes (ISO): events after it are not read. */
-  asOf: string;
-  /** The stale limit of people without a privilege of their own limit. */
-  staleDays: number;
-  /** Limits per privilege (ORG_ADMIN, DB_ADMIN, ...), where given; a person's is the strictest of theirs. */
-  staleDaysByPrivilege: Record<string, number>;
-  /** Days ahead "expiring-soon" looks (judged with a stack). */
-  expiringDays: number;
-  /** The stack whose code the code flags were judged against; absent: they were not judged. */
-  stack?: { source: string; resources: number };
-  /** The activity window: last activity is looked for in [begin, asOf]. */
-  activityWindow: { begin: string; end: string };
-  /** Lower case, sorted; empty: the external flag is not judged. */
-  firmDomains: string[];
-  /** Flags this version cannot judge, and why. */
-  notJudged: string[];
-  organizations: ReviewOrganization[];
-}
 
 /** What the packet needs of the review's options. */
 export interface PacketOptions {
@@ -170,17 +44,6 @@ export function windowBegin(o: PacketOptions): number {
 export const NOT_JUDGED = [
   "not-in-code, expiring-soon, walled, wall-breach: end dates (expiresOn), ethical walls and what the code declares live in the program, not in the service: give --stack NAME or --stack-state FILE (the output of `pulumi stack export`)",
 ];
-
-const ORG_PRIVILEGED = new Set(["ORG_ADMIN", "CLOUD_MANAGEMENT_ADMIN", "LEGAL_HOLD_ADMIN", "AI_ADMIN"]);
-
-/** Orders keys: emails by text, then "user <id>" by id. */
-export function compareKeys(a: string, b: string): number {
-  const ua = /^user (\d+)$/.exec(a);
-  const ub = /^user (\d+)$/.exec(b);
-  if (ua && ub) return Number(ua[1]) - Number(ub[1]);
-  if (ua || ub) return ua ? 1 : -1;
-  return compareText(a, b);
-}
 
 /** Orders lines: the organization first, then databases by id. */
 function compareScopes(a: string, b: string): number {
@@ -252,13 +115,15 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
   return people;
 }
 
-/** The privileges a person's usable lines hold: organization permissions of note, and DB_ADMIN. */
+/**
+ * The privileges (contract/grants.ts) a person's lines hold. An expired invitation grants
+ * nothing until re-sent: its permissions make no one privileged.
+ */
 function privilegesOf(p: ReviewPerson): string[] {
   const out = new Set<string>();
   for (const l of p.lines) {
     if (l.status === "invitation-expired") continue;
-    if (l.scope === "organization") l.permissions.filter((x) => ORG_PRIVILEGED.has(x)).forEach((x) => out.add(x));
-    else if (l.permissions.includes("DB_ADMIN")) out.add("DB_ADMIN");
+    privilegesAmong(l.scope === "organization" ? "organization" : "database", l.permissions).forEach((x) => out.add(x));
   }
   return [...out];
 }
@@ -272,12 +137,7 @@ function flagsOf(p: ReviewPerson, o: PacketOptions, codeFlags: Flag[]): Flag[] {
   const flags = new Set<Flag>();
   const orgLine = p.lines.find((l) => l.scope === "organization");
   const dbLines = p.lines.filter((l) => l.status === "granted");
-  // An expired invitation grants nothing until re-sent: its permissions do not make anyone privileged.
-  const usable = p.lines.filter((l) => l.status !== "invitation-expired");
-  if (
-    usable.some((l) => (l.scope === "organization" ? l.permissions.some((x) => ORG_PRIVILEGED.has(x)) : l.permissions.includes("DB_ADMIN")))
-  )
-    flags.add("privileged");
+  if (privilegesOf(p).length > 0) flags.add("privileged");
   const domain = p.key.includes("@") ? domainOf(p.key) : undefined;
   if (o.firmDomains.length > 0 && !(domain && o.firmDomains.includes(domain))) flags.add("external");
   if (p.userId !== null && (p.lastActivity === null || Date.parse(p.lastActivity) < o.asOf - staleLimit(p, o) * DAY_MS)) flags.add("stale");

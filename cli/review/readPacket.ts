@@ -5,7 +5,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { UsageError } from "../command";
-import { PACKET_FORMAT, type ReviewPacket } from "./packet";
+import { PACKET_FORMAT, type ReviewPacket } from "./format";
 
 /** A packet (review.json in the folder named, or the file itself) named by `--<option>`, checked before any request; a UsageError naming the option otherwise. */
 export function readPacket(option: string, where: string): ReviewPacket {

@@ -3,7 +3,7 @@
  * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
  * of the packet, so the files are as deterministic as it is.
  */
-import { csvLine } from "../../provider/data/spreadsheetSafe";
+import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
   CODE_FLAGS,
   FLAG_MEANING,
@@ -13,7 +13,7 @@ import {
   type ReviewOrganization,
   type ReviewPacket,
   type ReviewPerson,
-} from "./packet";
+} from "./format";
 
 /** The files of a packet, by name. */
 export function renderPacket(p: ReviewPacket): Record<string, string> {
@@ -93,13 +93,6 @@ function csv(p: ReviewPacket): string {
   }
   return rows.map(csvLine).join("\r\n") + "\r\n";
 }
-
-/** Text safe in a Markdown table cell. */
-const cell = (s: string) =>
-  s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ");
 
 function changeRows(title: string, changes: ReviewChange[]): string[] {
   if (changes.length === 0) return [`**${title}:** none.`, ""];

@@ -19,7 +19,7 @@ import { parse } from "csv-parse/sync";
 import { DatabasePermission, OrganizationPermission } from "../../contract";
 import { UsageError } from "../command";
 import { commentText } from "../export/accessFile";
-import type { AccessLine, ReviewPacket } from "./packet";
+import type { AccessLine, ReviewPacket } from "./format";
 
 /** One decision as the reviewer wrote it, with where (for errors). */
 export interface Decision {

@@ -14,7 +14,7 @@ import {
   type ReviewOrganization,
   type ReviewPacket,
   type SinceLastReview,
-} from "./packet";
+} from "./format";
 
 type Kind = "gained" | "lost" | "changed";
 

@@ -11,7 +11,7 @@ const Schemas = {
 };
 
 function keyList(store: Store) {
-  return [...store.keys.values()].map(({ key, keyId, kind, userId, organizationId, label }) => ({
+  return store.apiKeys.all().map(({ key, keyId, kind, userId, organizationId, label }) => ({
     key,
     keyId,
     kind,
@@ -35,7 +35,8 @@ export const keyRoutes: ControlRoute[] = [
     summary: "Mint a key: {userId} acts as the user; {organizationId} is an organization key (org admin, parent org admin of its subs)",
     handler: ({ store, body }) => {
       const b = parse(Schemas.mintKey, body);
-      const record = "userId" in b ? store.mintUserKey(b.userId, b.label) : store.mintOrganizationKey(b.organizationId, b.label);
+      const record =
+        "userId" in b ? store.apiKeys.mintUserKey(b.userId, b.label) : store.apiKeys.mintOrganizationKey(b.organizationId, b.label);
       return {
         status: 201,
         data: { key: record.key, keyId: record.keyId, kind: record.kind, userId: record.userId, organizationId: record.organizationId },
@@ -47,7 +48,7 @@ export const keyRoutes: ControlRoute[] = [
     path: "/_emulator/keys/{key}",
     summary: "Revoke a key (full text or middle segment)",
     handler: ({ store, params }) => {
-      store.revokeKey(String(params.key));
+      store.apiKeys.revoke(String(params.key));
       return { status: 204 };
     },
   },

@@ -25,12 +25,12 @@ const acting = { actingUserId: id.optional() };
  */
 function actorOf(store: Store, organizationId: number, named: number | undefined): number | null {
   if (named !== undefined) {
-    if (!store.users.has(named)) throw new BadRequest("body.actingUserId", `no user ${named}: name an existing user as the acting user`);
+    if (!store.users.find(named)) throw new BadRequest("body.actingUserId", `no user ${named}: name an existing user as the acting user`);
     return named;
   }
-  const admin = store
-    .membersOf(organizationId)
-    .find((m) => m.permissions.includes("ORG_ADMIN") && store.user(m.userId).apiKeyOf === undefined);
+  const admin = store.members
+    .of(organizationId)
+    .find((m) => m.permissions.includes("ORG_ADMIN") && store.users.get(m.userId).apiKeyOf === undefined);
   return admin?.userId ?? null;
 }
 
@@ -59,24 +59,6 @@ const Schemas = {
   actingOnly: z.object(acting),
 };
 
-/**
- * The event of a database permission change, in the owning organization's log. The API's own E24
- * and E26 write none (the spec lists organization-level events only); the web app's changes are
- * logged so that a review can attribute them. Types: DATABASE_USER_UPDATED, DATABASE_USER_REMOVED.
- */
-function logDatabaseChange(store: Store, databaseId: number, userId: number, permissions: readonly string[], actor: number | null): void {
-  const db = store.database(databaseId);
-  const email = store.user(userId).email;
-  const removed = permissions.length === 0;
-  store.appendEvent(
-    db.owningOrganizationId,
-    removed ? "DATABASE_USER_REMOVED" : "DATABASE_USER_UPDATED",
-    actor,
-    removed ? `${email} was removed from database ${db.name}` : `${email}'s permissions on database ${db.name} were set`,
-    { userId, email, databaseId, databaseName: db.name, permissions: [...permissions] },
-  );
-}
-
 /** What people do in the web app, through the API's own rules. */
 export const webAppRoutes: ControlRoute[] = [
   {
@@ -85,10 +67,11 @@ export const webAppRoutes: ControlRoute[] = [
     summary: "The invitee accepts: {organizationId, email}; creates the user if new and the membership with the invitation's permissions",
     handler: ({ store, body }) => {
       const b = parse(Schemas.invitationRef, body);
-      const inv = store.invitation(b.organizationId, b.email);
-      if (store.isExpired(inv)) throw new BadRequest("body.email", "the invitation has expired and cannot be accepted (re-send it first)");
+      const inv = store.invitations.get(b.organizationId, b.email);
+      if (store.invitations.isExpired(inv))
+        throw new BadRequest("body.email", "the invitation has expired and cannot be accepted (re-send it first)");
       // The invitee accepts; the log names the inviter as the actor (as the service does), unless told otherwise.
-      const { membership } = store.acceptInvitation(
+      const { membership } = store.members.acceptInvitation(
         b.organizationId,
         b.email,
         b.actingUserId === undefined ? undefined : (actorOf(store, b.organizationId, b.actingUserId) ?? undefined),
@@ -102,7 +85,7 @@ export const webAppRoutes: ControlRoute[] = [
     summary: "Make an invitation expired now: {organizationId, email} (time passing, not a person: no event)",
     handler: ({ store, body }) => {
       const b = parse(Schemas.invitationRef, body);
-      return { data: invitationView(store, store.expireInvitation(b.organizationId, b.email)) };
+      return { data: invitationView(store, store.invitations.expire(b.organizationId, b.email)) };
     },
   },
   {
@@ -112,10 +95,10 @@ export const webAppRoutes: ControlRoute[] = [
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.invite, body);
       const orgId = Number(params.orgId);
-      const existing = store.findInvitation(orgId, b.email);
+      const existing = store.invitations.find(orgId, b.email);
       const { actingUserId, ...input } = b;
       const actor = actorOf(store, orgId, actingUserId);
-      return { status: existing ? 200 : 201, data: invitationView(store, existing ?? store.createInvitation(orgId, input, actor)) };
+      return { status: existing ? 200 : 201, data: invitationView(store, existing ?? store.invitations.create(orgId, input, actor)) };
     },
   },
   {
@@ -129,9 +112,9 @@ export const webAppRoutes: ControlRoute[] = [
       let userId = b.userId;
       if (userId === undefined) {
         const email = b.email!;
-        userId = (store.findUserByEmail(email) ?? store.createUser({ email, firstName: b.firstName, lastName: b.lastName })).id;
+        userId = (store.users.findByEmail(email) ?? store.users.create({ email, firstName: b.firstName, lastName: b.lastName })).id;
       }
-      return { status: 201, data: memberView(store, store.addMember(orgId, userId, b.permissions ?? [], actor)) };
+      return { status: 201, data: memberView(store, store.members.add(orgId, userId, b.permissions ?? [], actor)) };
     },
   },
   {
@@ -141,7 +124,7 @@ export const webAppRoutes: ControlRoute[] = [
     handler: ({ store, params, body }) => {
       const { actingUserId, ...update } = parse(Schemas.updateMember, body);
       const orgId = Number(params.orgId);
-      return { data: memberView(store, store.updateMember(orgId, Number(params.userId), update, actorOf(store, orgId, actingUserId))) };
+      return { data: memberView(store, store.members.update(orgId, Number(params.userId), update, actorOf(store, orgId, actingUserId))) };
     },
   },
   {
@@ -151,7 +134,7 @@ export const webAppRoutes: ControlRoute[] = [
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.actingOnly, body);
       const orgId = Number(params.orgId);
-      store.removeMember(orgId, Number(params.userId), actorOf(store, orgId, b.actingUserId));
+      store.members.remove(orgId, Number(params.userId), actorOf(store, orgId, b.actingUserId));
       return { status: 204 };
     },
   },
@@ -164,9 +147,9 @@ export const webAppRoutes: ControlRoute[] = [
       const databaseId = Number(params.databaseId);
       const userId = Number(params.userId);
       // The actor is checked before anything changes.
-      const actor = actorOf(store, store.database(databaseId).owningOrganizationId, b.actingUserId);
-      const record = store.setDatabaseUser(databaseId, userId, b.permissions);
-      logDatabaseChange(store, databaseId, userId, record.permissions, actor);
+      const actor = actorOf(store, store.databases.get(databaseId).owningOrganizationId, b.actingUserId);
+      const record = store.databases.setUser(databaseId, userId, b.permissions);
+      store.databases.logWebAppChange(databaseId, userId, record.permissions, actor);
       return { data: databaseUserView(store, record) };
     },
   },
@@ -178,9 +161,9 @@ export const webAppRoutes: ControlRoute[] = [
       const b = parse(Schemas.actingOnly, body);
       const databaseId = Number(params.databaseId);
       const userId = Number(params.userId);
-      const actor = actorOf(store, store.database(databaseId).owningOrganizationId, b.actingUserId);
-      store.removeDatabaseUser(databaseId, userId);
-      logDatabaseChange(store, databaseId, userId, [], actor);
+      const actor = actorOf(store, store.databases.get(databaseId).owningOrganizationId, b.actingUserId);
+      store.databases.removeUser(databaseId, userId);
+      store.databases.logWebAppChange(databaseId, userId, [], actor);
       return { status: 204 };
     },
   },

@@ -72,7 +72,7 @@ export const worldRoutes: ControlRoute[] = [
     summary: "Create an organization: {name, parentOrganizationId?}",
     handler: ({ store, body }) => {
       const b = parse(Schemas.organization, body);
-      return { status: 201, data: organizationView(store.createOrganization(b)) };
+      return { status: 201, data: organizationView(store.organizations.create(b)) };
     },
   },
   {
@@ -81,8 +81,8 @@ export const worldRoutes: ControlRoute[] = [
     summary: "Create a platform user (member of nothing): {email, firstName?, lastName?, title?}",
     handler: ({ store, body }) => {
       const b = parse(Schemas.user, body);
-      if (store.findUserByEmail(b.email)) throw new BadRequest("body.email", "is already a platform user");
-      const u = store.createUser(b);
+      if (store.users.findByEmail(b.email)) throw new BadRequest("body.email", "is already a platform user");
+      const u = store.users.create(b);
       return { status: 201, data: { id: u.id, email: u.email, firstName: u.firstName, lastName: u.lastName } };
     },
   },
@@ -95,7 +95,7 @@ export const worldRoutes: ControlRoute[] = [
       return {
         status: 201,
         data: databaseView(
-          store.createDatabase({ owningOrganizationId: b.organizationId, name: b.name, orgAdminAccess: b.orgAdminAccess }),
+          store.databases.create({ owningOrganizationId: b.organizationId, name: b.name, orgAdminAccess: b.orgAdminAccess }),
         ),
       };
     },
@@ -106,7 +106,7 @@ export const worldRoutes: ControlRoute[] = [
     summary: "Turn org admin access on or off: {orgAdminAccess}",
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.updateDatabase, body);
-      return { data: databaseView(store.setOrgAdminAccess(Number(params.databaseId), b.orgAdminAccess)) };
+      return { data: databaseView(store.databases.setOrgAdminAccess(Number(params.databaseId), b.orgAdminAccess)) };
     },
   },
   {
@@ -115,7 +115,7 @@ export const worldRoutes: ControlRoute[] = [
     summary: "Create a project: {name, displayName?, partial?, eca?, suspended?, userIds?}",
     handler: ({ store, params, body }) => {
       const b = parse(Schemas.project, body);
-      return { status: 201, data: projectView(store, store.createProject({ databaseId: Number(params.databaseId), ...b })) };
+      return { status: 201, data: projectView(store, store.databases.createProject({ databaseId: Number(params.databaseId), ...b })) };
     },
   },
 ];

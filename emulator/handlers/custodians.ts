@@ -1,16 +1,12 @@
 /**
  * E5 PostDirectoryCustodians: sync a legal-hold custodian directory from a CSV sent as the
  * multipart form field `file`. The CSV rules are contract/custodianCsv.ts, the same code the
- * provider runs at plan time; a broken rule is a 400 whose title names the row and the rule.
- *
- * Sync (spec): a person matched by email (case-insensitively) has all values overwritten, so a
- * property absent from the CSV is empty afterwards; a new email adds a person. The spec does not
- * say that people missing from the CSV are removed, so they stay.
+ * provider runs at plan time; a broken rule is a 400 whose title names the row and the rule. The
+ * sync itself is the model's (model/directories.ts, syncCustodians).
  */
 import { CustodianCsvError, parseCustodianCsv } from "../../contract/custodianCsv";
 import { BadRequest } from "../errors";
 import { canSyncCustodians } from "../model/access";
-import { emailKey } from "../model/store";
 import { demandAccess } from "./guards";
 import type { HandlerGroup } from "./types";
 
@@ -35,7 +31,7 @@ export const custodianHandlers = {
   /** E5: org admin or legal hold org admin of the directory's owning organization. */
   PostDirectoryCustodians: async (ctx) => {
     const { store, caller, params, rawBody, req } = ctx;
-    const directory = store.directory(params.directoryId);
+    const directory = store.directories.get(params.directoryId);
     demandAccess(ctx, canSyncCustodians(store, caller, directory.organizationId));
     const bytes = await formFile(rawBody ?? Buffer.alloc(0), req.headers["content-type"]);
     let parsed;
@@ -45,25 +41,7 @@ export const custodianHandlers = {
       if (err instanceof CustodianCsvError) throw new BadRequest("file", err.message);
       throw err;
     }
-
-    const byEmail = new Map(directory.custodians.map((c, i) => [emailKey(c.email), i]));
-    for (const person of parsed.people) {
-      const at = byEmail.get(emailKey(person.email));
-      if (at === undefined) {
-        byEmail.set(emailKey(person.email), directory.custodians.length);
-        directory.custodians.push(person);
-      } else {
-        directory.custodians[at] = person;
-      }
-    }
-    store.appendEvent(
-      directory.organizationId,
-      "CUSTODIANS_SYNCED",
-      caller.userId,
-      `${parsed.people.length} custodians were synced into directory ${directory.name}`,
-      { directoryId: directory.id, synced: parsed.people.length, ignored: parsed.ignored.length },
-    );
-    store.changed();
+    store.directories.syncCustodians(directory.id, parsed, caller.userId);
     return { data: { custodians: parsed.ignored } };
   },
 } satisfies HandlerGroup;

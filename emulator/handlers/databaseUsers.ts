@@ -20,27 +20,27 @@ export const databaseUserHandlers = {
   /** E23: users holding permissions on the database, in user id order. */
   GetDatabaseUsers: (ctx) => {
     const dbId = managedDatabase(ctx);
-    const result = page(ctx, ctx.store.databaseUsersOf(dbId), { key: (du) => du.userId });
+    const result = page(ctx, ctx.store.databases.usersOf(dbId), { key: (du) => du.userId });
     return { ...result, data: result.data.map((du) => databaseUserView(ctx.store, du)) };
   },
 
   /** E24: removes the user's permissions on the database; 204 (the success body is not shown). */
   DeleteDatabaseUser: (ctx) => {
     const dbId = managedDatabase(ctx);
-    ctx.store.removeDatabaseUser(dbId, ctx.params.userId);
+    ctx.store.databases.removeUser(dbId, ctx.params.userId);
     return { status: 204 };
   },
 
   /** E25: one user's permissions on the database. */
   GetDatabaseUser: (ctx) => {
     const dbId = managedDatabase(ctx);
-    return { data: databaseUserView(ctx.store, ctx.store.databaseUser(dbId, ctx.params.userId)) };
+    return { data: databaseUserView(ctx.store, ctx.store.databases.user(dbId, ctx.params.userId)) };
   },
 
   /** E26: overwrites the user's permissions on the database (any platform user; 404 for an unknown one). */
   PutDatabaseUser: (ctx) => {
     const dbId = managedDatabase(ctx);
-    const record = ctx.store.setDatabaseUser(dbId, ctx.params.userId, ctx.body.databasePermissions);
+    const record = ctx.store.databases.setUser(dbId, ctx.params.userId, ctx.body.databasePermissions);
     return { data: databaseUserView(ctx.store, record) };
   },
 } satisfies HandlerGroup;

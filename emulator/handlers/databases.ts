@@ -10,7 +10,7 @@ export const databaseHandlers = {
   /** E1: databases with DB_ADMIN for the caller, or owned by an organization it is org admin of. */
   GetDatabases: (ctx) => {
     const { store, caller } = ctx;
-    const visible = [...store.databases.values()].filter((db) => canListDatabase(store, caller, db));
+    const visible = store.databases.all().filter((db) => canListDatabase(store, caller, db));
     return page(ctx, visible.map(databaseView));
   },
 

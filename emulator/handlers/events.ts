@@ -34,7 +34,7 @@ export const eventHandlers = {
   GetOrganizationEvents: (ctx) => {
     const { orgId, redact, limit } = logRequest(ctx);
     const { begin, end } = ctx.params;
-    const page = ctx.store.eventLog().range([orgId], begin, end, limit);
+    const page = ctx.store.events.range([orgId], begin, end, limit);
     let next: string | null = null;
     if (page.nextBegin !== null) {
       next = ctx.baseUrl + buildPath(ctx.routes.routes.GetOrganizationEvents, { orgId, begin: page.nextBegin, end, limit });
@@ -45,7 +45,7 @@ export const eventHandlers = {
   /** E11: events with an id above eventId, by id; links.next continues after the page's last id. */
   GetOrganizationEventsAfter: (ctx) => {
     const { orgId, redact, limit } = logRequest(ctx);
-    const page = ctx.store.eventLog().after([orgId], ctx.params.eventId, limit);
+    const page = ctx.store.events.after([orgId], ctx.params.eventId, limit);
     let next: string | null = null;
     if (page.nextAfter !== null) {
       next = ctx.baseUrl + buildPath(ctx.routes.routes.GetOrganizationEventsAfter, { orgId, eventId: page.nextAfter, limit });
@@ -58,10 +58,7 @@ export const eventHandlers = {
     const { orgId, redact, limit } = logRequest(ctx);
     return {
       data: {
-        events: ctx.store
-          .eventLog()
-          .recent([orgId], limit)
-          .map((e) => eventView(e, redact)),
+        events: ctx.store.events.recent([orgId], limit).map((e) => eventView(e, redact)),
       },
     };
   },

@@ -27,7 +27,7 @@ export function accessibleOrganization(
   ctx: OrganizationContext,
   rule: (store: Store, caller: Caller, organizationId: number) => boolean,
 ): OrganizationRecord {
-  const org = ctx.store.organization(ctx.params.orgId);
+  const org = ctx.store.organizations.get(ctx.params.orgId);
   demandAccess(ctx, rule(ctx.store, ctx.caller, org.id));
   return org;
 }
@@ -37,7 +37,7 @@ export function accessibleDatabase(
   ctx: DatabaseContext,
   rule: (store: Store, caller: Caller, db: DatabaseRecord) => boolean,
 ): DatabaseRecord {
-  const db = ctx.store.database(ctx.params.databaseId);
+  const db = ctx.store.databases.get(ctx.params.databaseId);
   demandAccess(ctx, rule(ctx.store, ctx.caller, db));
   return db;
 }

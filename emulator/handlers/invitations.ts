@@ -14,19 +14,19 @@ export const invitationHandlers = {
   /** E13: deletes a pending (or expired) invitation named by email; 204 (the success body is not shown). */
   DeleteOrganizationInvitation: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
-    ctx.store.deleteInvitation(orgId, ctx.body.email, ctx.caller.userId);
+    ctx.store.invitations.delete(orgId, ctx.body.email, ctx.caller.userId);
     return { status: 204 };
   },
 
   /** E14: pending and expired invitations, in id order, as data.invitations (not paged). */
   GetOrganizationInvitations: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
-    return { data: { invitations: ctx.store.invitationsOf(orgId).map((i) => invitationView(ctx.store, i)) } };
+    return { data: { invitations: ctx.store.invitations.of(orgId).map((i) => invitationView(ctx.store, i)) } };
   },
 
   /** E15: sends the invitation again; its expiration is reset to 14 days from now. */
   PostOrganizationInvitationResend: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
-    return { data: invitationView(ctx.store, ctx.store.resendInvitation(orgId, ctx.body.email, ctx.caller.userId)) };
+    return { data: invitationView(ctx.store, ctx.store.invitations.resend(orgId, ctx.body.email, ctx.caller.userId)) };
   },
 } satisfies HandlerGroup;

@@ -18,7 +18,7 @@ export const memberHandlers = {
   GetOrganizationUsers: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
     // Views are built for the page only: a 10,000-member organization is listed 200 at a time.
-    const result = page(ctx, ctx.store.membersOf(orgId), { key: (m) => m.userId });
+    const result = page(ctx, ctx.store.members.of(orgId), { key: (m) => m.userId });
     return { ...result, data: result.data.map((m) => memberView(ctx.store, m)) };
   },
 
@@ -26,7 +26,7 @@ export const memberHandlers = {
   PostOrganizationUsers: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
     const { users, permissions } = ctx.body;
-    const outcome = ctx.store.addUsers(orgId, users, permissions ?? [], ctx.caller.userId);
+    const outcome = ctx.store.members.addUsers(orgId, users, permissions ?? [], ctx.caller.userId);
     return {
       data: {
         invalid: outcome.invalid,
@@ -39,21 +39,21 @@ export const memberHandlers = {
   /** E20: removes the member from the organization and its projects; 204 (the success body is not shown). */
   DeleteOrganizationUser: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
-    ctx.store.removeMember(orgId, ctx.params.userId, ctx.caller.userId);
+    ctx.store.members.remove(orgId, ctx.params.userId, ctx.caller.userId);
     return { status: 204 };
   },
 
   /** E21: one member. */
   GetOrganizationUser: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
-    return { data: memberView(ctx.store, ctx.store.membership(orgId, ctx.params.userId)) };
+    return { data: memberView(ctx.store, ctx.store.members.get(orgId, ctx.params.userId)) };
   },
 
   /** E22: a field left out of the body is left as it is. */
   PatchOrganizationUser: (ctx) => {
     const orgId = accessibleOrganization(ctx, canManageMembers).id;
     const { organizationPermissions, userIdentifiers } = ctx.body;
-    const m = ctx.store.updateMember(
+    const m = ctx.store.members.update(
       orgId,
       ctx.params.userId,
       { permissions: organizationPermissions, userIdentifiers },

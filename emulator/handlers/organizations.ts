@@ -10,14 +10,14 @@ export const organizationHandlers = {
   /** E9: org admin or parent org admin; every database of the organization (summary, so orgAdminAccess does not hide any). */
   GetOrganizationDatabases: (ctx) => {
     const org = accessibleOrganization(ctx, canAdministerOrganization);
-    return page(ctx, ctx.store.databasesOf(org.id).map(databaseView));
+    return page(ctx, ctx.store.databases.of(org.id).map(databaseView));
   },
 
   /** E16: org admin or parent org admin; every project of the organization's databases. */
   GetOrganizationProjects: (ctx) => {
     const { store } = ctx;
     const org = accessibleOrganization(ctx, canAdministerOrganization);
-    const projects = store.databasesOf(org.id).flatMap((db) => store.projectsOf(db.id));
+    const projects = store.databases.of(org.id).flatMap((db) => store.databases.projectsOf(db.id));
     return page(
       ctx,
       projects.map((p) => projectView(store, p)),
@@ -32,7 +32,7 @@ export const organizationHandlers = {
     const { store } = ctx;
     const org = accessibleOrganization(ctx, canManageMembers);
     const distinct = new Map<string, { abbreviation: string; label: string }>();
-    for (const m of store.membersOf(org.id)) {
+    for (const m of store.members.of(org.id)) {
       for (const i of m.userIdentifiers)
         distinct.set(JSON.stringify([i.abbreviation, i.label]), { abbreviation: i.abbreviation, label: i.label });
     }

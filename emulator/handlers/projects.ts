@@ -10,7 +10,7 @@ export const projectHandlers = {
   /** E4: the projects the caller can access (see model/access.ts canAccessProject). */
   GetProjects: (ctx) => {
     const { store, caller } = ctx;
-    const visible = [...store.projects.values()].filter((p) => canAccessProject(store, caller, p));
+    const visible = store.databases.allProjects().filter((p) => canAccessProject(store, caller, p));
     return page(
       ctx,
       visible.map((p) => projectView(store, p)),
@@ -23,7 +23,7 @@ export const projectHandlers = {
     const db = accessibleDatabase(ctx, canReadDatabase);
     return page(
       ctx,
-      store.projectsOf(db.id).map((p) => projectView(store, p, true)),
+      store.databases.projectsOf(db.id).map((p) => projectView(store, p, true)),
     );
   },
 } satisfies HandlerGroup;

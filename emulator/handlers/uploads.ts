@@ -8,7 +8,6 @@
  * (putting documents in is document access, which orgAdminAccess false withholds).
  */
 import { canUpload } from "../model/access";
-import { uploadsOf } from "../model/uploadStore";
 import { accessibleDatabase } from "./guards";
 import type { DatabaseContext, HandlerGroup } from "./types";
 
@@ -22,31 +21,31 @@ export const uploadHandlers = {
   /** up1: a dataset; 422 naming the limit when the database has its cap of datasets. */
   PostDatabaseDataset: (ctx) => {
     const databaseId = uploadAccess(ctx);
-    return { data: uploadsOf(ctx.store).createDataset(databaseId, ctx.body) };
+    return { data: ctx.store.uploads.createDataset(databaseId, ctx.body) };
   },
 
   /** up2: a source file, UPLOADING; with directLink the download starts at once. */
   PostDatasetFile: (ctx) => {
     const databaseId = uploadAccess(ctx);
-    return { data: uploadsOf(ctx.store).createSourceFile(databaseId, ctx.params.datasetId, ctx.body) };
+    return { data: ctx.store.uploads.createSourceFile(databaseId, ctx.params.datasetId, ctx.body) };
   },
 
   /** up3: a pre-authenticated URL on this emulator for one part. */
   PostSourceFilePart: (ctx) => {
     const databaseId = uploadAccess(ctx);
     const { sourceFileId, partNumber } = ctx.params;
-    return { data: uploadsOf(ctx.store).partUrl(databaseId, sourceFileId, partNumber, ctx.baseUrl) };
+    return { data: ctx.store.uploads.partUrl(databaseId, sourceFileId, partNumber, ctx.baseUrl) };
   },
 
   /** up4: the parts received so far, to resume an upload. */
   GetSourceFileParts: (ctx) => {
     const databaseId = uploadAccess(ctx);
-    return { data: uploadsOf(ctx.store).listParts(databaseId, ctx.params.sourceFileId) };
+    return { data: ctx.store.uploads.listParts(databaseId, ctx.params.sourceFileId) };
   },
 
   /** up5: assemble the parts (ETags in part order, optional SHA1) and start processing. */
   PostSourceFile: async (ctx) => {
     const databaseId = uploadAccess(ctx);
-    return { data: await uploadsOf(ctx.store).complete(databaseId, ctx.params.sourceFileId, ctx.body) };
+    return { data: await ctx.store.uploads.complete(databaseId, ctx.params.sourceFileId, ctx.body) };
   },
 } satisfies HandlerGroup;

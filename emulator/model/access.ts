@@ -36,36 +36,36 @@ import type { Store } from "./store";
 /** The caller is a member of the organization (an organization key counts as its own organization's member). */
 export function isMember(store: Store, caller: Caller, organizationId: number): boolean {
   if (caller.kind === "organization") return caller.organizationId === organizationId;
-  return store.findMembership(organizationId, caller.userId) !== undefined;
+  return store.members.find(organizationId, caller.userId) !== undefined;
 }
 
 /** The caller is org admin of the organization: its organization key, or a member with ORG_ADMIN. */
 export function isOrgAdmin(store: Store, caller: Caller, organizationId: number): boolean {
   if (caller.kind === "organization") return caller.organizationId === organizationId;
-  return store.findMembership(organizationId, caller.userId)?.permissions.includes("ORG_ADMIN") ?? false;
+  return store.members.find(organizationId, caller.userId)?.permissions.includes("ORG_ADMIN") ?? false;
 }
 
 /** The caller is org admin of the organization's parent (so parent org admin of it). */
 export function isParentOrgAdmin(store: Store, caller: Caller, organizationId: number): boolean {
-  const parentId = store.organizations.get(organizationId)?.parentOrganizationId;
+  const parentId = store.organizations.find(organizationId)?.parentOrganizationId;
   return parentId != null && isOrgAdmin(store, caller, parentId);
 }
 
 /** The caller's key is a parent organization key: the organization key of an organization with sub-organizations. */
 export function isParentOrganizationKey(store: Store, caller: Caller): boolean {
-  return caller.kind === "organization" && store.subOrganizations(caller.organizationId).length > 0;
+  return caller.kind === "organization" && store.organizations.subOrganizations(caller.organizationId).length > 0;
 }
 
 /** The caller holds DB_ADMIN on the database (user keys only). */
 export function isDatabaseAdmin(store: Store, caller: Caller, databaseId: number): boolean {
   if (caller.kind === "organization") return false;
-  return store.findDatabaseUser(databaseId, caller.userId)?.permissions.includes("DB_ADMIN") ?? false;
+  return store.databases.findUser(databaseId, caller.userId)?.permissions.includes("DB_ADMIN") ?? false;
 }
 
 /** The caller is a member of the organization with LEGAL_HOLD_ADMIN. */
 export function isLegalHoldAdmin(store: Store, caller: Caller, organizationId: number): boolean {
   if (caller.kind === "organization") return false;
-  return store.findMembership(organizationId, caller.userId)?.permissions.includes("LEGAL_HOLD_ADMIN") ?? false;
+  return store.members.find(organizationId, caller.userId)?.permissions.includes("LEGAL_HOLD_ADMIN") ?? false;
 }
 
 /** The caller's org admin role reaches into the database (its owner's org admin, and the database allows it). */
@@ -85,7 +85,7 @@ export function canListDatabase(store: Store, caller: Caller, db: DatabaseRecord
  * database, or org admin of the owner where the database allows org admin access.
  */
 export function canAccessProject(store: Store, caller: Caller, project: ProjectRecord): boolean {
-  const db = store.database(project.databaseId);
+  const db = store.databases.get(project.databaseId);
   return project.userIds.includes(caller.userId) || isDatabaseAdmin(store, caller, db.id) || hasOrgAdminAccessTo(store, caller, db);
 }
 
@@ -128,7 +128,7 @@ export function canSyncCustodians(store: Store, caller: Caller, organizationId: 
  */
 export function canUpload(store: Store, caller: Caller, db: DatabaseRecord): boolean {
   if (caller.kind === "user") {
-    const perms = store.findDatabaseUser(db.id, caller.userId)?.permissions ?? [];
+    const perms = store.databases.findUser(db.id, caller.userId)?.permissions ?? [];
     if (perms.includes("DB_UPLOAD") || perms.includes("DB_ADMIN")) return true;
   }
   return hasOrgAdminAccessTo(store, caller, db);

@@ -19,7 +19,7 @@ export class ApiKeys {
 
   /** Mints a key that acts as the user, with the user's roles. */
   mintUserKey(userId: number, label = `user ${userId}`): KeyRecord {
-    const user = this.users.user(userId);
+    const user = this.users.get(userId);
     if (user.apiKeyOf !== undefined) throw new NotFound("user", userId);
     const key = mintKeyText(this.world.random, (k) => this.world.keys.has(k));
     const record: KeyRecord = { key, keyId: keyIdOf(key), kind: "user", userId, label };
@@ -34,7 +34,7 @@ export class ApiKeys {
    * actor of the events the key causes and never a member).
    */
   mintOrganizationKey(organizationId: number, label = `organization ${organizationId}`): KeyRecord {
-    const org = this.organizations.organization(organizationId);
+    const org = this.organizations.get(organizationId);
     const key = mintKeyText(this.world.random, (k) => this.world.keys.has(k));
     const keyId = keyIdOf(key);
     const keyUser: UserRecord = {
@@ -58,8 +58,13 @@ export class ApiKeys {
     return record;
   }
 
+  /** Every key, in the order minted. */
+  all(): KeyRecord[] {
+    return [...this.world.keys.values()];
+  }
+
   /** Revokes a key, named by its full text or its middle segment. */
-  revokeKey(keyOrId: string): void {
+  revoke(keyOrId: string): void {
     const record = this.world.keys.get(keyOrId) ?? [...this.world.keys.values()].find((k) => k.keyId === keyOrId);
     if (!record) throw new NotFound("API key", keyOrId);
     this.world.keys.delete(record.key);
@@ -70,7 +75,7 @@ export class ApiKeys {
    * The caller behind a key, or undefined for an unknown key. Each key is its own rate-limit
    * account for organization keys; user keys share their user's account.
    */
-  resolveKey(key: string): Caller | undefined {
+  resolve(key: string): Caller | undefined {
     const record = this.world.keys.get(key);
     if (!record) return undefined;
     if (record.kind === "organization") {

@@ -23,13 +23,15 @@
  * - Status timestamps (as of the end of the requested month): `suspended` while a suspension is
  *   in force (a reactivation clears it), `deletionRequested` once requested (a reactivation
  *   cancels it), `deleted` once deleted. Absent when not applicable.
- * - Database combined size: per storage type (standard, eca), the peak and the final of the one
- *   project with the largest peak of that type. The spec says the combined size "typically equals
- *   the size of the largest project", and the peak is the basis of the bill; taking both parts
- *   from the same project keeps the peak at or above the final in every field (taking each part
- *   from whichever project was largest in it did not: database 2001's processed bytes once
- *   peaked at 21.37 GB against a final 26.51 GB). Choosing per type keeps an ECA project from
- *   hiding the standard bytes of a database, and the combined peak is never below a project's.
+ * - Database combined size: the union of its projects' documents, so in no field (per storage
+ *   type, native, processed and produced bytes; peak and final) below any project's. The emulator
+ *   takes the smallest such union, each field the largest project's in that field: the projects'
+ *   documents overlap as much as they can (the spec: the combined size "typically equals the size
+ *   of the largest project"). The peak stays at or above the final in every field, since every
+ *   project's does. (Taking the one project largest in total, as before, put a database below a
+ *   project with more processed bytes and a smaller total; taking each part from whichever
+ *   project was largest in it once put database 2001's peak processed bytes, 21.37 GB, below its
+ *   final, 26.51 GB.)
  *   Combined status: any project ACTIVE -> ACTIVE, else any SUSPENDED -> SUSPENDED, else DELETED;
  *   a timestamp is present when every project has it, and is the latest of them (the moment the
  *   whole database reached that state).
@@ -38,39 +40,11 @@
  *   `active` and of its largest billed SUSPENDED to `suspended`; these are summed over the
  *   databases. Deleted projects count in neither. Taking one project per database avoids counting
  *   a document once per project that holds it. (This is what the provider's parent billing
- *   summary recomputes from E7, so it stays as it was when the combined size went per type.)
+ *   summary recomputes from E7, so it stays as it was when the combined size became a union.)
  */
 import type { DatabaseBilling, MonthStatus, ParentBilling, ProjectBilling, Size, SizeBreakdown, SizeSet } from "../../contract/types";
 import { prng } from "./random";
-
-/** Bytes of one kind of storage, by data type. */
-export interface Bytes {
-  nativeBytes: number;
-  processedBytes: number;
-  producedBytes: number;
-}
-
-/** A project's size observed at one instant (unix ms); it holds until the next sample. */
-export interface SizeSample {
-  at: number;
-  standard: Bytes;
-  eca: Bytes;
-}
-
-/** A dated change of a project's status. */
-export interface StatusChange {
-  at: number;
-  kind: "suspended" | "reactivated" | "deletionRequested" | "deleted";
-}
-
-/** The billing history of one project: samples and changes, each sorted by `at`. */
-export interface ProjectHistory {
-  samples: SizeSample[];
-  changes: StatusChange[];
-}
-
-/** Every project's history, keyed by project id: what the store keeps as its `billing` field. */
-export type BillingHistories = Record<string, ProjectHistory>;
+import type { BillingHistories, Bytes, ProjectHistory, SizeSample, StatusChange } from "./records";
 
 /** Billing and final state spellings (contract: ACTIVE, SUSPENDED, DELETED). */
 export type BillingStateName = "ACTIVE" | "SUSPENDED" | "DELETED";
@@ -133,6 +107,15 @@ export function monthBounds(year: number, month: number): { start: number; end: 
 export function monthOf(now: number): { year: number; month: number } {
   const d = new Date(now);
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
+}
+
+/** The largest of each field over `sizes` (zeros for none). */
+function fieldMax(sizes: readonly Bytes[]): Bytes {
+  return {
+    nativeBytes: Math.max(0, ...sizes.map((b) => b.nativeBytes)),
+    processedBytes: Math.max(0, ...sizes.map((b) => b.processedBytes)),
+    producedBytes: Math.max(0, ...sizes.map((b) => b.producedBytes)),
+  };
 }
 
 function total(b: Bytes): number {
@@ -224,15 +207,7 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
   const largest = (kind: "standard" | "eca") => observed.reduce((best, s) => (total(s[kind]) > total(best) ? s[kind] : best), ZERO_BYTES);
   const final = sizeAt(until - 1);
   // The month's maximum is never below what was observed at its end, field by field.
-  const peak = (kind: "standard" | "eca"): Bytes => {
-    const p = largest(kind);
-    const f = final[kind];
-    return {
-      nativeBytes: Math.max(p.nativeBytes, f.nativeBytes),
-      processedBytes: Math.max(p.processedBytes, f.processedBytes),
-      producedBytes: Math.max(p.producedBytes, f.producedBytes),
-    };
-  };
+  const peak = (kind: "standard" | "eca"): Bytes => fieldMax([largest(kind), final[kind]]);
 
   const atStart = statusBefore(history.changes, start + 1);
   const atEnd = statusBefore(history.changes, until);
@@ -254,14 +229,13 @@ export function projectMonth(history: ProjectHistory, year: number, month: numbe
 }
 
 /**
- * A database's combined size: per storage type (standard, eca), the peak and the final of the
- * project with the largest peak of that type (the first, on a tie); zeros for no projects.
+ * A database's combined size, the union of its projects' documents: per part (peak, final), per
+ * storage type and per field, the largest of its projects' (see the conventions at the top);
+ * zeros for no projects.
  */
 export function combinedSizeSet(sets: readonly SizeSet[]): SizeSet {
-  const largest = (type: "standard" | "eca"): SizeSet | undefined =>
-    sets.reduce<SizeSet | undefined>((best, s) => (!best || total(s.peakSize[type]) > total(best.peakSize[type]) ? s : best), undefined);
-  const pick = (part: "peakSize" | "finalSize", type: "standard" | "eca"): Bytes => largest(type)?.[part][type] ?? ZERO_BYTES;
-  const size = (part: "peakSize" | "finalSize") => toSize(pick(part, "standard"), pick(part, "eca"));
+  const union = (part: "peakSize" | "finalSize", type: "standard" | "eca"): Bytes => fieldMax(sets.map((s) => s[part][type]));
+  const size = (part: "peakSize" | "finalSize") => toSize(union(part, "standard"), union(part, "eca"));
   return { peakSize: size("peakSize"), finalSize: size("finalSize") };
 }
 
@@ -311,7 +285,7 @@ export function mergeStatus(statuses: readonly MonthStatus[]): MonthStatus {
 
 /**
  * A database's bill for a month: every project created before the month's end (or now), with
- * the combined size (per storage type, the project with the largest peak) and merged status.
+ * the combined size (the union of the projects') and merged status.
  */
 export function databaseBilling(
   db: BillingDatabase,

@@ -1,6 +1,7 @@
 /**
  * Databases, their projects and their users' database permissions (E23 to E26): lookup,
- * creation (seed and control API), org admin access, and setting or removing permissions.
+ * creation (seed and control API), org admin access, setting or removing permissions, and the
+ * activity event of a permission change made in the web application.
  */
 import type { DatabasePermission } from "../../contract/types";
 import { NotFound } from "./errors";
@@ -18,20 +19,25 @@ export class Databases {
   ) {}
 
   /** The database, or NotFound. */
-  database(id: number): DatabaseRecord {
+  get(id: number): DatabaseRecord {
     const db = this.world.databases.get(id);
     if (!db) throw new NotFound("database", id);
     return db;
   }
 
   /** Databases owned by an organization, in id order. */
-  databasesOf(organizationId: number): DatabaseRecord[] {
-    return [...this.world.databases.values()].filter((d) => d.owningOrganizationId === organizationId);
+  of(organizationId: number): DatabaseRecord[] {
+    return this.all().filter((d) => d.owningOrganizationId === organizationId);
+  }
+
+  /** Every database, in id order. */
+  all(): DatabaseRecord[] {
+    return [...this.world.databases.values()];
   }
 
   /** Creates a database owned by an organization (seed and control API). */
-  createDatabase(input: { owningOrganizationId: number; name: string; orgAdminAccess?: boolean; created?: string }): DatabaseRecord {
-    this.organizations.organization(input.owningOrganizationId);
+  create(input: { owningOrganizationId: number; name: string; orgAdminAccess?: boolean; created?: string }): DatabaseRecord {
+    this.organizations.get(input.owningOrganizationId);
     const id = this.world.allocateId("database");
     const docs = 1000 + Math.floor(this.world.random() * 50_000);
     const counts = (share: number): DocCountsRecord => {
@@ -55,7 +61,7 @@ export class Databases {
 
   /** Control API: turns org admin access of a database on or off. */
   setOrgAdminAccess(databaseId: number, orgAdminAccess: boolean): DatabaseRecord {
-    const db = this.database(databaseId);
+    const db = this.get(databaseId);
     db.orgAdminAccess = orgAdminAccess;
     this.world.changed();
     return db;
@@ -70,7 +76,12 @@ export class Databases {
 
   /** Projects of a database, in id order. */
   projectsOf(databaseId: number): ProjectRecord[] {
-    return [...this.world.projects.values()].filter((p) => p.databaseId === databaseId);
+    return this.allProjects().filter((p) => p.databaseId === databaseId);
+  }
+
+  /** Every project, in id order. */
+  allProjects(): ProjectRecord[] {
+    return [...this.world.projects.values()];
   }
 
   /** Creates a project in a database (seed and control API). */
@@ -84,7 +95,7 @@ export class Databases {
     created?: string;
     userIds?: number[];
   }): ProjectRecord {
-    this.database(input.databaseId);
+    this.get(input.databaseId);
     const p: ProjectRecord = {
       id: this.world.allocateId("project"),
       databaseId: input.databaseId,
@@ -106,20 +117,20 @@ export class Databases {
   }
 
   /** Users with permissions on a database, in user id order. */
-  databaseUsersOf(databaseId: number): DatabaseUserRecord[] {
-    this.database(databaseId);
+  usersOf(databaseId: number): DatabaseUserRecord[] {
+    this.get(databaseId);
     return [...this.world.databaseUsers.get(databaseId)!.values()].sort((a, b) => a.userId - b.userId);
   }
 
   /** The user's permissions on the database, or undefined. */
-  findDatabaseUser(databaseId: number, userId: number): DatabaseUserRecord | undefined {
+  findUser(databaseId: number, userId: number): DatabaseUserRecord | undefined {
     return this.world.databaseUsers.get(databaseId)?.get(userId);
   }
 
   /** The user's permissions on the database, or NotFound. */
-  databaseUser(databaseId: number, userId: number): DatabaseUserRecord {
-    this.database(databaseId);
-    const du = this.findDatabaseUser(databaseId, userId);
+  user(databaseId: number, userId: number): DatabaseUserRecord {
+    this.get(databaseId);
+    const du = this.findUser(databaseId, userId);
     if (!du) throw new NotFound(`user of database ${databaseId}:`, userId);
     return du;
   }
@@ -129,9 +140,9 @@ export class Databases {
    * empty set removes the user from the database's list (a holder with no permission is no
    * holder); the answer still shows the user with no permissions.
    */
-  setDatabaseUser(databaseId: number, userId: number, permissions: DatabasePermission[]): DatabaseUserRecord {
-    this.database(databaseId);
-    const user = this.users.user(userId);
+  setUser(databaseId: number, userId: number, permissions: DatabasePermission[]): DatabaseUserRecord {
+    this.get(databaseId);
+    const user = this.users.get(userId);
     if (user.apiKeyOf !== undefined) throw new NotFound("user", userId);
     const record: DatabaseUserRecord = { databaseId, userId, permissions: unique(permissions) };
     if (record.permissions.length === 0) this.world.databaseUsers.get(databaseId)!.delete(userId);
@@ -141,9 +152,29 @@ export class Databases {
   }
 
   /** E24: removes all of the user's permissions on the database (NotFound when it has none). */
-  removeDatabaseUser(databaseId: number, userId: number): void {
-    this.databaseUser(databaseId, userId);
+  removeUser(databaseId: number, userId: number): void {
+    this.user(databaseId, userId);
     this.world.databaseUsers.get(databaseId)!.delete(userId);
+    this.world.changed();
+  }
+
+  /**
+   * The event of a database permission change a person made in the web application, in the
+   * owning organization's log (an empty set: removed). The API's own E24 and E26 write none (the
+   * spec lists organization-level events only); the web app's changes are logged so that a
+   * review can attribute them. Types: DATABASE_USER_UPDATED, DATABASE_USER_REMOVED.
+   */
+  logWebAppChange(databaseId: number, userId: number, permissions: readonly string[], actorId: number | null): void {
+    const db = this.get(databaseId);
+    const email = this.users.get(userId).email;
+    const removed = permissions.length === 0;
+    this.world.appendEvent(
+      db.owningOrganizationId,
+      removed ? "DATABASE_USER_REMOVED" : "DATABASE_USER_UPDATED",
+      actorId,
+      removed ? `${email} was removed from database ${db.name}` : `${email}'s permissions on database ${db.name} were set`,
+      { userId, email, databaseId, databaseName: db.name, permissions: [...permissions] },
+    );
     this.world.changed();
   }
 }

@@ -2,9 +2,9 @@
  * The organization activity log (E10, E11, E12): paging rules, parent-key redaction and a year
  * of deterministic seeded events.
  *
- * An EventLog is a view over an array of EventRecord (records.ts). The store keeps that
- * array (`store.events`) and its id counter, and `store.eventLog()` wraps them. Nothing is
- * copied, so the store's JSON snapshot stays the one place the log is saved.
+ * An EventLog is a view over an array of EventRecord (records.ts). The world keeps that array
+ * and its id counter, and `store.events` wraps them. Nothing is copied, so the world's JSON
+ * snapshot stays the one place the log is saved.
  *
  * Choices where the spec is silent ("ordering of returned events and the unit of the timestamp
  * field: not shown"):
@@ -90,7 +90,13 @@ export class EventLog {
     return record;
   }
 
-  private of(orgIds: readonly number[]): EventRecord[] {
+  /** Every event, in append (id) order. */
+  all(): readonly EventRecord[] {
+    return this.events;
+  }
+
+  /** Events of the organizations, in append (id) order. */
+  of(orgIds: readonly number[]): EventRecord[] {
     const wanted = new Set(orgIds);
     return this.events.filter((e) => wanted.has(e.organizationId));
   }

@@ -25,33 +25,33 @@ export class Invitations {
   }
 
   /** Invitations of an organization (pending and expired), in id order. */
-  invitationsOf(organizationId: number): InvitationRecord[] {
-    this.organizations.organization(organizationId);
+  of(organizationId: number): InvitationRecord[] {
+    this.organizations.get(organizationId);
     return [...this.world.invitations.values()].filter((i) => i.organizationId === organizationId);
   }
 
   /** The organization's invitation for this email (case-insensitive), if any. */
-  findInvitation(organizationId: number, email: string): InvitationRecord | undefined {
+  find(organizationId: number, email: string): InvitationRecord | undefined {
     const key = emailKey(email);
-    return this.invitationsOf(organizationId).find((i) => emailKey(i.email) === key);
+    return this.of(organizationId).find((i) => emailKey(i.email) === key);
   }
 
   /** The invitation, or NotFound naming the email. */
-  invitation(organizationId: number, email: string): InvitationRecord {
-    this.organizations.organization(organizationId);
-    const inv = this.findInvitation(organizationId, email);
+  get(organizationId: number, email: string): InvitationRecord {
+    this.organizations.get(organizationId);
+    const inv = this.find(organizationId, email);
     if (!inv) throw new NotFound(`invitation of organization ${organizationId} for`, email);
     return inv;
   }
 
   /** Sends a new invitation, valid for 14 days. Writes INVITATION_SENT unless `options.event` is false (seeding). */
-  createInvitation(
+  create(
     organizationId: number,
     input: { email: string; firstName?: string; lastName?: string; permissions?: OrganizationPermission[] },
     actorId: number | null = null,
     options: { event?: boolean } = {},
   ): InvitationRecord {
-    this.organizations.organization(organizationId);
+    this.organizations.get(organizationId);
     const now = this.world.clock.now();
     const inv: InvitationRecord = {
       id: this.world.allocateId("invitation"),
@@ -77,8 +77,8 @@ export class Invitations {
   }
 
   /** E15: sends the invitation again and resets its expiration to 14 days from now. Writes INVITATION_RESENT. */
-  resendInvitation(organizationId: number, email: string, actorId: number | null = null): InvitationRecord {
-    const inv = this.invitation(organizationId, email);
+  resend(organizationId: number, email: string, actorId: number | null = null): InvitationRecord {
+    const inv = this.get(organizationId, email);
     const now = this.world.clock.now();
     inv.sent = new Date(now).toISOString();
     inv.expiration = new Date(now + INVITATION_LIFETIME_MS).toISOString();
@@ -90,8 +90,8 @@ export class Invitations {
   }
 
   /** E13: deletes the invitation (pending or expired). Writes INVITATION_DELETED. */
-  deleteInvitation(organizationId: number, email: string, actorId: number | null = null): void {
-    const inv = this.invitation(organizationId, email);
+  delete(organizationId: number, email: string, actorId: number | null = null): void {
+    const inv = this.get(organizationId, email);
     this.world.invitations.delete(inv.id);
     this.world.appendEvent(organizationId, "INVITATION_DELETED", actorId, `The invitation to ${inv.email} was deleted`, {
       email: inv.email,
@@ -100,8 +100,8 @@ export class Invitations {
   }
 
   /** Control API: makes the invitation expire now (as if 14 days had passed). */
-  expireInvitation(organizationId: number, email: string): InvitationRecord {
-    const inv = this.invitation(organizationId, email);
+  expire(organizationId: number, email: string): InvitationRecord {
+    const inv = this.get(organizationId, email);
     inv.expiration = new Date(this.world.clock.now() - 1).toISOString();
     this.world.changed();
     return inv;

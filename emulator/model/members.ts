@@ -45,20 +45,20 @@ export class Members {
   ) {}
 
   /** The membership, or undefined. */
-  findMembership(organizationId: number, userId: number): MembershipRecord | undefined {
+  find(organizationId: number, userId: number): MembershipRecord | undefined {
     return this.world.memberships.get(organizationId)?.get(userId);
   }
 
   /** The membership, or NotFound naming the user within the organization. */
-  membership(organizationId: number, userId: number): MembershipRecord {
-    const m = this.findMembership(organizationId, userId);
+  get(organizationId: number, userId: number): MembershipRecord {
+    const m = this.find(organizationId, userId);
     if (!m) throw new NotFound(`member of organization ${organizationId}:`, userId);
     return m;
   }
 
   /** Members of an organization, in id order. */
-  membersOf(organizationId: number): MembershipRecord[] {
-    this.organizations.organization(organizationId);
+  of(organizationId: number): MembershipRecord[] {
+    this.organizations.get(organizationId);
     return [...(this.world.memberships.get(organizationId)?.values() ?? [])].sort((a, b) => a.userId - b.userId);
   }
 
@@ -71,15 +71,10 @@ export class Members {
    * Adds a user to an organization with the given permissions. An existing member is left as
    * it is and returned (adding someone twice is not an error). Writes a USER_ADDED event.
    */
-  addMember(
-    organizationId: number,
-    userId: number,
-    permissions: OrganizationPermission[] = [],
-    actorId: number | null = null,
-  ): MembershipRecord {
-    this.organizations.organization(organizationId);
-    const user = this.users.user(userId);
-    const existing = this.findMembership(organizationId, userId);
+  add(organizationId: number, userId: number, permissions: OrganizationPermission[] = [], actorId: number | null = null): MembershipRecord {
+    this.organizations.get(organizationId);
+    const user = this.users.get(userId);
+    const existing = this.find(organizationId, userId);
     if (existing) return existing;
     const m: MembershipRecord = { organizationId, userId, permissions: unique(permissions), userIdentifiers: [] };
     this.world.indexMembership(m);
@@ -97,14 +92,14 @@ export class Members {
    * Adds a membership without writing an event: the world as it already was (seeding, synthetic
    * data), not a change anyone made. An existing membership is replaced.
    */
-  seedMembership(
+  seed(
     organizationId: number,
     userId: number,
     permissions: OrganizationPermission[] = [],
     userIdentifiers: UserIdentifier[] = [],
   ): MembershipRecord {
-    this.organizations.organization(organizationId);
-    const user = this.users.user(userId);
+    this.organizations.get(organizationId);
+    const user = this.users.get(userId);
     const m: MembershipRecord = {
       organizationId,
       userId,
@@ -118,13 +113,13 @@ export class Members {
   }
 
   /** E22: sets the fields given; a field left out is left as it is. Writes USER_UPDATED. */
-  updateMember(organizationId: number, userId: number, update: MemberUpdate, actorId: number | null = null): MembershipRecord {
-    this.organizations.organization(organizationId);
-    const m = this.membership(organizationId, userId);
+  update(organizationId: number, userId: number, update: MemberUpdate, actorId: number | null = null): MembershipRecord {
+    this.organizations.get(organizationId);
+    const m = this.get(organizationId, userId);
     if (update.permissions !== undefined) m.permissions = unique(update.permissions);
     if (update.userIdentifiers !== undefined)
       m.userIdentifiers = update.userIdentifiers.map((i) => ({ abbreviation: i.abbreviation, label: i.label }));
-    this.world.appendEvent(organizationId, "USER_UPDATED", actorId, `${this.users.user(userId).email} was updated`, {
+    this.world.appendEvent(organizationId, "USER_UPDATED", actorId, `${this.users.get(userId).email} was updated`, {
       userId,
       permissions: m.permissions,
       userIdentifiers: m.userIdentifiers,
@@ -138,15 +133,15 @@ export class Members {
    * databases (the spec: "also removes the user from the organization's projects"). Database
    * permissions stay: the spec removes those only through E24. Writes USER_REMOVED.
    */
-  removeMember(organizationId: number, userId: number, actorId: number | null = null): void {
-    this.organizations.organization(organizationId);
-    this.membership(organizationId, userId);
+  remove(organizationId: number, userId: number, actorId: number | null = null): void {
+    this.organizations.get(organizationId);
+    this.get(organizationId, userId);
     this.world.memberships.get(organizationId)!.delete(userId);
     this.world.orgsOfUser.get(userId)?.delete(organizationId);
-    for (const db of this.databases.databasesOf(organizationId)) {
+    for (const db of this.databases.of(organizationId)) {
       for (const p of this.databases.projectsOf(db.id)) p.userIds = p.userIds.filter((id) => id !== userId);
     }
-    const user = this.users.user(userId);
+    const user = this.users.get(userId);
     if (user.primaryOrganization === organizationId) user.primaryOrganization = this.organizationsOf(userId)[0] ?? null;
     this.world.appendEvent(organizationId, "USER_REMOVED", actorId, `${user.email} was removed from the organization`, {
       userId,
@@ -166,7 +161,7 @@ export class Members {
     permissions: OrganizationPermission[] = [],
     actorId: number | null = null,
   ): AddUsersOutcome {
-    this.organizations.organization(organizationId);
+    this.organizations.get(organizationId);
     const outcome: AddUsersOutcome = { invalid: [], invites: [], users: [] };
     const seen = new Set<string>();
     for (const person of people) {
@@ -177,13 +172,13 @@ export class Members {
       // The same email twice in one request is one person.
       if (seen.has(emailKey(person.email))) continue;
       seen.add(emailKey(person.email));
-      const user = this.users.findUserByEmail(person.email);
+      const user = this.users.findByEmail(person.email);
       if (user) {
-        outcome.users.push(this.addMember(organizationId, user.id, permissions, actorId));
+        outcome.users.push(this.add(organizationId, user.id, permissions, actorId));
       } else {
         outcome.invites.push(
-          this.invitations.findInvitation(organizationId, person.email) ??
-            this.invitations.createInvitation(organizationId, { ...person, permissions }, actorId),
+          this.invitations.find(organizationId, person.email) ??
+            this.invitations.create(organizationId, { ...person, permissions }, actorId),
         );
       }
     }
@@ -196,13 +191,13 @@ export class Members {
    * invitation cannot be accepted (NotFound would hide why, so the caller checks first).
    */
   acceptInvitation(organizationId: number, email: string, actorId?: number): { user: UserRecord; membership: MembershipRecord } {
-    const inv = this.invitations.invitation(organizationId, email);
+    const inv = this.invitations.get(organizationId, email);
     const user =
-      this.users.findUserByEmail(inv.email) ??
-      this.users.createUser({ email: inv.email, firstName: inv.firstName || undefined, lastName: inv.lastName }, organizationId);
+      this.users.findByEmail(inv.email) ??
+      this.users.create({ email: inv.email, firstName: inv.firstName || undefined, lastName: inv.lastName }, organizationId);
     this.world.invitations.delete(inv.id);
     // The inviter is the actor of the resulting USER_ADDED event.
-    const membership = this.addMember(organizationId, user.id, inv.permissions, actorId ?? inv.invitedBy);
+    const membership = this.add(organizationId, user.id, inv.permissions, actorId ?? inv.invitedBy);
     this.world.changed();
     return { user, membership };
   }

@@ -1,6 +1,6 @@
 /**
  * Organizations: lookup, creation (seed and control API; the API cannot create one) and the
- * parent/sub-organization tree. One aggregate of the world (world.ts), behind store.ts.
+ * parent/sub-organization tree. One aggregate of the world (world.ts); store.ts composes them.
  */
 import { NotFound } from "./errors";
 import type { OrganizationRecord } from "./records";
@@ -10,16 +10,21 @@ import type { World } from "./world";
 export class Organizations {
   constructor(private readonly world: World) {}
 
+  /** The organization, or undefined. */
+  find(id: number): OrganizationRecord | undefined {
+    return this.world.organizations.get(id);
+  }
+
   /** The organization, or NotFound. */
-  organization(id: number): OrganizationRecord {
-    const org = this.world.organizations.get(id);
+  get(id: number): OrganizationRecord {
+    const org = this.find(id);
     if (!org) throw new NotFound("organization", id);
     return org;
   }
 
   /** Creates an organization (seed and control API; the API cannot). */
-  createOrganization(input: { name: string; parentOrganizationId?: number | null }): OrganizationRecord {
-    if (input.parentOrganizationId != null) this.organization(input.parentOrganizationId);
+  create(input: { name: string; parentOrganizationId?: number | null }): OrganizationRecord {
+    if (input.parentOrganizationId != null) this.get(input.parentOrganizationId);
     const org: OrganizationRecord = {
       id: this.world.allocateId("organization"),
       name: input.name,

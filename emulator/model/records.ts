@@ -1,12 +1,17 @@
 /**
  * The emulator's state as plain JSON-able records, one type per kind of thing the service holds,
  * and the snapshot of the whole world that `--state` writes. The API's JSON shapes are built from
- * them in ../views.ts; the rules that change them are the aggregates' over world.ts (members.ts, ...), behind store.ts.
+ * them in ../views.ts; the rules that change them are the aggregates' over world.ts (members.ts,
+ * ...), which store.ts composes. This file is the model's floor: it imports nothing of model/.
  */
-import type { DatabasePermission, OrganizationPermission, UserIdentifier } from "../../contract/types";
+import type {
+  CreateDatasetRequest,
+  CreateSourceFileRequest,
+  DatabasePermission,
+  OrganizationPermission,
+  UserIdentifier,
+} from "../../contract/types";
 import type { Custodian } from "../../contract/custodianCsv";
-import type { BillingHistories } from "./billingHistory";
-import type { UploadState } from "./uploadStore";
 
 /** SAML settings of an organization; the spec only shows state DISABLED. */
 export interface SamlRecord {
@@ -155,6 +160,88 @@ export interface IdCounters {
   invitation: number;
   directory: number;
   event: number;
+}
+
+// ----- billing history (billingHistory.ts computes every bill from it) -----
+
+/** Bytes of one kind of storage, by data type. */
+export interface Bytes {
+  nativeBytes: number;
+  processedBytes: number;
+  producedBytes: number;
+}
+
+/** A project's size observed at one instant (unix ms); it holds until the next sample. */
+export interface SizeSample {
+  at: number;
+  standard: Bytes;
+  eca: Bytes;
+}
+
+/** A dated change of a project's status. */
+export interface StatusChange {
+  at: number;
+  kind: "suspended" | "reactivated" | "deletionRequested" | "deleted";
+}
+
+/** The billing history of one project: samples and changes, each sorted by `at`. */
+export interface ProjectHistory {
+  samples: SizeSample[];
+  changes: StatusChange[];
+}
+
+/** Every project's history, keyed by project id: what the world keeps as its `billing` field. */
+export type BillingHistories = Record<string, ProjectHistory>;
+
+// ----- native uploads (uploadStore.ts holds the rules) -----
+
+/** A dataset: the create request's fields, kept as sent. */
+export interface DatasetRecord {
+  id: number;
+  databaseId: number;
+  name: string;
+  created: string;
+  request: CreateDatasetRequest;
+}
+
+/** A received part: where its bytes are and what they hash to. */
+export interface PartRecord {
+  etag: string;
+  size: number;
+  path: string;
+}
+
+/** Source file states: the contract's three, plus FAILED for a direct link that could not be fetched. */
+export type SourceFileStateName = "UPLOADING" | "PROCESSING" | "PROCESSED" | "FAILED";
+
+/** A source file and its upload. */
+export interface SourceFileRecord {
+  id: number;
+  databaseId: number;
+  datasetId: number;
+  filename: string;
+  request: CreateSourceFileRequest;
+  state: SourceFileStateName;
+  /** Part number → part (multipart uploads). */
+  parts: Record<string, PartRecord>;
+  /** Set once the file is assembled or downloaded. */
+  path?: string;
+  size?: number;
+  sha1?: string;
+  /** Emulator-clock instant at which PROCESSING becomes PROCESSED. */
+  processedAt?: number;
+  /** Why the file FAILED. */
+  error?: string;
+}
+
+/** The JSON-able upload state, kept as the world's `uploadState` (world.ts). */
+export interface UploadState {
+  nextDatasetId: number;
+  nextSourceFileId: number;
+  datasets: Record<string, DatasetRecord>;
+  sourceFiles: Record<string, SourceFileRecord>;
+  /** Database id → dataset cap, where it differs from the default. */
+  datasetLimits: Record<string, number>;
 }
 
 /** The whole world as plain JSON (what --state writes). */

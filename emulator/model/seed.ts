@@ -32,10 +32,8 @@
  * events: it stands for a big organization that already exists, not for N changes.
  */
 import type { OrganizationPermission } from "../../contract/types";
-import { seedBillingHistory } from "./billingHistory";
 import { seedEvents } from "./eventLog";
 import type { DatabaseRecord, MembershipRecord } from "./records";
-// Type only: Store's addSynthetic* methods call the functions below, so this file must not load store.ts.
 import type { Store } from "./store";
 
 /** Extra synthetic data for benchmarks (added to the main organization, 102, unless told). */
@@ -90,13 +88,13 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   store.clear(seed);
   const now = store.clock.now();
 
-  const holdings = store.createOrganization({ name: "Northwind Holdings" });
-  const legal = store.createOrganization({ name: "Northwind Legal", parentOrganizationId: holdings.id });
-  const compliance = store.createOrganization({ name: "Northwind Compliance", parentOrganizationId: holdings.id });
-  const contoso = store.createOrganization({ name: "Contoso LLP" });
+  const holdings = store.organizations.create({ name: "Northwind Holdings" });
+  const legal = store.organizations.create({ name: "Northwind Legal", parentOrganizationId: holdings.id });
+  const compliance = store.organizations.create({ name: "Northwind Compliance", parentOrganizationId: holdings.id });
+  const contoso = store.organizations.create({ name: "Contoso LLP" });
 
   const person = (firstName: string, lastName: string, email: string, title: string) => {
-    const u = store.createUser({ email, firstName, lastName, title, username: email });
+    const u = store.users.create({ email, firstName, lastName, title, username: email });
     u.lastActivity = new Date(now - 3 * DAY).toISOString();
     u.lastLoggedOut = new Date(now - 2 * DAY).toISOString();
     return u;
@@ -120,7 +118,7 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
     permissions: OrganizationPermission[] = [],
     identifiers: { abbreviation: string; label: string }[] = [],
   ) => {
-    store.seedMembership(orgId, userId, permissions, identifiers);
+    store.members.seed(orgId, userId, permissions, identifiers);
   };
   join(legal.id, ada.id, ["ORG_ADMIN"], [{ abbreviation: "AL", label: "Ada Lovelace" }]);
   join(holdings.id, grace.id, ["ORG_ADMIN"]);
@@ -136,19 +134,25 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   join(legal.id, ken.id, ["AI_ADMIN"], [{ abbreviation: "KT", label: "Ken Thompson" }]);
 
   const created = (daysAgo: number) => new Date(now - daysAgo * DAY).toISOString();
-  const nvc = store.createDatabase({ owningOrganizationId: legal.id, name: "Northwind v. Contoso", created: created(300) });
-  const internal = store.createDatabase({
+  const nvc = store.databases.create({ owningOrganizationId: legal.id, name: "Northwind v. Contoso", created: created(300) });
+  const internal = store.databases.create({
     owningOrganizationId: legal.id,
     name: "Internal Investigation",
     orgAdminAccess: false,
     created: created(200),
   });
-  const audit = store.createDatabase({ owningOrganizationId: compliance.id, name: "Compliance Audit", created: created(150) });
-  const contosoDb = store.createDatabase({ owningOrganizationId: contoso.id, name: "Contoso Matter", created: created(120) });
-  const board = store.createDatabase({ owningOrganizationId: holdings.id, name: "Board Review", created: created(90) });
+  const audit = store.databases.create({ owningOrganizationId: compliance.id, name: "Compliance Audit", created: created(150) });
+  const contosoDb = store.databases.create({ owningOrganizationId: contoso.id, name: "Contoso Matter", created: created(120) });
+  const board = store.databases.create({ owningOrganizationId: holdings.id, name: "Board Review", created: created(90) });
 
-  store.createProject({ databaseId: nvc.id, name: "nvc-review", displayName: "NvC Review", created: created(300), userIds: [alan.id] });
-  store.createProject({
+  store.databases.createProject({
+    databaseId: nvc.id,
+    name: "nvc-review",
+    displayName: "NvC Review",
+    created: created(300),
+    userIds: [alan.id],
+  });
+  store.databases.createProject({
     databaseId: nvc.id,
     name: "nvc-privilege",
     displayName: "NvC Privilege Review",
@@ -156,35 +160,41 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
     created: created(250),
     userIds: [ken.id],
   });
-  store.createProject({ databaseId: nvc.id, name: "nvc-eca", displayName: "NvC Early Case Assessment", eca: true, created: created(280) });
-  store.createProject({
+  store.databases.createProject({
+    databaseId: nvc.id,
+    name: "nvc-eca",
+    displayName: "NvC Early Case Assessment",
+    eca: true,
+    created: created(280),
+  });
+  store.databases.createProject({
     databaseId: internal.id,
     name: "ii-review",
     displayName: "Investigation Review",
     created: created(200),
     userIds: [barbara.id],
   });
-  store.createProject({
+  store.databases.createProject({
     databaseId: internal.id,
     name: "ii-archive",
     displayName: "Investigation Archive",
     suspended: true,
     created: created(190),
   });
-  store.createProject({ databaseId: audit.id, name: "audit-review", displayName: "Audit Review", created: created(150) });
-  store.createProject({
+  store.databases.createProject({ databaseId: audit.id, name: "audit-review", displayName: "Audit Review", created: created(150) });
+  store.databases.createProject({
     databaseId: contosoDb.id,
     name: "contoso-review",
     displayName: "Contoso Review",
     created: created(120),
     userIds: [radia.id],
   });
-  store.createProject({ databaseId: board.id, name: "board-review", displayName: "Board Review", created: created(90) });
-  for (const p of store.projects.values()) p.lastLogin = new Date(now - 1 * DAY).toISOString();
+  store.databases.createProject({ databaseId: board.id, name: "board-review", displayName: "Board Review", created: created(90) });
+  for (const p of store.databases.allProjects()) p.lastLogin = new Date(now - 1 * DAY).toISOString();
 
-  store.setDatabaseUser(internal.id, barbara.id, ["DB_ADMIN", "DB_UPLOAD"]);
-  store.setDatabaseUser(nvc.id, margaret.id, ["DB_UPLOAD"]);
-  store.setDatabaseUser(contosoDb.id, donald.id, ["DB_ADMIN"]);
+  store.databases.setUser(internal.id, barbara.id, ["DB_ADMIN", "DB_UPLOAD"]);
+  store.databases.setUser(nvc.id, margaret.id, ["DB_UPLOAD"]);
+  store.databases.setUser(contosoDb.id, donald.id, ["DB_ADMIN"]);
 
   // Invitations, made as their inviters did, some time ago (events are part of the seeded year).
   const invite = (
@@ -196,7 +206,7 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
     by: number,
     permissions: OrganizationPermission[] = [],
   ) => {
-    const inv = store.createInvitation(orgId, { email, firstName, lastName, permissions }, by, { event: false });
+    const inv = store.invitations.create(orgId, { email, firstName, lastName, permissions }, by, { event: false });
     inv.sent = new Date(now - sentDaysAgo * DAY).toISOString();
     inv.expiration = new Date(now - sentDaysAgo * DAY + 14 * DAY).toISOString();
   };
@@ -204,35 +214,31 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
   invite(legal.id, SEEDED.invitations.expired, "Late", "Joiner", 20, ada.id, ["LEGAL_HOLD_ADMIN"]);
   invite(compliance.id, SEEDED.invitations.subOrgPending, "Ext", "Auditor", 1, edsger.id);
 
-  store.createDirectory({ organizationId: legal.id, name: "Northwind Legal custodians" });
-  store.createDirectory({ organizationId: contoso.id, name: "Contoso custodians" });
+  store.directories.create({ organizationId: legal.id, name: "Northwind Legal custodians" });
+  store.directories.create({ organizationId: contoso.id, name: "Contoso custodians" });
 
-  store.billing = seedBillingHistory(
-    seed,
-    [...store.projects.values()].map((p) => ({ id: p.id, created: p.created, eca: p.eca, suspended: p.suspended })),
-    now,
-  );
+  store.billing.seed(seed);
   const orgsForEvents = [legal, holdings, compliance, contoso].map((o) => ({
     id: o.id,
-    userIds: store.membersOf(o.id).map((m) => m.userId),
+    userIds: store.members.of(o.id).map((m) => m.userId),
   }));
-  seedEvents(store.eventLog(), seed, orgsForEvents, now);
+  seedEvents(store.events, seed, orgsForEvents, now);
 
   // The named keys before the scale options: they draw on the same random numbers, and the keys
   // must be the same whatever the scale (docs/emulator.md lists them).
   const keys: Record<string, string> = {
-    orgAdmin: store.mintUserKey(ada.id, "orgAdmin").key,
-    orgKey: store.mintOrganizationKey(legal.id, "orgKey").key,
-    parentOrgAdmin: store.mintOrganizationKey(holdings.id, "parentOrgAdmin").key,
-    parentAdminUser: store.mintUserKey(grace.id, "parentAdminUser").key,
-    subOrgAdmin: store.mintUserKey(edsger.id, "subOrgAdmin").key,
-    member: store.mintUserKey(alan.id, "member").key,
-    databaseAdmin: store.mintUserKey(barbara.id, "databaseAdmin").key,
-    legalHoldAdmin: store.mintUserKey(frances.id, "legalHoldAdmin").key,
-    multiOrgMember: store.mintUserKey(margaret.id, "multiOrgMember").key,
-    otherOrgAdmin: store.mintUserKey(donald.id, "otherOrgAdmin").key,
-    noAccess: store.mintUserKey(radia.id, "noAccess").key,
-    unaffiliated: store.mintUserKey(SEEDED.users.unaffiliated, "unaffiliated").key,
+    orgAdmin: store.apiKeys.mintUserKey(ada.id, "orgAdmin").key,
+    orgKey: store.apiKeys.mintOrganizationKey(legal.id, "orgKey").key,
+    parentOrgAdmin: store.apiKeys.mintOrganizationKey(holdings.id, "parentOrgAdmin").key,
+    parentAdminUser: store.apiKeys.mintUserKey(grace.id, "parentAdminUser").key,
+    subOrgAdmin: store.apiKeys.mintUserKey(edsger.id, "subOrgAdmin").key,
+    member: store.apiKeys.mintUserKey(alan.id, "member").key,
+    databaseAdmin: store.apiKeys.mintUserKey(barbara.id, "databaseAdmin").key,
+    legalHoldAdmin: store.apiKeys.mintUserKey(frances.id, "legalHoldAdmin").key,
+    multiOrgMember: store.apiKeys.mintUserKey(margaret.id, "multiOrgMember").key,
+    otherOrgAdmin: store.apiKeys.mintUserKey(donald.id, "otherOrgAdmin").key,
+    noAccess: store.apiKeys.mintUserKey(radia.id, "noAccess").key,
+    unaffiliated: store.apiKeys.mintUserKey(SEEDED.users.unaffiliated, "unaffiliated").key,
   };
   store.namedKeys = keys;
   applyScale(store, scale);
@@ -257,16 +263,16 @@ export function addSyntheticMembers(
   count: number,
   permissions: OrganizationPermission[] = [],
 ): MembershipRecord[] {
-  store.organization(organizationId);
+  store.organizations.get(organizationId);
   const added: MembershipRecord[] = [];
   for (let i = 0; i < count; i++) {
-    const n = store.nextId.user;
+    const n = store.peekId("user");
     const email = `synthetic-${n}@example.com`;
-    const user = store.createUser(
+    const user = store.users.create(
       { email, firstName: "Synthetic", lastName: `User ${n}`, title: "Reviewer", username: email },
       organizationId,
     );
-    added.push(store.seedMembership(organizationId, user.id, permissions));
+    added.push(store.members.seed(organizationId, user.id, permissions));
   }
   return added;
 }
@@ -278,9 +284,9 @@ export function addSyntheticMembers(
 export function addSyntheticDatabases(store: Store, organizationId: number, databases: number, usersPerDatabase = 0): DatabaseRecord[] {
   const created: DatabaseRecord[] = [];
   for (let i = 0; i < databases; i++) {
-    const db = store.createDatabase({ owningOrganizationId: organizationId, name: `Synthetic matter ${store.nextId.database}` });
-    store.createProject({ databaseId: db.id, name: `synthetic-${db.id}-review` });
-    for (const m of addSyntheticMembers(store, organizationId, usersPerDatabase)) store.setDatabaseUser(db.id, m.userId, ["DB_UPLOAD"]);
+    const db = store.databases.create({ owningOrganizationId: organizationId, name: `Synthetic matter ${store.peekId("database")}` });
+    store.databases.createProject({ databaseId: db.id, name: `synthetic-${db.id}-review` });
+    for (const m of addSyntheticMembers(store, organizationId, usersPerDatabase)) store.databases.setUser(db.id, m.userId, ["DB_UPLOAD"]);
     created.push(db);
   }
   return created;

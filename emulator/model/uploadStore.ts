@@ -39,8 +39,7 @@ import { pipeline } from "node:stream/promises";
 import { request } from "undici";
 import type { CompleteUploadRequest, CreateDatasetRequest, CreateSourceFileRequest, UploadedPart } from "../../contract/types";
 import { BadRequest, NotFound, Unprocessable } from "./errors";
-// Type only: store.ts holds an UploadStore, so this file must not load store.ts.
-import type { Store } from "./store";
+import type { DatasetRecord, SourceFileRecord, SourceFileStateName, UploadState } from "./records";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -76,55 +75,6 @@ export interface UploadOptions {
   now?: () => number;
   /** Called after every change (the store saves its state file). */
   onChange?: () => void;
-}
-
-/** A dataset: the create request's fields, kept as sent. */
-export interface DatasetRecord {
-  id: number;
-  databaseId: number;
-  name: string;
-  created: string;
-  request: CreateDatasetRequest;
-}
-
-/** A received part: where its bytes are and what they hash to. */
-export interface PartRecord {
-  etag: string;
-  size: number;
-  path: string;
-}
-
-/** Source file states: the contract's three, plus FAILED for a direct link that could not be fetched. */
-export type SourceFileStateName = "UPLOADING" | "PROCESSING" | "PROCESSED" | "FAILED";
-
-/** A source file and its upload. */
-export interface SourceFileRecord {
-  id: number;
-  databaseId: number;
-  datasetId: number;
-  filename: string;
-  request: CreateSourceFileRequest;
-  state: SourceFileStateName;
-  /** Part number → part (multipart uploads). */
-  parts: Record<string, PartRecord>;
-  /** Set once the file is assembled or downloaded. */
-  path?: string;
-  size?: number;
-  sha1?: string;
-  /** Emulator-clock instant at which PROCESSING becomes PROCESSED. */
-  processedAt?: number;
-  /** Why the file FAILED. */
-  error?: string;
-}
-
-/** The JSON-able upload state, kept as the world's `uploadState` (world.ts). */
-export interface UploadState {
-  nextDatasetId: number;
-  nextSourceFileId: number;
-  datasets: Record<string, DatasetRecord>;
-  sourceFiles: Record<string, SourceFileRecord>;
-  /** Database id → dataset cap, where it differs from the default. */
-  datasetLimits: Record<string, number>;
 }
 
 /** A source file as the API shows it. */
@@ -560,16 +510,4 @@ export class UploadStore {
   toJSON(): UploadState {
     return this.state;
   }
-}
-
-// ----- the emulator's store holds one (Store.uploads); these stay for the callers that name them -----
-
-/** The UploadStore of an emulator store: `store.uploads`. */
-export function uploadsOf(store: Store): UploadStore {
-  return store.uploads;
-}
-
-/** Sets the upload options of an emulator (tests: small parts, short delays); state is kept. See Store.configureUploads. */
-export function configureUploads(store: Store, options: UploadOptions): UploadStore {
-  return store.configureUploads(options);
 }

@@ -20,20 +20,25 @@ export class Users {
   constructor(private readonly world: World) {}
 
   /** The user, or NotFound. Key users (behind organization keys) count as users here. */
-  user(id: number): UserRecord {
-    const user = this.world.users.get(id);
+  get(id: number): UserRecord {
+    const user = this.find(id);
     if (!user) throw new NotFound("user", id);
     return user;
   }
 
+  /** The user (platform or key user), or undefined. */
+  find(id: number): UserRecord | undefined {
+    return this.world.users.get(id);
+  }
+
   /** The platform user with this email (case-insensitive), if any. */
-  findUserByEmail(email: string): UserRecord | undefined {
+  findByEmail(email: string): UserRecord | undefined {
     const id = this.world.userByEmail.get(emailKey(email));
     return id === undefined ? undefined : this.world.users.get(id);
   }
 
   /** Creates a platform user (no memberships yet). */
-  createUser(input: NewUser, primaryOrganization: number | null = null): UserRecord {
+  create(input: NewUser, primaryOrganization: number | null = null): UserRecord {
     const email = input.email.trim();
     const local = email.split("@")[0] ?? email;
     const user: UserRecord = {

@@ -3,16 +3,17 @@
  * invitation, directory, API key, event and upload (records.ts), with the indexes kept over them,
  * the id counters, the clock, the PRNG and change notification. The rules that change the records
  * live in one module per aggregate (organizations.ts, users.ts, members.ts, invitations.ts,
- * databases.ts, directories.ts, apiKeys.ts) over this one World; store.ts is the facade callers use.
+ * databases.ts, directories.ts, apiKeys.ts, billing.ts) over this one World; store.ts composes
+ * them, and only the aggregates see the World's maps.
  *
  * The whole state is plain data (`toJSON`/`load`), so `--state file.json` can keep a demo
  * world across restarts.
  */
-import type { BillingHistories } from "./billingHistory";
 import { Clock, type ClockOption } from "./clock";
 import { EventLog } from "./eventLog";
 import { prng } from "./random";
 import type {
+  BillingHistories,
   DatabaseRecord,
   DatabaseUserRecord,
   DirectoryRecord,
@@ -23,10 +24,10 @@ import type {
   MembershipRecord,
   OrganizationRecord,
   ProjectRecord,
+  UploadState,
   UserRecord,
   WorldSnapshot,
 } from "./records";
-import type { UploadState } from "./uploadStore";
 
 /** Where each kind's ids start, so ids read as what they are (101 an org, 1001 a user). */
 function initialIds(): IdCounters {
@@ -77,7 +78,6 @@ export class World {
   billing: BillingHistories = {};
   /** Roles of the seeded world to their keys. */
   namedKeys: Record<string, string> = {};
-  /**
   /** The JSON-able state of native uploads (uploadStore.ts), once an upload was made; Store.uploads binds it. */
   uploadState: UploadState | undefined;
 
@@ -145,11 +145,6 @@ export class World {
   /** The activity log over the store's events (nothing copied). */
   eventLog(): EventLog {
     return new EventLog(this.events, () => this.allocateId("event"));
-  }
-
-  /** Events of one organization, in id order. */
-  eventsOf(organizationId: number): EventRecord[] {
-    return this.events.filter((e) => e.organizationId === organizationId);
   }
 
   // ----- whole-world operations -----

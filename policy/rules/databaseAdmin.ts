@@ -2,7 +2,8 @@
  * Policy database-admin-present (docs/policy.md): every database keeps a DB_ADMIN.
  */
 import { isNotKnown, isNumber, label, type Declared } from "../declarations";
-import { byScope, DB_ADMIN, hasPerm, mayHavePerm, minimumScopes, scopeLabel, type Finding } from "./shared";
+import { DB_ADMIN } from "../../contract/grants";
+import { byScope, hasPerm, mayHavePerm, minimumScopes, scopeLabel, type Finding } from "./shared";
 
 /** The database-admin-present rule's config. */
 export interface DatabaseAdminConfig {

@@ -2,7 +2,7 @@
  * The config of the two email-domain rules (orgPermissionDomains.ts, memberDomains.ts) and what
  * both ask of it.
  */
-import { ORG_ADMIN } from "./shared";
+import { ORG_ADMIN } from "../../contract/grants";
 
 /** The email-domain rules' config. */
 export interface DomainConfig {

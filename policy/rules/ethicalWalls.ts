@@ -3,7 +3,8 @@
  * to a walled database (issue 26).
  */
 import { isNotKnown, isNumber, isString, label, type Declared, type Wall } from "../declarations";
-import { emailsByUserId, hasPerm, ORG_ADMIN, type Finding } from "./shared";
+import { ORG_ADMIN, wallCovers } from "../../contract/grants";
+import { emailsByUserId, hasPerm, type Finding } from "./shared";
 
 /** The ethical-walls rule's config. */
 export interface EthicalWallsConfig {
@@ -11,10 +12,9 @@ export interface EthicalWallsConfig {
   userEmails?: Record<string, string>;
 }
 
-/** The wall's entry (an email or a `*@domain` pattern) that covers `email`; the provider's wallCovers, which the pack may not import. */
+/** The wall's entry (an email or a `*@domain` pattern) that covers `email`. */
 function coveringEntry(people: readonly string[], email: string): string | undefined {
-  const e = email.trim().toLowerCase();
-  return people.find((p) => (p.startsWith("*@") ? e.endsWith(p.slice(1)) : e === p));
+  return people.find((p) => wallCovers(p, email));
 }
 
 /**

@@ -2,19 +2,9 @@
  * Policy org-admin-count (docs/policy.md): between minOrgAdmins and maxOrgAdmins org admins per
  * organization.
  */
+import { ORG_ADMIN } from "../../contract/grants";
 import { isNotKnown, label, type Declaration, type Declared } from "../declarations";
-import {
-  byScope,
-  emailsByUserId,
-  hasPerm,
-  mayHavePerm,
-  minimumScopes,
-  ORG_ADMIN,
-  personKey,
-  pushTo,
-  scopeLabel,
-  type Finding,
-} from "./shared";
+import { byScope, emailsByUserId, hasPerm, mayHavePerm, minimumScopes, personKey, pushTo, scopeLabel, type Finding } from "./shared";
 
 /** The org-admin-count rule's config. */
 export interface AdminCountConfig {

@@ -4,7 +4,8 @@
  */
 import { isNotKnown, label, type Declared } from "../declarations";
 import { domainOf, domainRules, type DomainConfig } from "./domains";
-import { emailsByUserId, ORG_ADMIN, personKey, personLabel, scopeLabel, type Finding } from "./shared";
+import { ORG_ADMIN } from "../../contract/grants";
+import { emailsByUserId, personKey, personLabel, scopeLabel, type Finding } from "./shared";
 
 /**
  * Rule: organization permissions (ORG_ADMIN and the others) only for people of the allowed

@@ -8,11 +8,6 @@ import { isNotKnown, isNumber, isString, type Declaration, type Declared, type M
 /** A permission a rule looks for, spelled as the contract spells it. */
 export type Permission = OrganizationPermission | DatabasePermission;
 
-/** The permission the org-admin rules count; typed by the contract, so a misspelling fails to compile. */
-export const ORG_ADMIN = "ORG_ADMIN" satisfies OrganizationPermission;
-/** The permission every database keeps. */
-export const DB_ADMIN = "DB_ADMIN" satisfies DatabasePermission;
-
 /** One violation: the resource it is about (a URN, or none for the stack) and the message. */
 export interface Finding {
   urn?: string;

@@ -7,7 +7,8 @@
  */
 import type { OrganizationPermission } from "../../contract/types";
 import { isNotKnown, isNumber, isObject, isString, label, type Declaration, type Declared } from "../declarations";
-import { DB_ADMIN, emailsByUserId, type Finding } from "./shared";
+import { DB_ADMIN } from "../../contract/grants";
+import { emailsByUserId, type Finding } from "./shared";
 
 /** The root stack resource's type: its properties are the stack outputs. */
 export const STACK_TYPE = "pulumi:pulumi:Stack";

@@ -11,9 +11,10 @@ import { z } from "zod";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { ApiError } from "../client";
 import { answerText } from "../failures";
-import { sortedSet, wallCovers } from "../normalize";
+import { sortedSet } from "../normalize";
+import { wallCovers } from "../../contract/grants";
 import { compareText, mapLimit } from "../util";
-import { csvLine } from "./spreadsheetSafe";
+import { csvLine, markdownCell as md } from "./spreadsheetSafe";
 import { idArg } from "./args";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
@@ -292,6 +293,7 @@ export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = 
   },
 });
 
+/** The Output form of getAccessMatrix, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getAccessMatrixOutput = outputForm(getAccessMatrix);
 
 // ------------------------------------------------------------------------------------------------
@@ -375,13 +377,6 @@ export function toCsv(matrix: AccessMatrix): string {
     }
   }
   return lines.join("\n") + "\n";
-}
-
-function md(s: string): string {
-  return s
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/[\r\n]+/g, " ");
 }
 
 function table(header: string[], rows: string[][]): string[] {

@@ -28,6 +28,7 @@ export const getCurrentUser: DataSourceFn<GetCurrentUserArgs, GetCurrentUserResu
     reading("the user behind the API key", () => client.call("GetCurrentUser", {}, undefined, callOptions)),
 });
 
+/** The Output form of getCurrentUser, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getCurrentUserOutput = outputForm(getCurrentUser);
 
 /**
@@ -65,6 +66,7 @@ export const getOrganizations: DataSourceFn<GetOrganizationsArgs, GetOrganizatio
   },
 });
 
+/** The Output form of getOrganizations, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationsOutput = outputForm(getOrganizations);
 
 /**
@@ -87,4 +89,5 @@ export const getOrganization: DataSourceFn<GetOrganizationArgs, GetOrganizationR
     reading(`organization ${organizationId}`, () => client.call("GetOrganization", { orgId: organizationId }, undefined, callOptions)),
 });
 
+/** The Output form of getOrganization, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationOutput = outputForm(getOrganization);

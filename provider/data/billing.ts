@@ -20,6 +20,7 @@ import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import { monthArgs, monthLabel, readOrganizationBilling, resolveMonth } from "./billingMonths";
 import { matchesName, nameFilterArgs } from "./filters";
+import type { YearMonth } from "./month";
 import type {
   GetBillingSummaryArgs,
   GetDatabaseBillingArgs,
@@ -36,19 +37,8 @@ export type {
   GetParentBillingSummaryArgs,
   GetParentOrganizationBillingArgs,
   MonthArgs,
+  YearMonth,
 };
-
-// ------------------------------------------------------------------------------------------------
-// Months
-// ------------------------------------------------------------------------------------------------
-
-/** A calendar month. */
-export interface YearMonth {
-  /** Four-digit year. */
-  year: number;
-  /** 1..12. */
-  month: number;
-}
 
 // ------------------------------------------------------------------------------------------------
 // One month
@@ -83,6 +73,7 @@ export const getOrganizationBilling: DataSourceFn<GetOrganizationBillingArgs, Ge
   },
 });
 
+/** The Output form of getOrganizationBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationBillingOutput = outputForm(getOrganizationBilling);
 
 /**
@@ -115,6 +106,7 @@ export const getParentOrganizationBilling: DataSourceFn<GetParentOrganizationBil
     },
   });
 
+/** The Output form of getParentOrganizationBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getParentOrganizationBillingOutput = outputForm(getParentOrganizationBilling);
 
 /**
@@ -143,4 +135,5 @@ export const getDatabaseBilling: DataSourceFn<GetDatabaseBillingArgs, GetDatabas
   },
 });
 
+/** The Output form of getDatabaseBilling, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseBillingOutput = outputForm(getDatabaseBilling);

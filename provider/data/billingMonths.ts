@@ -7,7 +7,7 @@ import { z } from "zod";
 import { params } from "../../contract";
 import type { DatabaseBilling } from "../../contract/types";
 import { numberArg, parseArgs } from "./args";
-import type { YearMonth } from "./billing";
+import type { YearMonth } from "./month";
 import type { ReadContext } from "./defineDataSource";
 
 /** The current month in UTC (what year and month default to). */

@@ -10,7 +10,7 @@ import { csvLine } from "./spreadsheetSafe";
 import { outputForm, type DataSourceFn } from "./dataSource";
 import { defineDataSource } from "./defineDataSource";
 import type { GetBillingSummaryArgs, GetParentBillingSummaryArgs } from "./argTypes.generated";
-import type { YearMonth } from "./billing";
+import type { YearMonth } from "./month";
 import { monthArgs, monthLabel, monthsEndingAt, readOrganizationBilling, resolveMonth } from "./billingMonths";
 
 /** Billable gigabytes split into standard and early-case-assessment storage. */
@@ -188,6 +188,7 @@ export const getBillingSummary: DataSourceFn<GetBillingSummaryArgs, BillingSumma
   },
 });
 
+/** The Output form of getBillingSummary, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getBillingSummaryOutput = outputForm(getBillingSummary);
 
 /** Active and suspended billable GB (peak and final), as the parent aggregate splits them. */
@@ -368,6 +369,7 @@ export const getParentBillingSummary: DataSourceFn<GetParentBillingSummaryArgs, 
   },
 });
 
+/** The Output form of getParentBillingSummary, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getParentBillingSummaryOutput = outputForm(getParentBillingSummary);
 
 // ------------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * The one error a data source's failures become, worded by provider/failures.ts: a refused
  * argument, a missing client setting, or a failed read.
  */
-import { accessText, ParameterError, routes, type RouteDef } from "../../contract";
+import { accessText, BUILT_IN_ROUTES, ParameterError } from "../../contract";
 import { ApiError } from "../client";
 import { describeCause } from "../failures";
 
@@ -35,7 +35,7 @@ export class DataSourceError extends Error {
 
 /** Who may call an operation, from the route table's `access` column with the given ids filled in; undefined for an unknown operation id. */
 export function requiredRole(operationId: string, ids: { organizationId?: number; databaseId?: number } = {}): string | undefined {
-  const route = (routes as Record<string, RouteDef>)[operationId];
+  const route = BUILT_IN_ROUTES.route(operationId);
   return route ? accessText(route, { orgId: ids.organizationId, databaseId: ids.databaseId }) : undefined;
 }
 

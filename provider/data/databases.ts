@@ -63,6 +63,7 @@ export const getDatabases: DataSourceFn<GetDatabasesArgs, GetDatabasesResult> = 
     filterDatabases(await reading("the databases of the API key", () => client.listAll("GetDatabases", {}, callOptions)), args),
 });
 
+/** The Output form of getDatabases, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabasesOutput = outputForm(getDatabases);
 
 /**
@@ -85,6 +86,7 @@ export const getDatabase: DataSourceFn<GetDatabaseArgs, GetDatabaseResult> = def
     reading(`database ${databaseId}`, () => client.call("GetDatabase", { databaseId }, undefined, callOptions)),
 });
 
+/** The Output form of getDatabase, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseOutput = outputForm(getDatabase);
 
 /**
@@ -114,6 +116,7 @@ export const getOrganizationDatabases: DataSourceFn<GetOrganizationDatabasesArgs
   },
 });
 
+/** The Output form of getOrganizationDatabases, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationDatabasesOutput = outputForm(getOrganizationDatabases);
 
 /**
@@ -143,4 +146,5 @@ export const getDatabaseSize: DataSourceFn<GetDatabaseSizeArgs, GetDatabaseSizeR
   },
 });
 
+/** The Output form of getDatabaseSize, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseSizeOutput = outputForm(getDatabaseSize);

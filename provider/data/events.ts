@@ -172,6 +172,7 @@ export const getActivityEvents: DataSourceFn<GetActivityEventsArgs, GetActivityE
   },
 });
 
+/** The Output form of getActivityEvents, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getActivityEventsOutput = outputForm(getActivityEvents);
 
 function iso(ms: number): string {

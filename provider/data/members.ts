@@ -107,6 +107,7 @@ export const getOrganizationMembers: DataSourceFn<GetOrganizationMembersArgs, Ge
   },
 });
 
+/** The Output form of getOrganizationMembers, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationMembersOutput = outputForm(getOrganizationMembers);
 
 /**
@@ -133,6 +134,7 @@ export const getOrganizationMember: DataSourceFn<GetOrganizationMemberArgs, GetO
     ),
 });
 
+/** The Output form of getOrganizationMember, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationMemberOutput = outputForm(getOrganizationMember);
 
 // ------------------------------------------------------------------------------------------------
@@ -199,6 +201,7 @@ export const getOrganizationInvitations: DataSourceFn<GetOrganizationInvitations
   },
 });
 
+/** The Output form of getOrganizationInvitations, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationInvitationsOutput = outputForm(getOrganizationInvitations);
 
 // ------------------------------------------------------------------------------------------------
@@ -237,6 +240,7 @@ export const getOrganizationUserIdentifiers: DataSourceFn<GetOrganizationUserIde
     },
   });
 
+/** The Output form of getOrganizationUserIdentifiers, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationUserIdentifiersOutput = outputForm(getOrganizationUserIdentifiers);
 
 // ------------------------------------------------------------------------------------------------
@@ -286,6 +290,7 @@ export const getDatabaseUsers: DataSourceFn<GetDatabaseUsersArgs, GetDatabaseUse
   },
 });
 
+/** The Output form of getDatabaseUsers, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseUsersOutput = outputForm(getDatabaseUsers);
 
 /**
@@ -312,4 +317,5 @@ export const getDatabaseUser: DataSourceFn<GetDatabaseUserArgs, GetDatabaseUserR
     ),
 });
 
+/** The Output form of getDatabaseUser, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseUserOutput = outputForm(getDatabaseUser);

@@ -71,6 +71,7 @@ export const getProjects: DataSourceFn<GetProjectsArgs, GetProjectsResult> = def
     filterProjects(await reading("the projects of the API key", () => client.listAll("GetProjects", {}, callOptions)), args),
 });
 
+/** The Output form of getProjects, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getProjectsOutput = outputForm(getProjects);
 
 /**
@@ -99,6 +100,7 @@ export const getOrganizationProjects: DataSourceFn<GetOrganizationProjectsArgs, 
   },
 });
 
+/** The Output form of getOrganizationProjects, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getOrganizationProjectsOutput = outputForm(getOrganizationProjects);
 
 /**
@@ -128,4 +130,5 @@ export const getDatabaseProjects: DataSourceFn<GetDatabaseProjectsArgs, GetDatab
   },
 });
 
+/** The Output form of getDatabaseProjects, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getDatabaseProjectsOutput = outputForm(getDatabaseProjects);

@@ -5,7 +5,7 @@
  * range read of the log (getActivityEvents, pages of 10,000), both with the same client.
  */
 import { z } from "zod";
-import { OrganizationPermission } from "../../contract/schemas";
+import { PRIVILEGES, privilegesAmong, type Privilege } from "../../contract/grants";
 import { serviceNow } from "../access/clock";
 import { compareText } from "../util";
 import { getAccessMatrix } from "./accessReview";
@@ -18,11 +18,6 @@ import type { GetStalePrivilegedPeopleArgs } from "./argTypes.generated";
 export type { GetStalePrivilegedPeopleArgs };
 
 const DAY_MS = 86_400_000;
-
-/** The privileges a stale limit may be set for: the organization permissions and DB_ADMIN. */
-export const STALE_PRIVILEGES = [...OrganizationPermission.options, "DB_ADMIN"] as const;
-/** A privilege a stale limit may be set for. */
-export type StalePrivilege = (typeof STALE_PRIVILEGES)[number];
 
 /**
  * The staleness rule, one place for the data source and `pulumi-reviewadmin review`: a person's
@@ -49,7 +44,7 @@ const getStalePrivilegedPeopleArgs = z.strictObject({
   staleDays: z.number().int().positive({ error: "must be a positive whole number of days" }).optional(),
   /** Days per privilege (ORG_ADMIN, DB_ADMIN, ...); a person's limit is the strictest of the privileges they hold. */
   staleDaysByPrivilege: z
-    .partialRecord(z.enum(STALE_PRIVILEGES), z.number().int().positive({ error: "must be a positive whole number of days" }))
+    .partialRecord(z.enum(PRIVILEGES), z.number().int().positive({ error: "must be a positive whole number of days" }))
     .optional(),
   /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf: z.number().int().positive({ error: "must be unix milliseconds" }).optional(),
@@ -79,7 +74,7 @@ export interface StalePrivilegedPeople {
   windowBegin: string;
   staleDays: number;
   /** The limits per privilege given (empty: none). */
-  staleDaysByPrivilege: Partial<Record<StalePrivilege, number>>;
+  staleDaysByPrivilege: Partial<Record<Privilege, number>>;
   /** Privileged people looked at (stale or not). */
   privileged: number;
   /** The stale ones, by email. */
@@ -118,7 +113,7 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
       if (e.userId != null && e.timestamp <= asOf) last.set(e.userId, Math.max(e.timestamp, last.get(e.userId) ?? 0));
     const people = new Map<number, Omit<StalePrivilegedPerson, "limitDays" | "lastActivity">>();
     for (const m of matrix.members) {
-      if (m.permissions.length === 0) continue;
+      if (privilegesAmong("organization", m.permissions).length === 0) continue;
       const name = [m.firstName, m.lastName].filter(Boolean).join(" ");
       people.set(m.userId, {
         userId: m.userId,
@@ -130,7 +125,7 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
     }
     for (const db of matrix.databases) {
       for (const u of db.users) {
-        if (!u.permissions.includes("DB_ADMIN")) continue;
+        if (privilegesAmong("database", u.permissions).length === 0) continue;
         let p = people.get(u.userId);
         if (!p) {
           const name = [u.firstName, u.lastName].filter(Boolean).join(" ");
@@ -164,9 +159,7 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
       asOf: new Date(asOf).toISOString(),
       windowBegin: new Date(begin).toISOString(),
       staleDays,
-      staleDaysByPrivilege: Object.fromEntries(
-        STALE_PRIVILEGES.filter((p) => byPrivilege[p] !== undefined).map((p) => [p, byPrivilege[p]]),
-      ),
+      staleDaysByPrivilege: Object.fromEntries(PRIVILEGES.filter((p) => byPrivilege[p] !== undefined).map((p) => [p, byPrivilege[p]])),
       privileged: people.size,
       stale: judged.filter(isStale).sort((a, b) => compareText(a.email, b.email) || a.userId - b.userId),
       unreadableDatabases: matrix.databases.filter((d) => !d.readable).map((d) => d.databaseId),
@@ -174,5 +167,5 @@ export const getStalePrivilegedPeople: DataSourceFn<GetStalePrivilegedPeopleArgs
   },
 });
 
-/** The Output form of getStalePrivilegedPeople, for a Pulumi program. */
+/** The Output form of getStalePrivilegedPeople, for a Pulumi program (Input arguments; unknown in a preview while one of them is). */
 export const getStalePrivilegedPeopleOutput = outputForm(getStalePrivilegedPeople);

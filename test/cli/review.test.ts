@@ -12,6 +12,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
+import { PACKET_FORMAT, type ReviewPacket } from "../../cli/review/format";
+import { renderPacket } from "../../cli/review/render";
 import { csvLine } from "../../provider/data/spreadsheetSafe";
 import { runCli } from "./runCli";
 
@@ -117,7 +119,9 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     });
     expect(person(p, SEEDED.org, "margaret@northwind.example").lines.map((l: any) => l.scope)).toEqual(["organization", "database 2001"]);
     // Last activity is the latest event by the person as actor in the window, or null (then stale).
-    const events = emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.timestamp >= T0 - 90 * DAY && e.timestamp <= T0);
+    const events = emu.store.events
+      .all()
+      .filter((e) => e.organizationId === SEEDED.org && e.timestamp >= T0 - 90 * DAY && e.timestamp <= T0);
     for (const x of packetOf(first.out).organizations[0].people.filter((q: any) => q.userId !== null)) {
       const last = events.filter((e) => e.userId === x.userId).at(-1);
       expect(x.lastActivity).toBe(last ? new Date(last.timestamp).toISOString() : null);
@@ -237,14 +241,14 @@ describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
   it("reads within the list bound, writes every person, and two runs are byte-identical", async () => {
     const a = await review([]);
     expect(a.r, a.r.err).toMatchObject({ code: 0 });
-    const members = emu.store.membersOf(SEEDED.org).length;
+    const members = emu.store.members.of(SEEDED.org).length;
     expect(members).toBeGreaterThanOrEqual(4000);
-    const databases = emu.store.databasesOf(SEEDED.org);
-    const events = emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.timestamp >= T0 - 90 * DAY).length;
+    const databases = emu.store.databases.of(SEEDED.org);
+    const events = emu.store.events.all().filter((e) => e.organizationId === SEEDED.org && e.timestamp >= T0 - 90 * DAY).length;
     // The export's bound, plus the activity log's pages.
     const bound =
       Math.ceil(members / 200) +
-      databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databaseUsersOf(d.id).length) / 200), 0) +
+      databases.reduce((n, d) => n + Math.ceil(Math.max(1, emu.store.databases.usersOf(d.id).length) / 200), 0) +
       5 +
       Math.ceil(Math.max(1, events) / 10_000);
     expect(a.requests).toBeLessThanOrEqual(bound);
@@ -259,15 +263,53 @@ describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
 
 describe("review.csv cells", () => {
   it("uses the reports' one rule: a formula gets a leading ', a plain number stays, what needs it is quoted", () => {
-    expect(["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "plain", 'a "b", c'].map((c) => csvLine([c]))).toEqual([
+    expect(["=1+1", "+1", "-1", "-2.5", "-1+1", "-3e5", "@SUM(A1)", "\tx", "plain", 'a "b", c'].map((c) => csvLine([c]))).toEqual([
       "'=1+1",
       "+1",
       "-1",
+      "-2.5",
+      "'-1+1",
+      "'-3e5",
       "'@SUM(A1)",
       "'\tx",
       "plain",
       '"a ""b"", c"',
     ]);
+  });
+
+  it("review.csv and review.md cells follow the reports' rules (those of the access matrix's toCsv and toMarkdown)", () => {
+    const packet: ReviewPacket = {
+      format: PACKET_FORMAT,
+      asOf: "2026-11-20T12:00:00.000Z",
+      staleDays: 90,
+      staleDaysByPrivilege: {},
+      expiringDays: 14,
+      activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: "2026-11-20T12:00:00.000Z" },
+      firmDomains: [],
+      notJudged: [],
+      organizations: [
+        {
+          id: 1,
+          name: "-1+cmd|' /C calc'!A0",
+          eventsRedacted: false,
+          eventsRead: 0,
+          databasesNotReadable: [],
+          people: [
+            {
+              key: "x@y.z",
+              userId: 7,
+              name: "-3",
+              lines: [{ scope: "organization", status: "member", permissions: [] }],
+              lastActivity: null,
+              flags: [],
+            },
+          ],
+        },
+      ],
+    };
+    const files = renderPacket(packet);
+    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,`);
+    expect(files["review.md"]).toContain("## -1+cmd\\|' /C calc'!A0 (organization 1)");
   });
 });
 
@@ -377,7 +419,10 @@ describe("pulumi-reviewadmin review: stale limits per privilege", () => {
     const now = emu.store.clock.now();
     const ada = U.orgAdmin;
     const last = Math.max(
-      ...emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.userId === ada && e.timestamp <= now).map((e) => e.timestamp),
+      ...emu.store.events
+        .all()
+        .filter((e) => e.organizationId === SEEDED.org && e.userId === ada && e.timestamp <= now)
+        .map((e) => e.timestamp),
     );
     const daysAgo = (now - last) / DAY;
     expect(daysAgo).toBeGreaterThan(1);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diagnose } from "../../cli/doctor/diagnose";
 import { formatReport } from "../../cli/doctor/report";
 import { API_KEY_SHAPE, API_KEY_SHAPE_TEXT, apiKeyParts, keyIdOf, secretOf } from "../../contract/apiKey";
-import { KEY_SHAPE, startEmulator, type RunningEmulator } from "../../emulator";
+import { KEY_SHAPE, SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { redact, REDACTED } from "../../provider/client/security";
 
 let emu: RunningEmulator;
@@ -33,7 +33,7 @@ async function doctorOn(apiKey: string) {
 
 describe("the API key's shape", () => {
   it("is the shape of every key the emulator mints", () => {
-    const minted = [...Object.values(emu.keys), emu.store.mintUserKey(emu.store.users.values().next().value!.id).key];
+    const minted = [...Object.values(emu.keys), emu.store.apiKeys.mintUserKey(SEEDED.users.orgAdmin).key];
     for (const key of minted) {
       expect(key).toMatch(API_KEY_SHAPE);
       expect(key).toMatch(KEY_SHAPE);

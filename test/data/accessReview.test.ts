@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getClient } from "../../provider/client";
 import * as data from "../../provider/data";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { SEEDED, addSyntheticDatabases, addSyntheticMembers, startEmulator, type RunningEmulator } from "../../emulator";
 import { failure, useSeededEmulator, valueOf } from "./seededEmulator";
 
 const s = useSeededEmulator();
@@ -50,7 +50,7 @@ describe("access review", () => {
     expect(JSON.parse(JSON.stringify(m))).toEqual(m);
 
     // A database admin's own key can read the restricted database.
-    s.emu.store.setDatabaseUser(SEEDED.databases.open, SEEDED.users.databaseAdmin, ["DB_LEGAL_HOLD", "DB_ADMIN"]);
+    s.emu.store.databases.setUser(SEEDED.databases.open, SEEDED.users.databaseAdmin, ["DB_LEGAL_HOLD", "DB_ADMIN"]);
     try {
       const again = await valueOf(data.getAccessMatrixOutput({ organizationId: SEEDED.org }, s.as("orgAdmin")));
       expect(again.databases[0].users.map((u) => [u.email, u.permissions])).toEqual([
@@ -58,7 +58,7 @@ describe("access review", () => {
         ["margaret@northwind.example", ["DB_UPLOAD"]],
       ]);
     } finally {
-      s.emu.store.setDatabaseUser(SEEDED.databases.open, SEEDED.users.databaseAdmin, []);
+      s.emu.store.databases.setUser(SEEDED.databases.open, SEEDED.users.databaseAdmin, []);
     }
   });
 
@@ -156,14 +156,14 @@ describe("getAccessMatrix at the service's default rate limit", () => {
   });
 
   it("an access matrix over 40 databases and 450 extra members reads everything without a 429", async () => {
-    emu.store.addSyntheticMembers(SEEDED.org, 450);
-    emu.store.addSyntheticDatabases(SEEDED.org, 38, 1);
+    addSyntheticMembers(emu.store, SEEDED.org, 450);
+    addSyntheticDatabases(emu.store, SEEDED.org, 38, 1);
     emu.traffic.log.reset();
     const started = performance.now();
     const m = await data.getAccessMatrix({ organizationId: SEEDED.org }, { settings: { baseUrl: emu.url, apiKey: emu.keys.orgKey } });
     const took = performance.now() - started;
     expect(m.databases).toHaveLength(40);
-    expect(m.members.length).toBe(emu.store.membersOf(SEEDED.org).length);
+    expect(m.members.length).toBe(emu.store.members.of(SEEDED.org).length);
     expect(m.databases.filter((d) => d.readable && d.users.length === 1)).toHaveLength(39);
     const log = emu.traffic.log.list();
     expect(log.filter((e) => e.status === 429)).toEqual([]);

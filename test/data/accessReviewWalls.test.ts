@@ -42,7 +42,7 @@ describe("access review: ethical walls", () => {
       },
     ]);
 
-    s.emu.store.setDatabaseUser(DB, SEEDED.users.aiAdmin, ["DB_UPLOAD"]);
+    s.emu.store.databases.setUser(DB, SEEDED.users.aiAdmin, ["DB_UPLOAD"]);
     try {
       const breached = await data.getAccessMatrix({ organizationId: SEEDED.org, walls }, s.as("orgAdmin"));
       expect(breached.walls![0]).toMatchObject({
@@ -58,7 +58,7 @@ describe("access review: ethical walls", () => {
         "| ada-wall | lateral hire | 2001, 2002 | ada@northwind.example | unenforceable | unenforceable (orgAdminAccess on): ada@northwind.example (user 1001): ORG_ADMIN on database 2001, database 2002 not checked",
       );
     } finally {
-      s.emu.store.removeDatabaseUser(DB, SEEDED.users.aiAdmin);
+      s.emu.store.databases.removeUser(DB, SEEDED.users.aiAdmin);
     }
     // Without walls the matrix and its report are as before.
     const plain = await data.getAccessMatrix({ organizationId: SEEDED.org }, s.as("orgAdmin"));

@@ -14,7 +14,7 @@ const s = useSeededEmulator();
 
 describe("getActivityEvents", () => {
   const storedEvents = (organizationId: number) =>
-    s.emu.store.eventsOf(organizationId).sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
+    s.emu.store.events.of([organizationId]).sort((a, b) => a.timestamp - b.timestamp || a.id - b.id);
 
   it("reads every event of a time range across a shared-timestamp page boundary, each once", async () => {
     const stored = storedEvents(SEEDED.org);
@@ -57,7 +57,7 @@ describe("getActivityEvents", () => {
   });
 
   it("after an event id follows every E11 page", async () => {
-    const stored = s.emu.store.eventsOf(SEEDED.org).sort((a, b) => a.id - b.id);
+    const stored = s.emu.store.events.of([SEEDED.org]).sort((a, b) => a.id - b.id);
     const after = stored[300].id;
     const res = await data.getActivityEvents({ organizationId: SEEDED.org, afterEventId: after, limit: 250 }, s.as("orgAdmin"));
     expect(res.mode).toBe("after");

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import * as data from "../../provider/data";
-import { SEEDED } from "../../emulator";
+import { SEEDED, addSyntheticMembers } from "../../emulator";
 import { failure, useSeededEmulator, valueOf } from "./seededEmulator";
 
 const s = useSeededEmulator();
@@ -74,7 +74,7 @@ describe("database data sources", () => {
 
   it("getDatabaseSize reads the document counts", async () => {
     const size = await data.getDatabaseSize({ databaseId: SEEDED.databases.open }, s.as("orgAdmin"));
-    const stored = s.emu.store.database(SEEDED.databases.open).size;
+    const stored = s.emu.store.databases.get(SEEDED.databases.open).size;
     expect(size).toMatchObject({ databaseId: SEEDED.databases.open, ...stored });
     expect(await valueOf(data.getDatabaseSizeOutput({ databaseId: SEEDED.databases.open }, s.as("orgAdmin")))).toEqual(size);
   });
@@ -123,8 +123,8 @@ describe("project data sources", () => {
 describe("member data sources", () => {
   it("getOrganizationMembers lists members with permissions, with filters", async () => {
     const all = await data.getOrganizationMembers({ organizationId: SEEDED.org }, s.as("orgAdmin"));
-    const stored = s.emu.store
-      .membersOf(SEEDED.org)
+    const stored = s.emu.store.members
+      .of(SEEDED.org)
       .map((m) => m.userId)
       .sort((a, b) => a - b);
     expect([...all.ids].sort((a, b) => a - b)).toEqual(stored);
@@ -208,10 +208,10 @@ describe("member data sources", () => {
 
 describe("pagination", () => {
   it("reads every page past 200 items (450 members, limit 200 per page)", async () => {
-    const org = s.emu.store.createOrganization({ name: "Big Firm" });
-    s.emu.store.addSyntheticMembers(org.id, 450);
-    s.emu.store.addSyntheticMembers(org.id, 3, ["ORG_ADMIN"]);
-    const key = s.emu.store.mintOrganizationKey(org.id, "bigFirm").key;
+    const org = s.emu.store.organizations.create({ name: "Big Firm" });
+    addSyntheticMembers(s.emu.store, org.id, 450);
+    addSyntheticMembers(s.emu.store, org.id, 3, ["ORG_ADMIN"]);
+    const key = s.emu.store.apiKeys.mintOrganizationKey(org.id, "bigFirm").key;
     const opts = { settings: s.settingsOf({ key }) };
     s.emu.traffic.log.reset();
 

@@ -18,12 +18,13 @@ describe("getStalePrivilegedPeople", () => {
     const store = seeded.emu.store;
     const active = new Set(
       store.events
+        .all()
         .filter((e) => e.organizationId === SEEDED.org && e.timestamp >= asOf - 30 * DAY && e.timestamp <= asOf)
         .map((e) => e.userId),
     );
-    const privilegedMembers = store
-      .membersOf(SEEDED.org)
-      .filter((m) => m.permissions.length > 0 && store.user(m.userId).apiKeyOf === undefined);
+    const privilegedMembers = store.members
+      .of(SEEDED.org)
+      .filter((m) => m.permissions.length > 0 && store.users.get(m.userId).apiKeyOf === undefined);
     // 2002 (orgAdminAccess off) is not readable with the org admin's key, so its DB_ADMIN is not judged.
     expect(r.unreadableDatabases).toEqual([SEEDED.databases.restricted]);
     expect(r.privileged).toBe(privilegedMembers.length);
@@ -75,7 +76,10 @@ describe("getStalePrivilegedPeople", () => {
   it("a privilege's own limit judges its holders (the strictest of theirs); each stale person carries their limit and last activity", async () => {
     const ada = SEEDED.users.orgAdmin;
     const last = Math.max(
-      ...seeded.emu.store.events.filter((e) => e.organizationId === SEEDED.org && e.userId === ada).map((e) => e.timestamp),
+      ...seeded.emu.store.events
+        .all()
+        .filter((e) => e.organizationId === SEEDED.org && e.userId === ada)
+        .map((e) => e.timestamp),
     );
     // As of two and a half days after Ada last acted: stale by an ORG_ADMIN limit of 2 days, not of 3.
     const asOf = last + 2.5 * DAY;

@@ -16,9 +16,8 @@ import {
   recordStatus,
   seedBillingHistory,
   type BillingProject,
-  type Bytes,
-  type ProjectHistory,
 } from "../../emulator/model/billingHistory";
+import type { Bytes, ProjectHistory } from "../../emulator/model/records";
 import { api, useEmulator } from "../support/emulatorHttp";
 
 const at = (iso: string) => Date.parse(iso);
@@ -137,13 +136,37 @@ describe("databaseBilling", () => {
   ]);
   const db = { id: 2001, name: "Matter", created: "2024-01-01T00:00:00.000Z" };
 
-  it("combines sizes as the size of the largest project, peak and final from the same project (spec)", () => {
+  it("combines sizes as the size of the largest project, peak and final each (spec)", () => {
     const bill = databaseBilling(db, [project(1, small), project(2, big)], 2024, 5, NOW);
     expect(bill.projects.map((p) => p.id)).toEqual([1, 2]);
-    // Project 2 peaked largest (8 GB), so its final (1 GB) is the database's, not project 1's 2 GB.
+    // Project 2 peaked largest (8 GB); at the end project 1 (2 GB) is larger than project 2 (1 GB).
     expect(bill.monthBilling.peakSize.standard.nativeBytes).toBe(8e9);
-    expect(bill.monthBilling.finalSize.standard.nativeBytes).toBe(1e9);
+    expect(bill.monthBilling.finalSize.standard.nativeBytes).toBe(2e9);
     expect(bill).toMatchObject({ id: 2001, name: "Matter", created: db.created });
+  });
+
+  it("counts the union of its projects' documents: in no field, peak or final, below a project's", () => {
+    // Project 1 is larger in total (11 GB); project 2 has more processed bytes (5 GB against 1 GB).
+    const wide = emptyHistory();
+    recordSize(wide, at("2024-01-01T00:00:00Z"), std(10e9, 1e9, 0));
+    const deep = emptyHistory();
+    recordSize(deep, at("2024-01-01T00:00:00Z"), std(1e9, 5e9, 0.5e9));
+    const bill = databaseBilling(db, [project(1, wide), project(2, deep)], 2024, 5, NOW);
+    for (const part of ["peakSize", "finalSize"] as const) {
+      expect(bill.monthBilling[part].standard, part).toEqual({
+        billableGb: 15.5,
+        nativeBytes: 10e9,
+        processedBytes: 5e9,
+        producedBytes: 0.5e9,
+      });
+      for (const p of bill.projects) {
+        for (const field of ["nativeBytes", "processedBytes", "producedBytes"] as const) {
+          expect(bill.monthBilling[part].standard[field], `${part} ${field} of project ${p.id}`).toBeGreaterThanOrEqual(
+            p.monthBilling[part].standard[field],
+          );
+        }
+      }
+    }
   });
 
   it("picks the largest project per storage type, so an ECA project does not hide the standard bytes", () => {
@@ -293,16 +316,17 @@ describe("billing over HTTP (E7, E8, E28)", () => {
     expect(now.body.data.projects.find((p: any) => p.id === SEEDED.projects.suspended).monthStatus.billingState).toBe("SUSPENDED");
   });
 
-  it("E28 combines the database size per storage type as the project with the largest peak's, its peak never below a project's", async () => {
+  it("E28 combines the database size as the union of its projects': each field the largest project's in it", async () => {
     // 2001 holds complete and partial projects (standard) and an ECA one.
     const { body } = await get("orgAdmin", `/v1/databases/${SEEDED.databases.open}/billing`);
-    const bytes = (b: any) => b.nativeBytes + b.processedBytes + b.producedBytes;
-    for (const type of ["standard", "eca"]) {
-      const peaks = body.data.projects.map((p: any) => bytes(p.monthBilling.peakSize[type]));
-      const largest = body.data.projects[peaks.indexOf(Math.max(...peaks))];
-      expect(bytes(largest.monthBilling.peakSize[type]), type).toBeGreaterThan(0);
-      expect(body.data.monthBilling.peakSize[type], type).toEqual(largest.monthBilling.peakSize[type]);
-      expect(body.data.monthBilling.finalSize[type], type).toEqual(largest.monthBilling.finalSize[type]);
+    for (const part of ["peakSize", "finalSize"]) {
+      for (const type of ["standard", "eca"]) {
+        for (const field of ["nativeBytes", "processedBytes", "producedBytes"]) {
+          const largest = Math.max(...body.data.projects.map((p: any) => p.monthBilling[part][type][field]));
+          if (field === "nativeBytes") expect(largest, `${part} ${type}`).toBeGreaterThan(0);
+          expect(body.data.monthBilling[part][type][field], `${part} ${type}.${field}`).toBe(largest);
+        }
+      }
     }
   });
 

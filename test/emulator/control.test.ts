@@ -157,8 +157,8 @@ describe("control API", () => {
     const res = await control(emu.url, "POST", "/scale", { members: 1000, databases: 3, usersPerDatabase: 5 });
     expect(res.body.data.membersAdded).toBe(1000);
     expect(res.body.data.databaseIds.length).toBe(3);
-    expect(emu.store.membersOf(102).length).toBe(7 + 1000 + 15);
-    expect(emu.store.databaseUsersOf(res.body.data.databaseIds[0]).length).toBe(5);
+    expect(emu.store.members.of(102).length).toBe(7 + 1000 + 15);
+    expect(emu.store.databases.usersOf(res.body.data.databaseIds[0]).length).toBe(5);
   });
 });
 

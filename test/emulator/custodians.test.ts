@@ -28,7 +28,7 @@ describe("custodians (E5)", () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ custodians: ["svc@corp"] });
     await post("orgAdmin", "email,name\nANN@n.example,Ann L.\n");
-    const dir = emu.store.directory(SEEDED.directories.org);
+    const dir = emu.store.directories.get(SEEDED.directories.org);
     expect(dir.custodians).toHaveLength(1);
     expect(dir.custodians[0]).toMatchObject({ email: "ANN@n.example", name: "Ann L.", department: null });
   });

@@ -305,10 +305,10 @@ describe("faults", () => {
     await control(emu.url, "POST", "/faults", { script: [{ drop: "before" }], operations: ["PutDatabaseUser"] });
     const put = () => api(emu.url, emu.keys.orgAdmin, "PUT", "/v1/databases/2001/users/1003", { databasePermissions: ["DB_DELETE"] });
     await expect(put()).rejects.toThrow();
-    expect(emu.store.findDatabaseUser(2001, 1003)).toBeUndefined();
+    expect(emu.store.databases.findUser(2001, 1003)).toBeUndefined();
     await control(emu.url, "POST", "/faults", { script: [{ drop: "after" }], operations: ["PutDatabaseUser"] });
     await expect(put()).rejects.toThrow();
-    expect(emu.store.findDatabaseUser(2001, 1003)?.permissions).toEqual(["DB_DELETE"]);
+    expect(emu.store.databases.findUser(2001, 1003)?.permissions).toEqual(["DB_DELETE"]);
     await control(emu.url, "DELETE", "/faults");
   });
 

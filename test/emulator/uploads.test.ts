@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { SEEDED } from "../../emulator";
 import { BadRequest, NotFound, Unprocessable } from "../../emulator/errors";
 import { Store } from "../../emulator/model/store";
-import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, configureUploads, uploadsOf, type UploadStore } from "../../emulator/model/uploadStore";
+import { PART_UPLOAD_PREFIX, UPLOAD_LIMITS, type UploadStore } from "../../emulator/model/uploadStore";
 import { handlePartUpload } from "../../emulator/partUpload";
 import { api, useEmulator } from "../support/emulatorHttp";
 
@@ -58,7 +58,7 @@ describe("the upload model and the part PUT, on a store of its own", () => {
     // A frozen clock: only advance() moves it, so a 1 ms margin below is exact, not a race.
     const start = Date.parse("2024-06-20T12:00:00Z");
     store = new Store({ clock: () => start });
-    uploads = configureUploads(store, { minPartSize: MIN, processingDelayMs: PROCESSING_MS, rangeChunkSize: 1000 });
+    uploads = store.configureUploads({ minPartSize: MIN, processingDelayMs: PROCESSING_MS, rangeChunkSize: 1000 });
   });
   afterEach(async () => {
     await uploads.close();
@@ -80,7 +80,7 @@ describe("the upload model and the part PUT, on a store of its own", () => {
 
   describe("datasets", () => {
     it("caps datasets per database with a 422 naming the limit, changeable per database", () => {
-      uploads = configureUploads(store, { datasetLimit: 2 });
+      uploads = store.configureUploads({ datasetLimit: 2 });
       uploads.createDataset(DB, { name: "a" });
       uploads.createDataset(DB, { name: "b" });
       expect(() => uploads.createDataset(DB, { name: "c" })).toThrow(Unprocessable);
@@ -97,7 +97,7 @@ describe("the upload model and the part PUT, on a store of its own", () => {
         maxParts: 10_000,
         maxFileSize: 5 * 1024 ** 4,
       });
-      expect(uploadsOf(new Store()).datasetLimit(1)).toBe(25);
+      expect(new Store().uploads.datasetLimit(1)).toBe(25);
     });
 
     it("refuses a source file in a dataset of another database", () => {
@@ -207,7 +207,7 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       expect(await fail([md5(p1), md5(p3), md5(p3)])).toMatch(/^etags\.1: does not match the ETag of part 2/);
       expect(uploads.sourceFile(DB, id).state).toBe("UPLOADING");
 
-      uploads = configureUploads(store, { minPartSize: MIN, maxParts: 2 });
+      uploads = store.configureUploads({ minPartSize: MIN, maxParts: 2 });
       expect(await fail([md5(p1), md5(p2), md5(p3)])).toMatch(/at most 2 parts/);
     });
 
@@ -247,20 +247,20 @@ describe("the upload model and the part PUT, on a store of its own", () => {
       expect(store.toJSON().uploads!.sourceFiles[id]!.filename).toBe("mail.pst");
       const snapshot = JSON.parse(JSON.stringify(store.toJSON()));
       store.clear();
-      expect(() => uploadsOf(store).sourceFile(DB, id)).toThrow(NotFound);
+      expect(() => store.uploads.sourceFile(DB, id)).toThrow(NotFound);
       store.load(snapshot);
-      expect(uploadsOf(store).sourceFile(DB, id).filename).toBe("mail.pst");
-      uploads = uploadsOf(store);
+      expect(store.uploads.sourceFile(DB, id).filename).toBe("mail.pst");
+      uploads = store.uploads;
     });
 
     it("loads a state file written before issue 25, which kept uploads under extensions", async () => {
       const id = await newFile();
       const { uploads: kept, ...rest } = JSON.parse(JSON.stringify(store.toJSON()));
       store.load({ ...rest, extensions: { uploads: kept } });
-      expect(uploadsOf(store).sourceFile(DB, id).filename).toBe("mail.pst");
+      expect(store.uploads.sourceFile(DB, id).filename).toBe("mail.pst");
       expect(store.toJSON()).toMatchObject({ uploads: { sourceFiles: { [id]: { filename: "mail.pst" } } } });
       expect(store.toJSON()).not.toHaveProperty("extensions");
-      uploads = uploadsOf(store);
+      uploads = store.uploads;
     });
   });
 
@@ -334,7 +334,7 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
   // Each test starts from the seeded world (no dataset yet), with parts of 1 KiB allowed.
   beforeEach(() => {
     emu.reset();
-    configureUploads(emu.store, { minPartSize: 1024, processingDelayMs: 20 });
+    emu.store.configureUploads({ minPartSize: 1024, processingDelayMs: 20 });
   });
 
   it("creates a dataset and a file, uploads parts to pre-authenticated URLs, resumes, and completes", async () => {
@@ -421,14 +421,14 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
           ["PostOrganizationUsers", 0],
         ]);
       expect(errors).not.toHaveBeenCalled();
-      expect(emu.store.uploadState && uploadsOf(emu.store).listParts(db, id)).toEqual([]);
+      expect(emu.store.uploads.listParts(db, id)).toEqual([]);
     } finally {
       errors.mockRestore();
     }
   });
 
   it("answers 422 naming the dataset limit, and 403 without upload permission", async () => {
-    configureUploads(emu.store, { minPartSize: 1024, datasetLimit: 1 });
+    emu.store.configureUploads({ minPartSize: 1024, datasetLimit: 1 });
     expect((await post("databaseAdmin", `/v1/databases/${db}/datasets`, { name: "the one allowed" })).status).toBe(200);
     const over = await post("databaseAdmin", `/v1/databases/${db}/datasets`, { name: "one too many" });
     expect(over.status).toBe(422);

@@ -95,7 +95,7 @@ describe("web-app changes write attributed events", () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain("actingUserId");
     expect(await eventsAfter(before)).toEqual([]);
-    expect(emu.store.membership(ORG, U.member).permissions).toEqual([]);
+    expect(emu.store.members.get(ORG, U.member).permissions).toEqual([]);
   });
 
   it("a parent organization key sees the event with data and description hidden", async () => {

@@ -15,7 +15,7 @@ describe("the emulator's world", () => {
     const scaled = await startEmulator({ rateLimit: 0, scale: { members: 30, databases: 2, usersPerDatabase: 3 } });
     try {
       expect(scaled.keys).toEqual(plain.keys);
-      expect(scaled.store.membersOf(102).length).toBe(plain.store.membersOf(102).length + 30 + 2 * 3);
+      expect(scaled.store.members.of(102).length).toBe(plain.store.members.of(102).length + 30 + 2 * 3);
     } finally {
       await plain.close();
       await scaled.close();

@@ -12,7 +12,7 @@
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import type { OnUnmanaged } from "../../provider/resources/support/rosterMode";
 import { control } from "../support/emulatorHttp";
@@ -40,9 +40,9 @@ function everyoneNow(): Who {
   const store = world.emu.store;
   return {
     members: Object.fromEntries(
-      store.membersOf(ORG).map((m) => [store.user(m.userId).email.toLowerCase(), { permissions: [...m.permissions] }]),
+      store.members.of(ORG).map((m) => [store.users.get(m.userId).email.toLowerCase(), { permissions: [...m.permissions] }]),
     ),
-    users: Object.fromEntries(store.databaseUsersOf(DB).map((u) => [String(u.userId), [...u.permissions]])),
+    users: Object.fromEntries(store.databases.usersOf(DB).map((u) => [String(u.userId), [...u.permissions]])),
   };
 }
 
@@ -79,7 +79,7 @@ async function makeDrift(): Promise<{ dbAdmin: number }> {
   });
   expect(added.status).toBe(201);
   const store = world.emu.store;
-  const dbAdmin = store.membersOf(ORG).find((m) => !store.findDatabaseUser(DB, m.userId) && m.userId !== added.body.data.id)!.userId;
+  const dbAdmin = store.members.of(ORG).find((m) => !store.databases.findUser(DB, m.userId) && m.userId !== added.body.data.id)!.userId;
   const granted = await control(world.emu.url, "PUT", `/databases/${DB}/users/${dbAdmin}`, {
     permissions: ["DB_ADMIN"],
     actingUserId: SEEDED.users.legalHoldAdmin,
@@ -120,7 +120,7 @@ describe("people there before the program", () => {
     const joined = rosters({}, { ...who, members: { ...who.members, "joan@northwind.example": { permissions: ["AI_ADMIN"] } } });
     const third = await s.up(joined);
     expect(third.changes).toBe(1);
-    expect(world.emu.store.invitationsOf(ORG).map((i) => i.email)).toContain("joan@northwind.example");
+    expect(world.emu.store.invitations.of(ORG).map((i) => i.email)).toContain("joan@northwind.example");
     // Gaining more than they held then is new: Frances made an org admin waits for a decision.
     await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${SEEDED.users.legalHoldAdmin}`, {
       permissions: ["LEGAL_HOLD_ADMIN", "ORG_ADMIN"],
@@ -169,8 +169,10 @@ describe("the drift gate (default: failOnPrivileged)", () => {
     expect(up).toMatch(new RegExp(`user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN`));
     expect(up).toMatch(/Everything else this roster declares was applied/);
     expect(s.lastTranscript.text).not.toMatch(/\n\s+at \S+ \(/);
-    expect(world.emu.store.membership(ORG, SEEDED.users.aiAdmin).permissions).toEqual(before.members["ken@northwind.example"]!.permissions);
-    expect(world.emu.store.findDatabaseUser(DB, granted)?.permissions).toEqual(before.users[String(granted)]);
+    expect(world.emu.store.members.get(ORG, SEEDED.users.aiAdmin).permissions).toEqual(
+      before.members["ken@northwind.example"]!.permissions,
+    );
+    expect(world.emu.store.databases.findUser(DB, granted)?.permissions).toEqual(before.users[String(granted)]);
 
     // Accepting them is a change, shown by the preview and stored by the up; every job is clean after.
     const accepted = rosters({ emails: ["Mallory@Evil.example"], userIds: [dbAdmin] }, before);
@@ -183,7 +185,7 @@ describe("the drift gate (default: failOnPrivileged)", () => {
     const clean = await s.refresh({ expectNoChanges: true });
     expect(logsOf(clean)).not.toMatch(/mallory|nobody decided/);
     await s.preview(accepted, { refresh: true, expectNoChanges: true });
-    expect(world.emu.store.findUserByEmail("mallory@evil.example")).toBeDefined();
+    expect(world.emu.store.users.findByEmail("mallory@evil.example")).toBeDefined();
   });
 
   it("declaring the person in the roster accepts them too", async () => {

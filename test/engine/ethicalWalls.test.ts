@@ -11,7 +11,7 @@ import type * as automation from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { DatabasePermission } from "../../contract/types";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import type { OnBreach } from "../../provider";
 import { control } from "../support/emulatorHttp";
@@ -48,7 +48,7 @@ async function breachInWebApp(): Promise<number> {
   expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${KEN}`, { permissions: ["DB_UPLOAD"] })).status).toBeLessThan(300);
   const added = await control(world.emu.url, "POST", `/organizations/${SEEDED.org}/members`, { email: "counsel@contoso-counsel.example" });
   expect(added.status).toBe(201);
-  const counsel = world.emu.store.findUserByEmail("counsel@contoso-counsel.example")!.id;
+  const counsel = world.emu.store.users.findByEmail("counsel@contoso-counsel.example")!.id;
   expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${counsel}`, { permissions: ["DB_ADMIN"] })).status).toBeLessThan(
     300,
   );
@@ -85,8 +85,8 @@ describe("EthicalWall in the live platform", () => {
     expect(logsOf(up)).toMatch(
       /counsel@contoso-counsel\.example .* left in place: it is the last DB_ADMIN of database 2001 \(anti-lockout\)/,
     );
-    expect(world.emu.store.findDatabaseUser(DB, KEN)).toBeUndefined();
-    expect(world.emu.store.findDatabaseUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
+    expect(world.emu.store.databases.findUser(DB, KEN)).toBeUndefined();
+    expect(world.emu.store.databases.findUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
     // What is left is what the wall may not remove: no change a further up could make.
     await s.preview(wall(), { expectNoChanges: true });
   });
@@ -97,7 +97,7 @@ describe("EthicalWall in the live platform", () => {
     await breachInWebApp();
     const up = await s.up(wall("report"));
     expect(logsOf(up)).toMatch(/onBreach is "report": remove the grant in the web application, or set onBreach: "remove"/);
-    expect(world.emu.store.findDatabaseUser(DB, KEN)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(world.emu.store.databases.findUser(DB, KEN)?.permissions).toEqual(["DB_UPLOAD"]);
   });
 
   it("a walled org admin of a database with orgAdminAccess on is unenforceable, said at preview and refresh", async () => {

@@ -16,7 +16,7 @@ const world = useProgramWorld("expiry");
 
 const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).join("\n");
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const grants = () => Object.fromEntries(world.emu.store.databaseUsersOf(DB).map((u) => [u.userId, [...u.permissions].sort()]));
+const grants = () => Object.fromEntries(world.emu.store.databases.usersOf(DB).map((u) => [u.userId, [...u.permissions].sort()]));
 
 describe("an expiring DatabaseUsers entry", () => {
   it("is listed as expiring before its date, then removed by up once the service's clock passes it", async () => {
@@ -24,8 +24,8 @@ describe("an expiring DatabaseUsers entry", () => {
     const store = world.emu.store;
     const tomorrow = day(store.clock.now() + 86_400_000);
     // A member with no grant on the database gets one that ends tomorrow; everyone there stays as is.
-    const guest = store.membersOf(SEEDED.org).find((m) => !store.findDatabaseUser(DB, m.userId))!.userId;
-    const there = Object.fromEntries(store.databaseUsersOf(DB).map((u) => [String(u.userId), [...u.permissions]]));
+    const guest = store.members.of(SEEDED.org).find((m) => !store.databases.findUser(DB, m.userId))!.userId;
+    const there = Object.fromEntries(store.databases.usersOf(DB).map((u) => [String(u.userId), [...u.permissions]]));
     const program = () => {
       const roster = new reviewadmin.DatabaseUsers("nvc", {
         databaseId: DB,
@@ -36,7 +36,7 @@ describe("an expiring DatabaseUsers entry", () => {
     };
     try {
       const created = await s.up(program);
-      expect(store.findDatabaseUser(DB, guest)?.permissions).toEqual(["DB_UPLOAD"]);
+      expect(store.databases.findUser(DB, guest)?.permissions).toEqual(["DB_UPLOAD"]);
       expect(created.outputs.expiringSoon).toEqual({ [String(guest)]: tomorrow });
 
       const today = await s.preview(program);

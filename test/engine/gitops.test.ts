@@ -58,6 +58,8 @@ let origin = ""; // the bare repository standing for GitHub's
 let ghRecord = "";
 let runner: ActionsRunner;
 const savedEnv: Record<string, string | undefined> = {};
+/** The stack the workflows name (docs/gitops.md): the project `export --out access` writes. */
+const STACK = "organization/access/prod";
 
 const event = (event_name: string, ref: string, payload: Record<string, unknown> = {}): GithubContext => ({
   token: GITHUB_TOKEN,
@@ -136,7 +138,7 @@ function editAccess(from: string, to: string): void {
 }
 
 const permissionsOf = (email: string) =>
-  emu.store.findMembership(SEEDED.org, emu.store.findUserByEmail(email)!.id)?.permissions.slice().sort();
+  emu.store.members.find(SEEDED.org, emu.store.users.findByEmail(email)!.id)?.permissions.slice().sort();
 
 beforeAll(async () => {
   if (noEngine) return;
@@ -203,7 +205,7 @@ const writes = () => writesIn(emu.traffic.log.counters.byOperation);
 
 /** The stored outputs of the stack's resource named `name`, as `pulumi stack export` shows them. */
 async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
-  const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", "organization/access/prod"));
+  const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", STACK));
   const resource = (exported.deployment.resources as { urn: string; outputs: Record<string, unknown> }[]).find((r) =>
     r.urn.endsWith(`::${name}`),
   );
@@ -298,6 +300,24 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(said.match(/^ {6}[+~-] /gm)).toHaveLength(2); // nobody else
     expect(comment.message).toMatch(/~ 1 to update/);
     expect(comment.message).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
+    // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
+    const terminal = await sh(
+      path.join(ws, "access"),
+      "pulumi",
+      "preview",
+      "--diff",
+      "--color",
+      "never",
+      "--non-interactive",
+      "--stack",
+      STACK,
+    );
+    const terminalLines = terminal.split("\n").length;
+    console.info(`firm's month: pulumi preview --diff prints ${terminalLines} lines, ${terminal.length} characters`);
+    expect(terminal.length).toBeLessThan(MAX_CHARACTER_COMMENT);
+    expect(terminalLines).toBeLessThan(60);
+    expect(terminal).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
+    expect(terminal).toContain(`~ ${changed}: no permission → AI_ADMIN`);
     expect(writes()).toEqual({});
 
     // A pull request from a fork gets no job, and so no secret.
@@ -338,7 +358,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(action.log).toContain(`${PACK}|local|node_modules/pulumi-reviewadmin/policy`);
     expect(writes()).toEqual({ PatchOrganizationUser: 1, PostOrganizationUsers: 1 });
     expect(permissionsOf(changed)).toEqual(["AI_ADMIN"]);
-    expect(emu.store.invitationsOf(SEEDED.org).map((i) => i.email)).toContain(NEWCOMER);
+    expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).toContain(NEWCOMER);
     // suppress-outputs: the stack has outputs (notInAccessFile lists emails), and the log does not print them.
     expect(Object.keys(action.outputs ?? {})).toContain("notInAccessFile");
     expect(action.stdout).not.toMatch(/^Outputs:/m);
@@ -356,7 +376,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(action.stackName).toBe("organization/access/prod");
     expect(job.steps.find((s) => s.action)?.env.PULUMI_CONFIG_PASSPHRASE).toBe(PASSPHRASE);
     expect(writes()).toEqual({ PutDatabaseUser: 1 });
-    expect(emu.store.findDatabaseUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+    expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
   });
 
   it("drift.yml: passes without drift; after changes in the web application it fails, naming the new org admin and who made them one", async () => {
@@ -397,7 +417,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(action.failed).toMatch(/mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/);
     expect(action.log).not.toMatch(/\n\s+at \S+ \(/);
     expect(writes()).toEqual({ PutDatabaseUser: 1 });
-    expect(emu.store.findDatabaseUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+    expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
     expect(permissionsOf(MALLORY)).toEqual(["ORG_ADMIN"]); // additive: left as it is, until someone decides
   });
 
@@ -433,7 +453,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(run.ok, transcript(run)).toBe(true);
     expect(actionOf(run.jobs.expire!).options).toMatchObject({ refresh: true, continueOnError: true });
     expect(writes()).toEqual({ DeleteOrganizationInvitation: 1 });
-    expect(emu.store.invitationsOf(SEEDED.org).map((i) => i.email)).not.toContain(NEWCOMER);
+    expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).not.toContain(NEWCOMER);
   });
 
   it("review.yml: the packet job holds the key and writes the packet; the pull-request job has no key, commits it and opens the pull request", async () => {
@@ -510,8 +530,8 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const up = await runWorkflow("up.yml", onMain("push"));
     expect(up.ok, transcript(up)).toBe(true);
     expect(writes()).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
-    expect(emu.store.findMembership(SEEDED.org, emu.store.findUserByEmail(leaver)!.id)).toBeUndefined();
-    expect(emu.store.findDatabaseUser(DB, MARGARET)).toBeUndefined();
+    expect(emu.store.members.find(SEEDED.org, emu.store.users.findByEmail(leaver)!.id)).toBeUndefined();
+    expect(emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
     const drift = await runWorkflow("drift.yml", onMain("schedule"));
     expect(drift.ok, transcript(drift)).toBe(true);
   });

@@ -15,7 +15,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
@@ -33,8 +33,8 @@ const writesSince = (since: number) =>
     .filter((e) => e.method !== "GET" && !e.path.startsWith("/_"))
     .map((e) => `${e.method} ${e.operation}`);
 const opsOf = (r: { steps: { name: string; op: string }[] }) => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-const grantOf = (userId: number) => world.emu.store.findDatabaseUser(DB, userId)?.permissions;
-const member = (userId: number) => world.emu.store.findMembership(ORG, userId);
+const grantOf = (userId: number) => world.emu.store.databases.findUser(DB, userId)?.permissions;
+const member = (userId: number) => world.emu.store.members.find(ORG, userId);
 
 describe("renames", () => {
   it("with aliases, a renamed OrgMember, roster and grant are the same resources: no create, no delete, nothing written", async () => {
@@ -131,9 +131,9 @@ describe("replacements", () => {
 describe("a person moved from an authoritative roster to an OrgMember registered after it", () => {
   const others = () =>
     Object.fromEntries(
-      world.emu.store
-        .membersOf(ORG)
-        .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+      world.emu.store.members
+        .of(ORG)
+        .map((m) => world.emu.store.users.get(m.userId).email.toLowerCase())
         .filter((e) => e !== "alan@northwind.example")
         .map((e) => [e, {}]),
     );

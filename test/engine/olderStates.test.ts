@@ -55,17 +55,17 @@ describe("a stack written by an older version", () => {
       // Today's program: the same resource, declared with today's class.
       const today = (permissions: string[]) => () =>
         void new reviewadmin.DatabaseUserPermissions("grant", { ...args, permissions: permissions as ["DB_UPLOAD"] });
-      world.emu.store.setDatabaseUser(DB, SEEDED.users.member, ["DB_DELETE"]);
+      world.emu.store.databases.setUser(DB, SEEDED.users.member, ["DB_DELETE"]);
       world.emu.store.changed();
       const refresh = await s.refresh();
       expect(refresh.steps.map((st) => st.op)).toEqual(["refresh-changed"]);
       await s.up(today(["DB_UPLOAD"])); // puts the drift back: an update, which stores today's text
-      expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
+      expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
       expect(s.find("grant")!.outputs.__provider).toContain(".shim(");
       await s.up(today(["DB_UPLOAD"]), { expectNoChanges: true });
       const destroy = await s.destroy();
       expect(destroy.steps.map((st) => st.op)).toEqual(["delete"]);
-      expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)).toBeUndefined();
+      expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)).toBeUndefined();
     },
   );
 
@@ -73,9 +73,9 @@ describe("a stack written by an older version", () => {
     const s = world.freshStack();
     const args = { databaseId: DB, userId: SEEDED.users.unaffiliated, permissions: ["DB_UPLOAD"] };
     await s.up(() => void new OlderGrant("grant", args, olderProvider("DatabaseUserPermissions", "provider")));
-    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.unaffiliated)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(world.emu.store.databases.findUser(DB, SEEDED.users.unaffiliated)?.permissions).toEqual(["DB_UPLOAD"]);
     const removed = await s.up(() => {});
     expect(removed.steps.map((st) => st.op)).toEqual(["delete"]);
-    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.unaffiliated)).toBeUndefined();
+    expect(world.emu.store.databases.findUser(DB, SEEDED.users.unaffiliated)).toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { writePatternedFile } from "../support/files";
 import { useProgramWorld } from "../support/programWorld";
@@ -44,7 +44,7 @@ const failureOf = (run: Promise<unknown>) =>
     () => "",
     (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)),
   );
-const userId = (email: string) => world.emu.store.findUserByEmail(email)!.id;
+const userId = (email: string) => world.emu.store.users.findByEmail(email)!.id;
 
 describe("refresh with drift on every resource kind", () => {
   it("never fails nor writes, and reports each drifted resource", async () => {
@@ -72,9 +72,9 @@ describe("refresh with drift on every resource kind", () => {
         mode: "authoritative",
         protectedEmails: [SEEDED.invitations.pending, SEEDED.invitations.expired, "zoe@example.com"],
         members: Object.fromEntries(
-          world.emu.store
-            .membersOf(ORG)
-            .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+          world.emu.store.members
+            .of(ORG)
+            .map((m) => world.emu.store.users.get(m.userId).email.toLowerCase())
             .map((e) => [
               e,
               e === "barbara@northwind.example" ? { userIdentifiers: [{ abbreviation: "BL", label: "Barbara Liskov" }] } : {},
@@ -96,12 +96,12 @@ describe("refresh with drift on every resource kind", () => {
 
     // The web application changes something for most of them.
     const store = world.emu.store;
-    store.updateMember(ORG, userId("grace@northwind.example"), { permissions: [] });
-    store.updateMember(ORG, margaret, { permissions: ["ORG_ADMIN"], userIdentifiers: [] });
-    store.removeDatabaseUser(DB, U.member);
-    store.expireInvitation(ORG, "zoe@example.com");
-    store.updateMember(ORG, U.databaseAdmin, { userIdentifiers: [] });
-    store.setDatabaseUser(DB, U.databaseAdmin, ["DB_UPLOAD"]);
+    store.members.update(ORG, userId("grace@northwind.example"), { permissions: [] });
+    store.members.update(ORG, margaret, { permissions: ["ORG_ADMIN"], userIdentifiers: [] });
+    store.databases.removeUser(DB, U.member);
+    store.invitations.expire(ORG, "zoe@example.com");
+    store.members.update(ORG, U.databaseAdmin, { userIdentifiers: [] });
+    store.databases.setUser(DB, U.databaseAdmin, ["DB_UPLOAD"]);
     store.changed();
 
     const since = logLength();
@@ -134,8 +134,8 @@ describe("refresh with drift on every resource kind", () => {
       void new reviewadmin.OrgMemberPermissions("barbara", { organizationId: ORG, email: "barbara@northwind.example", permissions: [] });
     await s.up(program);
     // In the web application Barbara becomes the only org admin.
-    world.emu.store.updateMember(ORG, barbara, { permissions: ["ORG_ADMIN"] });
-    world.emu.store.updateMember(ORG, ada, { permissions: [] });
+    world.emu.store.members.update(ORG, barbara, { permissions: ["ORG_ADMIN"] });
+    world.emu.store.members.update(ORG, ada, { permissions: [] });
     world.emu.store.changed();
 
     const since = logLength();
@@ -143,7 +143,7 @@ describe("refresh with drift on every resource kind", () => {
     expect(opsOf(refresh)).toEqual({ barbara: "refresh-changed" });
     expect(writesSince(since)).toEqual([]);
     expect(await failureOf(s.up(program))).toMatch(/refused: .* is the last org admin of organization 102/);
-    expect(world.emu.store.membership(ORG, barbara).permissions).toEqual(["ORG_ADMIN"]);
+    expect(world.emu.store.members.get(ORG, barbara).permissions).toEqual(["ORG_ADMIN"]);
   });
 });
 
@@ -182,9 +182,9 @@ describe("the API key rotated", () => {
     await s.up(program);
 
     const old = world.emu.keys.orgAdmin!;
-    const fresh = world.emu.store.mintUserKey(userId("ada@northwind.example"), "rotated").key;
+    const fresh = world.emu.store.apiKeys.mintUserKey(userId("ada@northwind.example"), "rotated").key;
     await s.setConfig("reviewadmin:apiKey", fresh, true);
-    world.emu.store.revokeKey(old);
+    world.emu.store.apiKeys.revoke(old);
 
     const refreshFailure = await failureOf(s.refresh());
     expect(refreshFailure).toMatch(/the service answered 401/);
@@ -196,7 +196,7 @@ describe("the API key rotated", () => {
     await s.up(program, { expectNoChanges: true });
     expect(opsOf(await s.refresh())).toEqual({ "alan-db": "refresh-same" });
     expect(opsOf(await s.destroy())).toEqual({ "alan-db": "delete" });
-    expect(world.emu.store.findDatabaseUser(DB, U.member)).toBeUndefined();
+    expect(world.emu.store.databases.findUser(DB, U.member)).toBeUndefined();
   });
 });
 
@@ -212,16 +212,16 @@ describe("resource options", () => {
     const r = await s.up(program(["DB_DELETE"]), { target: [target] });
     // Untargeted resources are reported as "same": their step is skipped, their state kept.
     expect(opsOf(r)).toEqual({ "alan-db": "update", "linus-db": "same" });
-    expect(world.emu.store.findDatabaseUser(DB, U.member)?.permissions).toEqual(["DB_DELETE"]);
-    expect(world.emu.store.findDatabaseUser(DB, U.unaffiliated)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(world.emu.store.databases.findUser(DB, U.member)?.permissions).toEqual(["DB_DELETE"]);
+    expect(world.emu.store.databases.findUser(DB, U.unaffiliated)?.permissions).toEqual(["DB_UPLOAD"]);
   });
 
   it("--target of a delete alone does not see that an untargeted roster now declares the person (a documented limit)", async () => {
     const s = world.freshStack();
     const others = Object.fromEntries(
-      world.emu.store
-        .membersOf(ORG)
-        .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+      world.emu.store.members
+        .of(ORG)
+        .map((m) => world.emu.store.users.get(m.userId).email.toLowerCase())
         .filter((e) => e !== "alan@northwind.example")
         .map((e) => [e, {}]),
     );
@@ -242,9 +242,9 @@ describe("resource options", () => {
     // the delete removes him; the next full up adds him back through the roster.
     const targeted = await s.up(moved, { target: [alan] });
     expect(opsOf(targeted)).toMatchObject({ alan: "delete" });
-    expect(world.emu.store.findMembership(ORG, U.member)).toBeUndefined();
+    expect(world.emu.store.members.find(ORG, U.member)).toBeUndefined();
     await s.up(moved);
-    expect(world.emu.store.findMembership(ORG, U.member)?.permissions).toEqual(["AI_ADMIN"]);
+    expect(world.emu.store.members.find(ORG, U.member)?.permissions).toEqual(["AI_ADMIN"]);
   });
 
   it("a protected resource left out of the program fails the preview and the up, and nothing is removed", async () => {
@@ -260,7 +260,7 @@ describe("resource options", () => {
     expect(await failureOf(s.preview(() => {}))).toMatch(/protected/);
     expect(await failureOf(s.up(() => {}))).toMatch(/protected/);
     expect(writesSince(since)).toEqual([]);
-    expect(world.emu.store.findDatabaseUser(DB, U.member)?.permissions).toEqual(["DB_UPLOAD"]);
+    expect(world.emu.store.databases.findUser(DB, U.member)?.permissions).toEqual(["DB_UPLOAD"]);
   });
 
   it("retainOnDelete: a resource left out of the program leaves state and nothing is sent", async () => {
@@ -278,7 +278,7 @@ describe("resource options", () => {
     expect(opsOf(r)).toEqual({ grace: "delete" });
     expect(writesSince(since)).toEqual([]);
     expect(s.state.size).toBe(0);
-    expect(world.emu.store.membership(ORG, userId("grace@northwind.example")).permissions).toEqual(["AI_ADMIN"]);
+    expect(world.emu.store.members.get(ORG, userId("grace@northwind.example")).permissions).toEqual(["AI_ADMIN"]);
   });
 
   it("pulumi import of a dynamic resource fails in the engine (the plugin gets no provider), and changes nothing", async () => {

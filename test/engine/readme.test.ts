@@ -279,7 +279,7 @@ describe("README.md, run", () => {
     const up = await shell.run("pulumi", ["up"], { cwd: folder });
     expect(up.code, up.out).toBe(0);
     expect(up.out).toMatch(/6 created/);
-    expect(emu.store.findMembership(102, 1011)).toBeDefined();
+    expect(emu.store.members.find(102, 1011)).toBeDefined();
     const since = writesFrom(emu);
     const again = await shell.run("pulumi", ["up", "--skip-preview", "--expect-no-changes"], { cwd: folder });
     expect(again.code, again.out).toBe(0);

@@ -52,7 +52,7 @@ describe("the API key", () => {
       expect(e.outputs.__provider, e.name).toBe(e.inputs.__provider);
     }
     await record(s.up(program(SEEDED.users.member), { expectNoChanges: true }));
-    world.emu.store.removeDatabaseUser(DB, SEEDED.users.member);
+    world.emu.store.databases.removeUser(DB, SEEDED.users.member);
     world.emu.store.changed();
     await record(s.refresh());
     // A failing create: its error message travels through the engine.

@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { linkDependencies, repoRoot, writesIn } from "../../bench/exportedProject";
-import type { RunResult } from "../../harness/program/stack";
+import type { RunResult } from "../../harness/runResult";
 import { runCli } from "../cli/runCli";
 import { control } from "../support/emulatorHttp";
 import { worldOf } from "../support/exampleScenarios";
@@ -103,6 +103,9 @@ describe("a review's remove decisions end in removed access, in every style expo
 
       const adopted = await writesOf(() => stack.up(program));
       expect(adopted.writes).toEqual({});
+      // Every resource created by adopting what is there (expired invitations adopted, not re-sent).
+      expect([...new Set(adopted.result.steps.map((s) => s.op))]).toEqual(["create"]);
+      expect(adopted.result.logs.map((l) => l.line).join("\n")).toMatch(/adopted/);
       await cli(["review", ...common, "--out", packet]);
 
       const signoff = path.join(packet, "review.csv");
@@ -157,7 +160,7 @@ describe("a review's remove decisions end in removed access, in every style expo
       const up = await writesOf(() => stack.up(program));
       expect(up.writes).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
       // Exactly the two lines of access went (removing a member also clears them from projects and their primary organization).
-      const alan = world.emu.store.findUserByEmail("alan@northwind.example")!;
+      const alan = world.emu.store.users.findByEmail("alan@northwind.example")!;
       const after = worldOf(world.emu);
       expect(accessOf(after)).toEqual({
         memberships: before.memberships.filter((m) => !(m.organizationId === ORG && m.userId === alan.id)),
@@ -183,7 +186,7 @@ describe("a review's remove decisions end in removed access, in every style expo
 
       if (exportArgs.length > 0) return;
       // The default style's stack, judged per permission: Grace is declared with permissions [] and made ORG_ADMIN in the web app.
-      const grace = world.emu.store.findUserByEmail("grace@northwind.example")!;
+      const grace = world.emu.store.users.findByEmail("grace@northwind.example")!;
       const made = await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${grace.id}`, { permissions: ["ORG_ADMIN"] });
       expect(made.status, JSON.stringify(made.body)).toBeLessThan(300);
       const state = path.join(project, "state.json");

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
 import { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import { skipWithoutEngine } from "../support/engine";
 import { policyEmulator } from "./emulator";
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { OrganizationPermission } from "../../contract";
 import { MODULE } from "../../provider/resources/support/resourceClass";
-import { declaredBy, declarationsOf, NOT_KNOWN, toPlain, TYPE_PREFIX, type ResourceInfo } from "../../policy/declarations";
+import { declaredBy, declarationsOf, NOT_KNOWN, RESOURCE_KINDS, toPlain, TYPE_PREFIX, type ResourceInfo } from "../../policy/declarations";
+import { resourceKinds } from "../../provider/runtime";
 import { orgPermissionsAllowedDomains } from "../../policy/policies";
 import { databaseAdminFindings } from "../../policy/rules/databaseAdmin";
 import { invitationExpiryFindings } from "../../policy/rules/invitationExpiry";
@@ -28,6 +29,16 @@ describe("the pack agrees with the provider", () => {
     expect(TYPE_PREFIX).toBe(`pulumi-nodejs:dynamic/${MODULE}:`);
     const schema = orgPermissionsAllowedDomains.configSchema!.properties.externalReviewerPermissions as { items: { enum: string[] } };
     expect(schema.items.enum).toEqual(OrganizationPermission.options.filter((p) => p !== "ORG_ADMIN"));
+  });
+
+  it("knows every resource kind the provider registers, so none is invisible to the policies and to review --stack", () => {
+    expect(Object.keys(RESOURCE_KINDS).sort()).toEqual(resourceKinds().sort());
+    // Each access kind is read: even with nothing known, it declares a person, a roster or a wall.
+    for (const [kind, what] of Object.entries(RESOURCE_KINDS)) {
+      const d = declarationsOf(res(kind, "x", {}));
+      const found = d.declarations.length + d.rosters.length + (d.walls?.length ?? 0);
+      expect(found > 0, `${kind} (${what})`).toBe(what === "access");
+    }
   });
 });
 

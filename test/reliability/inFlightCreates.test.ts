@@ -10,7 +10,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { uploadsOf } from "../../emulator/model/uploadStore";
 import { writePatternedFile } from "../support/files";
 import { programFolder, useResourceWorld, type ProviderWorld } from "../support/providerWorld";
 import { errorOf } from "../support/scenario";
@@ -23,9 +22,8 @@ beforeEach(() => world().emu.reset());
 /** The next request of `operation` is carried out (`after`) or not (`before`), and its answer lost. */
 const loseAnswerOf = (operation: string, drop: "before" | "after" = "after") =>
   world().emu.traffic.faults.set({ script: [{ drop }], operations: [operation] });
-const datasetsNamed = (name: string) =>
-  Object.values(uploadsOf(store()).state.datasets).filter((d) => d.databaseId === DB && d.name === name);
-const sourceFilesIn = (datasetId: number) => Object.values(uploadsOf(store()).state.sourceFiles).filter((f) => f.datasetId === datasetId);
+const datasetsNamed = (name: string) => Object.values(store().uploads.state.datasets).filter((d) => d.databaseId === DB && d.name === name);
+const sourceFilesIn = (datasetId: number) => Object.values(store().uploads.state.sourceFiles).filter((f) => f.datasetId === datasetId);
 const marksIn = (dir: string) => {
   const folder = path.join(dir, ".reviewadmin", "creates");
   return fs.existsSync(folder) ? fs.readdirSync(folder) : [];

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
@@ -19,18 +19,18 @@ const world = useProgramWorld("lockout");
 /** A fresh world where Ada and Barbara are the organization's only two org admins, and a stack using the organization key. */
 function twoAdmins(): { s: EngineStack; ada: number; barbara: number } {
   const s = world.freshStack("orgKey"); // resets the world first
-  const ada = world.emu.store.findUserByEmail("ada@northwind.example")!.id;
-  const barbara = world.emu.store.findUserByEmail("barbara@northwind.example")!.id;
-  world.emu.store.updateMember(ORG, barbara, { permissions: ["ORG_ADMIN"] });
-  const admins = world.emu.store
-    .membersOf(ORG)
+  const ada = world.emu.store.users.findByEmail("ada@northwind.example")!.id;
+  const barbara = world.emu.store.users.findByEmail("barbara@northwind.example")!.id;
+  world.emu.store.members.update(ORG, barbara, { permissions: ["ORG_ADMIN"] });
+  const admins = world.emu.store.members
+    .of(ORG)
     .filter((m) => m.permissions.includes("ORG_ADMIN"))
     .map((m) => m.userId);
   expect(admins.sort()).toEqual([ada, barbara].sort());
   return { s, ada, barbara };
 }
 
-const adminsLeft = () => world.emu.store.membersOf(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).length;
+const adminsLeft = () => world.emu.store.members.of(ORG).filter((m) => m.permissions.includes("ORG_ADMIN")).length;
 const errorsOf = (run: Promise<unknown>) =>
   run.then(
     () => "",
@@ -64,9 +64,9 @@ describe("the last two org admins, removed in parallel", () => {
   it("an OrgMember and a roster, each removing one admin: one is refused, one admin stays", async () => {
     const { s } = twoAdmins();
     const everyone = Object.fromEntries(
-      world.emu.store
-        .membersOf(ORG)
-        .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+      world.emu.store.members
+        .of(ORG)
+        .map((m) => world.emu.store.users.get(m.userId).email.toLowerCase())
         .filter((e) => e !== "ada@northwind.example" && e !== "barbara@northwind.example")
         .map((e) => [e, {}]),
     );

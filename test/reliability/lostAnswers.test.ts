@@ -12,9 +12,8 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
-import { uploadsOf } from "../../emulator/model/uploadStore";
 import { useProgramWorld } from "../support/programWorld";
 import { programFolder } from "../support/providerWorld";
 
@@ -54,7 +53,7 @@ describe("a lost answer after each write", () => {
     loseAnswerOf("PostOrganizationUsers");
     await s.up(program);
     expect(sent("PostOrganizationUsers")).toBe(2);
-    expect(world.emu.store.invitationsOf(ORG).filter((i) => i.email === "zoe@example.com")).toHaveLength(1);
+    expect(world.emu.store.invitations.of(ORG).filter((i) => i.email === "zoe@example.com")).toHaveLength(1);
     await expectConverged(s, program);
   });
 
@@ -68,7 +67,7 @@ describe("a lost answer after each write", () => {
       });
     loseAnswerOf("PatchOrganizationUser");
     await s.up(program);
-    expect(world.emu.store.membership(ORG, world.emu.store.findUserByEmail("grace@northwind.example")!.id).permissions).toEqual([
+    expect(world.emu.store.members.get(ORG, world.emu.store.users.findByEmail("grace@northwind.example")!.id).permissions).toEqual([
       "AI_ADMIN",
     ]);
     await expectConverged(s, program);
@@ -85,14 +84,14 @@ describe("a lost answer after each write", () => {
     await s.destroy();
     world.emu.traffic.faults.clear();
     expect(
-      world.emu.store.findUserByEmail("barbara@northwind.example") &&
-        world.emu.store.findMembership(ORG, world.emu.store.findUserByEmail("barbara@northwind.example")!.id),
+      world.emu.store.users.findByEmail("barbara@northwind.example") &&
+        world.emu.store.members.find(ORG, world.emu.store.users.findByEmail("barbara@northwind.example")!.id),
     ).toBeFalsy();
     const s2 = world.freshStack();
     await s2.up(() => void new reviewadmin.Invitation("pending", { organizationId: ORG, email: SEEDED.invitations.pending }));
     loseAnswerOf("DeleteOrganizationInvitation");
     await s2.destroy();
-    expect(world.emu.store.findInvitation(ORG, SEEDED.invitations.pending)).toBeUndefined();
+    expect(world.emu.store.invitations.find(ORG, SEEDED.invitations.pending)).toBeUndefined();
     expect(s2.state.size).toBe(0);
   });
 
@@ -119,11 +118,11 @@ describe("a lost answer after each write", () => {
       void new reviewadmin.DatabaseUserPermissions("alan", { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_DELETE"] });
     loseAnswerOf("PutDatabaseUser");
     await s.up(program);
-    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_DELETE"]);
+    expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_DELETE"]);
     await expectConverged(s, program);
     loseAnswerOf("DeleteDatabaseUser");
     await s.destroy();
-    expect(world.emu.store.findDatabaseUser(DB, SEEDED.users.member)).toBeUndefined();
+    expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)).toBeUndefined();
   });
 
   it("E5 (custodian sync): sent again (the sync overwrites)", async () => {
@@ -156,7 +155,7 @@ describe("a lost answer after each write", () => {
       /an earlier create of dataset 'Mail 2026' in database 2001 was sent at .* set adoptId: <its id>/,
     );
     expect(sent("PostDatabaseDataset")).toBe(1);
-    const made = Object.values(uploadsOf(world.emu.store).state.datasets).filter((d) => d.name === "Mail 2026");
+    const made = Object.values(world.emu.store.uploads.state.datasets).filter((d) => d.name === "Mail 2026");
     expect(made).toHaveLength(1);
     await s.up(program({ adoptId: made[0]!.id }));
     expect(s.find("mail")?.outputs.datasetId).toBe(made[0]!.id);
@@ -186,7 +185,7 @@ describe("a lost answer after each write", () => {
       /an earlier create of source file 'two-parts.bin' in dataset \d+ of database 2001 was sent at/,
     );
     expect(sent("PostDatasetFile")).toBe(1);
-    const lost = Object.values(uploadsOf(world.emu.store).state.sourceFiles).filter((f) => f.datasetId === datasetId);
+    const lost = Object.values(world.emu.store.uploads.state.sourceFiles).filter((f) => f.datasetId === datasetId);
     expect(lost).toHaveLength(1);
     await s.up(() => {
       new reviewadmin.Dataset("files", { databaseId: DB, name: "Files" });

@@ -22,7 +22,7 @@ const DIR = SEEDED.directories.org; // 5001, owned by 102
 const { world, store, record, res, failuresOf: checkFailures } = useResourceWorld("CustodianDirectorySync");
 const custodian = (dir: number, email: string) =>
   store()
-    .directory(dir)
+    .directories.get(dir)
     .custodians.find((c) => c.email.toLowerCase() === email.toLowerCase());
 /** Check failures as `property | reason`, one a line. */
 const failuresOf = (run: Run, inputs: Record<string, unknown>) => checkFailures(run, inputs, (f) => `${f.property} | ${f.reason}`);
@@ -49,8 +49,8 @@ describe("CustodianDirectorySync", () => {
     "people records and a CSV file: synced, refreshed, drift unseen, updated, replaced on a change of directory, deleted; a directory already gone",
     SCENARIO,
     async () => {
-      const fileDir = store().createDirectory({ organizationId: SEEDED.org, name: "From a file" }).id;
-      const movedDir = store().createDirectory({ organizationId: SEEDED.org, name: "Moved here" }).id;
+      const fileDir = store().directories.create({ organizationId: SEEDED.org, name: "From a file" }).id;
+      const movedDir = store().directories.create({ organizationId: SEEDED.org, name: "Moved here" }).id;
       const csvFile = path.join(tmp, "custodians.csv");
       const fileInputs = { directoryId: fileDir, csvPath: csvFile };
 
@@ -75,10 +75,10 @@ describe("CustodianDirectorySync", () => {
         expect(custodian(DIR, "dan@example.com")).toMatchObject({ name: "Dan Dee", employeeStartDate: "2020-02-29", department: null });
         expect(
           store()
-            .directory(DIR)
+            .directories.get(DIR)
             .custodians.some((c) => c.userPrincipalName === "svc-archive@corp.example"),
         ).toBe(false);
-        expect(store().directory(fileDir).custodians).toEqual([
+        expect(store().directories.get(fileDir).custodians).toEqual([
           expect.objectContaining({ email: "erin@example.com", name: "Erin E", department: "Finance" }),
         ]);
       });
@@ -107,7 +107,7 @@ describe("CustodianDirectorySync", () => {
         "drift behind its back cannot be seen on refresh (the service has no read endpoint): the last synced state stays",
         async () => {
           store()
-            .directory(DIR)
+            .directories.get(DIR)
             .custodians.find((c) => c.email === "dan@example.com")!.department = "Changed in the web app";
           const sent = record();
           await world().run(async (run) => {
@@ -148,7 +148,7 @@ describe("CustodianDirectorySync", () => {
       });
 
       await step("replaces on a change of directory; the old directory is left as it was, with a warning", async () => {
-        const before = structuredClone(store().directory(fileDir).custodians);
+        const before = structuredClone(store().directories.get(fileDir).custodians);
         await world().run(async (run) => {
           const f = await res(run, "file");
           const r = await f.up({ directoryId: movedDir, csvPath: csvFile });
@@ -159,17 +159,17 @@ describe("CustodianDirectorySync", () => {
             new RegExp(`warning: .*CustodianDirectorySync of directory ${fileDir}: the service has no endpoint to delete or empty`),
           );
         });
-        expect(store().directory(fileDir).custodians).toEqual(before);
+        expect(store().directories.get(fileDir).custodians).toEqual(before);
         expect(
           store()
-            .directory(movedDir)
+            .directories.get(movedDir)
             .custodians.map((c) => c.email)
             .sort(),
         ).toEqual(["erin@example.com", "frank@example.com"]);
       });
 
       await step("delete leaves the directory's people and logs a warning", async () => {
-        const before = structuredClone(store().directory(DIR).custodians);
+        const before = structuredClone(store().directories.get(DIR).custodians);
         const sent = record();
         await world().run(async (run) => {
           const d = await res(run, "people");
@@ -180,7 +180,7 @@ describe("CustodianDirectorySync", () => {
           );
           expect(line.stream).toBe("stderr");
         });
-        expect(store().directory(DIR).custodians).toEqual(before);
+        expect(store().directories.get(DIR).custodians).toEqual(before);
         expect(sent.all()).toEqual([]);
       });
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   world = await startProviderWorld();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cds-presets-"));
   for (const name of ["entra", "google", "okta", "workday", "m365", "raw"]) {
-    dirs[name] = world.emu.store.createDirectory({ organizationId: SEEDED.org, name: `From ${name}` }).id;
+    dirs[name] = world.emu.store.directories.create({ organizationId: SEEDED.org, name: `From ${name}` }).id;
   }
 });
 afterAll(async () => {
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 const res = (run: Run, name: string) => run.resource(KIND, name);
 const syncs = () => world.emu.traffic.log.list("PostDirectoryCustodians").length;
-const people = (dir: string) => new Map(world.emu.store.directory(dirs[dir]!).custodians.map((c) => [c.email, c]));
+const people = (dir: string) => new Map(world.emu.store.directories.get(dirs[dir]!).custodians.map((c) => [c.email, c]));
 function file(name: string, text: string): string {
   const p = path.join(tmp, name);
   fs.writeFileSync(p, text);

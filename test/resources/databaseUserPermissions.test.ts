@@ -19,7 +19,7 @@ const DB = SEEDED.databases.open; // 2001, owned by 102, orgAdminAccess on: the 
 const U = SEEDED.users;
 const { world, store, record, res, failuresOf } = useResourceWorld("DatabaseUserPermissions");
 const permsOf = (db: number, userId: number) => {
-  const du = store().findDatabaseUser(db, userId);
+  const du = store().databases.findUser(db, userId);
   return du ? [...du.permissions].sort() : undefined;
 };
 
@@ -74,7 +74,7 @@ describe("DatabaseUserPermissions", () => {
       });
 
       await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-        store().setDatabaseUser(DB, U.member, ["DB_ADMIN"]);
+        store().databases.setUser(DB, U.member, ["DB_ADMIN"]);
         await world().run(async (run) => {
           const d = await res(run, "alan");
           const s = await d.refresh();
@@ -103,7 +103,7 @@ describe("DatabaseUserPermissions", () => {
 
       await step("replaces create-first on a change of user or database, each change a run of its own", async () => {
         // Let the key's user administer a second database, so moving the grant there can be applied.
-        store().setDatabaseUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
+        store().databases.setUser(SEEDED.databases.parentOrg, U.orgAdmin, ["DB_ADMIN"]);
         await world().run(async (run) => {
           const byUser = await (await res(run, "alan")).up({ ...alanInputs, userId: U.databaseAdmin });
           expect(byUser.op).toBe("replace");
@@ -131,7 +131,7 @@ describe("DatabaseUserPermissions", () => {
       });
 
       await step("refresh of permissions removed behind its back drops it; delete of permissions already gone succeeds", async () => {
-        store().removeDatabaseUser(DB, U.multiOrgMember);
+        store().databases.removeUser(DB, U.multiOrgMember);
         const sent = record();
         await world().run(async (run) => {
           const d = await res(run, "margaret");

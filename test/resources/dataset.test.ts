@@ -4,12 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { uploadsOf } from "../../emulator/model/uploadStore";
 import { programFolder, useResourceWorld } from "../support/providerWorld";
 
 const DB = SEEDED.databases.open;
 const { world, store, record, res, failuresOf } = useResourceWorld("Dataset", { cwd: programFolder("dataset-") });
-const datasetsNamed = (name: string) => Object.values(uploadsOf(store()).state.datasets).filter((d) => d.name === name);
+const datasetsNamed = (name: string) => Object.values(store().uploads.state.datasets).filter((d) => d.name === name);
 
 describe("Dataset", () => {
   it("refuses a name with control characters at check, naming the field, the character and the rule; sends nothing", async () => {

@@ -37,7 +37,7 @@ describe("EthicalWall", () => {
   });
 
   it("resolves the walled emails and patterns to user ids at check, lower-cased and sorted", async () => {
-    store().setDatabaseUser(DB, U.noAccess, ["DB_UPLOAD"]); // radia@contoso.example, outside organization 102
+    store().databases.setUser(DB, U.noAccess, ["DB_UPLOAD"]); // radia@contoso.example, outside organization 102
     await world().run(async (run) => {
       const p = await (await res(run, "wall")).preview({ ...valid, people: ["*@Contoso.example", "Ken@Northwind.example"] });
       expect(p.check.inputs).toMatchObject({
@@ -51,9 +51,9 @@ describe("EthicalWall", () => {
   });
 
   it('onBreach "remove" never removes the API key\'s own DB_ADMIN (anti-lockout), and says so; deleting the wall removes nothing', async () => {
-    store().setDatabaseUser(DB, U.orgAdmin, ["DB_ADMIN"]); // Ada: the key's user
-    store().setDatabaseUser(DB, U.databaseAdmin, ["DB_ADMIN"]); // another DB_ADMIN: Ada is not the last
-    store().setDatabaseUser(DB, U.aiAdmin, ["DB_UPLOAD"]); // Ken
+    store().databases.setUser(DB, U.orgAdmin, ["DB_ADMIN"]); // Ada: the key's user
+    store().databases.setUser(DB, U.databaseAdmin, ["DB_ADMIN"]); // another DB_ADMIN: Ada is not the last
+    store().databases.setUser(DB, U.aiAdmin, ["DB_UPLOAD"]); // Ken
     const inputs = { ...valid, people: ["ada@northwind.example", "ken@northwind.example"], onBreach: "remove" };
     const wall = await world().run(async (run) => (await res(run, "wall")).up(inputs));
     expect(wall.outs.breaches).toEqual([
@@ -65,13 +65,13 @@ describe("EthicalWall", () => {
         keptBecause: "it is the grant of the API key's own user (anti-lockout)",
       },
     ]);
-    expect(store().findDatabaseUser(DB, U.aiAdmin)).toBeUndefined();
-    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+    expect(store().databases.findUser(DB, U.aiAdmin)).toBeUndefined();
+    expect(store().databases.findUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
     // Ada is also org admin of 102, and 2001 keeps orgAdminAccess on.
     expect(wall.outs.unenforceable).toEqual([
       { databaseId: DB, organizationId: SEEDED.org, userId: U.orgAdmin, email: "ada@northwind.example" },
     ]);
     await world().run(async (run) => (await res(run, "wall")).destroy());
-    expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+    expect(store().databases.findUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
   });
 });

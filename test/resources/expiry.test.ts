@@ -67,7 +67,7 @@ describe("DatabaseUserPermissions with expiresOn", () => {
         const sent = record();
         const r = await world().run(async (run) => (await res(run, "guest")).up(inputs));
         expect(sent.writes()).toEqual(["DeleteDatabaseUser 204"]);
-        expect(store().findDatabaseUser(DB, U.member)?.permissions ?? []).toEqual([]);
+        expect(store().databases.findUser(DB, U.member)?.permissions ?? []).toEqual([]);
         expect(r.outs).toMatchObject({ permissions: [], expiresOn: tomorrow, expiredOn: tomorrow });
       });
 
@@ -84,7 +84,7 @@ describe("DatabaseUserPermissions with expiresOn", () => {
         const later = { ...inputs, expiresOn: day(store().clock.now() + 30 * 86_400_000) };
         const r = await world().run(async (run) => (await res(run, "guest")).up(later));
         expect(r.op).toBe("update");
-        expect(store().findDatabaseUser(DB, U.member)?.permissions).toEqual(["DB_UPLOAD"]);
+        expect(store().databases.findUser(DB, U.member)?.permissions).toEqual(["DB_UPLOAD"]);
         expect(r.outs.expiredOn).toBeUndefined();
       });
     } finally {
@@ -112,7 +112,7 @@ describe("OrgMember with expiresOn", () => {
       await step("two days later: preview says so, up removes him with one write, a later up does nothing", async () => {
         const outs = await pastTheEnd("OrgMember", "alan", alan, "alan@northwind.example", tomorrow, /^DeleteOrganizationUser 20\d$/);
         expect(outs).toMatchObject({ status: "removed", userId: null, permissions: [], expiredOn: tomorrow });
-        expect(store().findMembership(SEEDED.org, U.member)).toBeUndefined();
+        expect(store().members.find(SEEDED.org, U.member)).toBeUndefined();
       });
       await step("the key's own user past the end date: refused at preview, naming them", async () => {
         const ada = { organizationId: SEEDED.org, email: "ada@northwind.example" };
@@ -148,7 +148,7 @@ describe("OrgMemberPermissions with expiresOn", () => {
           /^PatchOrganizationUser 200$/,
         );
         expect(outs).toMatchObject({ permissions: [], expiredOn: tomorrow });
-        expect(store().membership(SEEDED.org, U.member).permissions).toEqual([]);
+        expect(store().members.get(SEEDED.org, U.member).permissions).toEqual([]);
       });
     } finally {
       await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
@@ -170,7 +170,7 @@ describe("Invitation with expiresOn", () => {
         expect(outs).toMatchObject({ status: "removed", expiredOn: tomorrow });
         expect(
           store()
-            .invitationsOf(SEEDED.org)
+            .invitations.of(SEEDED.org)
             .map((i) => i.email),
         ).not.toContain("guest@lawfirm.example");
       });
@@ -197,7 +197,7 @@ describe("Invitation with expiresOn, accepted in time", () => {
         });
         await step("two days later: the preview warns the member stays, naming OrgMember's expiresOn; up writes nothing", async () => {
           expect((await moveClock(2)).status).toBe(200);
-          const guest = store().findUserByEmail(inv.email)!.id;
+          const guest = store().users.findByEmail(inv.email)!.id;
           await world().run(async (run) => {
             await (await res(run, "guest", "Invitation")).preview(inv);
             expect(lines(run)).toContain(
@@ -207,7 +207,7 @@ describe("Invitation with expiresOn, accepted in time", () => {
           const sent = record();
           await world().run(async (run) => (await res(run, "guest", "Invitation")).up(inv));
           expect(sent.writes()).toEqual([]);
-          expect(store().findMembership(SEEDED.org, guest)).toBeDefined();
+          expect(store().members.find(SEEDED.org, guest)).toBeDefined();
         });
       } finally {
         await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
@@ -240,8 +240,8 @@ describe("OrganizationMembers entries with expiresOn", () => {
         const sent = record();
         const r = await world().run(async (run) => (await res(run, "legal", "OrganizationMembers")).up(roster(tomorrow)));
         expect(sent.writes()).toEqual([expect.stringMatching(/^DeleteOrganizationUser 20\d$/)]);
-        expect(store().findMembership(SEEDED.org, U.member)).toBeUndefined();
-        expect(store().findMembership(SEEDED.org, U.orgAdmin)).toBeDefined();
+        expect(store().members.find(SEEDED.org, U.member)).toBeUndefined();
+        expect(store().members.find(SEEDED.org, U.orgAdmin)).toBeDefined();
         expect(r.outs).toMatchObject({ expired: { "alan@northwind.example": tomorrow } });
         const again = record();
         await world().run(async (run) =>
@@ -256,7 +256,7 @@ describe("OrganizationMembers entries with expiresOn", () => {
             /refused: .*ada@northwind\.example/,
           );
         });
-        expect(store().findMembership(SEEDED.org, U.orgAdmin)).toBeDefined();
+        expect(store().members.find(SEEDED.org, U.orgAdmin)).toBeDefined();
       });
     } finally {
       await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });
@@ -304,7 +304,7 @@ describe("DatabaseUsers entries with startsOn, and the key's own expired DB_ADMI
         const sent = record();
         await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up(roster));
         expect(sent.writes()).toEqual([]);
-        expect(store().findDatabaseUser(DB, U.member)).toBeUndefined();
+        expect(store().databases.findUser(DB, U.member)).toBeUndefined();
       });
       await step("on the start day: up grants DB_UPLOAD with one write", async () => {
         expect((await moveClock(2)).status).toBe(200);
@@ -328,7 +328,7 @@ describe("DatabaseUsers entries with startsOn, and the key's own expired DB_ADMI
     try {
       await step("the key's own user (Ada) gets DB_ADMIN on 2001 until tomorrow", async () => {
         await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up(roster));
-        expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+        expect(store().databases.findUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
       });
       await step("two days later taking it away is refused as a lockout, before anything is sent", async () => {
         expect((await moveClock(2)).status).toBe(200);
@@ -338,7 +338,7 @@ describe("DatabaseUsers entries with startsOn, and the key's own expired DB_ADMI
           await expect(d.preview(roster)).rejects.toThrow(/refused: .*DB_ADMIN.*allowAdminRemoval/);
         });
         expect(sent.writes()).toEqual([]);
-        expect(store().findDatabaseUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+        expect(store().databases.findUser(DB, U.orgAdmin)?.permissions).toEqual(["DB_ADMIN"]);
       });
     } finally {
       await control(world().emu.url, "POST", "/clock", { advanceMs: -store().clock.offsetMs });

@@ -2,7 +2,7 @@
  * Program edits that must never cost access (handover.ts): a resource renamed without aliases,
  * moved into a component, a person moved between a per-person resource and a roster, a grant
  * moved into a DatabaseUsers roster, and a replace whose create fails. Each edit runs as two
- * `pulumi up`s of the program harness (a fresh plugin per run, as the CLI does); after each up the
+ * `pulumi up`s under the real engine (a fresh plugin per run); after each up the
  * platform equals the program, nothing the program still declares was removed, and a refresh
  * followed by a preview shows no drift.
  */
@@ -10,7 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack as Stack } from "../../harness/engineStack";
-import { RunError } from "../../harness/program/stack";
+import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { useProgramWorld } from "../support/programWorld";
@@ -41,8 +41,8 @@ function removalsSince(since: number): Record<string, number> {
 
 const logLength = () => world.emu.traffic.log.list().length;
 const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).join("\n");
-const member = (userId: number) => world.emu.store.findMembership(ORG, userId);
-const grantOf = (userId: number, db = DB) => world.emu.store.findDatabaseUser(db, userId)?.permissions;
+const member = (userId: number) => world.emu.store.members.find(ORG, userId);
+const grantOf = (userId: number, db = DB) => world.emu.store.databases.findUser(db, userId)?.permissions;
 
 /** Refresh, then preview: both must find nothing to change. */
 async function expectNoDrift(s: Stack): Promise<void> {
@@ -66,7 +66,7 @@ describe("renames and moves hand over instead of removing", () => {
       new reviewadmin.OrgMember(name, { organizationId: ORG, email: "barbara@northwind.example", permissions: ["AI_ADMIN"] }, opts);
 
     await up(s, () => void declare("barbara"));
-    const barbara = world.emu.store.findUserByEmail("barbara@northwind.example")!.id;
+    const barbara = world.emu.store.users.findByEmail("barbara@northwind.example")!.id;
     expect(member(barbara)?.permissions).toEqual(["AI_ADMIN"]);
 
     let since = logLength();
@@ -99,9 +99,9 @@ describe("renames and moves hand over instead of removing", () => {
     const alan = U.member;
     const everyoneElse = () =>
       Object.fromEntries(
-        world.emu.store
-          .membersOf(ORG)
-          .map((m) => world.emu.store.user(m.userId).email.toLowerCase())
+        world.emu.store.members
+          .of(ORG)
+          .map((m) => world.emu.store.users.get(m.userId).email.toLowerCase())
           .filter((e) => e !== "alan@northwind.example")
           .map((e) => [e, {}]),
       );
@@ -140,7 +140,7 @@ describe("renames and moves hand over instead of removing", () => {
 
   it("a pending Invitation renamed stays pending; a person moves between OrgMemberPermissions, UserIdentifiers and an OrgMember", async () => {
     const s = world.freshStack();
-    const margaret = world.emu.store.findUserByEmail("margaret@northwind.example")!.id;
+    const margaret = world.emu.store.users.findByEmail("margaret@northwind.example")!.id;
     const invite = (name: string) =>
       new reviewadmin.Invitation(name, { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
 
@@ -157,7 +157,7 @@ describe("renames and moves hand over instead of removing", () => {
         identifiers: [{ abbreviation: "MH", label: "Margaret Hamilton" }],
       });
     });
-    const invitationBefore = structuredClone(world.emu.store.findInvitation(ORG, "zoe@example.com"));
+    const invitationBefore = structuredClone(world.emu.store.invitations.find(ORG, "zoe@example.com"));
 
     const since = logLength();
     const moved = await up(s, () => {
@@ -180,7 +180,7 @@ describe("renames and moves hand over instead of removing", () => {
         .sort(),
     ).toEqual(["margaret-ids", "margaret-perms", "zoe"]);
     expect(removalsSince(since)).toEqual({});
-    expect(world.emu.store.findInvitation(ORG, "zoe@example.com")).toEqual(invitationBefore);
+    expect(world.emu.store.invitations.find(ORG, "zoe@example.com")).toEqual(invitationBefore);
     expect(member(margaret)?.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
     expect(member(margaret)?.userIdentifiers).toEqual([{ abbreviation: "MH", label: "Margaret Hamilton" }]);
     await expectNoDrift(s);
@@ -192,8 +192,8 @@ describe("renames and moves hand over instead of removing", () => {
     const grant = (name: string) =>
       new reviewadmin.DatabaseUserPermissions(name, { databaseId: DB, userId: alan, permissions: ["DB_UPLOAD"] });
     const others = Object.fromEntries(
-      world.emu.store
-        .databaseUsersOf(DB)
+      world.emu.store.databases
+        .usersOf(DB)
         .filter((d) => d.userId !== alan)
         .map((d) => [String(d.userId), d.permissions]),
     );
@@ -309,7 +309,7 @@ describe("pending people", () => {
     await expectNoDrift(s);
     expect((await s.up(program, { expectNoChanges: true })).changes).toBe(0);
 
-    const { user } = world.emu.store.acceptInvitation(ORG, "linus@example.org");
+    const { user } = world.emu.store.members.acceptInvitation(ORG, "linus@example.org");
     const applied = await up(s, program);
     expect(applied.steps.find((st) => st.name === "newcomer")?.op).toBe("update");
     expect(member(user.id)?.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);

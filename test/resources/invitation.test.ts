@@ -16,7 +16,7 @@ import { errorOf, SCENARIO, step } from "../support/scenario";
 
 const ORG = SEEDED.org;
 const { world, store, record, res, failuresOf } = useResourceWorld("Invitation");
-const invitationOf = (email: string) => store().findInvitation(ORG, email);
+const invitationOf = (email: string) => store().invitations.find(ORG, email);
 
 const ZOE = "zoe.invitee@example.com";
 const zoeInputs = {
@@ -61,8 +61,8 @@ describe("Invitation", () => {
     });
 
     await step("refresh finds drift made behind its back (re-invited with other permissions), and up puts it back", async () => {
-      store().deleteInvitation(ORG, ZOE);
-      store().createInvitation(ORG, { email: ZOE, firstName: "Zoe", permissions: ["ORG_ADMIN"] }, SEEDED.users.orgAdmin);
+      store().invitations.delete(ORG, ZOE);
+      store().invitations.create(ORG, { email: ZOE, firstName: "Zoe", permissions: ["ORG_ADMIN"] }, SEEDED.users.orgAdmin);
       await world().run(async (run) => {
         const d = await res(run, "zoe");
         const s = await d.refresh();
@@ -102,7 +102,7 @@ describe("Invitation", () => {
 
       await world().run(async (run) => (await res(run, "zoe")).destroy());
       expect(invitationOf(other)).toBeUndefined();
-      expect(store().findUserByEmail(other)).toBeUndefined();
+      expect(store().users.findByEmail(other)).toBeUndefined();
     });
   });
 
@@ -116,15 +116,15 @@ describe("Invitation", () => {
     );
     expect(hire.outs).toMatchObject({ status: "pending", adopted: true, permissions: [] });
     expect(late.outs).toMatchObject({ status: "pending", adopted: true, permissions: ["LEGAL_HOLD_ADMIN"] });
-    expect(store().isExpired(invitationOf(SEEDED.invitations.expired)!)).toBe(false);
+    expect(store().invitations.isExpired(invitationOf(SEEDED.invitations.expired)!)).toBe(false);
     expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]); // no invitation sent; the expired one re-sent
   });
 
   it("refresh of an invitation deleted behind its back drops it; delete of one already gone succeeds, deleting nothing", async () => {
     const gone = "gone.soon@example.com";
-    store().createInvitation(ORG, { email: gone, permissions: [] }, SEEDED.users.orgAdmin);
+    store().invitations.create(ORG, { email: gone, permissions: [] }, SEEDED.users.orgAdmin);
     await world().run(async (run) => (await res(run, "gone")).up({ organizationId: ORG, email: gone }));
-    store().deleteInvitation(ORG, gone);
+    store().invitations.delete(ORG, gone);
     const sent = record();
     await world().run(async (run) => {
       const d = await res(run, "gone");
@@ -209,7 +209,7 @@ describe("Invitation", () => {
       { cwd: programFolder() },
     );
     expect(sent.writes()).toEqual([]);
-    expect(store().findInvitation(ORG, "ivy@example.com")).toBeUndefined();
+    expect(store().invitations.find(ORG, "ivy@example.com")).toBeUndefined();
   });
 
   it("turns 403 and 404 into one clear line", async () => {
@@ -266,7 +266,7 @@ describe("Invitation lifecycle", () => {
       await step(
         "expired behind its back: refresh shows expired, preview an update, up re-sends it (unless resendWhenExpired is false)",
         async () => {
-          store().expireInvitation(ORG, IVY);
+          store().invitations.expire(ORG, IVY);
           const sent = record();
           await world().run(async (run) => {
             const d = await res(run, "ivy");
@@ -286,7 +286,7 @@ describe("Invitation lifecycle", () => {
             expect(Date.parse(r.outs.expiration)).toBeGreaterThan(Date.now());
           });
           expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
-          expect(store().isExpired(invitationOf(IVY)!)).toBe(false);
+          expect(store().invitations.isExpired(invitationOf(IVY)!)).toBe(false);
         },
       );
 
@@ -304,8 +304,8 @@ describe("Invitation lifecycle", () => {
       });
 
       await step("accepted behind its back: status accepted; delete leaves the membership", async () => {
-        store().acceptInvitation(ORG, IVY);
-        const userId = store().findUserByEmail(IVY)!.id;
+        store().members.acceptInvitation(ORG, IVY);
+        const userId = store().users.findByEmail(IVY)!.id;
         const sent = record();
         await world().run(async (run) => {
           const d = await res(run, "ivy");
@@ -321,7 +321,7 @@ describe("Invitation lifecycle", () => {
           await run.plugin.waitForLog(/was accepted; deleting the Invitation leaves ivy.lifecycle@example.com a member/);
         });
         expect(sent.writes()).toEqual([]);
-        expect(store().findMembership(ORG, userId)?.permissions).toEqual(["AI_ADMIN"]);
+        expect(store().members.find(ORG, userId)?.permissions).toEqual(["AI_ADMIN"]);
       });
     },
   );

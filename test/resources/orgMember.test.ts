@@ -13,8 +13,8 @@ const ORG = SEEDED.org;
 const { world, store, record, res, failuresOf } = useResourceWorld("OrgMember");
 const memberEmails = () =>
   store()
-    .membersOf(ORG)
-    .map((m) => store().user(m.userId).email.toLowerCase());
+    .members.of(ORG)
+    .map((m) => store().users.get(m.userId).email.toLowerCase());
 
 describe("OrgMember", () => {
   it("an existing platform user: added with permissions and identifiers, refreshed, drifted, updated, deleted", SCENARIO, async () => {
@@ -34,7 +34,7 @@ describe("OrgMember", () => {
         adopted: false,
         permissions: ["CLOUD_MANAGEMENT_ADMIN"],
       });
-      const m = store().membership(ORG, SEEDED.users.unaffiliated);
+      const m = store().members.get(ORG, SEEDED.users.unaffiliated);
       expect(m.permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
       expect(m.userIdentifiers).toEqual([{ abbreviation: "LT", label: "Linus Torvalds" }]);
     });
@@ -66,7 +66,7 @@ describe("OrgMember", () => {
     });
 
     await step("refresh finds drift made behind its back, and up puts it back", async () => {
-      store().updateMember(ORG, SEEDED.users.unaffiliated, { permissions: ["ORG_ADMIN", "AI_ADMIN"] });
+      store().members.update(ORG, SEEDED.users.unaffiliated, { permissions: ["ORG_ADMIN", "AI_ADMIN"] });
       await world().run(async (run) => {
         const d = await res(run, "linus");
         const s = await d.refresh();
@@ -75,14 +75,14 @@ describe("OrgMember", () => {
         expect((await d.preview(linus)).op).toBe("update");
         expect((await d.up(linus)).op).toBe("update");
       });
-      expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
+      expect(store().members.get(ORG, SEEDED.users.unaffiliated).permissions).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
     });
 
     await step("update: permissions in place", async () => {
       const r = await world().run(async (run) => (await res(run, "linus")).up({ ...linus, permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"] }));
       expect(r.op).toBe("update");
       expect(r.outs.permissions).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
-      expect(store().membership(ORG, SEEDED.users.unaffiliated).permissions.sort()).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
+      expect(store().members.get(ORG, SEEDED.users.unaffiliated).permissions.sort()).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
     });
 
     await step("delete removes the member", async () => {
@@ -108,7 +108,7 @@ describe("OrgMember", () => {
           permissions: ["AI_ADMIN"],
         });
         expect(Date.parse(r.outs.invitationExpiration)).toBeGreaterThan(Date.now());
-        expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeDefined();
+        expect(store().invitations.find(ORG, "zoe.newcomer@example.com")).toBeDefined();
       });
 
       await step("replace on a change of email", async () => {
@@ -116,12 +116,12 @@ describe("OrgMember", () => {
           (await res(run, "newcomer")).up({ organizationId: ORG, email: "zoe.second@example.com" }),
         );
         expect(r.op).toBe("replace");
-        expect(store().findInvitation(ORG, "zoe.newcomer@example.com")).toBeUndefined();
-        expect(store().findInvitation(ORG, "zoe.second@example.com")).toBeDefined();
+        expect(store().invitations.find(ORG, "zoe.newcomer@example.com")).toBeUndefined();
+        expect(store().invitations.find(ORG, "zoe.second@example.com")).toBeDefined();
       });
 
       await step("delete of an invitation already gone succeeds, deleting nothing", async () => {
-        store().deleteInvitation(ORG, "zoe.second@example.com");
+        store().invitations.delete(ORG, "zoe.second@example.com");
         const sent = record();
         await world().run(async (run) => {
           const d = await res(run, "newcomer");
@@ -135,18 +135,18 @@ describe("OrgMember", () => {
 
   it("adopts an existing member without writing anything, and drops it on refresh once removed behind its back", SCENARIO, async () => {
     await step("create: adopts the member, leaving unmanaged fields alone", async () => {
-      const before = structuredClone(store().membership(ORG, SEEDED.users.member));
+      const before = structuredClone(store().members.get(ORG, SEEDED.users.member));
       const sent = record();
       const r = await world().run(async (run) => (await res(run, "alan")).up({ organizationId: ORG, email: "ALAN@northwind.example" }));
       expect(r.outs).toMatchObject({ status: "active", adopted: true, userId: SEEDED.users.member });
-      expect(store().membership(ORG, SEEDED.users.member)).toEqual(before);
+      expect(store().members.get(ORG, SEEDED.users.member)).toEqual(before);
       expect(sent.all()).toEqual(["GetOrganizationUsers 200"]);
     });
 
     await step("refresh of the member removed behind its back drops it from state", async () => {
       // A person acts in a later second than the program's own writes (refresh looks from the second after the apply).
       store().clock.advance(2_000);
-      store().removeMember(ORG, SEEDED.users.member);
+      store().members.remove(ORG, SEEDED.users.member);
       const sent = record();
       await world().run(async (run) => {
         const d = await res(run, "alan");
@@ -214,7 +214,7 @@ describe("OrgMember invitation lifecycle", () => {
     });
 
     await step("accepted behind its back: refresh shows an active member, and the inputs are no change", async () => {
-      store().acceptInvitation(ORG, email);
+      store().members.acceptInvitation(ORG, email);
       const accepted = await world().run(async (run) => {
         const d = await res(run, "ivy");
         const s = await d.refresh();
@@ -222,7 +222,7 @@ describe("OrgMember invitation lifecycle", () => {
         return s;
       });
       expect(accepted?.outputs).toMatchObject({ status: "active", permissions: ["AI_ADMIN"] });
-      expect(accepted?.outputs.userId).toBe(store().findUserByEmail(email)!.id);
+      expect(accepted?.outputs.userId).toBe(store().users.findByEmail(email)!.id);
     });
   });
 
@@ -233,7 +233,7 @@ describe("OrgMember invitation lifecycle", () => {
     });
 
     await step("expired behind its back: refresh shows it, preview an update, up re-sends it", async () => {
-      store().expireInvitation(ORG, late);
+      store().invitations.expire(ORG, late);
       const sent = record();
       await world().run(async (run) => {
         const d = await res(run, "lee");
@@ -243,7 +243,7 @@ describe("OrgMember invitation lifecycle", () => {
         expect(r.outs.status).toBe("invited");
       });
       expect(sent.writes()).toEqual(["PostOrganizationInvitationResend 200"]);
-      expect(store().isExpired(store().invitation(ORG, late))).toBe(false);
+      expect(store().invitations.isExpired(store().invitations.get(ORG, late))).toBe(false);
     });
   });
 
@@ -284,7 +284,7 @@ describe("OrgMember anti-lockout", () => {
       });
       expect(sent.writes()).toEqual([]);
     });
-    expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
+    expect(store().members.get(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 
   it("refuses at preview a create that adopts the key's own user with permissions: [], naming the field; up sends no write", async () => {
@@ -307,7 +307,7 @@ describe("OrgMember anti-lockout", () => {
       );
     }, here);
     expect(sent.writes()).toEqual([]);
-    expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
+    expect(store().members.get(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 
   it("refuses at preview a create that adopts the last org admin without ORG_ADMIN, even with an organization key", async () => {
@@ -339,6 +339,6 @@ describe("OrgMember anti-lockout", () => {
       await expect((await res(run, "ada-by-org-key")).destroy()).rejects.toThrow(/last org admin of organization 102/);
     }, orgKey);
     expect(sent.writes()).toEqual([]);
-    expect(store().membership(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
+    expect(store().members.get(ORG, SEEDED.users.orgAdmin).permissions).toContain("ORG_ADMIN");
   });
 });

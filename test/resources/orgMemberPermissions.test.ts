@@ -17,7 +17,7 @@ import { errorOf, SCENARIO, step } from "../support/scenario";
 const ORG = SEEDED.org;
 const U = SEEDED.users;
 const { world, store, record, res, failuresOf } = useResourceWorld("OrgMemberPermissions");
-const permsOf = (userId: number) => [...store().membership(ORG, userId).permissions].sort();
+const permsOf = (userId: number) => [...store().members.get(ORG, userId).permissions].sort();
 
 const alanInputs = { organizationId: ORG, email: "Alan@Northwind.Example", permissions: ["LEGAL_HOLD_ADMIN", "AI_ADMIN"] };
 const barbaraInputs = { organizationId: ORG, userId: U.databaseAdmin, permissions: ["CLOUD_MANAGEMENT_ADMIN"] };
@@ -29,7 +29,7 @@ describe("OrgMemberPermissions", () => {
     SCENARIO,
     async () => {
       await step("creates by email (case-insensitive) and by user id, leaving identifiers and membership alone", async () => {
-        const identifiersBefore = structuredClone(store().membership(ORG, U.member).userIdentifiers);
+        const identifiersBefore = structuredClone(store().members.get(ORG, U.member).userIdentifiers);
         const sent = record();
         const [alan, barbara, frances] = await world().run(async (run) =>
           Promise.all([
@@ -54,7 +54,7 @@ describe("OrgMemberPermissions", () => {
         expect(frances.outs.permissions).toEqual(["LEGAL_HOLD_ADMIN"]);
         expect(permsOf(U.member)).toEqual(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]);
         expect(permsOf(U.databaseAdmin)).toEqual(["CLOUD_MANAGEMENT_ADMIN"]);
-        expect(store().membership(ORG, U.member).userIdentifiers).toEqual(identifiersBefore);
+        expect(store().members.get(ORG, U.member).userIdentifiers).toEqual(identifiersBefore);
         expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]); // Frances already held hers
       });
 
@@ -82,7 +82,7 @@ describe("OrgMemberPermissions", () => {
       });
 
       await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-        store().updateMember(ORG, U.member, { permissions: ["ORG_ADMIN"] });
+        store().members.update(ORG, U.member, { permissions: ["ORG_ADMIN"] });
         await world().run(async (run) => {
           const d = await res(run, "alan");
           const s = await d.refresh();
@@ -133,15 +133,15 @@ describe("OrgMemberPermissions", () => {
           });
           // Destroy is a run of its own, as the CLI makes it.
           await world().run(async (run) => (await res(run, "alan")).destroy());
-          expect(store().findMembership(ORG, U.parentAdminUser)).toBeDefined();
+          expect(store().members.find(ORG, U.parentAdminUser)).toBeDefined();
           expect(permsOf(U.parentAdminUser)).toEqual([]);
           expect(world().states.get("OrgMemberPermissions/alan")).toBeUndefined();
         },
       );
 
       await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
-        store().removeMember(ORG, U.aiAdmin);
-        store().removeMember(ORG, U.legalHoldAdmin);
+        store().members.remove(ORG, U.aiAdmin);
+        store().members.remove(ORG, U.legalHoldAdmin);
         const sent = record();
         await world().run(async (run) => {
           expect(await (await res(run, "barbara")).refresh()).toBeUndefined();
@@ -212,7 +212,7 @@ describe("OrgMemberPermissions", () => {
         /user 1011 is not a member of organization 102; OrgMemberPermissions manages existing members only \(use OrgMember to add people\)/,
       );
     });
-    expect(store().findMembership(ORG, U.unaffiliated)).toBeUndefined();
+    expect(store().members.find(ORG, U.unaffiliated)).toBeUndefined();
   });
 });
 
@@ -221,7 +221,7 @@ describe("OrgMemberPermissions anti-lockout", () => {
     const ada = { organizationId: ORG, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] };
     // Give the key its role back, also when the test fails half-way.
     onTestFinished(() => {
-      store().updateMember(ORG, U.orgAdmin, { permissions: ["ORG_ADMIN"] });
+      store().members.update(ORG, U.orgAdmin, { permissions: ["ORG_ADMIN"] });
     });
     const sent = record();
     await world().run(async (run) => {

@@ -13,10 +13,10 @@ const { world, store, calls, record, res, failuresOf } = useResourceWorld("Organ
 const peopleOf = (orgId: number) =>
   [
     ...store()
-      .membersOf(orgId)
-      .map((m) => store().user(m.userId).email.toLowerCase()),
+      .members.of(orgId)
+      .map((m) => store().users.get(m.userId).email.toLowerCase()),
     ...store()
-      .invitationsOf(orgId)
+      .invitations.of(orgId)
       .map((i) => i.email.toLowerCase()),
   ].sort();
 
@@ -51,7 +51,7 @@ describe("OrganizationMembers", () => {
         expect(r.outs.members["rosa.new@example.com"]).toMatchObject({ status: "invited", userId: null });
         expect(r.outs.unmanaged.map((u: any) => u.email)).toContain("ada@northwind.example");
         expect(r.outs.unmanaged.map((u: any) => u.email)).toContain(SEEDED.invitations.pending);
-        expect(store().membership(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
+        expect(store().members.get(ORG, SEEDED.users.member).permissions).toEqual(["AI_ADMIN"]);
       });
 
       await step("additive: leaving someone out of the map removes nobody", async () => {
@@ -92,7 +92,7 @@ describe("OrganizationMembers", () => {
       });
 
       await step("authoritative: refresh shows a member added behind its back, and up removes them", async () => {
-        store().addMember(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
+        store().members.add(ORG, SEEDED.users.unaffiliated, ["CLOUD_MANAGEMENT_ADMIN"]);
         const spec = { ...additive, mode: "authoritative", protectedEmails: ["ada@northwind.example"] };
         await world().run(async (run) => {
           const d = await res(run, "org");
@@ -169,14 +169,14 @@ describe("DatabaseUsers", () => {
       expect(r.outs.users).toEqual({ [SEEDED.users.member]: expect.objectContaining({ permissions: ["DB_DELETE", "DB_UPLOAD"] }) });
       expect(
         store()
-          .databaseUsersOf(DB)
+          .databases.usersOf(DB)
           .filter((u) => u.permissions.length)
           .map((u) => u.userId),
       ).toEqual([SEEDED.users.member]);
     });
 
     await step("additive never removes, and lists the unmanaged", async () => {
-      store().setDatabaseUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+      store().databases.setUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
       const sent = record();
       const r = await world().run(async (run) =>
         // The drift gate (which would stop on the new DB_ADMIN) has tests of its own: here it only reports.
@@ -187,7 +187,7 @@ describe("DatabaseUsers", () => {
           users: { [SEEDED.users.member]: ["DB_UPLOAD"] },
         }),
       );
-      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+      expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
       expect(r.outs.unmanaged).toEqual([expect.objectContaining({ userId: SEEDED.users.databaseAdmin, permissions: ["DB_ADMIN"] })]);
       expect(sent.writes()).toEqual(["PutDatabaseUser 200"]); // the member's new set; no removal
     });
@@ -211,7 +211,7 @@ describe("DatabaseUsers", () => {
 
   it("keeps the last DB_ADMIN of a database, as the last org admin of an organization, unless allowAdminRemoval", SCENARIO, async () => {
     // An organization key: no user of its own, so only "the last DB_ADMIN" protects anyone.
-    store().setDatabaseUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+    store().databases.setUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
     const roster = { databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } };
     const refusal =
       /^updating DatabaseUsers of database 2001: refused: user 1004 is the last DB_ADMIN of database 2001; removing them would leave it with no DB_ADMIN\. Keep one, or set allowAdminRemoval: true to do it anyway\.$/;
@@ -234,11 +234,11 @@ describe("DatabaseUsers", () => {
         await expect(d.up(roster)).rejects.toThrow(refusal);
       }, asOrg);
       expect(sent.writes()).toEqual([]);
-      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+      expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
     });
     await step("allowAdminRemoval removes them", async () => {
       await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up({ ...roster, allowAdminRemoval: true }), asOrg);
-      expect(store().findDatabaseUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
+      expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
     });
   });
 });

@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SEEDED, configureUploads, uploadsOf } from "../../emulator";
+import { SEEDED } from "../../emulator";
 import { PluginError } from "../../harness/pluginDriver";
 import { UNKNOWN } from "../../harness/wire";
 import { EngineStack } from "../../harness/engineStack";
@@ -31,7 +31,7 @@ let dir: string;
 /** A dataset made directly in the emulator for the SourceFile tests. */
 let datasetId: number;
 
-const uploads = () => uploadsOf(store());
+const uploads = () => store().uploads;
 const sha1 = (b: Buffer) => createHash("sha1").update(b).digest("hex");
 
 const makeFile = (name: string, size: number, seed = 1) => writePatternedFile(dir, name, size, seed);
@@ -41,7 +41,7 @@ beforeAll(() => {
 });
 // After useResourceWorld's reset of the world: each test's own upload settings and dataset.
 beforeEach(() => {
-  configureUploads(store(), { processingDelayMs: 20 });
+  store().configureUploads({ processingDelayMs: 20 });
   datasetId = uploads().createDataset(DB, { name: "Files" }).id;
 });
 afterAll(() => {

@@ -8,7 +8,6 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { configureUploads, uploadsOf } from "../../emulator";
 import { startPlugin } from "../../harness/pluginDriver";
 import { ResourceDriver } from "../../harness/resourceDriver";
 import { programFolder, providerText, startProviderWorld, tokenOf, type ProviderWorld } from "../support/providerWorld";
@@ -42,7 +41,7 @@ async function sourceFileRun(name: string) {
 
 beforeAll(async () => {
   world = await startProviderWorld();
-  configureUploads(world.emu.store, { processingDelayMs: 20 });
+  world.emu.store.configureUploads({ processingDelayMs: 20 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "upload-resume-"));
   const r = await world.run(async (run) => (await run.resource("Dataset", "resume")).up({ databaseId: DB, name: "Resume" }));
   datasetId = r.outs.datasetId;
@@ -75,7 +74,7 @@ describe("SourceFile after a lost run or a lost answer", () => {
     const { sourceFileId } = JSON.parse(fs.readFileSync(path.join(resumeFolder, points[0]!), "utf8"));
     // Let a part still in flight when the run died land (or not) before counting what the service holds.
     await world.emu.traffic.idle();
-    const held = uploadsOf(world.emu.store).listParts(DB, sourceFileId).length;
+    const held = world.emu.store.uploads.listParts(DB, sourceFileId).length;
     expect(held).toBeGreaterThanOrEqual(2);
     expect(held).toBeLessThan(4);
     const putsBefore = calls("PutSourceFilePart");
@@ -89,7 +88,7 @@ describe("SourceFile after a lost run or a lost answer", () => {
       expect(r.outs.sourceFileId).toBe(sourceFileId); // the same source file, not a new one
       expect(calls("PostDatasetFile")).toBe(1);
       expect(calls("PutSourceFilePart") - putsBefore).toBe(4 - held); // only the missing parts
-      expect(uploadsOf(world.emu.store).sourceFile(DB, sourceFileId)).toMatchObject({ sha1 });
+      expect(world.emu.store.uploads.sourceFile(DB, sourceFileId)).toMatchObject({ sha1 });
       expect(second.plugin.logs.map((l) => l.line).join("\n")).toMatch(/resumed source file \d+, left unfinished by an earlier run/);
       expect(fs.existsSync(resumeFolder) ? fs.readdirSync(resumeFolder) : []).toEqual([]);
     } finally {
@@ -105,7 +104,7 @@ describe("SourceFile after a lost run or a lost answer", () => {
       const r = await run.driver.up({ databaseId: DB, datasetId, path: file, partSize: PART });
       expect(r.outs).toMatchObject({ complete: true, sha1 });
       expect(calls("PostSourceFile")).toBe(2);
-      expect(uploadsOf(world.emu.store).sourceFile(DB, r.outs.sourceFileId).state).not.toBe("UPLOADING");
+      expect(world.emu.store.uploads.sourceFile(DB, r.outs.sourceFileId).state).not.toBe("UPLOADING");
     } finally {
       await run.plugin.close();
     }

@@ -17,7 +17,7 @@ const ORG = SEEDED.org;
 const U = SEEDED.users;
 const { world, store, record, res, failuresOf } = useResourceWorld("UserIdentifiers");
 const idsOf = (userId: number) =>
-  [...store().membership(ORG, userId).userIdentifiers].sort((a, b) => a.abbreviation.localeCompare(b.abbreviation));
+  [...store().members.get(ORG, userId).userIdentifiers].sort((a, b) => a.abbreviation.localeCompare(b.abbreviation));
 
 const BL = { abbreviation: "BL", label: "Barbara Liskov" };
 const INV = { abbreviation: "INV", label: "Investigations" };
@@ -47,7 +47,7 @@ describe("UserIdentifiers", () => {
         expect(alan.outs).toMatchObject({ userId: U.member, email: "alan@northwind.example", identifiers: [AT, TUR] });
         expect(idsOf(U.databaseAdmin)).toEqual([BL, INV]);
         expect(idsOf(U.member)).toEqual([AT, TUR]);
-        expect(store().membership(ORG, U.member).permissions).toEqual([]);
+        expect(store().members.get(ORG, U.member).permissions).toEqual([]);
         expect(sent.writes()).toEqual(["PatchOrganizationUser 200", "PatchOrganizationUser 200"]);
       });
 
@@ -71,7 +71,7 @@ describe("UserIdentifiers", () => {
       });
 
       await step("finds drift made behind its back on refresh, and up puts it back", async () => {
-        store().updateMember(ORG, U.databaseAdmin, { userIdentifiers: [{ abbreviation: "XX", label: "Changed in the web app" }] });
+        store().members.update(ORG, U.databaseAdmin, { userIdentifiers: [{ abbreviation: "XX", label: "Changed in the web app" }] });
         await world().run(async (run) => {
           const d = await res(run, "barbara");
           const s = await d.refresh();
@@ -123,19 +123,19 @@ describe("UserIdentifiers", () => {
             expect(idsOf(U.multiOrgMember)).toEqual([{ abbreviation: "MH", label: "Margaret H." }]);
             expect(idsOf(U.databaseAdmin)).toEqual([]);
             // Margaret's identifiers in her other organization are another membership's.
-            expect(store().membership(SEEDED.subOrg, U.multiOrgMember).userIdentifiers).toEqual([
+            expect(store().members.get(SEEDED.subOrg, U.multiOrgMember).userIdentifiers).toEqual([
               { abbreviation: "MH", label: "Margaret Hamilton" },
             ]);
           });
           // Destroy is a run of its own, as the CLI makes it.
           await world().run(async (run) => (await res(run, "barbara")).destroy());
-          expect(store().findMembership(ORG, U.multiOrgMember)).toBeDefined();
+          expect(store().members.find(ORG, U.multiOrgMember)).toBeDefined();
           expect(idsOf(U.multiOrgMember)).toEqual([]);
         },
       );
 
       await step("refresh of a member removed behind its back drops it; delete of a member already gone succeeds", async () => {
-        store().removeMember(ORG, U.aiAdmin);
+        store().members.remove(ORG, U.aiAdmin);
         const sent = record();
         await world().run(async (run) => {
           const d = await res(run, "alan");

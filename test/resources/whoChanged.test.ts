@@ -113,13 +113,14 @@ describe("refresh names who changed a drifted resource", () => {
       await step("the program gives Alan AI_ADMIN: its own write is in the log (USER_UPDATED by the key's user)", async () => {
         await world().run(async (run) => (await res(run, "alan", "OrgMember")).up(alan));
         const own = world()
-          .emu.store.events.filter((e) => e.type === "USER_UPDATED" && e.data.userId === U.member)
+          .emu.store.events.all()
+          .filter((e) => e.type === "USER_UPDATED" && e.data.userId === U.member)
           .at(-1);
         expect(own?.userId).toBe(U.orgAdmin);
       });
       await step("his permissions change with no event: the refresh says no event since the apply names it", async () => {
         later();
-        world().emu.store.findMembership(ORG, U.member)!.permissions = [];
+        world().emu.store.members.find(ORG, U.member)!.permissions = [];
         const sent = record();
         await world().run(async (run) => {
           const a = await res(run, "alan", "OrgMember");
@@ -137,7 +138,7 @@ describe("refresh names who changed a drifted resource", () => {
         expect(logReads(sent.all())).toEqual(["GetOrganizationEvents 200"]);
       });
       await step("a state written before appliedAt existed reads the 1,000 most recent events instead", async () => {
-        world().emu.store.findMembership(ORG, U.member)!.permissions = ["AI_ADMIN", "LEGAL_HOLD_ADMIN"];
+        world().emu.store.members.find(ORG, U.member)!.permissions = ["AI_ADMIN", "LEGAL_HOLD_ADMIN"];
         const sent = record();
         await world().run(async (run) => {
           const a = await res(run, "alan", "OrgMember");

@@ -1,35 +1,31 @@
 /**
- * The examples' scenarios, written once over the demo's stack interface so they run both
- * through the bundled harness (test/examples.test.ts) and through the real CLI with the
- * Automation API (test/automation.test.ts): up, a second up with no changes, drift made in the
+ * The examples' scenarios under the real Pulumi CLI (test/examples.test.ts registers them, with
+ * the built-in routes and with renamed ones): up, a second up with no changes, drift made in the
  * emulator found by refresh and repaired by up, and destroy leaving the emulator as it was, apart
  * from what the resources document as left in place.
  *
- * Each example gets a fresh seeded emulator; the programs are the examples' own index.ts files.
+ * Each example gets a fresh seeded emulator and a stack of its own; the programs are the
+ * examples' own index.ts files, run by the Node.js language host in their folders.
  */
 import * as fs from "node:fs";
-import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "../../demo/platform";
-import { fieldChanges, type StackRun as DemoRun, type Stack as DemoStack, type StackArgs } from "../../harness/twoEngines";
+import { EngineStack, type EngineRunOptions } from "../../harness/engineStack";
+import { fieldChanges, outputsAround, type RunResult } from "../../harness/runResult";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { control } from "./emulatorHttp";
 import { ORDERED } from "./scenario";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 
-/** How a scenario gets its stack, and whether it runs at all. */
+/** One registration of the scenarios: its name, and whether it runs at all. */
 export interface ScenarioEngine {
-  /** Shown in the describe titles: "harness" or "cli". */
+  /** Shown in the describe titles, e.g. "engine, renamed routes". */
   name: string;
-  makeStack(args: StackArgs): DemoStack | Promise<DemoStack>;
-  /**
-   * True to register the tests as skipped because the engine is not on this machine: only the
-   * real Pulumi CLI can be missing (test/automation.test.ts prints why); the harness never skips.
-   */
+  /** True to register the tests as skipped: the Pulumi CLI is not on this machine (test/support/engine.ts says why). */
   skip: boolean;
   /** Per-test timeout in ms. */
   timeout?: number;
@@ -64,8 +60,8 @@ export function worldOf(emu: RunningEmulator) {
 type World = ReturnType<typeof worldOf>;
 
 /** Steps by resource name: `{ members: "create", ... }`. */
-const opsOf = (run: DemoRun) => Object.fromEntries(run.steps.map((s) => [s.name, s.op]));
-const stepOf = (run: DemoRun, name: string) => {
+const opsOf = (run: RunResult) => Object.fromEntries(run.steps.map((s) => [s.name, s.op]));
+const stepOf = (run: RunResult, name: string) => {
   const step = run.steps.find((s) => s.name === name);
   if (!step) throw new Error(`no step for ${name} in ${run.kind}: ${run.steps.map((s) => s.name).join(", ")}`);
   return step;
@@ -76,26 +72,20 @@ async function controlOk(emu: RunningEmulator, method: string, route: string, bo
   expect(res.status, `${method} ${route}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
 }
 
-/** Data sources run in the program's process (the test process under the harness): close their clients. */
-async function closeProgramClients(emu: RunningEmulator, openapi: string | undefined): Promise<void> {
-  const dist = createRequire(path.join(repoRoot, "package.json"))("./dist/provider/index.js") as typeof import("../../provider");
-  await dist.getClient({ baseUrl: emu.url, apiKey: emu.keys.orgAdmin, ...(openapi ? { openapi } : {}) }).close();
-}
-
 /**
  * A fresh seeded emulator and a stack of one example, torn down after the describe block.
  * `extraConfig` runs in beforeAll (so a skipped block creates nothing).
  */
 function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () => Record<string, string> = () => ({})) {
-  const ctx = {} as { emu: RunningEmulator; stack: DemoStack; initial: World };
+  const ctx = {} as { emu: RunningEmulator; stack: EngineStack; initial: World; up: (opts?: EngineRunOptions) => Promise<RunResult> };
+  ctx.up = (opts) => ctx.stack.up(programOf(example), opts);
   beforeAll(async () => {
     if (engine.skip) return;
     ctx.emu = await startEmulator({ rateLimit: 0, ...(engine.openapi ? { openapi: engine.openapi } : {}) });
     ctx.initial = worldOf(ctx.emu);
-    ctx.stack = await engine.makeStack({
+    ctx.stack = new EngineStack({
       project: example,
       stack: "test",
-      program: programOf(example),
       config: {
         "reviewadmin:baseUrl": ctx.emu.url,
         "reviewadmin:apiKey": ctx.emu.keys.orgAdmin,
@@ -108,10 +98,7 @@ function exampleStack(engine: ScenarioEngine, example: string, extraConfig: () =
   }, 120_000);
   afterAll(async () => {
     await ctx.stack?.close();
-    if (ctx.emu) {
-      await closeProgramClients(ctx.emu, engine.openapi);
-      await ctx.emu.close();
-    }
+    await ctx.emu?.close();
   });
   return ctx;
 }
@@ -143,13 +130,13 @@ export function exampleScenarios(engine: ScenarioEngine): void {
 
   describe(`access-baseline (${engine.name})`, ORDERED, () => {
     const ctx = exampleStack(engine, "access-baseline", () => ({ "access-baseline:organizationId": String(SEEDED.org) }));
-    let first: DemoRun;
+    let first: RunResult;
     let baseline: AccessView;
     const view = () => accessView(ctx.emu.store, SEEDED.org);
 
     test("up applies the baseline of access.ts: roster, database permissions, invitation", async () => {
       const before = view();
-      first = await ctx.stack.up();
+      first = await ctx.up();
       expect(opsOf(first)).toEqual({
         members: "create",
         "frances-db2001": "create",
@@ -192,7 +179,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
     });
 
     test("a second up changes nothing", async () => {
-      const second = await ctx.stack.up({ expectNoChanges: true });
+      const second = await ctx.up({ expectNoChanges: true });
       expect(new Set(second.steps.map((s) => s.op))).toEqual(new Set(["same"]));
       expect(second.steps).toHaveLength(5);
       // Only the stale-access answer's "as of" (the service's clock) moves.
@@ -211,7 +198,12 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       await controlOk(ctx.emu, "DELETE", `/databases/${SEEDED.databases.open}/users/${SEEDED.users.aiAdmin}`);
       await controlOk(ctx.emu, "POST", "/invitations/expire", { organizationId: SEEDED.org, email: "priya@northwind.example" });
 
+      const before = new Map(ctx.stack.state);
       const refresh = await ctx.stack.refresh();
+      const changes = (name: string) => {
+        const around = outputsAround(stepOf(refresh, name), before, ctx.stack.state);
+        return fieldChanges(around.before, around.after);
+      };
       expect(opsOf(refresh)).toEqual({
         members: "refresh-changed",
         "frances-db2001": "refresh-same",
@@ -219,17 +211,15 @@ export function exampleScenarios(engine: ScenarioEngine): void {
         "linus-db2001": "refresh-same",
         "invite-priya": "refresh-changed",
       });
-      const roster = stepOf(refresh, "members");
-      expect(fieldChanges(roster.before, roster.after)).toEqual([
+      expect(changes("members")).toEqual([
         'members["alan@northwind.example"].permissions: [] -> ["ORG_ADMIN"]',
         'members["barbara@northwind.example"].userIdentifiers: [{"abbreviation":"BL","label":"Barbara Liskov"}] -> []',
         // The roster lists the invitation it does not manage among `unmanaged`: expired now.
         'unmanaged[3].status: "invited" -> "expired"',
       ]);
-      const invitation = stepOf(refresh, "invite-priya");
-      expect(fieldChanges(invitation.before, invitation.after)).toContain('status: "pending" -> "expired"');
+      expect(changes("invite-priya")).toContain('status: "pending" -> "expired"');
 
-      const repair = await ctx.stack.up();
+      const repair = await ctx.up();
       expect(opsOf(repair)).toEqual({
         members: "update",
         "frances-db2001": "same",
@@ -240,7 +230,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       // Back to the baseline (the invitation re-sent: pending again).
       expect(describeAccessChanges(baseline, view())).toEqual([]);
       expect(repair.outputs).toEqual(first.outputs);
-      await ctx.stack.up({ expectNoChanges: true });
+      await ctx.up({ expectNoChanges: true });
     });
 
     test("destroy leaves the emulator as it was, apart from what the roster leaves in place", async () => {
@@ -269,19 +259,19 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       reportPath = path.join(dir, "access-review.md");
       return { "access-review:reportPath": reportPath };
     });
-    let first: DemoRun;
+    let first: RunResult;
     let report: string;
     afterAll(() => {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
 
     test("up writes the access matrix and the billing summary as outputs and as a Markdown report, changing nothing", async () => {
-      first = await ctx.stack.up();
+      first = await ctx.up();
       expect(first.steps).toEqual([]); // data sources only
       expect(worldOf(ctx.emu)).toEqual(ctx.initial);
 
       const o = first.outputs as Record<string, any>;
-      const members = ctx.emu.store.membersOf(SEEDED.org);
+      const members = ctx.emu.store.members.of(SEEDED.org);
       expect(o.accessSummary).toMatchObject({
         members: members.length,
         orgAdmins: 1,
@@ -304,8 +294,15 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       // days (none in the seeded world; test/engine/staleAccess.test.ts ages the world to find some).
       const store = ctx.emu.store;
       const since = store.clock.now() - 90 * 86_400_000;
-      const acted = new Set(store.events.filter((e) => e.organizationId === SEEDED.org && e.timestamp >= since).map((e) => e.userId));
-      const privileged = store.membersOf(SEEDED.org).filter((m) => m.permissions.length > 0 && store.user(m.userId).apiKeyOf === undefined);
+      const acted = new Set(
+        store.events
+          .all()
+          .filter((e) => e.organizationId === SEEDED.org && e.timestamp >= since)
+          .map((e) => e.userId),
+      );
+      const privileged = store.members
+        .of(SEEDED.org)
+        .filter((m) => m.permissions.length > 0 && store.users.get(m.userId).apiKeyOf === undefined);
       expect(o.stalePrivilegedPeople).toMatchObject({ organizationId: SEEDED.org, staleDays: 90, unreadableDatabases: [2002] });
       expect(o.stalePrivilegedPeople.stale.map((p: any) => p.userId).sort()).toEqual(
         privileged
@@ -326,7 +323,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
     });
 
     test("a second up changes nothing: same outputs, same report", async () => {
-      const second = await ctx.stack.up({ expectNoChanges: true });
+      const second = await ctx.up({ expectNoChanges: true });
       expect(second.steps).toEqual([]);
       // Only the stale-access answer's "as of" (the service's clock) moves.
       const still = (o: Record<string, any>) => ({
@@ -347,7 +344,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const changed = worldOf(ctx.emu);
       const refresh = await ctx.stack.refresh();
       expect(refresh.steps).toEqual([]);
-      const next = await ctx.stack.up();
+      const next = await ctx.up();
       const o = next.outputs as Record<string, any>;
       expect(o.accessSummary.members).toBe((first.outputs as any).accessSummary.members + 1);
       expect(o.accessSummary.orgAdmins).toBe(2);
@@ -373,13 +370,13 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
     });
     const csvFile = path.join(repoRoot, "examples/custodian-sync/custodians.csv");
-    const directory = () => ctx.emu.store.directory(SEEDED.directories.org);
+    const directory = () => ctx.emu.store.directories.get(SEEDED.directories.org);
     const custodian = (email: string) => directory().custodians.find((c) => c.email === email);
-    let first: DemoRun;
+    let first: RunResult;
 
     test("up syncs the directory from custodians.csv in the example folder", async () => {
       expect(directory().custodians).toEqual([]);
-      first = await ctx.stack.up();
+      first = await ctx.up();
       expect(opsOf(first)).toEqual({ custodians: "create" });
       expect(first.outputs).toMatchObject({ peopleSynced: 7, ignored: [] });
       expect(String(first.outputs.contentHash)).toMatch(/^[0-9a-f]{64}$/);
@@ -402,7 +399,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
     });
 
     test("a second up changes nothing", async () => {
-      const second = await ctx.stack.up({ expectNoChanges: true });
+      const second = await ctx.up({ expectNoChanges: true });
       expect(opsOf(second)).toEqual({ custodians: "same" });
       // Only the stale-access answer's "as of" (the service's clock) moves.
       const still = (o: Record<string, any>) => ({
@@ -421,7 +418,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       // an up with the same file has nothing to send (both documented).
       const refresh = await ctx.stack.refresh();
       expect(opsOf(refresh)).toEqual({ custodians: "refresh-same" });
-      await ctx.stack.up({ expectNoChanges: true });
+      await ctx.up({ expectNoChanges: true });
       expect(custodian("ada@northwind.example")!.department).toBe("Marketing");
 
       // A new HR export arrives (one more person): the whole file is sent again, and the sync
@@ -433,7 +430,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
         `${fs.readFileSync(csvFile, "utf8")}joan@northwind.example,Joan,Clarke,Review,Reviewer,ada@northwind.example,London,2025-01-06,\n`,
       );
       await ctx.stack.setConfig("custodian-sync:csvPath", edited);
-      const sync = await ctx.stack.up();
+      const sync = await ctx.up();
       expect(opsOf(sync)).toEqual({ custodians: "update" });
       expect(sync.outputs.peopleSynced).toBe(8);
       expect(sync.outputs.contentHash).not.toBe(first.outputs.contentHash);
@@ -445,7 +442,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const synced = structuredClone(directory().custodians);
       const destroy = await ctx.stack.destroy();
       expect(opsOf(destroy)).toEqual({ custodians: "delete" });
-      expect(destroy.messages.join("\n")).toContain("no endpoint to delete or empty a custodian directory");
+      expect(destroy.logs.map((l) => l.line).join("\n")).toContain("no endpoint to delete or empty a custodian directory");
       const after = worldOf(ctx.emu);
       expect(after.directories.find((d) => d.id === SEEDED.directories.org)!.custodians).toEqual(synced);
       expect({ ...after, directories: [] }).toEqual({ ...ctx.initial, directories: [] });

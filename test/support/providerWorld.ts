@@ -1,7 +1,7 @@
 /**
  * A seeded emulator plus the real dynamic-provider plugin, for resource tests. Each `run` is
  * one Pulumi run: a fresh plugin process (as the CLI starts one per run, so per-run caches start
- * empty; the next one boots while a run works, harness/program/plugins.ts), configured with stack
+ * empty; the next one boots while a run works, harness/pluginPool.ts), configured with stack
  * config, with resource state carried between runs. Keep one
  * Pulumi operation (up, preview, refresh, destroy) per `run`, as the CLI does: what a run checks
  * it claims (resources/support/handover.ts), so a destroy in the same run as the up that
@@ -18,7 +18,7 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
 import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
-import { PluginPool, RunPlugin } from "../../harness/program/plugins";
+import { PluginPool, RunPlugin } from "../../harness/pluginPool";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 import { CheckFailedError } from "../../harness/engineSteps";
 import type { Props } from "../../harness/wire";

@@ -49,10 +49,10 @@ export interface Program {
   change: { what: string; edit?: (code: string) => string; files?: (dir: string) => void; live: (emu: RunningEmulator) => void };
 }
 
-const member = (emu: RunningEmulator, org: number, user: number) => emu.store.findMembership(org, user);
+const member = (emu: RunningEmulator, org: number, user: number) => emu.store.members.find(org, user);
 const orgPermissions = (emu: RunningEmulator, user: number) => [...(member(emu, ORG, user)?.permissions ?? [])].sort();
-const dbPermissions = (emu: RunningEmulator, user: number) => [...(emu.store.findDatabaseUser(DB, user)?.permissions ?? [])].sort();
-const custodianEmails = (emu: RunningEmulator) => emu.store.directory(SEEDED.directories.org).custodians.map((c) => c.email);
+const dbPermissions = (emu: RunningEmulator, user: number) => [...(emu.store.databases.findUser(DB, user)?.permissions ?? [])].sort();
+const custodianEmails = (emu: RunningEmulator) => emu.store.directories.get(SEEDED.directories.org).custodians.map((c) => c.email);
 
 /** Replaces `from` in `code`, or fails saying that the block no longer has it (update the change here). */
 export function replaceIn(code: string, from: string, to: string): string {
@@ -153,9 +153,9 @@ export const PROGRAMS: Program[] = [
     needs: { why: "a fragment: the import of the blocks above", prelude: IMPORT },
     applied: (emu) => {
       // Authoritative: the live set made equal to the maps.
-      expect(emu.store.membersOf(ORG).map((m) => m.userId)).toEqual([U.orgAdmin, U.member]);
-      expect(emu.store.invitationsOf(ORG).map((i) => i.email)).toEqual(["new.hire@northwind.example"]);
-      expect(emu.store.databaseUsersOf(DB).map((u) => [u.userId, u.permissions])).toEqual([
+      expect(emu.store.members.of(ORG).map((m) => m.userId)).toEqual([U.orgAdmin, U.member]);
+      expect(emu.store.invitations.of(ORG).map((i) => i.email)).toEqual(["new.hire@northwind.example"]);
+      expect(emu.store.databases.usersOf(DB).map((u) => [u.userId, u.permissions])).toEqual([
         [U.member, ["DB_UPLOAD"]],
         [U.databaseAdmin, ["DB_ADMIN"]],
       ]);
@@ -174,7 +174,7 @@ export const PROGRAMS: Program[] = [
       what: "a person with a grant on the walled database added to the wall (onBreach: remove)",
       edit: (code) =>
         replaceIn(code, `people: ["ken@northwind.example",`, `people: ["margaret@northwind.example", "ken@northwind.example",`),
-      live: (emu) => expect(emu.store.findDatabaseUser(DB, U.multiOrgMember)).toBeUndefined(),
+      live: (emu) => expect(emu.store.databases.findUser(DB, U.multiOrgMember)).toBeUndefined(),
     },
   },
   {
@@ -184,7 +184,7 @@ export const PROGRAMS: Program[] = [
     needs: { why: "a fragment: the import of the blocks above", prelude: IMPORT },
     applied: (emu) => {
       expect(dbPermissions(emu, U.noAccess)).toEqual(["DB_UPLOAD"]);
-      expect(emu.store.findInvitation(ORG, "jane@lawfirm.example")).toBeDefined();
+      expect(emu.store.invitations.find(ORG, "jane@lawfirm.example")).toBeDefined();
     },
     change: {
       what: "a user added to the database's roster",

@@ -1,13 +1,13 @@
 /**
- * The plugin processes of a stack's runs: each run gets a fresh process (as under the CLI, so the
- * provider's per-run caches start empty), and one spare keeps booting in the background because
- * a plugin takes ~0.7 s to start.
+ * The plugin processes of the resource tests' runs (test/support/providerWorld.ts): each run gets
+ * a fresh process (as under the CLI, so the provider's per-run caches start empty), and one spare
+ * keeps booting in the background because a plugin takes ~0.7 s to start.
  */
-import { startPlugin, type LogLine, type Plugin, type PluginOptions } from "../pluginDriver";
+import { startPlugin, type Plugin, type PluginOptions } from "./pluginDriver";
 
-/** Debug aid: PROGRAM_HARNESS_TRACE=1 prints what the harness does with plugins, and run times. */
-export function trace(msg: string): void {
-  if (process.env.PROGRAM_HARNESS_TRACE) process.stderr.write(`[program-harness] ${msg}\n`);
+/** Debug aid: PLUGIN_POOL_TRACE=1 prints which plugin each run got. */
+function trace(msg: string): void {
+  if (process.env.PLUGIN_POOL_TRACE) process.stderr.write(`[plugin-pool] ${msg}\n`);
 }
 
 /** The plugin of one run, started on first use (possibly taken from the pool's spare). */
@@ -16,25 +16,12 @@ export class RunPlugin {
 
   constructor(private readonly start: () => Promise<Plugin>) {}
 
+  /** The plugin, started on the first call. */
   get(): Promise<Plugin> {
     return (this.started ??= this.start());
   }
 
-  /** Starts it now, without waiting (failures surface on first use). */
-  warmUp(): void {
-    this.get().catch(() => {});
-  }
-
-  /** What the plugin printed ([] if it never started). */
-  async logs(): Promise<LogLine[]> {
-    if (!this.started) return [];
-    try {
-      return (await this.started).logs;
-    } catch {
-      return [];
-    }
-  }
-
+  /** Kills the plugin, if it started. */
   async close(): Promise<void> {
     if (!this.started) return;
     let p: Plugin;
@@ -49,7 +36,7 @@ export class RunPlugin {
   }
 }
 
-/** Spare plugins not yet closed, killed if the process exits without ProgramStack.close(). */
+/** Spare plugins not yet closed, killed if the process exits without PluginPool.close(). */
 const liveSpares = new Set<Plugin>();
 let exitHookInstalled = false;
 function trackSpare(p: Plugin): void {
