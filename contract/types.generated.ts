@@ -1,7 +1,7 @@
 // Generated from contract/schemas.ts and contract/routes.ts by scripts/generate-types.mts: do not edit. Run `npm run generate` after changing them.
 
 /** Organization permissions, spelled exactly as the spec spells them. */
-export type OrganizationPermission = "ORG_ADMIN" | "CLOUD_MANAGEMENT_ADMIN" | "LEGAL_HOLD_ADMIN" | "AI_ADMIN";
+export type OrganizationPermission = "ORG_ADMIN" | "AI_ADMIN" | "CLOUD_MANAGEMENT_ADMIN" | "LEGAL_HOLD_ADMIN";
 
 /** Database permissions, spelled exactly as the spec spells them. */
 export type DatabasePermission = "DB_ADMIN" | "DB_UPLOAD" | "DB_DELETE" | "DB_LEGAL_HOLD";

@@ -62,16 +62,18 @@ export interface AccessPlan {
   losing: string[];
 }
 
-/** The declared grants on `day` (undefined: all current), with their end dates. */
-export function onDay(
-  desired: Readonly<Record<string, Grant>>,
+/** The declared grants (or anything with a window) on `day` (undefined: all current), with their end dates. */
+export function onDay<G extends { window?: Grant["window"] }>(
+  desired: Readonly<Record<string, G>>,
   day: string | undefined,
   soonDays = 14,
-): Pick<AccessPlan, "current" | "ends" | "soon" | "expired"> {
-  const out = { current: {} as Record<string, Grant>, ends: {} as Record<string, string>, soon: {}, expired: {} } as Pick<
-    AccessPlan,
-    "current" | "ends" | "soon" | "expired"
-  >;
+): { current: Record<string, G>; ends: Record<string, string>; soon: Record<string, string>; expired: Record<string, string> } {
+  const out = {
+    current: {} as Record<string, G>,
+    ends: {} as Record<string, string>,
+    soon: {} as Record<string, string>,
+    expired: {} as Record<string, string>,
+  };
   for (const [key, g] of Object.entries(desired)) {
     const end = g.window?.expiresOn;
     if (end) out.ends[key] = end;

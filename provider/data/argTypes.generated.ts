@@ -373,9 +373,9 @@ export type GetStalePrivilegedPeopleArgs = {
   /** Days per privilege (ORG_ADMIN, DB_ADMIN, ...); a person's limit is the strictest of the privileges they hold. */
   staleDaysByPrivilege?: {
     ORG_ADMIN?: number;
+    AI_ADMIN?: number;
     CLOUD_MANAGEMENT_ADMIN?: number;
     LEGAL_HOLD_ADMIN?: number;
-    AI_ADMIN?: number;
     DB_ADMIN?: number;
   };
   /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */

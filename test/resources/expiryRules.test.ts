@@ -1,10 +1,11 @@
 /**
- * The rules of expiring access in one module (provider/resources/support/expiry.ts), on plain
+ * The rules of expiring access in one module (provider/resources/support/expiry.ts; a map on a day is the planner's onDay, provider/access/plan.ts), on plain
  * values: what a calendar day is, that access ends at the START of the expiresOn day (UTC), what
  * counts as expiring soon, and the reviewadmin:expiringSoonDays setting.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { expiringSoonDays, isCalendarDay, mapOnDay, standing } from "../../provider/resources/support/expiry";
+import { onDay } from "../../provider/access/plan";
+import { expiringSoonDays, isCalendarDay, standing } from "../../provider/resources/support/expiry";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -28,10 +29,15 @@ describe("expiry rules", () => {
   });
 
   it("a roster's map on a day: current entries, end dates, soon and expired apart", () => {
-    const m = mapOnDay(
-      { a: { expiresOn: "2026-12-01" }, b: {}, c: { expiresOn: "2026-11-01" }, d: { startsOn: "2027-01-01" } },
-      (e) => e,
+    const m = onDay(
+      {
+        a: { window: { expiresOn: "2026-12-01" } },
+        b: {},
+        c: { window: { expiresOn: "2026-11-01" } },
+        d: { window: { startsOn: "2027-01-01" } },
+      },
       "2026-11-25",
+      14,
     );
     expect(Object.keys(m.current)).toEqual(["a", "b"]);
     expect(m).toMatchObject({ ends: { a: "2026-12-01", c: "2026-11-01" }, soon: { a: "2026-12-01" }, expired: { c: "2026-11-01" } });

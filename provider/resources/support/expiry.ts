@@ -16,6 +16,7 @@ import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { resolveSettings } from "../../settings";
 import { today } from "../../access/clock";
+import { onDay } from "../../access/plan";
 import { daysBetween, isCalendarDay, standingOn, type GrantWindow, type Standing } from "../../../contract/grants";
 
 export { isCalendarDay };
@@ -75,46 +76,19 @@ export function warnExpiringSoon(action: string, soon: Record<string, string>, d
   if (lines.length) say.warn(`${action}: access expiring soon: ${lines.join(", ")}`);
 }
 
-/** A roster's map as it stands on one day, key -> end date in each record (rosters: OrganizationMembers, DatabaseUsers). */
-export interface MapOnDay<E> {
-  /** The entries in their window: what the roster declares today. */
-  current: Record<string, E>;
-  /** Every end date the map declares. */
-  ends: Record<string, string>;
-  /** Entries ending within expiringSoonDays. */
-  soon: Record<string, string>;
-  /** Entries past their end: removed, even by an additive roster. */
-  expired: Record<string, string>;
-  /** Today, when an entry has a date (else undefined: nothing was asked). */
-  day?: string;
-}
-
-/** Splits a roster's map by where each entry stands on `day` (undefined: every entry is current). */
-export function mapOnDay<E>(map: Record<string, E>, windowOf: (e: E) => Window, day: string | undefined): MapOnDay<E> {
-  const out: MapOnDay<E> = { current: {}, ends: {}, soon: {}, expired: {}, day };
-  for (const [key, e] of Object.entries(map)) {
-    const w = windowOf(e);
-    if (w.expiresOn) out.ends[key] = w.expiresOn;
-    const st = day ? standing(w, day) : "active";
-    if (st === "expired") out.expired[key] = w.expiresOn!;
-    else if (st !== "notYet") out.current[key] = e;
-    if (st === "soon") out.soon[key] = w.expiresOn!;
-  }
-  return out;
-}
-
 /** Today by the service's clock when one of `windows` has a date; undefined (nothing asked) otherwise. */
 export async function dayIfDated(client: ReviewAdminClient, windows: Window[]): Promise<string | undefined> {
   return hasDates(windows) ? today(client) : undefined;
 }
 
 /** The stored end dates counted again for a refresh: which are soon, which have passed. */
-export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> = {}): Promise<MapOnDay<string>> {
-  return mapOnDay(ends, (end) => ({ expiresOn: end }), Object.keys(ends).length ? await today(client) : undefined);
+export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> = {}) {
+  const day = Object.keys(ends).length ? await today(client) : undefined;
+  return onDay(Object.fromEntries(Object.entries(ends).map(([k, end]) => [k, { window: { expiresOn: end } }])), day, expiringSoonDays());
 }
 
 /** A roster state's date fields: absent when empty, so states without dates stay as they were. */
-export function dateFields(m: Pick<MapOnDay<unknown>, "ends" | "soon" | "expired">) {
+export function dateFields(m: { ends: Record<string, string>; soon: Record<string, string>; expired: Record<string, string> }) {
   const nonEmpty = (r: Record<string, string>) => (Object.keys(r).length ? r : undefined);
   return { expiresOn: nonEmpty(m.ends), expiringSoon: nonEmpty(m.soon), expired: nonEmpty(m.expired) };
 }
