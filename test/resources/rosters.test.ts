@@ -65,6 +65,20 @@ describe("OrganizationMembers", () => {
         expect(sent.writes()).toEqual([]);
       });
 
+      await step("additive: declaring someone already there writes nothing, and the preview says so", async () => {
+        const sent = record();
+        const r = await world().run(async (run) => {
+          const d = await res(run, "org");
+          expect((await d.preview(additive)).op).toBe("update");
+          const said = run.plugin.logs.map((l) => l.line).join("\n");
+          expect(said).toMatch(/~ ken@northwind\.example: now in the map, already there as declared \(.*\): nothing to write/);
+          expect(said).not.toMatch(/\+ ken@/);
+          return d.up(additive);
+        });
+        expect(sent.writes()).toEqual([]);
+        expect(r.outs.members["ken@northwind.example"]).toMatchObject({ status: "active" });
+      });
+
       await step("authoritative: refuses at preview to remove the key's own user, naming them", async () => {
         await world().run(async (run) => {
           const d = await res(run, "org");

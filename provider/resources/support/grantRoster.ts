@@ -256,6 +256,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     const scope = scopeOf(news);
     const want = kind.grants(plan.now);
     const declared = kind.grants(news);
+    const wasManaged = new Set(kind.managedKeys(olds));
     return entryLines({
       name: (k) => kind.words.name(k, have[k]),
       want: Object.fromEntries(Object.entries(want).map(([k, g]) => [k, viewOf(g)])),
@@ -268,6 +269,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       expired: plan.expired,
       removedWhy: kind.words.removedWhy,
       addedBy,
+      adopted: Object.keys(want).filter((k) => have[k] && !wasManaged.has(k) && !plan.change.includes(k)),
       dropped: news.mode === "additive" ? kind.managedKeys(olds).filter((k) => !declared[k] && have[k]) : [],
       droppedNote: (k) => kind.words.dropped(k, have[k]!),
       order: kind.order,

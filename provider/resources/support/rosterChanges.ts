@@ -120,6 +120,8 @@ export interface PlanView {
   removedWhy: string;
   /** Who added a removed entry outside the program, when the activity log says. */
   addedBy: ReadonlyMap<string, string>;
+  /** Keys the map now declares that were already there as declared: nothing to write, now managed. */
+  adopted?: readonly string[];
   /** Keys the map no longer holds that an additive roster leaves as they are, and what that means. */
   dropped: readonly string[];
   droppedNote: (key: string) => string;
@@ -157,6 +159,8 @@ export function entryLines(v: PlanView): string[] {
     const status = h.status && h.status !== "active" ? ` (${h.status})` : "";
     lines.push(`- ${v.name(k)}${status}: ${permissionsText(h.permissions ?? [])} (${why}${by ? `; ${by}` : ""})`);
   }
+  for (const k of [...(v.adopted ?? [])].sort(v.order))
+    lines.push(`~ ${v.name(k)}: now in the map, already there as declared (${permissionsText(v.have[k]?.permissions ?? [])}): nothing to write`);
   for (const k of [...v.dropped].sort(v.order)) lines.push(`~ ${v.name(k)}: no longer in the map: ${v.droppedNote(k)}`);
   return lines;
 }
