@@ -173,6 +173,25 @@ export function lockoutCause(
   return undefined;
 }
 
+/**
+ * Anti-lockout over removals at one scope taken one after another (an ethical wall's breaches):
+ * each judged with the removals allowed before it already done. The cause per removal, in order;
+ * undefined where it may go.
+ */
+export function lockoutEach(
+  scope: Scope,
+  everyone: readonly LiveGrant[],
+  removals: readonly LiveGrant[],
+  me: Subject | undefined,
+): (LockoutCause | undefined)[] {
+  let left = [...everyone];
+  return removals.map((r) => {
+    const cause = losesGuarded(scope, r, undefined) ? lockoutCause(scope, left, [r], me) : undefined;
+    if (!cause) left = left.filter((g) => !(g.subject.userId != null && g.subject.userId === r.subject.userId));
+    return cause;
+  });
+}
+
 /** `lockoutCause` as a refusal of `what` (one wording for every resource), or undefined. */
 export function lockoutRefusal(
   scope: Scope,

@@ -23,7 +23,7 @@ import { DatabaseId, Email, Name } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser } from "../access/runCache";
-import { lockoutCause, losesGuarded } from "../access/plan";
+import { lockoutEach } from "../access/plan";
 import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
 import { listedMembers } from "../access/orgPeople";
 
@@ -174,24 +174,29 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
 async function markKept(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
   const user = await currentUser(client);
   const me = user && { userId: user.id };
-  const out: WallBreach[] = [];
-  for (const b of breaches) {
-    const scope = { kind: "database" as const, id: b.databaseId };
-    const removed = new Set(out.filter((o) => o.databaseId === b.databaseId && !o.keptBecause).map((o) => o.userId));
-    const everyone = [...(await listedDatabaseUsers(client, b.databaseId)).values()]
-      .filter((u) => !removed.has(u.user.id))
-      .map((u) => ({ scope, subject: { userId: u.user.id }, permissions: u.permissions }));
-    const grant = { scope, subject: { userId: b.userId }, permissions: b.permissions };
-    const cause = losesGuarded(scope, grant, undefined) ? lockoutCause(scope, everyone, [grant], me) : undefined;
-    const keptBecause =
-      cause?.kind === "own"
-        ? `it is the grant of the API key's own user (anti-lockout)`
-        : cause?.kind === "lastAdmins"
-          ? `it is the last DB_ADMIN of database ${b.databaseId} (anti-lockout): name another DB_ADMIN first`
-          : undefined;
-    out.push(keptBecause ? { ...b, keptBecause } : b);
+  const kept = new Map<WallBreach, string>();
+  for (const databaseId of new Set(breaches.map((b) => b.databaseId))) {
+    const scope = { kind: "database" as const, id: databaseId };
+    const here = breaches.filter((b) => b.databaseId === databaseId);
+    const everyone = [...(await listedDatabaseUsers(client, databaseId)).values()].map((u) => ({
+      scope,
+      subject: { userId: u.user.id },
+      permissions: u.permissions,
+    }));
+    const causes = lockoutEach(
+      scope,
+      everyone,
+      here.map((b) => ({ scope, subject: { userId: b.userId }, permissions: b.permissions })),
+      me,
+    );
+    here.forEach((b, i) => {
+      const cause = causes[i];
+      if (cause?.kind === "own") kept.set(b, `it is the grant of the API key's own user (anti-lockout)`);
+      if (cause?.kind === "lastAdmins")
+        kept.set(b, `it is the last DB_ADMIN of database ${databaseId} (anti-lockout): name another DB_ADMIN first`);
+    });
   }
-  return out;
+  return breaches.map((b) => (kept.has(b) ? { ...b, keptBecause: kept.get(b)! } : b));
 }
 
 const breachLine = (b: WallBreach) => `${b.email} (user ${b.userId}) holds ${b.permissions.join("+")} on database ${b.databaseId}`;

@@ -4,10 +4,13 @@
  * mode, and the one anti-lockout rule for organizations and databases.
  */
 import { describe, expect, it } from "vitest";
+import type { ReviewAdminClient } from "../../provider/client";
+import { hasPassed } from "../../provider/access/clock";
 import { claimKeysOf, isPrivileged, standingOn, wallCovers, type Grant, type Scope } from "../../contract/grants";
 import {
   differs,
   lockoutCause,
+  lockoutEach,
   lockoutRefusal,
   losesGuarded,
   planGrants,
@@ -163,5 +166,49 @@ describe("anti-lockout: one rule for organizations and databases", () => {
     expect(lockoutCause(ORG, admins, [], { userId: 1001 })).toBeUndefined();
     const invitedOnly = [member("inv@x", 0, ["ORG_ADMIN"], { status: "invited" }), member("ada@x", 1001, ["ORG_ADMIN"])];
     expect(lockoutCause(ORG, invitedOnly, [invitedOnly[1]!], undefined)?.kind).toBe("lastAdmins");
+  });
+
+  it("removals taken one after another (an ethical wall's breaches): each judged with those before it done", () => {
+    const users = [dbUser(1004, ["DB_ADMIN"]), dbUser(1005, ["DB_ADMIN"]), dbUser(1006, ["DB_UPLOAD"]), dbUser(1001, ["DB_ADMIN"])];
+    // 1004 may go (1005 and 1001 remain); the key's own user (1001) stays; 1005 is then the last.
+    const causes = lockoutEach(DB, users, [users[0]!, users[3]!, users[1]!, users[2]!], { userId: 1001 });
+    expect(causes.map((c) => c?.kind)).toEqual([undefined, "own", undefined, undefined]);
+    const alone = lockoutEach(DB, users.slice(0, 3), [users[0]!, users[1]!], undefined);
+    expect(alone.map((c) => c?.kind)).toEqual([undefined, "lastAdmins"]);
+  });
+});
+
+describe("the service clock", () => {
+  /** A client whose service clock reads `service` once asked (GetCurrentUser answers with a Date header). */
+  const clientAt = (service: number | undefined, machineKnows: boolean) => {
+    let asked = 0;
+    let known = machineKnows ? service : undefined;
+    const client = {
+      serviceNow: () => known,
+      call: async () => {
+        asked += 1;
+        known = service;
+        return { id: 1001 };
+      },
+    } as unknown as ReviewAdminClient;
+    return { client, asked: () => asked };
+  };
+  const now = Date.now();
+
+  it("an invitation's expiration has passed only when this machine's clock and the service's both say so", async () => {
+    const behind = clientAt(now - 3_600_000, false); // the service is an hour behind this machine
+    expect(await hasPassed(behind.client, now - 60_000)).toBe(false);
+    expect(behind.asked()).toBe(1);
+    const both = clientAt(now + 1_000, false);
+    expect(await hasPassed(both.client, now - 60_000)).toBe(true);
+  });
+
+  it("asks the service nothing while nothing looks past, and at most once a run", async () => {
+    const c = clientAt(now, false);
+    expect(await hasPassed(c.client, now + 86_400_000)).toBe(false);
+    expect(c.asked()).toBe(0);
+    const ahead = clientAt(now + 7_200_000, true); // already known in this run: the service is ahead
+    expect(await hasPassed(ahead.client, now + 3_600_000)).toBe(true);
+    expect(ahead.asked()).toBe(0);
   });
 });
