@@ -81,6 +81,14 @@ export function administers(kind: ScopeKind, permissions: readonly string[] | un
 }
 
 /**
+ * True when going from the permissions `have` to `want` (undefined: the grant removed) takes away
+ * the permission that administers the scope: what anti-lockout judges (provider/access/plan.ts).
+ */
+export function takesAdmin(kind: ScopeKind, have: readonly string[] | undefined, want: readonly string[] | undefined): boolean {
+  return administers(kind, have) && !administers(kind, want);
+}
+
+/**
  * True for a privileged permission: at an organization every permission (each administers
  * something), at a database DB_ADMIN (it manages everyone's permissions there).
  */

@@ -15,6 +15,7 @@ import {
   ADMIN_PERMISSION,
   administers,
   claimKeysOf,
+  takesAdmin,
   standingOn,
   type ClaimKey,
   type Grant,
@@ -107,7 +108,7 @@ const sameIdentifiers = (a: readonly GrantIdentifier[], b: readonly GrantIdentif
 export function losesGuarded(scope: Scope, have: LiveGrant, want: Grant | undefined): boolean {
   if ((have.status ?? "active") !== "active") return false;
   if (!want) return scope.kind === "organization" || administers(scope.kind, have.permissions);
-  return administers(scope.kind, have.permissions) && !!want.permissions && !administers(scope.kind, want.permissions);
+  return !!want.permissions && takesAdmin(scope.kind, have.permissions, want.permissions);
 }
 
 /** Plans the grants of one scope (see the file comment); the refusal, if any, is `lockoutRefusal`'s. */

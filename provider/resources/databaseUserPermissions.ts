@@ -4,6 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
+import { administers, takesAdmin } from "../../contract/grants";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
@@ -102,7 +103,7 @@ function expiredState(
 
 /** True when the change takes DB_ADMIN from the user without allowAdminRemoval. */
 function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
-  return olds.permissions.includes("DB_ADMIN") && !news.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
+  return takesAdmin("database", olds.permissions, news.permissions) && !news.allowAdminRemoval;
 }
 
 /** The database as anti-lockout names it. */
@@ -114,9 +115,10 @@ const scopeOf = (s: { databaseId: number }) => ({ kind: "database" as const, id:
  * DB_ADMIN; refused unless allowAdminRemoval. Only a create without DB_ADMIN lists the database's users.
  */
 async function guardCreate(client: ReviewAdminClient, inputs: Inputs, action: string): Promise<void> {
-  if (inputs.permissions.includes("DB_ADMIN") || inputs.allowAdminRemoval) return;
+  if (administers("database", inputs.permissions) || inputs.allowAdminRemoval) return;
   const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
-  if (existing?.permissions.includes("DB_ADMIN")) await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
+  if (takesAdmin("database", existing?.permissions, inputs.permissions))
+    await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
 }
 
 /** Sets the user's permissions (E26 overwrites). */
@@ -175,7 +177,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
         : await expiryStep(client, action, `user ${olds.userId}`, news.expiresOn, olds.expiredOn, refresh);
     // Removed once; a later up with the date still past has nothing to do.
     if (step === "done") return { changes: false };
-    if (step === "remove" && olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval)
+    if (step === "remove" && takesAdmin("database", olds.permissions, undefined) && !news.allowAdminRemoval)
       await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
     // Past the end: removed. The end moved later (or went) after up removed the grant: granted again.
     if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
@@ -220,7 +222,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
         say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
         return removeGrant(client, news.databaseId, news.userId);
       };
-      const guarded = olds.permissions.includes("DB_ADMIN") && !news.allowAdminRemoval;
+      const guarded = takesAdmin("database", olds.permissions, undefined) && !news.allowAdminRemoval;
       await (guarded ? guardAdminLoss(client, scopeOf(news), [news.userId], action, remove) : remove());
       return expiredState(news, olds);
     }
@@ -235,7 +237,7 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
       if (state.adopted) say.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
       return removeGrant(client, state.databaseId, state.userId);
     };
-    const guarded = state.permissions.includes("DB_ADMIN") && !state.allowAdminRemoval;
+    const guarded = takesAdmin("database", state.permissions, undefined) && !state.allowAdminRemoval;
     await (guarded ? guardAdminLoss(client, scopeOf(state), [state.userId], action, remove) : remove());
   },
 });

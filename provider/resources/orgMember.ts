@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
+import { administers, takesAdmin } from "../../contract/grants";
 import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
@@ -170,16 +171,16 @@ async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Prom
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */
 async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: Member, action: string): Promise<Member> {
   const body: Parameters<typeof patchMember>[3] = {};
-  let takesAdmin = false;
+  let losesAdmin = false;
   if (inputs.permissions && !sameSet(member.permissions, inputs.permissions)) {
-    takesAdmin = member.permissions.includes("ORG_ADMIN") && !inputs.permissions.includes("ORG_ADMIN") && !inputs.allowAdminRemoval;
+    losesAdmin = takesAdmin("organization", member.permissions, inputs.permissions) && !inputs.allowAdminRemoval;
     body.organizationPermissions = inputs.permissions;
   }
   if (inputs.userIdentifiers && JSON.stringify(normalizeIdentifiers(member.userIdentifiers)) !== JSON.stringify(inputs.userIdentifiers)) {
     body.userIdentifiers = inputs.userIdentifiers;
   }
   const write = () => patchMember(client, inputs.organizationId, member, body);
-  return takesAdmin ? guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, write) : write();
+  return losesAdmin ? guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, write) : write();
 }
 
 /** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
@@ -249,9 +250,9 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     const { organizationId, email, permissions, allowAdminRemoval } = inputs;
     if (olds.organizationId !== undefined || containsUnknown([organizationId, email, permissions, allowAdminRemoval]))
       return { failures: [] };
-    if (!permissions || permissions.includes("ORG_ADMIN") || allowAdminRemoval) return { failures: [] };
+    if (!permissions || administers("organization", permissions) || allowAdminRemoval) return { failures: [] };
     const member = await memberByEmail(client, organizationId, email);
-    if (!member?.permissions.includes("ORG_ADMIN")) return { failures: [] };
+    if (!member || !takesAdmin("organization", member.permissions, permissions)) return { failures: [] };
     return {
       failures: await refusalAsFailure("permissions", () =>
         assertAdminRemovalAllowed(client, { kind: "organization", id: organizationId }, member.id, action),
@@ -294,8 +295,7 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
       Array.isArray(news.permissions) &&
       !containsUnknown(news.permissions) &&
       !news.allowAdminRemoval &&
-      olds.permissions?.includes("ORG_ADMIN") &&
-      !news.permissions.includes("ORG_ADMIN")
+      takesAdmin("organization", olds.permissions, news.permissions)
     ) {
       await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
     }

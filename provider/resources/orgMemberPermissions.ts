@@ -2,6 +2,7 @@
  * OrgMemberPermissions: the organization permissions of one existing member (E21/E22).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { takesAdmin } from "../../contract/grants";
 import type { OrganizationPermission } from "../../contract/types";
 import { OrganizationPermissions } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
@@ -25,8 +26,6 @@ export interface OrgMemberPermissionsArgs {
   expiresOn?: pulumi.Input<string>;
 }
 
-const hasAdmin = (v: OrganizationPermission[] | undefined) => !!v?.includes("ORG_ADMIN");
-
 /** The OrgMemberPermissions implementation run by the plugin. */
 export const orgMemberPermissions = memberFieldResource({
   kind: "OrgMemberPermissions",
@@ -36,7 +35,7 @@ export const orgMemberPermissions = memberFieldResource({
   schema: OrganizationPermissions,
   read: (m) => sortedSet(m.permissions),
   empty: [],
-  removesAdmin: (from, to) => hasAdmin(from) && !hasAdmin(to),
+  removesAdmin: (from, to) => takesAdmin("organization", from, to),
   expires: true,
 });
 argsMatch<OrgMemberPermissionsArgs, MemberFieldInputs<"permissions", OrganizationPermission[]>>(true);

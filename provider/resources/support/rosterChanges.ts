@@ -160,7 +160,9 @@ export function entryLines(v: PlanView): string[] {
     lines.push(`- ${v.name(k)}${status}: ${permissionsText(h.permissions ?? [])} (${why}${by ? `; ${by}` : ""})`);
   }
   for (const k of [...(v.adopted ?? [])].sort(v.order))
-    lines.push(`~ ${v.name(k)}: now in the map, already there as declared (${permissionsText(v.have[k]?.permissions ?? [])}): nothing to write`);
+    lines.push(
+      `~ ${v.name(k)}: now in the map, already there as declared (${permissionsText(v.have[k]?.permissions ?? [])}): nothing to write`,
+    );
   for (const k of [...v.dropped].sort(v.order)) lines.push(`~ ${v.name(k)}: no longer in the map: ${v.droppedNote(k)}`);
   return lines;
 }
