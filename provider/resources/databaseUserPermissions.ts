@@ -169,7 +169,6 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
   async diff(olds, news, { client, action, refresh }) {
     const result = diffFields(olds, news, {
       replaceOn: ["databaseId", "userId"],
-      update: ["permissions", "allowAdminRemoval", "expiresOn"],
     });
     const step =
       result.replaces?.length || containsUnknown(news.expiresOn)

@@ -144,7 +144,8 @@ export const invitation = defineResource<Inputs, InvitationState>({
   async diff(olds, news, { client, action, refresh }) {
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
-      update: olds.status === "accepted" ? [] : ["permissions", "resendTrigger", "resendWhenExpired", "expiresOn"],
+      // An accepted invitation is done: nothing of it changes. Names go with the invitation as sent.
+      ignore: olds.status === "accepted" ? Object.keys(news) : ["firstName", "lastName"],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
     if (!result.replaces?.length && !containsUnknown(news.expiresOn)) {

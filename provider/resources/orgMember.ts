@@ -266,7 +266,8 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     const waiting = olds.status !== "active" && news.userIdentifiers !== undefined;
     const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
-      update: ["permissions", ...(waiting ? [] : ["userIdentifiers"]), "resendWhenExpired", "allowAdminRemoval", "expiresOn"],
+      // Names go with the invitation only (the API cannot rename a member); identifiers wait for acceptance.
+      ignore: ["firstName", "lastName", ...(waiting ? ["userIdentifiers"] : [])],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     });
     const step =

@@ -74,12 +74,14 @@ export interface Operation {
 export type CheckFailure = pulumi.dynamic.CheckFailure;
 
 /**
- * A declarative diff: fields compared after `normalize`; `replaceOn` fields replace, `update`
- * fields update in place. A field absent from the new inputs is not managed and never a change.
+ * A declarative diff: fields compared after `normalize`; `replaceOn` fields replace, every other
+ * input updates in place except those in `ignore` (each with its reason at the call site), so a
+ * new input is compared without anyone listing it. A field absent from the new inputs is not
+ * managed and never a change.
  */
 export interface DiffRule {
   replaceOn: readonly string[];
-  update: readonly string[];
+  ignore?: readonly string[];
   normalize?: (field: string, value: unknown) => unknown;
   /** Replace by deleting first (default: create the new one first). */
   deleteBeforeReplace?: boolean;
@@ -229,7 +231,8 @@ export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.d
   const norm = rule.normalize ?? ((_f: string, v: unknown) => v);
   const changed = (f: string) => n[f] !== undefined && !deepEqual(norm(f, o[f]), norm(f, n[f]));
   const replaces = rule.replaceOn.filter((f) => n[f] !== undefined && o[f] !== undefined && changed(f));
-  const updates = rule.update.filter(changed);
+  const skip = new Set([...rule.replaceOn, ...(rule.ignore ?? [])]);
+  const updates = Object.keys(n).filter((f) => !f.startsWith("__") && !skip.has(f) && changed(f));
   return {
     changes: replaces.length + updates.length > 0,
     replaces,

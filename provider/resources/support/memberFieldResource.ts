@@ -118,7 +118,8 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     async diff(olds, news, { client, action, refresh }) {
       const result = diffFields(olds, news, {
         replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
-        update: [spec.field, "allowAdminRemoval", "expiresOn"],
+        // The member is named by one of the two: the other is not an input of this resource.
+        ignore: ["userId", "email"],
       });
       const step =
         result.replaces?.length || containsUnknown(news.expiresOn)
