@@ -138,8 +138,7 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   const baseUrl = baseUrlOf(req, runtime.baseUrl());
   const url = requestUrl(req, baseUrl);
   const { store, traffic } = runtime;
-  // The Date header tells the emulator's clock, not the machine's: clients take "today" from it
-  // (access that expires), and tests move that clock with POST /_emulator/clock.
+  // What an answer written outside `finish` (a part upload) tells of the emulator's clock.
   res.setHeader("date", new Date(store.clock.now()).toUTCString());
   let operation: string | null = null;
   let route: RouteDef | undefined;
@@ -153,6 +152,11 @@ async function handle(runtime: ControlRuntime, req: http.IncomingMessage, res: h
   };
   const finish = (s: number, body: unknown, headers: Record<string, string> = {}) => {
     status = s;
+    // The Date header tells the emulator's clock, not the machine's: clients take "today" from it
+    // (access that expires), and tests move that clock with POST /_emulator/clock. Stamped as the
+    // answer is sent, as an HTTP server does, so it is never earlier than what the request wrote
+    // (the request may have waited for the rate limit): who-changed's window relies on it.
+    res.setHeader("date", new Date(store.clock.now()).toUTCString());
     send(res, s, body, headers);
   };
 
