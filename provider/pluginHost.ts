@@ -90,6 +90,25 @@ export function attachToPlugin(): void {
   };
 }
 
+/**
+ * The same, for this package's own provider plugin (plugin/server.ts), which reads requests itself:
+ * messages go to the engine at `address`, and `carryUrn` tags the values it passes on.
+ */
+export function attachToServer(address: string | undefined, fromSdk: NodeRequire): void {
+  attached = true;
+  try {
+    engineLogFn = engineClient(fromSdk, address, "proto/");
+  } catch {
+    engineLogFn = undefined;
+  }
+}
+
+/** Tags `value` (a request's properties as an object) with the URN of the request it came from. */
+export function carryUrn<T>(value: T, urn: string): T {
+  if (value && typeof value === "object" && urn) Object.defineProperty(value, URN, { value: urn });
+  return value;
+}
+
 /** Makes each request's property structs, once turned into objects, carry the request's URN. */
 function carryUrns(fromPlugin: NodeRequire): void {
   const provider = fromPlugin("../../proto/provider_pb") as Record<string, Proto>;
@@ -126,11 +145,11 @@ function carryUrns(fromPlugin: NodeRequire): void {
 }
 
 /** A client of the engine's Log service at `address` (the plugin's argument), or undefined without one. */
-function engineClient(fromPlugin: NodeRequire, address: string | undefined): LogFn | undefined {
+function engineClient(fromPlugin: NodeRequire, address: string | undefined, protos = "../../proto/"): LogFn | undefined {
   // The test harness starts the plugin with a placeholder address: no engine listens there.
   if (!address || /:0$/.test(address)) return undefined;
   const grpc = fromPlugin("@grpc/grpc-js") as { credentials: { createInsecure(): unknown } };
-  const { EngineClient } = fromPlugin("../../proto/engine_grpc_pb") as {
+  const { EngineClient } = fromPlugin(`${protos}engine_grpc_pb`) as {
     EngineClient: new (
       address: string,
       credentials: unknown,
@@ -138,7 +157,7 @@ function engineClient(fromPlugin: NodeRequire, address: string | undefined): Log
       log(req: unknown, done: (err: Error | null) => void): void;
     };
   };
-  const { LogRequest } = fromPlugin("../../proto/engine_pb") as {
+  const { LogRequest } = fromPlugin(`${protos}engine_pb`) as {
     LogRequest: new () => {
       setSeverity(s: number): void;
       setMessage(m: string): void;

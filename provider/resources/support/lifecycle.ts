@@ -243,7 +243,7 @@ export function diffFields(olds: object, news: object, rule: DiffRule): pulumi.d
 const mapDefined = <A, B>(a: A | undefined, f: (a: A) => B): B | undefined => (a === undefined ? undefined : f(a));
 
 /** Inputs that are bookkeeping, not access: left out of what a preview says changes. */
-const QUIET_FIELDS = ["declaredElsewhere", "resendTrigger", "createAfterLostAnswer", "adoptId"];
+export const QUIET_FIELDS = ["declaredElsewhere", "resendTrigger", "createAfterLostAnswer", "adoptId"];
 
 /** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
 const justRead = new Set<string>();

@@ -1,0 +1,91 @@
+/**
+ * `pulumi import` under the plugin face: each kind's id, short enough to type, and the stored state
+ * it stands for, which the kind's own read then fills from the service (as refresh does). The ids
+ * are the ones the resources already have, so an imported resource's id is the id it keeps.
+ *
+ *   OrganizationMembers      organization/<organizationId>   (imported authoritative: everyone in it)
+ *   DatabaseUsers            database/<databaseId>           (imported authoritative: everyone with access)
+ *   OrgMember                <organizationId>/<email>
+ *   Invitation               <organizationId>/<email>
+ *   DatabaseUserPermissions  <databaseId>/<userId>
+ *   OrgMemberPermissions     <organizationId>/<userId>
+ *   UserIdentifiers          <organizationId>/<userId>
+ *
+ * The other kinds are not live objects one can point at: an EthicalWall is a rule the program
+ * states, and Dataset, SourceFile and CustodianDirectorySync have no read in the API.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceImpl } from "../resources/support/implementation";
+import { carryUrn } from "../pluginHost";
+
+/** How one kind's id reads: its pattern (for the message) and the stored state it stands for. */
+interface ImportId {
+  pattern: string;
+  parse(parts: string[]): Record<string, unknown> | undefined;
+}
+
+const whole = (s: string | undefined) => (s !== undefined && /^[1-9][0-9]*$/.test(s) ? Number(s) : undefined);
+const email = (s: string | undefined) => (s && s.includes("@") ? s.trim().toLowerCase() : undefined);
+
+/** Every importable kind's id. */
+export const IMPORT_IDS: Record<string, ImportId> = {
+  OrganizationMembers: {
+    pattern: "organization/<organizationId>",
+    parse: ([word, id]) => (word === "organization" && whole(id) ? { organizationId: whole(id), mode: "authoritative", managed: {} } : undefined),
+  },
+  DatabaseUsers: {
+    pattern: "database/<databaseId>",
+    parse: ([word, id]) => (word === "database" && whole(id) ? { databaseId: whole(id), mode: "authoritative", managedUserIds: [] } : undefined),
+  },
+  OrgMember: {
+    pattern: "<organizationId>/<email>",
+    // Imported with its permissions managed: the generated code then declares what the person holds.
+    parse: ([org, e]) => (whole(org) && email(e) ? { organizationId: whole(org), email: email(e), managed: ["permissions"], permissions: [], adopted: true } : undefined),
+  },
+  Invitation: {
+    pattern: "<organizationId>/<email>",
+    parse: ([org, e]) => (whole(org) && email(e) ? { organizationId: whole(org), email: email(e), adopted: true } : undefined),
+  },
+  DatabaseUserPermissions: {
+    pattern: "<databaseId>/<userId>",
+    parse: ([db, user]) => (whole(db) && whole(user) ? { databaseId: whole(db), userId: whole(user), adopted: true } : undefined),
+  },
+  OrgMemberPermissions: {
+    pattern: "<organizationId>/<userId>",
+    parse: ([org, user]) => (whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined),
+  },
+  UserIdentifiers: {
+    pattern: "<organizationId>/<userId>",
+    parse: ([org, user]) => (whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined),
+  },
+};
+
+/** Why a kind has no import id (the message `pulumi import` prints). */
+const NOT_IMPORTABLE: Record<string, string> = {
+  EthicalWall: "a wall is a rule the program states (databases, people, reason), not an object of the service: declare it",
+  Dataset: "the API has no read of a dataset by id: declare it, and create adopts the dataset of that name",
+  SourceFile: "the API has no read of a source file by id: declare it with adoptId",
+  CustodianDirectorySync: "the API has no read of a directory's people: declare it; its first up uploads the file",
+};
+
+/**
+ * Reads the object an import id names (ReadRequest with no stored state): the kind's read on the
+ * state the id stands for. A malformed id is refused naming the kind's pattern; an id naming
+ * nothing reads as gone (the engine then says the resource does not exist).
+ */
+export async function readForImport(kind: string, impl: ResourceImpl, id: string, urn: string): Promise<pulumi.dynamic.ReadResult> {
+  const spec = IMPORT_IDS[kind];
+  if (!spec) throw new Error(`pulumi-reviewadmin: ${kind} cannot be imported: ${NOT_IMPORTABLE[kind] ?? "it has no import id"}`);
+  const parts = id.split("/");
+  const stored = parts.length === 2 ? spec.parse(parts) : undefined;
+  if (!stored) throw new Error(`pulumi-reviewadmin: '${id}' is not a ${kind} id: write it as ${spec.pattern} (e.g. ${example(spec.pattern)})`);
+  return impl.read(id, carryUrn(stored, urn));
+}
+
+function example(pattern: string): string {
+  return pattern
+    .replace("<organizationId>", "102")
+    .replace("<databaseId>", "7")
+    .replace("<userId>", "1003")
+    .replace("<email>", "ada@northwind.example");
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+/**
+ * `pulumi-resource-reviewadmin`: the plugin face's executable, which the Pulumi engine starts with
+ * its own address as the first argument (server.ts). Installed with the package (its `bin`), and
+ * in the package's plugin/ folder for `plugins.providers` in a project's Pulumi.yaml.
+ */
+// First: on an old Node, one line saying which Node is needed, before undici loads.
+import "../../contract/requireNode";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { serve } from "./server";
+
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../../package.json"), "utf8")) as { version: string };
+serve(process.argv.slice(2), pkg.version).catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
+});

@@ -1,0 +1,277 @@
+/**
+ * Writes the Pulumi package schema of the plugin face (provider/plugin/schema.generated.ts) from the
+ * same TypeScript the dynamic face is written in, so that each fact stays written once:
+ *
+ *   resources   every `provider/resources/<file>.ts` whose implementation names a `kind: "<Kind>"`:
+ *               inputs from its exported `<Kind>Args` interface, outputs from the state type its
+ *               class exposes (`interface <Kind> extends Outputs<State>`); each property's doc is
+ *               its JSDoc, `@secret` in it marks a secret
+ *   config      the `Settings` interface of provider/settings.ts (the `reviewadmin:*` keys)
+ *   types       named string unions become enums (OrganizationPermission, RosterMode...); object
+ *               types become object types named after their interface, or `<Kind><Property>`
+ *
+ * Rules (formats, ranges) are not copied into the schema: the plugin's Check runs the same zod
+ * schemas as the dynamic face and names the field and the rule. Numbers named `...Id`, `...Ids`
+ * or `...Days` are integers (the API's ids and day counts); every other number is a number.
+ *
+ *   npm run generate    writes this file and the generated types (scripts/generate-types.mts)
+ *
+ * test/plugin/schema.test.ts fails while the committed file differs from what this prints.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as prettier from "prettier";
+import ts from "typescript";
+
+/** The repository root (this file is in scripts/). */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The generated file, from the repository root. */
+export const SCHEMA_FILE = "provider/plugin/schema.generated.ts";
+/** The package name: type tokens are `reviewadmin:index:<Kind>`. */
+const PACKAGE = "reviewadmin";
+
+type Json = Record<string, unknown>;
+
+/** TypeScript's own type helpers: an object type made with one is named after the property that holds it. */
+const UTILITY_TYPES = new Set(["Partial", "Required", "Readonly", "Record", "Pick", "Omit"]);
+
+/** Computes the schema from the sources under `root` (the package version from package.json); writes nothing. */
+export async function generateSchema(root: string = ROOT): Promise<{ path: string; text: string }> {
+  const resourcesDir = path.join(root, "provider/resources");
+  const files = fs
+    .readdirSync(resourcesDir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => path.join(resourcesDir, f));
+  const settingsFile = path.join(root, "provider/settings.ts");
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
+  });
+  if (!config) throw new Error("tsconfig.json could not be read");
+  const program = ts.createProgram([...files, settingsFile], config.options);
+  const checker = program.getTypeChecker();
+  const types: Record<string, Json> = {};
+  const resources: Record<string, Json> = {};
+
+  const mapper = new TypeMapper(checker, types);
+  for (const file of files) {
+    const source = program.getSourceFile(file)!;
+    const kind = /\bkind: "([A-Z][A-Za-z]+)"/.exec(source.text)?.[1];
+    if (!kind) continue;
+    const args = findInterface(source, `${kind}Args`);
+    const face = source.statements.find(
+      (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === kind && !!s.heritageClauses,
+    );
+    const stateNode = face?.heritageClauses?.[0]?.types[0]?.typeArguments?.[0];
+    if (!args || !stateNode) throw new Error(`${path.relative(root, file)}: kind ${kind} needs an exported ${kind}Args and \`interface ${kind} extends Outputs<State>\``);
+    const inputs = mapper.properties(checker.getTypeAtLocation(args), kind);
+    const outputs = mapper.properties(checker.getTypeAtLocation(stateNode), kind);
+    outputs.properties.schemaVersion = { type: "integer", description: "Version of the state layout this resource was last written with." };
+    outputs.properties.appliedAt = {
+      type: "string",
+      description: "When this program last created or updated the resource (ISO, the service's clock, whole seconds).",
+    };
+    resources[`${PACKAGE}:index:${kind}`] = {
+      description: jsDocOf(face!) ?? jsDocOf(findClass(source, kind)) ?? `${kind}.`,
+      inputProperties: inputs.properties,
+      requiredInputs: inputs.required,
+      properties: outputs.properties,
+      required: outputs.required.filter((r) => r !== "appliedAt"),
+    };
+  }
+
+  const settings = findInterface(program.getSourceFile(settingsFile)!, "Settings")!;
+  const settingsType = mapper.properties(checker.getTypeAtLocation(settings), "Provider");
+  // Config text is what `pulumi config set` stores: lists are comma-separated text, as the rule reads them.
+  for (const p of Object.values(settingsType.properties)) if ((p as Json).type === "array") Object.assign(p, { type: "string", items: undefined });
+  settingsType.properties.apiKey = { ...settingsType.properties.apiKey, secret: true };
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; description: string };
+  const schema = {
+    name: PACKAGE,
+    displayName: "Review platform administration",
+    version: pkg.version,
+    description: "Access as code for the administration API of a legal document review platform: organizations, databases, walls and expiring access.",
+    keywords: ["category/utility", "kind/native"],
+    license: "Apache-2.0",
+    repository: "https://github.com/pulumi-reviewadmin/pulumi-reviewadmin",
+    config: { variables: withoutUndefined(settingsType.properties), defaults: [] },
+    provider: {
+      description: "The reviewadmin provider: one API key and one base URL (keys are per region). Explicit providers with their own key and base URL work side by side.",
+      inputProperties: withoutUndefined(settingsType.properties),
+      properties: {},
+    },
+    resources: sortKeys(resources),
+    types: sortKeys(types),
+    language: { nodejs: { packageName: "@pulumi-reviewadmin/sdk", respectSchemaVersion: true }, go: { importBasePath: "example.com/reviewadmin/sdk/go/reviewadmin" } },
+  };
+  const header =
+    "// Generated by scripts/generate-schema.mts from the resources' Args and state types: do not edit. Run `npm run generate` after changing them.\n\n" +
+    "/** The Pulumi package schema of the plugin face (`pulumi package get-schema`). */\n";
+  const body = `export const SCHEMA = ${JSON.stringify(schema, null, 2)} as const;\n`;
+  const options = (await prettier.resolveConfig(path.join(root, SCHEMA_FILE))) ?? {};
+  return { path: SCHEMA_FILE, text: await prettier.format(header + body, { ...options, parser: "typescript" }) };
+}
+
+/** Turns TypeScript types into schema property types, registering named object and enum types. */
+class TypeMapper {
+  private readonly checker: ts.TypeChecker;
+  private readonly types: Record<string, Json>;
+  constructor(checker: ts.TypeChecker, types: Record<string, Json>) {
+    this.checker = checker;
+    this.types = types;
+  }
+
+  /** The properties of an object type (pulumi.Input unwrapped), and which are required. */
+  properties(type: ts.Type, owner: string): { properties: Record<string, Json>; required: string[] } {
+    const properties: Record<string, Json> = {};
+    const required: string[] = [];
+    for (const symbol of this.checker.getPropertiesOfType(type)) {
+      const name = symbol.getName();
+      const t = this.checker.getTypeOfSymbol(symbol);
+      const doc = ts.displayPartsToString(symbol.getDocumentationComment(this.checker)).trim();
+      const secret = symbol.getJsDocTags(this.checker).some((tag) => tag.name === "secret");
+      const optional = (symbol.flags & ts.SymbolFlags.Optional) !== 0;
+      properties[name] = {
+        ...this.typeOf(t, owner + upperFirst(name), name, declaredName(symbol)),
+        ...(doc ? { description: doc } : {}),
+        ...(secret ? { secret: true } : {}),
+      };
+      if (!optional) required.push(name);
+    }
+    return { properties, required };
+  }
+
+  /** The schema type of one value: Input, Promise and Output layers and null/undefined dropped. */
+  typeOf(type: ts.Type, nameIfObject: string, property: string, hint?: string): Json {
+    const parts = this.plain(type);
+    if (parts.length === 0) return { $ref: "pulumi.json#/Any" };
+    if (parts.every((p) => p.flags & ts.TypeFlags.BooleanLike)) return { type: "boolean" };
+    if (parts.every((p) => p.isStringLiteral())) return this.enumOf(type, parts as ts.StringLiteralType[], hint);
+    if (parts.length > 1) {
+      const strings = parts.filter((p) => p.flags & ts.TypeFlags.StringLike);
+      if (strings.length === parts.length) return { type: "string" };
+      return { oneOf: parts.map((p, i) => this.typeOf(p, `${nameIfObject}${i === 0 ? "" : i + 1}`, property)) };
+    }
+    const t = parts[0]!;
+    if (t.flags & ts.TypeFlags.StringLike) return { type: "string" };
+    if (t.flags & ts.TypeFlags.NumberLike) return { type: /(Id|Ids|Days)$/.test(property) ? "integer" : "number" };
+    if (this.checker.isArrayType(t)) {
+      const item = (t as ts.TypeReference).typeArguments?.[0];
+      return { type: "array", items: item ? this.typeOf(item, singular(nameIfObject), singular(property), hint) : { $ref: "pulumi.json#/Any" } };
+    }
+    const index = this.checker.getIndexInfosOfType(t)[0];
+    if (index && this.checker.getPropertiesOfType(t).length === 0) {
+      return { type: "object", additionalProperties: this.typeOf(index.type, singular(nameIfObject), property) };
+    }
+    if (t.flags & ts.TypeFlags.Object) {
+      const symbol = t.aliasSymbol ?? t.getSymbol();
+      const named = symbol && !symbol.getName().startsWith("__") && !UTILITY_TYPES.has(symbol.getName());
+      const own = named ? symbol.getName() : nameIfObject;
+      const token = `${PACKAGE}:index:${own}`;
+      if (!this.types[token]) {
+        this.types[token] = { type: "object" }; // placeholder first: a type may refer to itself
+        const { properties, required } = this.properties(t, own);
+        this.types[token] = { type: "object", properties, ...(required.length ? { required } : {}) };
+      }
+      return { $ref: `#/types/${token}` };
+    }
+    return { $ref: "pulumi.json#/Any" };
+  }
+
+  /** A named union of strings as an enum type (Input<RosterMode> → RosterMode); an anonymous one as a string. */
+  private enumOf(type: ts.Type, parts: ts.StringLiteralType[], hint: string | undefined): Json {
+    const inner = type.aliasSymbol?.getName() === "Input" ? type.aliasTypeArguments?.[0] : type;
+    const alias = inner?.aliasSymbol?.getName() ?? hint;
+    const values = parts.map((p) => p.value).sort();
+    if (!alias || alias === "Input") return { type: "string" };
+    const token = `${PACKAGE}:index:${alias}`;
+    this.types[token] ??= { type: "string", enum: values.map((value) => ({ value })) };
+    return { $ref: `#/types/${token}` };
+  }
+
+  /** The members of a type once Input/Promise/Output layers, null and undefined are dropped. */
+  private plain(type: ts.Type): ts.Type[] {
+    const parts = type.isUnion() ? type.types : [type];
+    const out: ts.Type[] = [];
+    let sawBoolean = false;
+    for (const p of parts) {
+      if (p.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)) continue;
+      const name = p.getSymbol()?.getName();
+      if (name === "Promise" || name === "OutputInstance" || name === "Output") continue;
+      if (p.flags & ts.TypeFlags.BooleanLiteral) {
+        if (!sawBoolean) out.push(this.checker.getBooleanType());
+        sawBoolean = true;
+        continue;
+      }
+      out.push(p);
+    }
+    return out;
+  }
+}
+
+/**
+ * The type name a property is declared with, under Input<> and array layers (`Input<RosterMode>`,
+ * `Input<Input<OrganizationPermission>[]>`): an alias the checker may have expanded away.
+ */
+function declaredName(symbol: ts.Symbol): string | undefined {
+  const decl = symbol.valueDeclaration;
+  let node = decl && (ts.isPropertySignature(decl) || ts.isPropertyDeclaration(decl)) ? decl.type : undefined;
+  while (node) {
+    if (ts.isArrayTypeNode(node)) node = node.elementType;
+    else if (ts.isUnionTypeNode(node) && node.types.length === 1) node = node.types[0];
+    else if (ts.isTypeReferenceNode(node)) {
+      const name = ts.isQualifiedName(node.typeName) ? node.typeName.right.text : node.typeName.text;
+      if ((name === "Input" || name === "Array") && node.typeArguments?.length === 1) node = node.typeArguments[0];
+      else return name;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+function findInterface(source: ts.SourceFile, name: string): ts.InterfaceDeclaration | undefined {
+  return source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+}
+
+function findClass(source: ts.SourceFile, name: string): ts.ClassDeclaration | undefined {
+  return source.statements.find((s): s is ts.ClassDeclaration => ts.isClassDeclaration(s) && s.name?.text === name);
+}
+
+function jsDocOf(node: ts.Node | undefined): string | undefined {
+  if (!node) return undefined;
+  const docs = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc);
+  return ts.getTextOfJSDocComment(docs.at(-1)?.comment)?.trim() || undefined;
+}
+
+function upperFirst(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** "UserIdentifiers" → "UserIdentifier": the name of one item of a list. */
+function singular(s: string): string {
+  return s.endsWith("ies") ? s.slice(0, -3) + "y" : s.endsWith("s") && !s.endsWith("ss") ? s.slice(0, -1) : s;
+}
+
+function sortKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+function withoutUndefined(o: Record<string, Json>): Record<string, Json> {
+  return JSON.parse(JSON.stringify(o)) as Record<string, Json>;
+}
+
+/** Writes the schema file when it differs; returns whether it changed. */
+export async function writeSchema(root: string = ROOT): Promise<boolean> {
+  const file = await generateSchema(root);
+  const target = path.join(root, file.path);
+  if (fs.existsSync(target) && fs.readFileSync(target, "utf8") === file.text) return false;
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.writeFileSync(target, file.text);
+  return true;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log((await writeSchema()) ? `wrote ${SCHEMA_FILE}` : "the schema is up to date");
+}
