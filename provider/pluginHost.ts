@@ -97,7 +97,7 @@ export function attachToPlugin(): void {
 export function attachToServer(address: string | undefined, fromSdk: NodeRequire): void {
   attached = true;
   try {
-    engineLogFn = engineClient(fromSdk, address, "proto/");
+    engineLogFn = engineClient(fromSdk, address, "./proto/");
   } catch {
     engineLogFn = undefined;
   }

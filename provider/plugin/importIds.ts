@@ -3,7 +3,8 @@
  * it stands for, which the kind's own read then fills from the service (as refresh does). The ids
  * are the ones the resources already have, so an imported resource's id is the id it keeps.
  *
- *   OrganizationMembers      organization/<organizationId>   (imported authoritative: everyone in it)
+ *   OrganizationMembers      organization/<organizationId>   (imported authoritative: everyone in it;
+ *                                                            expired invitations protected, not declared)
  *   DatabaseUsers            database/<databaseId>           (imported authoritative: everyone with access)
  *   OrgMember                <organizationId>/<email>
  *   Invitation               <organizationId>/<email>
@@ -17,11 +18,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "../resources/support/implementation";
 import { carryUrn } from "../pluginHost";
+import { asImport } from "../resources/support/lifecycle";
 
 /** How one kind's id reads: its pattern (for the message) and the stored state it stands for. */
 interface ImportId {
   pattern: string;
   parse(parts: string[]): Record<string, unknown> | undefined;
+  /**
+   * Rosters: from a first read, the stored state that manages everyone it found (a second read
+   * then records them as the roster's, so the next up has nothing to add), and the inputs to keep.
+   */
+  adopt?(props: Record<string, any>): { stored: Record<string, unknown>; inputs(inputs: Record<string, any>): Record<string, unknown> };
 }
 
 const whole = (s: string | undefined) => (s !== undefined && /^[1-9][0-9]*$/.test(s) ? Number(s) : undefined);
@@ -32,10 +39,28 @@ export const IMPORT_IDS: Record<string, ImportId> = {
   OrganizationMembers: {
     pattern: "organization/<organizationId>",
     parse: ([word, id]) => (word === "organization" && whole(id) ? { organizationId: whole(id), mode: "authoritative", managed: {} } : undefined),
+    // An expired invitation is not access: it is protected (kept, not re-sent) rather than declared.
+    adopt: (props) => {
+      const people = Object.entries(props.members as Record<string, { status: string; permissions: string[] }>);
+      const expired = people.filter(([, p]) => p.status === "expired").map(([e]) => e);
+      const managed = Object.fromEntries(people.filter(([e]) => !expired.includes(e)).map(([e]) => [e, ["permissions"]]));
+      return {
+        stored: { organizationId: props.organizationId, mode: "authoritative", managed, ...(expired.length ? { protectedEmails: expired } : {}) },
+        inputs: (i) => ({
+          ...i,
+          members: Object.fromEntries(Object.entries(i.members as object).filter(([e]) => !expired.includes(e))),
+          ...(expired.length ? { protectedEmails: expired } : {}),
+        }),
+      };
+    },
   },
   DatabaseUsers: {
     pattern: "database/<databaseId>",
     parse: ([word, id]) => (word === "database" && whole(id) ? { databaseId: whole(id), mode: "authoritative", managedUserIds: [] } : undefined),
+    adopt: (props) => ({
+      stored: { databaseId: props.databaseId, mode: "authoritative", managedUserIds: Object.keys(props.users as object).map(Number) },
+      inputs: (i) => i,
+    }),
   },
   OrgMember: {
     pattern: "<organizationId>/<email>",
@@ -79,7 +104,11 @@ export async function readForImport(kind: string, impl: ResourceImpl, id: string
   const parts = id.split("/");
   const stored = parts.length === 2 ? spec.parse(parts) : undefined;
   if (!stored) throw new Error(`pulumi-reviewadmin: '${id}' is not a ${kind} id: write it as ${spec.pattern} (e.g. ${example(spec.pattern)})`);
-  return impl.read(id, carryUrn(stored, urn));
+  const first = await impl.read(id, carryUrn(asImport(stored), urn));
+  if (!spec.adopt || !first.props) return first;
+  const adopted = spec.adopt(first.props);
+  const second = await impl.read(id, carryUrn(asImport(adopted.stored), urn));
+  return second.inputs ? { ...second, inputs: adopted.inputs(second.inputs) } : second;
 }
 
 function example(pattern: string): string {

@@ -13,6 +13,7 @@ import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { EngineStack } from "../../harness/engineStack";
 import { skipWithoutEngine } from "../support/engine";
 import { programFolder } from "../support/providerWorld";
+import { writesFrom } from "../support/programWorld";
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
@@ -54,6 +55,11 @@ function pluginStack(project: string): EngineStack {
   return s;
 }
 
+/** A resource by type token, as a generated SDK registers it (the SDK's classes are abstract). */
+class Raw extends pulumi.CustomResource {}
+/** An explicit provider of the plugin face. */
+class Provider extends pulumi.ProviderResource {}
+
 const T = (kind: string) => `reviewadmin:index:${kind}`;
 
 /** Requests after `mark` in an emulator's log, as the rate-limit account (the key) that sent them. */
@@ -64,12 +70,12 @@ describe("the plugin face", () => {
     const s = pluginStack("plugin-two");
     const [eastMark, westMark] = [east.traffic.log.list().length, west.traffic.log.list().length];
     const program = () => {
-      const eastP = new pulumi.ProviderResource("reviewadmin", "east", {
+      const eastP = new Provider("reviewadmin", "east", {
         apiKey: pulumi.secret(east.keys.orgAdmin!),
         baseUrl: east.url,
         requestsPerSecond: 1000,
       });
-      const westP = new pulumi.ProviderResource("reviewadmin", "west", {
+      const westP = new Provider("reviewadmin", "west", {
         apiKey: pulumi.secret(west.keys.orgKey!),
         baseUrl: west.url,
         requestsPerSecond: 1000,
@@ -78,7 +84,7 @@ describe("the plugin face", () => {
         ["east", eastP],
         ["west", westP],
       ] as const) {
-        new pulumi.CustomResource(
+        new Raw(
           T("OrganizationMembers"),
           `legal-${name}`,
           { organizationId: ORG, mode: "additive", onUnmanaged: "report", members: { [`${name}.hire@northwind.example`]: { permissions: ["AI_ADMIN"] } } },
@@ -100,6 +106,93 @@ describe("the plugin face", () => {
       const text = fs.readFileSync(file, "utf8");
       for (const key of [east.keys.orgAdmin!, west.keys.orgKey!]) expect(text.includes(key), file).toBe(false);
     }
+  });
+
+  it("previews one changed person as one path, refreshes drift, imports by id, destroys", { timeout: 240_000 }, async () => {
+    const s = pluginStack("plugin-life");
+    const people = ["ann", "bob", "cy", "dee"].map((n) => `${n}@northwind.example`);
+    const program = (bobPermissions: string[]) => () => {
+      new Raw(T("OrganizationMembers"), "legal", {
+        organizationId: ORG,
+        mode: "additive",
+        onUnmanaged: "report",
+        members: Object.fromEntries(people.map((p) => [p, { permissions: p.startsWith("bob") ? bobPermissions : ["AI_ADMIN"] }])),
+      });
+      new Raw(T("DatabaseUserPermissions"), "grant", { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_UPLOAD"] });
+      new Raw(T("Invitation"), "zoe", { organizationId: ORG, email: "zoe@example.com", permissions: ["AI_ADMIN"] });
+    };
+    await s.up(program(["AI_ADMIN"]));
+    await s.up(program(["AI_ADMIN"]), { expectNoChanges: true });
+
+    // One person changes: the diff names that person's path, and no other person.
+    const preview = await s.preview(program(["AI_ADMIN", "LEGAL_HOLD_ADMIN"]), { diff: true });
+    // What a person reads: the CLI's lines, not the engine's JSON events (which carry whole inputs).
+    const text = s.lastTranscript.text
+      .split("\n")
+      .filter((l) => !l.startsWith("{"))
+      .join("\n");
+    expect(preview.steps.filter((st) => st.op === "update").map((st) => st.name)).toEqual(["legal"]);
+    expect(text).toMatch(/~ members: \{\s+~ bob@northwind\.example: \{\s+~ permissions: \[/);
+    expect(text).toContain("~ bob@northwind.example (invited): AI_ADMIN → AI_ADMIN, LEGAL_HOLD_ADMIN");
+    for (const other of people.filter((p) => !p.startsWith("bob"))) expect(text, other).not.toContain(other);
+
+    // Drift: the grant removed by hand; refresh sees it, up puts it back.
+    east.store.databases.removeUser(DB, SEEDED.users.member);
+    east.store.changed();
+    await s.refresh();
+    await s.up(program(["AI_ADMIN"]));
+    expect(east.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
+
+    await s.destroy();
+    expect(east.store.databases.findUser(DB, SEEDED.users.member)).toBeUndefined();
+  });
+
+  it("imports every access kind by its documented id, then an up of what import generated writes nothing", { timeout: 240_000 }, async () => {
+    const s = pluginStack("plugin-import");
+    await s.up(() => {}); // the stack exists
+    const ids: [kind: string, name: string, id: string][] = [
+      ["OrganizationMembers", "legal", `organization/${ORG}`],
+      ["DatabaseUsers", "open", `database/${DB}`],
+      ["OrgMember", "ken", `${ORG}/ken@northwind.example`],
+      ["Invitation", "newhire", `${ORG}/new.hire@northwind.example`],
+      ["DatabaseUserPermissions", "margaret", `${DB}/${SEEDED.users.multiOrgMember}`],
+      ["OrgMemberPermissions", "frances", `${ORG}/${SEEDED.users.legalHoldAdmin}`],
+      ["UserIdentifiers", "ada", `${ORG}/${SEEDED.users.orgAdmin}`],
+    ];
+    const file = path.join(s.backendDir, "import.json");
+    fs.writeFileSync(file, JSON.stringify({ resources: ids.map(([kind, name, id]) => ({ type: T(kind), name, id })) }));
+    const since = writesFrom(east);
+    const imported = await s.cli(["import", "--file", file, "--yes", "--out", path.join(s.backendDir, "generated.ts")]);
+    expect(imported.code, imported.stderr + imported.stdout).toBe(0);
+    type Entry = { urn: string; inputs: Record<string, any> };
+    const resources = (await s.exportStack()).deployment.resources as Entry[];
+    const state = new Map(resources.map((r) => [r.urn.split("::").at(-1)!, r]));
+    // What each import read is what the service holds.
+    expect(state.get("legal")?.inputs.mode).toBe("authoritative");
+    expect(Object.keys(state.get("legal")?.inputs.members ?? {})).toContain("ada@northwind.example");
+    expect(state.get("ken")?.inputs).toMatchObject({ organizationId: ORG, email: "ken@northwind.example", permissions: ["AI_ADMIN"] });
+    expect(state.get("margaret")?.inputs).toMatchObject({ databaseId: DB, userId: SEEDED.users.multiOrgMember, permissions: ["DB_UPLOAD"] });
+    expect(state.get("frances")?.inputs).toMatchObject({ permissions: ["LEGAL_HOLD_ADMIN"] });
+    const generated = fs.readFileSync(path.join(s.backendDir, "generated.ts"), "utf8");
+    for (const [kind] of ids) expect(generated).toContain(`new reviewadmin.${kind}(`);
+
+    // The program as import wrote it (each resource with the inputs read): an up changes nothing and writes nothing.
+    await s.up(
+      () => {
+        for (const [kind, name] of ids) {
+          const { inputs } = state.get(name)!;
+          new Raw(T(kind), name, inputs, { protect: true });
+        }
+      },
+      { expectNoChanges: true },
+    );
+    expect(since()).toEqual([]);
+
+    // A kind with no id says why, and an id in the wrong shape names the pattern.
+    fs.writeFileSync(file, JSON.stringify({ resources: [{ type: T("OrgMember"), name: "typo", id: "ken@northwind.example" }] }));
+    const typo = await s.cli(["import", "--file", file, "--yes"]);
+    expect(typo.code).not.toBe(0);
+    expect(typo.stdout + typo.stderr).toContain("'ken@northwind.example' is not a OrgMember id: write it as <organizationId>/<email>");
   });
 });
 

@@ -245,6 +245,16 @@ const mapDefined = <A, B>(a: A | undefined, f: (a: A) => B): B | undefined => (a
 /** Inputs that are bookkeeping, not access: left out of what a preview says changes. */
 export const QUIET_FIELDS = ["declaredElsewhere", "resendTrigger", "createAfterLostAnswer", "adoptId"];
 
+/** Marks the stored state an import id stands for (plugin/importIds.ts): its read is a first look, not drift. */
+const IMPORT_READ = Symbol.for("pulumi-reviewadmin.importRead");
+
+/** `stored`, marked as an import's: read then reports no drift and names nobody who changed it. */
+export function asImport<T extends object>(stored: T): T {
+  return Object.defineProperty(stored, IMPORT_READ, { value: true });
+}
+
+const isImport = (props: unknown) => !!props && typeof props === "object" && IMPORT_READ in props;
+
 /** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
 const justRead = new Set<string>();
 
@@ -416,7 +426,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
           const found = await read(stored, op);
           // Drift on a person (changed or gone behind the program's back): say who did it, from the
           // activity log since the program last applied the resource.
-          if (!found || !deepEqual(outputsOf(found.state), outputsOf(stored))) {
+          if (!isImport(props) && (!found || !deepEqual(outputsOf(found.state), outputsOf(stored)))) {
             const one = def.subject?.(stored);
             const how = found ? "changed" : "removed";
             if (one)
