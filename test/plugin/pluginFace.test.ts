@@ -194,6 +194,17 @@ describe("the plugin face", () => {
     expect(typo.code).not.toBe(0);
     expect(typo.stdout + typo.stderr).toContain("'ken@northwind.example' is not a OrgMember id: write it as <organizationId>/<email>");
   });
+
+  it("refuses a bad provider setting at preview, naming the key and the rule, before any request", async () => {
+    const s = pluginStack("plugin-config");
+    const mark = east.traffic.log.list().length;
+    const run = s.preview(() => {
+      const p = new Provider("reviewadmin", "slow", { apiKey: pulumi.secret(east.keys.orgAdmin!), baseUrl: east.url, requestsPerSecond: -1 });
+      new Raw(T("OrgMember"), "ken", { organizationId: ORG, email: "ken@northwind.example" }, { provider: p });
+    });
+    await expect(run).rejects.toThrow(/requestsPerSecond.*must be a positive number, got '-1'/);
+    expect(east.traffic.log.list().length).toBe(mark);
+  });
 });
 
 /** Every file under `dir`, recursively. */

@@ -1,0 +1,39 @@
+/**
+ * The plugin face's schema is generated from the resources' own types (scripts/generate-schema.mts):
+ * the committed file is what the generator prints today, every registered resource kind is in it
+ * (a kind added later reaches the plugin face without a hand edit), and its enums are the
+ * contract's lists.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { generateSchema, ROOT } from "../../scripts/generate-schema.mjs";
+import { ORGANIZATION_PERMISSIONS } from "../../contract/grants";
+import { resourceKinds } from "../../provider/runtime";
+import { SCHEMA } from "../../provider/plugin/schema.generated";
+import { IMPORT_IDS } from "../../provider/plugin/importIds";
+
+describe("the plugin face's schema", () => {
+  it("is what `npm run generate` writes from the resources' types", { timeout: 120_000 }, async () => {
+    const file = await generateSchema();
+    const committed = fs.readFileSync(path.join(ROOT, file.path), "utf8");
+    expect(committed, `${file.path} is stale: run \`npm run generate\` and commit the result`).toBe(file.text);
+  });
+
+  it("has every resource kind the provider registers, with its inputs and their docs", () => {
+    expect(Object.keys(SCHEMA.resources).sort()).toEqual(resourceKinds().map((k) => `reviewadmin:index:${k}`).sort());
+    const member = SCHEMA.resources["reviewadmin:index:OrgMember"];
+    expect(member.requiredInputs).toEqual(["organizationId", "email"]);
+    expect(member.inputProperties.organizationId.type).toBe("integer");
+    expect(member.inputProperties.email.description).toMatch(/case-insensitively/);
+    const permission = SCHEMA.types["reviewadmin:index:OrganizationPermission"];
+    expect(permission.enum.map((e) => e.value)).toEqual([...ORGANIZATION_PERMISSIONS].sort());
+    expect(SCHEMA.config.variables.apiKey.secret).toBe(true);
+  });
+
+  it("documents an import id for every access kind", () => {
+    expect(Object.keys(IMPORT_IDS).sort()).toEqual(
+      ["DatabaseUserPermissions", "DatabaseUsers", "Invitation", "OrgMember", "OrgMemberPermissions", "OrganizationMembers", "UserIdentifiers"],
+    );
+  });
+});
