@@ -43,6 +43,11 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
     .readdirSync(resourcesDir)
     .filter((f) => f.endsWith(".ts"))
     .map((f) => path.join(resourcesDir, f));
+  const dataDir = path.join(root, "provider/data");
+  const dataFiles = fs
+    .readdirSync(dataDir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".generated.ts"))
+    .map((f) => path.join(dataDir, f));
   const settingsFile = path.join(root, "provider/settings.ts");
   const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
     ...ts.sys,
@@ -51,7 +56,7 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
     },
   });
   if (!config) throw new Error("tsconfig.json could not be read");
-  const program = ts.createProgram([...files, settingsFile], config.options);
+  const program = ts.createProgram([...files, ...dataFiles, settingsFile], config.options);
   const checker = program.getTypeChecker();
   const types: Record<string, Json> = {};
   const resources: Record<string, Json> = {};
@@ -83,6 +88,30 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
     };
   }
 
+  // Data sources: every `export const getX: DataSourceFn<GetXArgs, GetXResult>` is the function `reviewadmin:index:getX`.
+  const functions: Record<string, Json> = {};
+  for (const file of dataFiles) {
+    const source = program.getSourceFile(file)!;
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const decl of statement.declarationList.declarations) {
+        const typeNode = decl.type;
+        if (!ts.isIdentifier(decl.name) || !typeNode || !ts.isTypeReferenceNode(typeNode)) continue;
+        if (typeNode.typeName.getText() !== "DataSourceFn" || typeNode.typeArguments?.length !== 2) continue;
+        const name = decl.name.text;
+        const [argsNode, resultNode] = typeNode.typeArguments;
+        const base = upperFirst(name);
+        const args = mapper.properties(checker.getTypeFromTypeNode(argsNode!), `${base}Args`);
+        const result = mapper.properties(checker.getTypeFromTypeNode(resultNode!), `${base}Result`);
+        functions[`${PACKAGE}:index:${name}`] = {
+          description: jsDocOf(statement) ?? `${name}.`,
+          inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) },
+          outputs: { properties: result.properties, ...(result.required.length ? { required: result.required } : {}) },
+        };
+      }
+    }
+  }
+
   const settings = findInterface(program.getSourceFile(settingsFile)!, "Settings")!;
   const settingsType = mapper.properties(checker.getTypeAtLocation(settings), "Provider");
   // Config text is what `pulumi config set` stores: lists are comma-separated text, as the rule reads them.
@@ -104,6 +133,7 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
       properties: {},
     },
     resources: sortKeys(resources),
+    functions: sortKeys(functions),
     types: sortKeys(types),
     language: { nodejs: { packageName: "@pulumi-reviewadmin/sdk", respectSchemaVersion: true }, go: { importBasePath: "example.com/reviewadmin/sdk/go/reviewadmin" } },
   };
@@ -166,9 +196,9 @@ class TypeMapper {
     if (index && this.checker.getPropertiesOfType(t).length === 0) {
       return { type: "object", additionalProperties: this.typeOf(index.type, singular(nameIfObject), property) };
     }
-    if (t.flags & ts.TypeFlags.Object) {
+    if (t.flags & ts.TypeFlags.Object || t.isIntersection()) {
       const symbol = t.aliasSymbol ?? t.getSymbol();
-      const named = symbol && !symbol.getName().startsWith("__") && !UTILITY_TYPES.has(symbol.getName());
+      const named = !t.isIntersection() && symbol && !symbol.getName().startsWith("__") && !UTILITY_TYPES.has(symbol.getName());
       const own = named ? symbol.getName() : nameIfObject;
       const token = `${PACKAGE}:index:${own}`;
       if (!this.types[token]) {

@@ -348,7 +348,7 @@ export const SCHEMA = {
         unmanaged: {
           type: "array",
           items: {
-            $ref: "pulumi.json#/Any",
+            $ref: "#/types/reviewadmin:index:DatabaseUsersUnmanaged",
           },
           description: "Users with permissions on the database who are not in the map.",
         },
@@ -1039,7 +1039,7 @@ export const SCHEMA = {
         unmanaged: {
           type: "array",
           items: {
-            $ref: "pulumi.json#/Any",
+            $ref: "#/types/reviewadmin:index:OrganizationMembersUnmanaged",
           },
           description: "Who is in the organization (members and invitations) but not in the map.",
         },
@@ -1310,7 +1310,1954 @@ export const SCHEMA = {
       required: ["email", "organizationId", "userId", "identifiers"],
     },
   },
+  functions: {
+    "reviewadmin:index:getAccessMatrix": {
+      description:
+        "Builds an organization's access matrix: every member and their organization permissions\n(E18), pending and expired invitations (E14), and for every database of the organization (E9)\neach user and their database permissions (E23). A database whose users the key may not read\n(403) is recorded as not readable rather than failing the whole matrix. Needs org admin.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization to review.",
+          },
+          includeActivity: {
+            type: "boolean",
+            description: "Include each member's lastActivity (off by default: it changes between runs and would show in diffs).",
+          },
+          walls: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:GetAccessMatrixArgsWall",
+            },
+            description:
+              "The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot\nread from the stack): each is listed in the review with its state (held, breached, unenforceable).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organization: {
+            $ref: "#/types/reviewadmin:index:GetAccessMatrixResultOrganization",
+          },
+          summary: {
+            $ref: "#/types/reviewadmin:index:AccessSummary",
+          },
+          members: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:AccessMember",
+            },
+          },
+          invitations: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:AccessInvitation",
+            },
+          },
+          databases: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:AccessDatabase",
+            },
+          },
+          walls: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:AccessWall",
+            },
+            description: "The walls given in `walls`, in their order (absent when none were given).",
+          },
+        },
+        required: ["organization", "summary", "members", "invitations", "databases"],
+      },
+    },
+    "reviewadmin:index:getActivityEvents": {
+      description:
+        "Reads an organization's activity events (org admin or parent org admin): every event in a\ntime range (E10, all pages), every event after an event id (E11, all pages), or the most\nrecent ones (E12). No event is lost or repeated across pages.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization whose activity log to read.",
+          },
+          begin: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "number",
+              },
+              {
+                $ref: "#/types/reviewadmin:index:Date",
+              },
+            ],
+            description: "Range mode (E10): the first instant, inclusive.",
+          },
+          end: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "number",
+              },
+              {
+                $ref: "#/types/reviewadmin:index:Date",
+              },
+            ],
+            description: "Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond.",
+          },
+          afterEventId: {
+            type: "integer",
+            description: "After mode (E11): every event with an id after this one.",
+          },
+          recent: {
+            type: "boolean",
+            description: "Recent mode (E12): the `limit` most recent events.",
+          },
+          limit: {
+            type: "number",
+            description:
+              "Range and after modes: events per page (1..10000, default 1000); every page is read. Recent mode: how many events (default 1000).",
+          },
+          types: {
+            type: "array",
+            items: {
+              type: "string",
+            },
+            description: "Keep only events of these types (applied after reading).",
+          },
+          userId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only events by this user (applied after reading).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          mode: {
+            $ref: "#/types/reviewadmin:index:ActivityEventsMode",
+            description: "range (E10), after (E11) or recent (E12).",
+          },
+          begin: {
+            type: "number",
+            description: "Range mode: the begin used, unix ms.",
+          },
+          end: {
+            type: "number",
+            description: "Range mode: the end used, unix ms.",
+          },
+          afterEventId: {
+            type: "integer",
+            description: "After mode: the id the read started after.",
+          },
+          events: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:ActivityEvent",
+            },
+            description:
+              "The events, each once, after the filters. Range and recent: ordered by (timestamp, id);\nafter: ordered by id. `description` and `data` are null when the key is a parent organization's.",
+          },
+          lastEventId: {
+            type: "integer",
+            description:
+              "The largest event id read (before the filters), or null when none: pass it as\n`afterEventId` next time to read only newer events.",
+          },
+        },
+        required: ["organizationId", "mode", "events", "lastEventId"],
+      },
+    },
+    "reviewadmin:index:getBillingSummary": {
+      description:
+        "Summarizes an organization's billing over `months` months (E7 per month, all pages; org admin\nor parent org admin): billable GB by database and month, peak against final, standard against\neca, with the billing and final state of every database and project.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year; default the current year (UTC).",
+          },
+          month: {
+            type: "number",
+            description: "1..12; default the current month (UTC).",
+          },
+          months: {
+            type: "number",
+            description: "How many months to cover, ending with year/month: 1..36, default 1.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+          },
+          months: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:YearMonth",
+            },
+            description: "The months covered, oldest first.",
+          },
+          rows: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:BillingSummaryRow",
+            },
+            description: "One row per database and month, ordered by month then database id.",
+          },
+          totals: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:BillingMonthTotal",
+            },
+            description: "Per month, summed over the databases; oldest first.",
+          },
+          overall: {
+            $ref: "#/types/reviewadmin:index:PeakFinal",
+            description: "Summed over every month covered (peak: the sum of what was billed).",
+          },
+        },
+        required: ["organizationId", "months", "rows", "totals", "overall"],
+      },
+    },
+    "reviewadmin:index:getCurrentUser": {
+      description: "Reads the user behind the API key (E2; any valid key).",
+      inputs: {
+        properties: {},
+      },
+      outputs: {
+        properties: {
+          id: {
+            type: "number",
+          },
+          firstName: {
+            type: "string",
+          },
+          lastName: {
+            type: "string",
+          },
+          title: {
+            type: "string",
+          },
+          username: {
+            type: "string",
+          },
+          email: {
+            type: "string",
+          },
+          organizations: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:GetCurrentUserResultOrganization",
+            },
+          },
+          primaryOrganization: {
+            type: "number",
+          },
+          userIdentifiers: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:UserIdentifier",
+            },
+          },
+          lastActivity: {
+            type: "string",
+          },
+          lastLoggedOut: {
+            type: "string",
+          },
+          mfaRequired: {
+            type: "boolean",
+          },
+          permissions: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:OrganizationPermission",
+            },
+          },
+        },
+        required: ["id"],
+      },
+    },
+    "reviewadmin:index:getDatabase": {
+      description: "Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner).",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database to read.",
+          },
+        },
+        required: ["databaseId"],
+      },
+      outputs: {
+        properties: {
+          id: {
+            type: "number",
+          },
+          name: {
+            type: "string",
+          },
+          orgAdminAccess: {
+            type: "boolean",
+          },
+          owningOrganizationId: {
+            type: "integer",
+          },
+          context: {
+            type: "string",
+          },
+          databaseFields: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:GetDatabaseResultDatabaseField",
+            },
+          },
+        },
+        required: ["id", "name", "orgAdminAccess", "owningOrganizationId"],
+      },
+    },
+    "reviewadmin:index:getDatabaseBilling": {
+      description:
+        "Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner).",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year; default the current year (UTC).",
+          },
+          month: {
+            type: "number",
+            description: "1..12; default the current month (UTC).",
+          },
+        },
+        required: ["databaseId"],
+      },
+      outputs: {
+        properties: {
+          created: {
+            type: "string",
+          },
+          id: {
+            type: "number",
+          },
+          name: {
+            type: "string",
+          },
+          monthBilling: {
+            $ref: "#/types/reviewadmin:index:SizeSet",
+          },
+          monthStatus: {
+            $ref: "#/types/reviewadmin:index:MonthStatus",
+          },
+          projects: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:ProjectBilling",
+            },
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year.",
+          },
+          month: {
+            type: "number",
+            description: "1..12.",
+          },
+          databaseId: {
+            type: "integer",
+          },
+        },
+        required: ["created", "id", "name", "monthBilling", "monthStatus", "projects", "year", "month", "databaseId"],
+      },
+    },
+    "reviewadmin:index:getDatabaseProjects": {
+      description:
+        "Lists every project of a database (E29, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters.",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database whose projects to list.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+          suspended: {
+            type: "boolean",
+            description: "true: only suspended projects; false: only projects that are not suspended.",
+          },
+          eca: {
+            type: "boolean",
+            description: "true: only early-case-assessment projects; false: only the others.",
+          },
+          partial: {
+            type: "boolean",
+            description: "true: only partial projects; false: only complete ones.",
+          },
+          productionMode: {
+            type: "boolean",
+            description: "Keep only projects with this productionMode.",
+          },
+          mfaRequired: {
+            type: "boolean",
+            description: "Keep only projects with this mfaRequired.",
+          },
+        },
+        required: ["databaseId"],
+      },
+      outputs: {
+        properties: {
+          databaseId: {
+            type: "integer",
+            description: "The database asked about.",
+          },
+          projects: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Project",
+            },
+            description: "The projects, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["databaseId", "projects", "ids"],
+      },
+    },
+    "reviewadmin:index:getDatabaseSize": {
+      description: "Reads a database's document counts and sizes (E30; each document counted once).",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database to measure.",
+          },
+        },
+        required: ["databaseId"],
+      },
+      outputs: {
+        properties: {
+          databaseId: {
+            type: "integer",
+            description: "The database asked about.",
+          },
+          nativeDocs: {
+            $ref: "#/types/reviewadmin:index:GetDatabaseSizeResultNativeDocs",
+          },
+          processedDocs: {
+            $ref: "#/types/reviewadmin:index:GetDatabaseSizeResultProcessedDocs",
+          },
+          producedDocs: {
+            $ref: "#/types/reviewadmin:index:GetDatabaseSizeResultProducedDocs",
+          },
+        },
+        required: ["databaseId", "nativeDocs", "processedDocs", "producedDocs"],
+      },
+    },
+    "reviewadmin:index:getDatabaseUser": {
+      description: "Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error.",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database.",
+          },
+          userId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The user's id.",
+          },
+        },
+        required: ["databaseId", "userId"],
+      },
+      outputs: {
+        properties: {
+          active: {
+            type: "boolean",
+          },
+          permissions: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:DatabasePermission",
+            },
+          },
+          user: {
+            $ref: "#/types/reviewadmin:index:User",
+          },
+        },
+        required: ["active", "permissions", "user"],
+      },
+    },
+    "reviewadmin:index:getDatabaseUsers": {
+      description:
+        "Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of\nthe owner when the database allows org admin access), then filters.",
+      inputs: {
+        properties: {
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The database whose users to list.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+          permission: {
+            $ref: "#/types/reviewadmin:index:DatabasePermission",
+            description: "Keep only users holding this database permission.",
+          },
+          active: {
+            type: "boolean",
+            description: "Keep only active (true) or inactive (false) users.",
+          },
+        },
+        required: ["databaseId"],
+      },
+      outputs: {
+        properties: {
+          databaseId: {
+            type: "integer",
+            description: "The database asked about.",
+          },
+          users: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:DatabaseUser",
+            },
+            description: "The users with database permissions, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their user ids, in the same order.",
+          },
+        },
+        required: ["databaseId", "users", "ids"],
+      },
+    },
+    "reviewadmin:index:getDatabases": {
+      description: "Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters.",
+      inputs: {
+        properties: {
+          orgAdminAccess: {
+            type: "boolean",
+            description: "Keep only databases with this orgAdminAccess setting.",
+          },
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only databases owned by this organization.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+        },
+      },
+      outputs: {
+        properties: {
+          databases: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Database",
+            },
+            description: "The databases, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["databases", "ids"],
+      },
+    },
+    "reviewadmin:index:getOrganization": {
+      description: "Reads one organization (E6; member of it, or parent org admin).",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization to read.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          id: {
+            type: "number",
+          },
+          name: {
+            type: "string",
+          },
+          parentOrganizationId: {
+            type: "integer",
+          },
+          saml: {
+            $ref: "#/types/reviewadmin:index:GetOrganizationResultSaml",
+          },
+        },
+        required: ["id", "name"],
+      },
+    },
+    "reviewadmin:index:getOrganizationBilling": {
+      description:
+        "Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin).",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year; default the current year (UTC).",
+          },
+          month: {
+            type: "number",
+            description: "1..12; default the current month (UTC).",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          databases: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:DatabaseBilling",
+            },
+            description: "One billing record per database the organization owns, with its projects, after the filters.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year.",
+          },
+          month: {
+            type: "number",
+            description: "1..12.",
+          },
+        },
+        required: ["organizationId", "databases", "year", "month"],
+      },
+    },
+    "reviewadmin:index:getOrganizationDatabases": {
+      description: "Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The owning organization.",
+          },
+          orgAdminAccess: {
+            type: "boolean",
+            description: "Keep only databases with this orgAdminAccess setting.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          databases: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Database",
+            },
+            description: "The databases, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["organizationId", "databases", "ids"],
+      },
+    },
+    "reviewadmin:index:getOrganizationInvitations": {
+      description:
+        "Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization whose invitations to list.",
+          },
+          status: {
+            type: "string",
+            description: "Keep only pending or only expired invitations; both when left out.",
+          },
+          email: {
+            type: "string",
+            description: "Keep only the invitation for this email (case-insensitive).",
+          },
+          permission: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+            description: "Keep only invitations granting this organization permission.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          invitations: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:GetOrganizationInvitationsResultInvitation",
+            },
+            description: "The invitations after the filters, each with `status`, in the service's order.",
+          },
+          pendingEmails: {
+            type: "array",
+            items: {
+              type: "string",
+            },
+            description: "Emails of the pending ones among them.",
+          },
+          expiredEmails: {
+            type: "array",
+            items: {
+              type: "string",
+            },
+            description: "Emails of the expired ones among them.",
+          },
+        },
+        required: ["organizationId", "invitations", "pendingEmails", "expiredEmails"],
+      },
+    },
+    "reviewadmin:index:getOrganizationMember": {
+      description: "Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization.",
+          },
+          userId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The member's user id.",
+          },
+        },
+        required: ["organizationId", "userId"],
+      },
+      outputs: {
+        properties: {
+          id: {
+            type: "number",
+          },
+          email: {
+            type: "string",
+          },
+          userIdentifiers: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:UserIdentifier",
+            },
+          },
+          permissions: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:OrganizationPermission",
+            },
+          },
+          firstName: {
+            type: "string",
+          },
+          lastName: {
+            type: "string",
+          },
+          title: {
+            type: "string",
+          },
+          username: {
+            type: "string",
+          },
+          organizations: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:GetOrganizationMemberResultOrganization",
+            },
+          },
+          primaryOrganization: {
+            type: "number",
+          },
+          lastActivity: {
+            type: "string",
+          },
+          lastLoggedOut: {
+            type: "string",
+          },
+          mfaRequired: {
+            type: "boolean",
+          },
+        },
+        required: ["id", "email", "userIdentifiers", "permissions"],
+      },
+    },
+    "reviewadmin:index:getOrganizationMembers": {
+      description: "Lists every member of an organization with their permissions (E18, all pages; org admin), then filters.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization whose members to list.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+          permission: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+            description: "Keep only members holding this organization permission.",
+          },
+          noPermissions: {
+            type: "boolean",
+            description: "true: only members with no organization permission at all; false: only members with at least one.",
+          },
+          email: {
+            type: "string",
+            description: "Keep only the member with this email (case-insensitive).",
+          },
+          userIdentifier: {
+            type: "string",
+            description: "Keep only members carrying a user identifier with this abbreviation.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          members: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Member",
+            },
+            description: "The members (with email, permissions, identifiers, lastActivity), after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their user ids, in the same order.",
+          },
+          emails: {
+            type: "array",
+            items: {
+              type: "string",
+            },
+            description: "Their emails, in the same order.",
+          },
+        },
+        required: ["organizationId", "members", "ids", "emails"],
+      },
+    },
+    "reviewadmin:index:getOrganizationProjects": {
+      description: "Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization whose databases' projects to list.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only projects of this database.",
+          },
+          suspended: {
+            type: "boolean",
+            description: "true: only suspended projects; false: only projects that are not suspended.",
+          },
+          eca: {
+            type: "boolean",
+            description: "true: only early-case-assessment projects; false: only the others.",
+          },
+          partial: {
+            type: "boolean",
+            description: "true: only partial projects; false: only complete ones.",
+          },
+          productionMode: {
+            type: "boolean",
+            description: "Keep only projects with this productionMode.",
+          },
+          mfaRequired: {
+            type: "boolean",
+            description: "Keep only projects with this mfaRequired.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          projects: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Project",
+            },
+            description: "The projects, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["organizationId", "projects", "ids"],
+      },
+    },
+    "reviewadmin:index:getOrganizationUserIdentifiers": {
+      description: "Lists the user identifiers defined in an organization (E17, all pages; org admin).",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization whose user identifiers to list.",
+          },
+          abbreviation: {
+            type: "string",
+            description: "Keep only the identifier with this abbreviation.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          userIdentifiers: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:UserIdentifier",
+            },
+            description: "The identifiers in use (abbreviation and label), after the filter, in the service's order.",
+          },
+        },
+        required: ["organizationId", "userIdentifiers"],
+      },
+    },
+    "reviewadmin:index:getOrganizations": {
+      description: "Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters.",
+      inputs: {
+        properties: {
+          parentOrganizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only the sub-organizations of this organization.",
+          },
+          isSubOrganization: {
+            type: "boolean",
+            description: "true: only organizations with a parent; false: only top-level ones.",
+          },
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+        },
+      },
+      outputs: {
+        properties: {
+          organizations: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Organization",
+            },
+            description: "The caller's organizations and their sub-organizations (E3), after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["organizations", "ids"],
+      },
+    },
+    "reviewadmin:index:getParentBillingSummary": {
+      description:
+        "Summarizes a parent organization's billing over `months` months: per month the service's\naggregate (E8) against the same figures computed per organization from E7 for the parent and\neach sub-organization (found through E3), with a check that they add up, plus every\ndatabase's row. Needs org admin of the parent (parent org admin of the sub-organizations).",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The parent organization.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year; default the current year (UTC).",
+          },
+          month: {
+            type: "number",
+            description: "1..12; default the current month (UTC).",
+          },
+          months: {
+            type: "number",
+            description: "How many months to cover, ending with year/month: 1..36, default 1.",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The parent organization.",
+          },
+          name: {
+            type: "string",
+          },
+          subOrganizationIds: {
+            type: "array",
+            items: {
+              type: "integer",
+            },
+            description: "Every organization below it (sub-organizations, and theirs), by id.",
+          },
+          months: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:YearMonth",
+            },
+            description: "The months covered, oldest first.",
+          },
+          perMonth: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:ParentSummaryMonth",
+            },
+            description: "Per month: the service's aggregate against the per-organization figures.",
+          },
+          rows: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:BillingSummaryRow",
+            },
+            description:
+              "One row per database and month over the parent and its sub-organizations, ordered by month, organization, database.",
+          },
+        },
+        required: ["organizationId", "name", "subOrganizationIds", "months", "perMonth", "rows"],
+      },
+    },
+    "reviewadmin:index:getParentOrganizationBilling": {
+      description:
+        "Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin).",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The parent organization.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year; default the current year (UTC).",
+          },
+          month: {
+            type: "number",
+            description: "1..12; default the current month (UTC).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+            description: "The organization asked about.",
+          },
+          year: {
+            type: "number",
+            description: "Four-digit year.",
+          },
+          month: {
+            type: "number",
+            description: "1..12.",
+          },
+          active: {
+            $ref: "#/types/reviewadmin:index:SizeSet",
+          },
+          suspended: {
+            $ref: "#/types/reviewadmin:index:SizeSet",
+          },
+        },
+        required: ["organizationId", "year", "month", "active", "suspended"],
+      },
+    },
+    "reviewadmin:index:getProjects": {
+      description: "Lists every project the key can access (E4, all pages), then filters.",
+      inputs: {
+        properties: {
+          name: {
+            type: "string",
+            description: "Keep only items whose name equals this exactly (case-sensitive).",
+          },
+          nameContains: {
+            type: "string",
+            description: "Keep only items whose name contains this (case-insensitive).",
+          },
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only projects of databases owned by this organization.",
+          },
+          databaseId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "Keep only projects of this database.",
+          },
+          suspended: {
+            type: "boolean",
+            description: "true: only suspended projects; false: only projects that are not suspended.",
+          },
+          eca: {
+            type: "boolean",
+            description: "true: only early-case-assessment projects; false: only the others.",
+          },
+          partial: {
+            type: "boolean",
+            description: "true: only partial projects; false: only complete ones.",
+          },
+          productionMode: {
+            type: "boolean",
+            description: "Keep only projects with this productionMode.",
+          },
+          mfaRequired: {
+            type: "boolean",
+            description: "Keep only projects with this mfaRequired.",
+          },
+        },
+      },
+      outputs: {
+        properties: {
+          projects: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:Project",
+            },
+            description: "The projects, after the filters, in the service's order.",
+          },
+          ids: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Their ids, in the same order.",
+          },
+        },
+        required: ["projects", "ids"],
+      },
+    },
+    "reviewadmin:index:getStalePrivilegedPeople": {
+      description:
+        "The privileged people of an organization (an organization permission, or DB_ADMIN on one of its\ndatabases) with no activity-log event as the actor in the last `staleDays` days before `asOf`.",
+      inputs: {
+        properties: {
+          organizationId: {
+            oneOf: [
+              {
+                type: "string",
+              },
+              {
+                type: "integer",
+              },
+            ],
+            description: "The organization to review (org admin of it: the access matrix needs it).",
+          },
+          staleDays: {
+            type: "integer",
+            description: "Days without activity that make a person stale (default 90).",
+          },
+          staleDaysByPrivilege: {
+            $ref: "#/types/reviewadmin:index:GetStalePrivilegedPeopleArgsStaleDaysByPrivilege",
+            description: "Days per privilege (ORG_ADMIN, DB_ADMIN, ...); a person's limit is the strictest of the privileges they hold.",
+          },
+          asOf: {
+            type: "number",
+            description: "The time the answer describes, unix milliseconds (default: the service's clock, from its Date header).",
+          },
+        },
+        required: ["organizationId"],
+      },
+      outputs: {
+        properties: {
+          organizationId: {
+            type: "integer",
+          },
+          asOf: {
+            type: "string",
+            description: "ISO; the window read is [windowBegin, asOf], the longest limit.",
+          },
+          windowBegin: {
+            type: "string",
+          },
+          staleDays: {
+            type: "integer",
+          },
+          staleDaysByPrivilege: {
+            $ref: "#/types/reviewadmin:index:GetStalePrivilegedPeopleResultStaleDaysByPrivilege",
+            description: "The limits per privilege given (empty: none).",
+          },
+          privileged: {
+            type: "number",
+            description: "Privileged people looked at (stale or not).",
+          },
+          stale: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:StalePrivilegedPerson",
+            },
+            description: "The stale ones, by email.",
+          },
+          unreadableDatabases: {
+            type: "array",
+            items: {
+              type: "number",
+            },
+            description: "Databases whose users the key could not read (their admins are not judged).",
+          },
+        },
+        required: [
+          "organizationId",
+          "asOf",
+          "windowBegin",
+          "staleDays",
+          "staleDaysByPrivilege",
+          "privileged",
+          "stale",
+          "unreadableDatabases",
+        ],
+      },
+    },
+  },
   types: {
+    "reviewadmin:index:AccessDatabase": {
+      type: "object",
+      properties: {
+        databaseId: {
+          type: "integer",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdminAccess: {
+          type: "boolean",
+        },
+        readable: {
+          type: "boolean",
+          description:
+            "False when the key may not list the database's users (e.g. orgAdminAccess false and no DB_ADMIN): `users` is then empty.",
+        },
+        notReadable: {
+          type: "string",
+          description: 'Why the database is not readable ("not readable with this key: ..."), null when readable.',
+        },
+        users: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:AccessDatabaseUser",
+          },
+        },
+      },
+      required: ["databaseId", "name", "orgAdminAccess", "readable", "notReadable", "users"],
+    },
+    "reviewadmin:index:AccessDatabaseUser": {
+      type: "object",
+      properties: {
+        userId: {
+          type: "integer",
+        },
+        email: {
+          type: "string",
+          description:
+            "The user's email when they are a member of the organization (the database-user endpoint does not give emails), else null.",
+        },
+        username: {
+          type: "string",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        member: {
+          type: "boolean",
+          description: "Whether the user is a member of the reviewed organization.",
+        },
+        active: {
+          type: "boolean",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:DatabasePermission",
+          },
+          description: "Database permissions, sorted.",
+        },
+      },
+      required: ["userId", "email", "username", "firstName", "lastName", "member", "active", "permissions"],
+    },
+    "reviewadmin:index:AccessInvitation": {
+      type: "object",
+      properties: {
+        email: {
+          type: "string",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        status: {
+          type: "string",
+        },
+        expiration: {
+          type: "string",
+          description: "ISO 8601.",
+        },
+        organizationPermissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+          description: "Permissions the invitation grants, sorted.",
+        },
+      },
+      required: ["email", "firstName", "lastName", "status", "expiration", "organizationPermissions"],
+    },
+    "reviewadmin:index:AccessMember": {
+      type: "object",
+      properties: {
+        userId: {
+          type: "integer",
+        },
+        email: {
+          type: "string",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        username: {
+          type: "string",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+          description: "Organization permissions, sorted.",
+        },
+        lastActivity: {
+          type: "string",
+          description: "Only with includeActivity.",
+        },
+      },
+      required: ["userId", "email", "firstName", "lastName", "username", "permissions"],
+    },
+    "reviewadmin:index:AccessSummary": {
+      type: "object",
+      properties: {
+        members: {
+          type: "number",
+        },
+        orgAdmins: {
+          type: "number",
+        },
+        pendingInvitations: {
+          type: "number",
+        },
+        expiredInvitations: {
+          type: "number",
+        },
+        databases: {
+          type: "number",
+        },
+        unreadableDatabases: {
+          type: "number",
+        },
+        databaseUsers: {
+          type: "number",
+          description: "Distinct users holding any database permission in the readable databases.",
+        },
+      },
+      required: ["members", "orgAdmins", "pendingInvitations", "expiredInvitations", "databases", "unreadableDatabases", "databaseUsers"],
+    },
+    "reviewadmin:index:AccessWall": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+        },
+        reason: {
+          type: "string",
+        },
+        databaseIds: {
+          type: "array",
+          items: {
+            type: "integer",
+          },
+        },
+        people: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        state: {
+          type: "string",
+          description:
+            '"held": nobody walled has access; "breached": a walled person holds permissions on a walled\ndatabase (up of the wall with onBreach "remove" can take them away); "unenforceable": a walled\norg admin reaches a walled database that keeps orgAdminAccess on, which the API cannot change.',
+        },
+        breaches: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:AccessWallFinding",
+          },
+        },
+        unenforceable: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:AccessWallFinding",
+          },
+        },
+        notChecked: {
+          type: "array",
+          items: {
+            type: "number",
+          },
+          description: "Walled databases the review could not check: not the organization's, or not readable with this key.",
+        },
+      },
+      required: ["name", "reason", "databaseIds", "people", "state", "breaches", "unenforceable", "notChecked"],
+    },
+    "reviewadmin:index:AccessWallFinding": {
+      type: "object",
+      properties: {
+        databaseId: {
+          type: "integer",
+        },
+        userId: {
+          type: "integer",
+        },
+        email: {
+          type: "string",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description:
+            'Database permissions held (breach), or ["ORG_ADMIN"] for an org admin reaching the database through orgAdminAccess.',
+        },
+      },
+      required: ["databaseId", "userId", "email", "permissions"],
+    },
+    "reviewadmin:index:ActiveSuspended": {
+      type: "object",
+      properties: {
+        active: {
+          $ref: "#/types/reviewadmin:index:PeakFinal",
+        },
+        suspended: {
+          $ref: "#/types/reviewadmin:index:PeakFinal",
+        },
+      },
+      required: ["active", "suspended"],
+    },
+    "reviewadmin:index:ActivityEvent": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        timestamp: {
+          type: "number",
+        },
+        type: {
+          type: "string",
+        },
+        organizationId: {
+          type: "integer",
+        },
+        description: {
+          type: "string",
+        },
+        data: {
+          type: "object",
+          additionalProperties: {
+            $ref: "pulumi.json#/Any",
+          },
+        },
+        userId: {
+          type: "integer",
+        },
+      },
+      required: ["id", "timestamp", "type", "organizationId", "description", "data"],
+    },
+    "reviewadmin:index:ActivityEventsMode": {
+      type: "string",
+      enum: [
+        {
+          value: "after",
+        },
+        {
+          value: "range",
+        },
+        {
+          value: "recent",
+        },
+      ],
+    },
+    "reviewadmin:index:BillableGb": {
+      type: "object",
+      properties: {
+        standard: {
+          type: "number",
+          description: "Standard storage, billable GB.",
+        },
+        eca: {
+          type: "number",
+          description: "ECA storage, billable GB.",
+        },
+        total: {
+          type: "number",
+          description: "standard + eca.",
+        },
+      },
+      required: ["standard", "eca", "total"],
+    },
+    "reviewadmin:index:BillingMonthTotal": {
+      type: "object",
+      properties: {
+        databases: {
+          type: "number",
+          description: "How many databases have a record that month.",
+        },
+        year: {
+          type: "number",
+          description: "Four-digit year.",
+        },
+        month: {
+          type: "number",
+          description: "1..12.",
+        },
+        peak: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Peak size of the month: what is billed.",
+        },
+        final: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Size at month end, or now for the current month.",
+        },
+      },
+      required: ["databases", "year", "month", "peak", "final"],
+    },
+    "reviewadmin:index:BillingSummaryProject": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        displayName: {
+          type: "string",
+        },
+        eca: {
+          type: "boolean",
+        },
+        partial: {
+          type: "boolean",
+        },
+        billingState: {
+          type: "string",
+          description: "How the month is billed (ACTIVE, SUSPENDED, DELETED).",
+        },
+        finalState: {
+          type: "string",
+          description: "State at month end, or now.",
+        },
+        suspended: {
+          type: "string",
+          description: "Status timestamps as of the end of the month, null when not applicable.",
+        },
+        deletionRequested: {
+          type: "string",
+        },
+        deleted: {
+          type: "string",
+        },
+        peak: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Peak size of the month: what is billed.",
+        },
+        final: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Size at month end, or now for the current month.",
+        },
+      },
+      required: [
+        "id",
+        "name",
+        "displayName",
+        "eca",
+        "partial",
+        "billingState",
+        "finalState",
+        "suspended",
+        "deletionRequested",
+        "deleted",
+        "peak",
+        "final",
+      ],
+    },
+    "reviewadmin:index:BillingSummaryRow": {
+      type: "object",
+      properties: {
+        organizationId: {
+          type: "integer",
+          description: "The owning organization.",
+        },
+        databaseId: {
+          type: "integer",
+        },
+        databaseName: {
+          type: "string",
+        },
+        billingState: {
+          type: "string",
+          description: "The database's combined billing state (any project ACTIVE makes it ACTIVE).",
+        },
+        finalState: {
+          type: "string",
+          description: "The database's combined final state.",
+        },
+        projects: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:BillingSummaryProject",
+          },
+          description: "Its projects, by id.",
+        },
+        year: {
+          type: "number",
+          description: "Four-digit year.",
+        },
+        month: {
+          type: "number",
+          description: "1..12.",
+        },
+        peak: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Peak size of the month: what is billed.",
+        },
+        final: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Size at month end, or now for the current month.",
+        },
+      },
+      required: [
+        "organizationId",
+        "databaseId",
+        "databaseName",
+        "billingState",
+        "finalState",
+        "projects",
+        "year",
+        "month",
+        "peak",
+        "final",
+      ],
+    },
     "reviewadmin:index:CustodianDirectorySyncColumns": {
       type: "object",
       properties: {
@@ -1674,6 +3621,75 @@ export const SCHEMA = {
         },
       ],
     },
+    "reviewadmin:index:Database": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdminAccess: {
+          type: "boolean",
+        },
+        owningOrganizationId: {
+          type: "integer",
+        },
+        context: {
+          type: "string",
+        },
+        databaseFields: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:DatabaseDatabaseField",
+          },
+        },
+      },
+      required: ["id", "name", "orgAdminAccess", "owningOrganizationId"],
+    },
+    "reviewadmin:index:DatabaseBilling": {
+      type: "object",
+      properties: {
+        created: {
+          type: "string",
+        },
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        monthBilling: {
+          $ref: "#/types/reviewadmin:index:SizeSet",
+        },
+        monthStatus: {
+          $ref: "#/types/reviewadmin:index:MonthStatus",
+        },
+        projects: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:ProjectBilling",
+          },
+        },
+      },
+      required: ["created", "id", "name", "monthBilling", "monthStatus", "projects"],
+    },
+    "reviewadmin:index:DatabaseDatabaseField": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+        },
+        type: {
+          type: "string",
+        },
+        value: {
+          type: "string",
+        },
+      },
+      required: ["name", "type", "value"],
+    },
     "reviewadmin:index:DatabasePermission": {
       type: "string",
       enum: [
@@ -1690,6 +3706,24 @@ export const SCHEMA = {
           value: "DB_UPLOAD",
         },
       ],
+    },
+    "reviewadmin:index:DatabaseUser": {
+      type: "object",
+      properties: {
+        active: {
+          type: "boolean",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:DatabasePermission",
+          },
+        },
+        user: {
+          $ref: "#/types/reviewadmin:index:User",
+        },
+      },
+      required: ["active", "permissions", "user"],
     },
     "reviewadmin:index:DatabaseUserEntry": {
       type: "object",
@@ -1711,6 +3745,259 @@ export const SCHEMA = {
       },
       required: ["permissions"],
     },
+    "reviewadmin:index:DatabaseUsersUnmanaged": {
+      type: "object",
+      properties: {
+        userId: {
+          type: "integer",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:DatabasePermission",
+          },
+        },
+        active: {
+          type: "boolean",
+        },
+        username: {
+          type: "string",
+        },
+      },
+      required: ["userId", "permissions", "active", "username"],
+    },
+    "reviewadmin:index:Date": {
+      type: "object",
+      properties: {
+        toString: {
+          $ref: "#/types/reviewadmin:index:toString",
+          description: "Returns a string representation of a date. The format of the string depends on the locale.",
+        },
+        toDateString: {
+          $ref: "#/types/reviewadmin:index:toDateString",
+          description: "Returns a date as a string value.",
+        },
+        toTimeString: {
+          $ref: "#/types/reviewadmin:index:toTimeString",
+          description: "Returns a time as a string value.",
+        },
+        toLocaleString: {
+          $ref: "#/types/reviewadmin:index:toLocaleString",
+          description:
+            "Returns a value as a string value appropriate to the host environment's current locale.\nConverts a date and time to a string by using the current or specified locale.",
+        },
+        toLocaleDateString: {
+          $ref: "#/types/reviewadmin:index:toLocaleDateString",
+          description:
+            "Returns a date as a string value appropriate to the host environment's current locale.\nConverts a date to a string by using the current or specified locale.",
+        },
+        toLocaleTimeString: {
+          $ref: "#/types/reviewadmin:index:toLocaleTimeString",
+          description:
+            "Returns a time as a string value appropriate to the host environment's current locale.\nConverts a time to a string by using the current or specified locale.",
+        },
+        valueOf: {
+          $ref: "#/types/reviewadmin:index:valueOf",
+          description: "Returns the stored time value in milliseconds since midnight, January 1, 1970 UTC.",
+        },
+        getTime: {
+          $ref: "#/types/reviewadmin:index:getTime",
+          description: "Returns the stored time value in milliseconds since midnight, January 1, 1970 UTC.",
+        },
+        getFullYear: {
+          $ref: "#/types/reviewadmin:index:getFullYear",
+          description: "Gets the year, using local time.",
+        },
+        getUTCFullYear: {
+          $ref: "#/types/reviewadmin:index:getUTCFullYear",
+          description: "Gets the year using Universal Coordinated Time (UTC).",
+        },
+        getMonth: {
+          $ref: "#/types/reviewadmin:index:getMonth",
+          description: "Gets the month, using local time.",
+        },
+        getUTCMonth: {
+          $ref: "#/types/reviewadmin:index:getUTCMonth",
+          description: "Gets the month of a Date object using Universal Coordinated Time (UTC).",
+        },
+        getDate: {
+          $ref: "#/types/reviewadmin:index:getDate",
+          description: "Gets the day-of-the-month, using local time.",
+        },
+        getUTCDate: {
+          $ref: "#/types/reviewadmin:index:getUTCDate",
+          description: "Gets the day-of-the-month, using Universal Coordinated Time (UTC).",
+        },
+        getDay: {
+          $ref: "#/types/reviewadmin:index:getDay",
+          description: "Gets the day of the week, using local time.",
+        },
+        getUTCDay: {
+          $ref: "#/types/reviewadmin:index:getUTCDay",
+          description: "Gets the day of the week using Universal Coordinated Time (UTC).",
+        },
+        getHours: {
+          $ref: "#/types/reviewadmin:index:getHours",
+          description: "Gets the hours in a date, using local time.",
+        },
+        getUTCHours: {
+          $ref: "#/types/reviewadmin:index:getUTCHours",
+          description: "Gets the hours value in a Date object using Universal Coordinated Time (UTC).",
+        },
+        getMinutes: {
+          $ref: "#/types/reviewadmin:index:getMinutes",
+          description: "Gets the minutes of a Date object, using local time.",
+        },
+        getUTCMinutes: {
+          $ref: "#/types/reviewadmin:index:getUTCMinutes",
+          description: "Gets the minutes of a Date object using Universal Coordinated Time (UTC).",
+        },
+        getSeconds: {
+          $ref: "#/types/reviewadmin:index:getSeconds",
+          description: "Gets the seconds of a Date object, using local time.",
+        },
+        getUTCSeconds: {
+          $ref: "#/types/reviewadmin:index:getUTCSeconds",
+          description: "Gets the seconds of a Date object using Universal Coordinated Time (UTC).",
+        },
+        getMilliseconds: {
+          $ref: "#/types/reviewadmin:index:getMilliseconds",
+          description: "Gets the milliseconds of a Date, using local time.",
+        },
+        getUTCMilliseconds: {
+          $ref: "#/types/reviewadmin:index:getUTCMilliseconds",
+          description: "Gets the milliseconds of a Date object using Universal Coordinated Time (UTC).",
+        },
+        getTimezoneOffset: {
+          $ref: "#/types/reviewadmin:index:getTimezoneOffset",
+          description: "Gets the difference in minutes between Universal Coordinated Time (UTC) and the time on the local computer.",
+        },
+        setTime: {
+          $ref: "#/types/reviewadmin:index:setTime",
+          description: "Sets the date and time value in the Date object.",
+        },
+        setMilliseconds: {
+          $ref: "#/types/reviewadmin:index:setMilliseconds",
+          description: "Sets the milliseconds value in the Date object using local time.",
+        },
+        setUTCMilliseconds: {
+          $ref: "#/types/reviewadmin:index:setUTCMilliseconds",
+          description: "Sets the milliseconds value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setSeconds: {
+          $ref: "#/types/reviewadmin:index:setSeconds",
+          description: "Sets the seconds value in the Date object using local time.",
+        },
+        setUTCSeconds: {
+          $ref: "#/types/reviewadmin:index:setUTCSeconds",
+          description: "Sets the seconds value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setMinutes: {
+          $ref: "#/types/reviewadmin:index:setMinutes",
+          description: "Sets the minutes value in the Date object using local time.",
+        },
+        setUTCMinutes: {
+          $ref: "#/types/reviewadmin:index:setUTCMinutes",
+          description: "Sets the minutes value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setHours: {
+          $ref: "#/types/reviewadmin:index:setHours",
+          description: "Sets the hour value in the Date object using local time.",
+        },
+        setUTCHours: {
+          $ref: "#/types/reviewadmin:index:setUTCHours",
+          description: "Sets the hours value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setDate: {
+          $ref: "#/types/reviewadmin:index:setDate",
+          description: "Sets the numeric day-of-the-month value of the Date object using local time.",
+        },
+        setUTCDate: {
+          $ref: "#/types/reviewadmin:index:setUTCDate",
+          description: "Sets the numeric day of the month in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setMonth: {
+          $ref: "#/types/reviewadmin:index:setMonth",
+          description: "Sets the month value in the Date object using local time.",
+        },
+        setUTCMonth: {
+          $ref: "#/types/reviewadmin:index:setUTCMonth",
+          description: "Sets the month value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        setFullYear: {
+          $ref: "#/types/reviewadmin:index:setFullYear",
+          description: "Sets the year of the Date object using local time.",
+        },
+        setUTCFullYear: {
+          $ref: "#/types/reviewadmin:index:setUTCFullYear",
+          description: "Sets the year value in the Date object using Universal Coordinated Time (UTC).",
+        },
+        toUTCString: {
+          $ref: "#/types/reviewadmin:index:toUTCString",
+          description: "Returns a date converted to a string using Universal Coordinated Time (UTC).",
+        },
+        toISOString: {
+          $ref: "#/types/reviewadmin:index:toISOString",
+          description: "Returns a date as a string value in ISO format.",
+        },
+        toJSON: {
+          $ref: "#/types/reviewadmin:index:toJSON",
+          description:
+            "Used by the JSON.stringify method to enable the transformation of an object's data for JavaScript Object Notation (JSON) serialization.",
+        },
+        "__@toPrimitive@814": {
+          $ref: "#/types/reviewadmin:index:Date__@toPrimitive@814",
+          description:
+            "Converts a Date object to a string.\nConverts a Date object to a number.\nConverts a Date object to a string or number.",
+        },
+      },
+      required: [
+        "toString",
+        "toDateString",
+        "toTimeString",
+        "toLocaleString",
+        "toLocaleDateString",
+        "toLocaleTimeString",
+        "valueOf",
+        "getTime",
+        "getFullYear",
+        "getUTCFullYear",
+        "getMonth",
+        "getUTCMonth",
+        "getDate",
+        "getUTCDate",
+        "getDay",
+        "getUTCDay",
+        "getHours",
+        "getUTCHours",
+        "getMinutes",
+        "getUTCMinutes",
+        "getSeconds",
+        "getUTCSeconds",
+        "getMilliseconds",
+        "getUTCMilliseconds",
+        "getTimezoneOffset",
+        "setTime",
+        "setMilliseconds",
+        "setUTCMilliseconds",
+        "setSeconds",
+        "setUTCSeconds",
+        "setMinutes",
+        "setUTCMinutes",
+        "setHours",
+        "setUTCHours",
+        "setDate",
+        "setUTCDate",
+        "setMonth",
+        "setUTCMonth",
+        "setFullYear",
+        "setUTCFullYear",
+        "toUTCString",
+        "toISOString",
+        "toJSON",
+        "__@toPrimitive@814",
+      ],
+    },
     "reviewadmin:index:DateFormat": {
       type: "string",
       enum: [
@@ -1727,6 +4014,246 @@ export const SCHEMA = {
           value: "yyyy-MM-dd",
         },
       ],
+    },
+    "reviewadmin:index:Date__@toPrimitive@814": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:GetAccessMatrixArgsWall": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          description: "The wall's name in the report (e.g. the EthicalWall's resource name).",
+        },
+        databaseIds: {
+          type: "array",
+          items: {
+            type: "integer",
+          },
+          description: "The walled databases.",
+        },
+        people: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Emails and `*@domain` patterns walled off.",
+        },
+        reason: {
+          type: "string",
+          description: "Why the wall stands.",
+        },
+      },
+      required: ["name", "databaseIds", "people", "reason"],
+    },
+    "reviewadmin:index:GetAccessMatrixResultOrganization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+      },
+      required: ["id", "name"],
+    },
+    "reviewadmin:index:GetCurrentUserResultOrganization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdmin: {
+          type: "boolean",
+        },
+      },
+      required: ["id", "name", "orgAdmin"],
+    },
+    "reviewadmin:index:GetDatabaseResultDatabaseField": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+        },
+        type: {
+          type: "string",
+        },
+        value: {
+          type: "string",
+        },
+      },
+      required: ["name", "type", "value"],
+    },
+    "reviewadmin:index:GetDatabaseSizeResultNativeDocs": {
+      type: "object",
+      properties: {
+        docCount: {
+          type: "number",
+        },
+        imageSize: {
+          type: "number",
+        },
+        nativeSize: {
+          type: "number",
+        },
+        textSize: {
+          type: "number",
+        },
+      },
+      required: ["docCount", "imageSize", "nativeSize", "textSize"],
+    },
+    "reviewadmin:index:GetDatabaseSizeResultProcessedDocs": {
+      type: "object",
+      properties: {
+        docCount: {
+          type: "number",
+        },
+        imageSize: {
+          type: "number",
+        },
+        nativeSize: {
+          type: "number",
+        },
+        textSize: {
+          type: "number",
+        },
+      },
+      required: ["docCount", "imageSize", "nativeSize", "textSize"],
+    },
+    "reviewadmin:index:GetDatabaseSizeResultProducedDocs": {
+      type: "object",
+      properties: {
+        docCount: {
+          type: "number",
+        },
+        imageSize: {
+          type: "number",
+        },
+        nativeSize: {
+          type: "number",
+        },
+        textSize: {
+          type: "number",
+        },
+      },
+      required: ["docCount", "imageSize", "nativeSize", "textSize"],
+    },
+    "reviewadmin:index:GetOrganizationInvitationsResultInvitation": {
+      type: "object",
+      properties: {
+        email: {
+          type: "string",
+        },
+        expiration: {
+          type: "string",
+        },
+        expired: {
+          type: "boolean",
+        },
+        organizationId: {
+          type: "integer",
+        },
+        organizationPermissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+        },
+        approvedBy: {
+          type: "number",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        invitedBy: {
+          type: "number",
+        },
+        status: {
+          $ref: "#/types/reviewadmin:index:ListedInvitationStatus",
+        },
+      },
+      required: ["email", "expiration", "expired", "organizationId", "organizationPermissions", "status"],
+    },
+    "reviewadmin:index:GetOrganizationMemberResultOrganization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdmin: {
+          type: "boolean",
+        },
+      },
+      required: ["id", "name", "orgAdmin"],
+    },
+    "reviewadmin:index:GetOrganizationResultSaml": {
+      type: "object",
+      properties: {
+        mfaBypass: {
+          type: "boolean",
+        },
+        state: {
+          type: "string",
+        },
+        entityId: {
+          type: "string",
+        },
+        updated: {
+          type: "string",
+        },
+      },
+      required: ["mfaBypass", "state"],
+    },
+    "reviewadmin:index:GetStalePrivilegedPeopleArgsStaleDaysByPrivilege": {
+      type: "object",
+      properties: {
+        ORG_ADMIN: {
+          type: "number",
+        },
+        AI_ADMIN: {
+          type: "number",
+        },
+        CLOUD_MANAGEMENT_ADMIN: {
+          type: "number",
+        },
+        LEGAL_HOLD_ADMIN: {
+          type: "number",
+        },
+        DB_ADMIN: {
+          type: "number",
+        },
+      },
+    },
+    "reviewadmin:index:GetStalePrivilegedPeopleResultStaleDaysByPrivilege": {
+      type: "object",
+      properties: {
+        DB_ADMIN: {
+          type: "number",
+        },
+        ORG_ADMIN: {
+          type: "number",
+        },
+        AI_ADMIN: {
+          type: "number",
+        },
+        CLOUD_MANAGEMENT_ADMIN: {
+          type: "number",
+        },
+        LEGAL_HOLD_ADMIN: {
+          type: "number",
+        },
+      },
     },
     "reviewadmin:index:Identifier": {
       type: "object",
@@ -1754,6 +4281,17 @@ export const SCHEMA = {
         },
         {
           value: "removed",
+        },
+      ],
+    },
+    "reviewadmin:index:ListedInvitationStatus": {
+      type: "string",
+      enum: [
+        {
+          value: "expired",
+        },
+        {
+          value: "pending",
         },
       ],
     },
@@ -1805,6 +4343,75 @@ export const SCHEMA = {
       },
       required: ["permissions", "active", "username"],
     },
+    "reviewadmin:index:Member": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        email: {
+          type: "string",
+        },
+        userIdentifiers: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:UserIdentifier",
+          },
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        title: {
+          type: "string",
+        },
+        username: {
+          type: "string",
+        },
+        organizations: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:MemberOrganization",
+          },
+        },
+        primaryOrganization: {
+          type: "number",
+        },
+        lastActivity: {
+          type: "string",
+        },
+        lastLoggedOut: {
+          type: "string",
+        },
+        mfaRequired: {
+          type: "boolean",
+        },
+      },
+      required: ["id", "email", "userIdentifiers", "permissions"],
+    },
+    "reviewadmin:index:MemberOrganization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdmin: {
+          type: "boolean",
+        },
+      },
+      required: ["id", "name", "orgAdmin"],
+    },
     "reviewadmin:index:MemberStatus": {
       type: "string",
       enum: [
@@ -1821,6 +4428,27 @@ export const SCHEMA = {
           value: "removed",
         },
       ],
+    },
+    "reviewadmin:index:MonthStatus": {
+      type: "object",
+      properties: {
+        billingState: {
+          type: "string",
+        },
+        finalState: {
+          type: "string",
+        },
+        suspended: {
+          type: "string",
+        },
+        deletionRequested: {
+          type: "string",
+        },
+        deleted: {
+          type: "string",
+        },
+      },
+      required: ["billingState", "finalState"],
     },
     "reviewadmin:index:OnBreach": {
       type: "string",
@@ -1862,6 +4490,57 @@ export const SCHEMA = {
       },
       required: ["abbreviation", "label"],
     },
+    "reviewadmin:index:Organization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        parentOrganizationId: {
+          type: "integer",
+        },
+        saml: {
+          $ref: "#/types/reviewadmin:index:OrganizationSaml",
+        },
+      },
+      required: ["id", "name"],
+    },
+    "reviewadmin:index:OrganizationMembersUnmanaged": {
+      type: "object",
+      properties: {
+        email: {
+          type: "string",
+        },
+        status: {
+          type: "string",
+        },
+        userId: {
+          type: "integer",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+        },
+        userIdentifiers: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:Identifier",
+          },
+        },
+      },
+      required: ["email", "status", "userId", "firstName", "lastName", "permissions", "userIdentifiers"],
+    },
     "reviewadmin:index:OrganizationPermission": {
       type: "string",
       enum: [
@@ -1878,6 +4557,177 @@ export const SCHEMA = {
           value: "ORG_ADMIN",
         },
       ],
+    },
+    "reviewadmin:index:OrganizationSaml": {
+      type: "object",
+      properties: {
+        mfaBypass: {
+          type: "boolean",
+        },
+        state: {
+          type: "string",
+        },
+        entityId: {
+          type: "string",
+        },
+        updated: {
+          type: "string",
+        },
+      },
+      required: ["mfaBypass", "state"],
+    },
+    "reviewadmin:index:ParentSummaryMonth": {
+      type: "object",
+      properties: {
+        aggregate: {
+          $ref: "#/types/reviewadmin:index:ActiveSuspended",
+          description: "The service's aggregate (E8) for the month, in billable GB.",
+        },
+        organizations: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:ParentSummaryOrganization",
+          },
+          description: "Per organization (parent first, then sub-organizations by id), computed from E7.",
+        },
+        sumOfOrganizations: {
+          $ref: "#/types/reviewadmin:index:ActiveSuspended",
+          description: "The organizations' active and suspended figures summed.",
+        },
+        difference: {
+          type: "number",
+          description: "aggregate minus sumOfOrganizations, peak billable GB (active + suspended).",
+        },
+        matchesAggregate: {
+          type: "boolean",
+          description: "True when the aggregate equals the sum of the organizations, within the rounding of billable GB.",
+        },
+        year: {
+          type: "number",
+          description: "Four-digit year.",
+        },
+        month: {
+          type: "number",
+          description: "1..12.",
+        },
+      },
+      required: ["aggregate", "organizations", "sumOfOrganizations", "difference", "matchesAggregate", "year", "month"],
+    },
+    "reviewadmin:index:ParentSummaryOrganization": {
+      type: "object",
+      properties: {
+        organizationId: {
+          type: "integer",
+        },
+        name: {
+          type: "string",
+        },
+        parentOrganizationId: {
+          type: "integer",
+          description: "The id of its parent organization; null for the parent itself when it has none.",
+        },
+        databases: {
+          type: "number",
+          description: "Databases with a record that month.",
+        },
+        combined: {
+          $ref: "#/types/reviewadmin:index:PeakFinal",
+          description: "Sum of the databases' combined sizes (each database's largest project, whatever its state).",
+        },
+        active: {
+          $ref: "#/types/reviewadmin:index:PeakFinal",
+        },
+        suspended: {
+          $ref: "#/types/reviewadmin:index:PeakFinal",
+        },
+      },
+      required: ["organizationId", "name", "parentOrganizationId", "databases", "combined", "active", "suspended"],
+    },
+    "reviewadmin:index:PeakFinal": {
+      type: "object",
+      properties: {
+        peak: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Peak size of the month: what is billed.",
+        },
+        final: {
+          $ref: "#/types/reviewadmin:index:BillableGb",
+          description: "Size at month end, or now for the current month.",
+        },
+      },
+      required: ["peak", "final"],
+    },
+    "reviewadmin:index:Project": {
+      type: "object",
+      properties: {
+        created: {
+          type: "string",
+        },
+        database: {
+          $ref: "#/types/reviewadmin:index:Database",
+        },
+        displayName: {
+          type: "string",
+        },
+        eca: {
+          type: "boolean",
+        },
+        id: {
+          type: "number",
+        },
+        mfaRequired: {
+          type: "boolean",
+        },
+        name: {
+          type: "string",
+        },
+        partial: {
+          type: "boolean",
+        },
+        productionMode: {
+          type: "boolean",
+        },
+        suspended: {
+          type: "boolean",
+        },
+        emailThreadingStatus: {
+          type: "string",
+        },
+        lastLogin: {
+          type: "string",
+        },
+      },
+      required: ["created", "database", "displayName", "eca", "id", "mfaRequired", "name", "partial", "productionMode", "suspended"],
+    },
+    "reviewadmin:index:ProjectBilling": {
+      type: "object",
+      properties: {
+        created: {
+          type: "string",
+        },
+        displayName: {
+          type: "string",
+        },
+        eca: {
+          type: "boolean",
+        },
+        id: {
+          type: "number",
+        },
+        monthBilling: {
+          $ref: "#/types/reviewadmin:index:SizeSet",
+        },
+        monthStatus: {
+          $ref: "#/types/reviewadmin:index:MonthStatus",
+        },
+        name: {
+          type: "string",
+        },
+        partial: {
+          type: "boolean",
+        },
+      },
+      required: ["created", "displayName", "eca", "id", "monthBilling", "monthStatus", "name", "partial"],
     },
     "reviewadmin:index:RosterMemberInput": {
       type: "object",
@@ -1933,6 +4783,152 @@ export const SCHEMA = {
         },
       ],
     },
+    "reviewadmin:index:Size": {
+      type: "object",
+      properties: {
+        eca: {
+          $ref: "#/types/reviewadmin:index:SizeBreakdown",
+        },
+        standard: {
+          $ref: "#/types/reviewadmin:index:SizeBreakdown",
+        },
+      },
+      required: ["eca", "standard"],
+    },
+    "reviewadmin:index:SizeBreakdown": {
+      type: "object",
+      properties: {
+        billableGb: {
+          type: "number",
+        },
+        nativeBytes: {
+          type: "number",
+        },
+        processedBytes: {
+          type: "number",
+        },
+        producedBytes: {
+          type: "number",
+        },
+      },
+      required: ["billableGb", "nativeBytes", "processedBytes", "producedBytes"],
+    },
+    "reviewadmin:index:SizeSet": {
+      type: "object",
+      properties: {
+        finalSize: {
+          $ref: "#/types/reviewadmin:index:Size",
+        },
+        peakSize: {
+          $ref: "#/types/reviewadmin:index:Size",
+        },
+      },
+      required: ["finalSize", "peakSize"],
+    },
+    "reviewadmin:index:StalePrivilegedPerson": {
+      type: "object",
+      properties: {
+        userId: {
+          type: "integer",
+        },
+        email: {
+          type: "string",
+          description: "The email for a member; the username for a database admin who is not a member.",
+        },
+        name: {
+          type: "string",
+        },
+        organizationPermissions: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Organization permissions, sorted (empty for a database admin who is not a member).",
+        },
+        databaseAdminOf: {
+          type: "array",
+          items: {
+            type: "number",
+          },
+          description: "Databases (ids, ascending) the person holds DB_ADMIN on.",
+        },
+        limitDays: {
+          type: "integer",
+          description: "The person's limit in days (staleLimitDays).",
+        },
+        lastActivity: {
+          type: "string",
+          description: "ISO time of their latest event as the actor in the window read; null: none there.",
+        },
+      },
+      required: ["userId", "email", "name", "organizationPermissions", "databaseAdminOf", "limitDays", "lastActivity"],
+    },
+    "reviewadmin:index:User": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        firstName: {
+          type: "string",
+        },
+        lastName: {
+          type: "string",
+        },
+        title: {
+          type: "string",
+        },
+        username: {
+          type: "string",
+        },
+        email: {
+          type: "string",
+        },
+        organizations: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:UserOrganization",
+          },
+        },
+        primaryOrganization: {
+          type: "number",
+        },
+        userIdentifiers: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:UserIdentifier",
+          },
+        },
+        lastActivity: {
+          type: "string",
+        },
+        lastLoggedOut: {
+          type: "string",
+        },
+        mfaRequired: {
+          type: "boolean",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:OrganizationPermission",
+          },
+        },
+      },
+      required: ["id"],
+    },
+    "reviewadmin:index:UserIdentifier": {
+      type: "object",
+      properties: {
+        abbreviation: {
+          type: "string",
+        },
+        label: {
+          type: "string",
+        },
+      },
+      required: ["abbreviation", "label"],
+    },
     "reviewadmin:index:UserIdentifierInput": {
       type: "object",
       properties: {
@@ -1944,6 +4940,21 @@ export const SCHEMA = {
         },
       },
       required: ["abbreviation", "label"],
+    },
+    "reviewadmin:index:UserOrganization": {
+      type: "object",
+      properties: {
+        id: {
+          type: "number",
+        },
+        name: {
+          type: "string",
+        },
+        orgAdmin: {
+          type: "boolean",
+        },
+      },
+      required: ["id", "name", "orgAdmin"],
     },
     "reviewadmin:index:WallBreach": {
       type: "object",
@@ -1987,6 +4998,192 @@ export const SCHEMA = {
         },
       },
       required: ["databaseId", "organizationId", "userId", "email"],
+    },
+    "reviewadmin:index:YearMonth": {
+      type: "object",
+      properties: {
+        year: {
+          type: "number",
+          description: "Four-digit year.",
+        },
+        month: {
+          type: "number",
+          description: "1..12.",
+        },
+      },
+      required: ["year", "month"],
+    },
+    "reviewadmin:index:getDate": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getDay": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getFullYear": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getHours": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getMilliseconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getMinutes": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getMonth": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getSeconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getTime": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getTimezoneOffset": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCDate": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCDay": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCFullYear": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCHours": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCMilliseconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCMinutes": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCMonth": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:getUTCSeconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setDate": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setFullYear": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setHours": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setMilliseconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setMinutes": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setMonth": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setSeconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setTime": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCDate": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCFullYear": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCHours": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCMilliseconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCMinutes": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCMonth": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:setUTCSeconds": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toDateString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toISOString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toJSON": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toLocaleDateString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toLocaleString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toLocaleTimeString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toTimeString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:toUTCString": {
+      type: "object",
+      properties: {},
+    },
+    "reviewadmin:index:valueOf": {
+      type: "object",
+      properties: {},
     },
   },
   language: {

@@ -10,7 +10,8 @@
  * - CheckConfig refuses a bad setting at preview, naming the key and the rule;
  * - Diff returns a detailed diff: one path per changed input, one per changed map entry
  *   (detailedDiff.ts), so one changed person is one line of `pulumi preview --diff`;
- * - Read with no stored state is an import: the id alone says what to read (importIds.ts).
+ * - Read with no stored state is an import: the id alone says what to read (importIds.ts);
+ * - Invoke runs the data sources as the schema's functions (`reviewadmin:index:getOrganization`).
  *
  * Values cross as plain JavaScript (Struct.toJavaScript), secrets unwrapped by the engine
  * (acceptSecrets false), preview unknowns as the SDK's placeholder: what the dynamic plugin passes,
@@ -24,6 +25,7 @@ import { QUIET_FIELDS } from "../resources/support/lifecycle";
 import { detailedDiff } from "./detailedDiff";
 import { readForImport } from "./importIds";
 import { SCHEMA } from "./schema.generated";
+import * as data from "../data";
 
 /** The package name: type tokens are `reviewadmin:index:<Kind>`. */
 export const PACKAGE = "reviewadmin";
@@ -257,8 +259,23 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
       await impl.delete(req.getId(), carryUrn(plain(req.getProperties()), urn));
       return new emptyproto.Empty();
     }),
+    invoke: handle(async (req) => {
+      const fn = dataSourceOf(req.getTok() as string);
+      const result = await fn(unwrapSecrets(plain(req.getArgs())));
+      const resp = new provproto.InvokeResponse();
+      resp.setReturn(toStruct(result));
+      return resp;
+    }),
     cancel: handle(async () => new emptyproto.Empty()),
   };
+}
+
+/** The data source a function token names (`reviewadmin:index:getOrganization`), as the dynamic face exports it. */
+function dataSourceOf(token: string): (args: unknown) => Promise<unknown> {
+  const name = token.split(":")[2] ?? "";
+  const fn = (data as Record<string, unknown>)[name];
+  if (!(token in SCHEMA.functions) || typeof fn !== "function") throw new Error(`pulumi-reviewadmin: no function '${token}' in this version`);
+  return fn as (args: unknown) => Promise<unknown>;
 }
 
 /** The inputs a state stands for, when a read gives none: the state's fields that are inputs of its kind. */

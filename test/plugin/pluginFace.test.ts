@@ -205,6 +205,19 @@ describe("the plugin face", () => {
     await expect(run).rejects.toThrow(/requestsPerSecond.*must be a positive number, got '-1'/);
     expect(east.traffic.log.list().length).toBe(mark);
   });
+
+  it("runs the data sources as the schema's functions", async () => {
+    const s = pluginStack("plugin-functions");
+    const result = await s.up(async () => {
+      const org = await pulumi.runtime.invoke(T("getOrganization"), { organizationId: ORG });
+      const users = await pulumi.runtime.invoke(T("getDatabaseUsers"), { databaseId: DB });
+      return { name: org.name, users: users.users.map((u: { user: { id: number } }) => u.user.id) };
+    });
+    expect(result.outputs.name).toBe("Northwind Legal");
+    expect(result.outputs.users).toContain(SEEDED.users.multiOrgMember);
+    // A bad argument is refused with the function's own words, before any request.
+    await expect(s.preview(() => pulumi.runtime.invoke(T("getOrganization"), { organizationId: "x" }))).rejects.toThrow(/getOrganization.*organizationId/);
+  });
 });
 
 /** Every file under `dir`, recursively. */
