@@ -13,6 +13,7 @@ import { credentialOptions, credentials } from "./credentials";
 import { ownPackage } from "./packageInfo";
 import { renderAccessFile, type ProgramStyle } from "./export/accessFile";
 import { projectFiles } from "./export/projectFiles";
+import { yamlProjectFiles } from "./export/yamlProject";
 import { readAccess, type ExportedAccess, type ExportScope } from "./export/read";
 import { checkOutputFolder, writeProject } from "./export/writeProject";
 
@@ -34,6 +35,7 @@ function commandLineOf(o: Options, scope: ExportScope, style: ProgramStyle, proj
   for (const id of scope.organizations ?? []) parts.push(`--org ${id}`);
   if (style.style !== "rosters") parts.push(`--style ${style.style}`);
   if (style.mode !== "additive") parts.push(`--mode ${style.mode}`);
+  if (o.language === "yaml") parts.push("--language yaml");
   for (const flag of ["no-grants", "no-invitations", "no-identifiers", "no-retain"]) if (o[flag]) parts.push(`--${flag}`);
   if (project) parts.push(`--project ${project}`);
   return parts.join(" ");
@@ -183,6 +185,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       help: "rosters (default: OrganizationMembers + DatabaseUsers) or per-person (OrgMember + DatabaseUserPermissions)",
     },
     mode: { type: "string", value: "MODE", help: "roster mode: additive (default: never removes anyone) or authoritative" },
+    language: {
+      type: "string",
+      value: "LANG",
+      help: "typescript (default: the package's classes, in index.ts and access.ts) or yaml (Pulumi.yaml, on the reviewadmin provider plugin; rosters only)",
+    },
     "no-grants": { type: "boolean", help: "leave database grants out" },
     "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
     "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
@@ -203,6 +210,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "pulumi-reviewadmin export --out access   # the key from REVIEWADMIN_API_KEY, the URL from REVIEWADMIN_BASE_URL",
     "pulumi-reviewadmin export --org 102 --mode authoritative --api-key-file ~/.reviewadmin-key --out access",
     "pulumi-reviewadmin export --out access --force && git -C access diff   # what changed since the last export",
+    "pulumi-reviewadmin export --language yaml --out access-yaml   # a Pulumi YAML project on the provider plugin",
   ],
 
   async run(o, io) {
@@ -223,6 +231,8 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     if (style.mode === "authoritative" && !scope.invitations) {
       throw new UsageError("--no-invitations needs --mode additive: an authoritative roster removes the invitations it does not list");
     }
+    const language = oneOf("language", o.language, ["typescript", "yaml"] as const, "typescript");
+    if (language === "yaml" && style.style !== "rosters") throw new UsageError("--language yaml writes rosters: leave out --style per-person");
     const project = o.project as string | undefined;
     if (project !== undefined && !PROJECT_NAME.test(project)) {
       throw new UsageError(
@@ -243,16 +253,14 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     }
     const requests = client.stats.requests - sentBefore;
 
-    const files = {
-      ...projectFiles(access, {
-        ...style,
-        project: project ?? defaultProjectName(out),
-        baseUrl: client.baseUrl,
-        commandLine: commandLineOf(o, scope, style, project),
-        versions: versions(),
-      }),
-      "access.ts": renderAccessFile(access, style),
-    };
+    const names = { project: project ?? defaultProjectName(out), commandLine: commandLineOf(o, scope, style, project) };
+    const files =
+      language === "yaml"
+        ? yamlProjectFiles(access, { ...style, ...names, versions: versions() })
+        : {
+            ...projectFiles(access, { ...style, ...names, baseUrl: client.baseUrl, versions: versions() }),
+            "access.ts": renderAccessFile(access, style),
+          };
     writeProject(out, files);
     const wallMs = performance.now() - started;
     io.out(

@@ -22,9 +22,13 @@ import { unknownValue } from "@pulumi/pulumi/runtime";
  */
 export const TYPE_PREFIX = "pulumi-nodejs:dynamic/reviewadmin:";
 
-/** The resource kind of a type token (`OrgMember`), or undefined for other packages' types. */
+/** Type token prefix of the same resources under the plugin face (`reviewadmin:index:OrgMember`). */
+export const PLUGIN_TYPE_PREFIX = "reviewadmin:index:";
+
+/** The resource kind of a type token of either face (`OrgMember`), or undefined for other packages' types. */
 export function kindOf(type: string): string | undefined {
-  return type.startsWith(TYPE_PREFIX) ? type.slice(TYPE_PREFIX.length) : undefined;
+  for (const prefix of [TYPE_PREFIX, PLUGIN_TYPE_PREFIX]) if (type.startsWith(prefix)) return type.slice(prefix.length);
+  return undefined;
 }
 
 /**

@@ -6,7 +6,17 @@
 import { describe, expect, it } from "vitest";
 import { OrganizationPermission } from "../../contract";
 import { MODULE } from "../../provider/resources/support/resourceClass";
-import { declaredBy, declarationsOf, NOT_KNOWN, RESOURCE_KINDS, toPlain, TYPE_PREFIX, type ResourceInfo } from "../../policy/declarations";
+import {
+  declaredBy,
+  declarationsOf,
+  NOT_KNOWN,
+  PLUGIN_TYPE_PREFIX,
+  RESOURCE_KINDS,
+  toPlain,
+  TYPE_PREFIX,
+  type ResourceInfo,
+} from "../../policy/declarations";
+import { PACKAGE } from "../../provider/plugin/server";
 import { resourceKinds } from "../../provider/runtime";
 import { orgPermissionsAllowedDomains } from "../../policy/policies";
 import { databaseAdminFindings } from "../../policy/rules/databaseAdmin";
@@ -27,6 +37,13 @@ const DAY = 86_400_000;
 describe("the pack agrees with the provider", () => {
   it("type tokens; the permissions an external reviewer may be allowed are the contract's, ORG_ADMIN aside", () => {
     expect(TYPE_PREFIX).toBe(`pulumi-nodejs:dynamic/${MODULE}:`);
+    // The plugin face's tokens are the same kinds: the pack reads a program on either face alike.
+    expect(PLUGIN_TYPE_PREFIX).toBe(`${PACKAGE}:index:`);
+    const ada = { organizationId: 102, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] };
+    const dynamicFace = declarationsOf(plain(res("OrgMember", "ada", ada)));
+    const pluginFace = declarationsOf(plain({ ...res("OrgMember", "ada", ada), type: `${PLUGIN_TYPE_PREFIX}OrgMember` }));
+    expect(pluginFace).toEqual(dynamicFace);
+    expect(pluginFace.declarations).toHaveLength(1);
     const schema = orgPermissionsAllowedDomains.configSchema!.properties.externalReviewerPermissions as { items: { enum: string[] } };
     expect(schema.items.enum).toEqual(OrganizationPermission.options.filter((p) => p !== "ORG_ADMIN"));
   });
