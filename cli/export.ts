@@ -232,7 +232,8 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       throw new UsageError("--no-invitations needs --mode additive: an authoritative roster removes the invitations it does not list");
     }
     const language = oneOf("language", o.language, ["typescript", "yaml"] as const, "typescript");
-    if (language === "yaml" && style.style !== "rosters") throw new UsageError("--language yaml writes rosters: leave out --style per-person");
+    if (language === "yaml" && style.style !== "rosters")
+      throw new UsageError("--language yaml writes rosters: leave out --style per-person");
     const project = o.project as string | undefined;
     if (project !== undefined && !PROJECT_NAME.test(project)) {
       throw new UsageError(

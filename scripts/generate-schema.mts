@@ -52,12 +52,16 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".generated.ts"))
     .map((f) => path.join(dataDir, f));
   const settingsFile = path.join(root, "provider/settings.ts");
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
     },
-  });
+  );
   if (!config) throw new Error("tsconfig.json could not be read");
   const program = ts.createProgram([...files, ...dataFiles, settingsFile], config.options);
   const checker = program.getTypeChecker();
@@ -74,7 +78,10 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
       (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === kind && !!s.heritageClauses,
     );
     const stateNode = face?.heritageClauses?.[0]?.types[0]?.typeArguments?.[0];
-    if (!args || !stateNode) throw new Error(`${path.relative(root, file)}: kind ${kind} needs an exported ${kind}Args and \`interface ${kind} extends Outputs<State>\``);
+    if (!args || !stateNode)
+      throw new Error(
+        `${path.relative(root, file)}: kind ${kind} needs an exported ${kind}Args and \`interface ${kind} extends Outputs<State>\``,
+      );
     const inputs = mapper.properties(checker.getTypeAtLocation(args), kind);
     const outputs = mapper.properties(checker.getTypeAtLocation(stateNode), kind);
     outputs.properties.schemaVersion = { type: "integer", description: "Version of the state layout this resource was last written with." };
@@ -118,27 +125,33 @@ export async function generateSchema(root: string = ROOT): Promise<{ path: strin
   const settings = findInterface(program.getSourceFile(settingsFile)!, "Settings")!;
   const settingsType = mapper.properties(checker.getTypeAtLocation(settings), "Provider");
   // Config text is what `pulumi config set` stores: lists are comma-separated text, as the rule reads them.
-  for (const p of Object.values(settingsType.properties)) if ((p as Json).type === "array") Object.assign(p, { type: "string", items: undefined });
+  for (const p of Object.values(settingsType.properties))
+    if ((p as Json).type === "array") Object.assign(p, { type: "string", items: undefined });
   settingsType.properties.apiKey = { ...settingsType.properties.apiKey, secret: true };
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { version: string; description: string };
   const schema = {
     name: PACKAGE,
     displayName: "Review platform administration",
     version: pkg.version,
-    description: "Access as code for the administration API of a legal document review platform: organizations, databases, walls and expiring access.",
+    description:
+      "Access as code for the administration API of a legal document review platform: organizations, databases, walls and expiring access.",
     keywords: ["category/utility", "kind/native"],
     license: "Apache-2.0",
     repository: "https://github.com/pulumi-reviewadmin/pulumi-reviewadmin",
     config: { variables: withoutUndefined(settingsType.properties), defaults: [] },
     provider: {
-      description: "The reviewadmin provider: one API key and one base URL (keys are per region). Explicit providers with their own key and base URL work side by side.",
+      description:
+        "The reviewadmin provider: one API key and one base URL (keys are per region). Explicit providers with their own key and base URL work side by side.",
       inputProperties: withoutUndefined(settingsType.properties),
       properties: {},
     },
     resources: sortKeys(resources),
     functions: sortKeys(functions),
     types: sortKeys(types),
-    language: { nodejs: { packageName: "@pulumi-reviewadmin/sdk", respectSchemaVersion: true }, go: { importBasePath: "example.com/reviewadmin/sdk/go/reviewadmin" } },
+    language: {
+      nodejs: { packageName: "@pulumi-reviewadmin/sdk", respectSchemaVersion: true },
+      go: { importBasePath: "example.com/reviewadmin/sdk/go/reviewadmin" },
+    },
   };
   const reference = referenceOf(schema as unknown as SchemaShape);
   const header =
@@ -163,8 +176,23 @@ interface PropertyShape {
 }
 interface SchemaShape {
   config: { variables: Record<string, PropertyShape> };
-  resources: Record<string, { description: string; inputProperties: Record<string, PropertyShape>; requiredInputs: string[]; properties: Record<string, PropertyShape> }>;
-  functions: Record<string, { description: string; inputs: { properties: Record<string, PropertyShape>; required?: string[] }; outputs: { properties: Record<string, PropertyShape> } }>;
+  resources: Record<
+    string,
+    {
+      description: string;
+      inputProperties: Record<string, PropertyShape>;
+      requiredInputs: string[];
+      properties: Record<string, PropertyShape>;
+    }
+  >;
+  functions: Record<
+    string,
+    {
+      description: string;
+      inputs: { properties: Record<string, PropertyShape>; required?: string[] };
+      outputs: { properties: Record<string, PropertyShape> };
+    }
+  >;
   types: Record<string, { type: string; enum?: { value: string }[]; properties?: Record<string, PropertyShape> }>;
 }
 
@@ -183,7 +211,10 @@ function referenceOf(schema: SchemaShape): string {
       ? "(none)\n"
       : "| name | type | |\n|---|---|---|\n" +
         Object.entries(props)
-          .map(([n, p]) => `| \`${n}\`${required.includes(n) ? " (required)" : ""} | ${typeText(p)}${p.secret ? " (secret)" : ""} | ${oneLine(p.description)} |`)
+          .map(
+            ([n, p]) =>
+              `| \`${n}\`${required.includes(n) ? " (required)" : ""} | ${typeText(p)}${p.secret ? " (secret)" : ""} | ${oneLine(p.description)} |`,
+          )
           .join("\n") +
         "\n";
   let out =
@@ -257,7 +288,10 @@ class TypeMapper {
     if (t.flags & ts.TypeFlags.NumberLike) return { type: /(Id|Ids|Days)$/.test(property) ? "integer" : "number" };
     if (this.checker.isArrayType(t)) {
       const item = (t as ts.TypeReference).typeArguments?.[0];
-      return { type: "array", items: item ? this.typeOf(item, singular(nameIfObject), singular(property), hint) : { $ref: "pulumi.json#/Any" } };
+      return {
+        type: "array",
+        items: item ? this.typeOf(item, singular(nameIfObject), singular(property), hint) : { $ref: "pulumi.json#/Any" },
+      };
     }
     const index = this.checker.getIndexInfosOfType(t)[0];
     if (index && this.checker.getPropertiesOfType(t).length === 0) {

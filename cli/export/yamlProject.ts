@@ -21,7 +21,10 @@ const flow = (v: unknown) => JSON.stringify(v);
 const day = (iso: string) => iso.slice(0, 10);
 
 function names(p: { firstName?: string; lastName?: string }): Record<string, string> {
-  return { ...(p.firstName !== undefined ? { firstName: p.firstName } : {}), ...(p.lastName !== undefined ? { lastName: p.lastName } : {}) };
+  return {
+    ...(p.firstName !== undefined ? { firstName: p.firstName } : {}),
+    ...(p.lastName !== undefined ? { lastName: p.lastName } : {}),
+  };
 }
 
 function memberEntry(m: ExportedMember): string {
@@ -47,7 +50,8 @@ function organizationResources(org: ExportedOrganization, o: YamlProjectOptions)
   ];
   const entries = [...org.members.map(memberEntry), ...pending.map(invitationEntry)];
   out.push(entries.length ? "      members:" : "      members: {}", ...entries);
-  for (const i of expired) out.push(`      # DECIDE: ${commentText(i.email)}'s invitation expired ${day(i.expiration)}: re-send (add it to members) or drop?`);
+  for (const i of expired)
+    out.push(`      # DECIDE: ${commentText(i.email)}'s invitation expired ${day(i.expiration)}: re-send (add it to members) or drop?`);
   // Expired invitations wait for a decision: an authoritative roster must not delete them meanwhile.
   if (o.mode === "authoritative" && expired.length) out.push(`      protectedEmails: ${flow(expired.map((i) => i.email))}`);
   out.push(...options);

@@ -28,7 +28,10 @@ interface ImportId {
    * Rosters: from a first read, the stored state that manages everyone it found (a second read
    * then records them as the roster's, so the next up has nothing to add), and the inputs to keep.
    */
-  adopt?(props: Record<string, any>): { stored: Record<string, unknown>; inputs(inputs: Record<string, any>): Record<string, unknown> };
+  adopt?(props: Record<string, unknown>): {
+    stored: Record<string, unknown>;
+    inputs(inputs: Record<string, unknown>): Record<string, unknown>;
+  };
 }
 
 const whole = (s: string | undefined) => (s !== undefined && /^[1-9][0-9]*$/.test(s) ? Number(s) : undefined);
@@ -38,14 +41,20 @@ const email = (s: string | undefined) => (s && s.includes("@") ? s.trim().toLowe
 export const IMPORT_IDS: Record<string, ImportId> = {
   OrganizationMembers: {
     pattern: "organization/<organizationId>",
-    parse: ([word, id]) => (word === "organization" && whole(id) ? { organizationId: whole(id), mode: "authoritative", managed: {} } : undefined),
+    parse: ([word, id]) =>
+      word === "organization" && whole(id) ? { organizationId: whole(id), mode: "authoritative", managed: {} } : undefined,
     // An expired invitation is not access: it is protected (kept, not re-sent) rather than declared.
     adopt: (props) => {
       const people = Object.entries(props.members as Record<string, { status: string; permissions: string[] }>);
       const expired = people.filter(([, p]) => p.status === "expired").map(([e]) => e);
       const managed = Object.fromEntries(people.filter(([e]) => !expired.includes(e)).map(([e]) => [e, ["permissions"]]));
       return {
-        stored: { organizationId: props.organizationId, mode: "authoritative", managed, ...(expired.length ? { protectedEmails: expired } : {}) },
+        stored: {
+          organizationId: props.organizationId,
+          mode: "authoritative",
+          managed,
+          ...(expired.length ? { protectedEmails: expired } : {}),
+        },
         inputs: (i) => ({
           ...i,
           members: Object.fromEntries(Object.entries(i.members as object).filter(([e]) => !expired.includes(e))),
@@ -56,7 +65,8 @@ export const IMPORT_IDS: Record<string, ImportId> = {
   },
   DatabaseUsers: {
     pattern: "database/<databaseId>",
-    parse: ([word, id]) => (word === "database" && whole(id) ? { databaseId: whole(id), mode: "authoritative", managedUserIds: [] } : undefined),
+    parse: ([word, id]) =>
+      word === "database" && whole(id) ? { databaseId: whole(id), mode: "authoritative", managedUserIds: [] } : undefined,
     adopt: (props) => ({
       stored: { databaseId: props.databaseId, mode: "authoritative", managedUserIds: Object.keys(props.users as object).map(Number) },
       inputs: (i) => i,
@@ -65,7 +75,10 @@ export const IMPORT_IDS: Record<string, ImportId> = {
   OrgMember: {
     pattern: "<organizationId>/<email>",
     // Imported with its permissions managed: the generated code then declares what the person holds.
-    parse: ([org, e]) => (whole(org) && email(e) ? { organizationId: whole(org), email: email(e), managed: ["permissions"], permissions: [], adopted: true } : undefined),
+    parse: ([org, e]) =>
+      whole(org) && email(e)
+        ? { organizationId: whole(org), email: email(e), managed: ["permissions"], permissions: [], adopted: true }
+        : undefined,
   },
   Invitation: {
     pattern: "<organizationId>/<email>",
@@ -77,11 +90,13 @@ export const IMPORT_IDS: Record<string, ImportId> = {
   },
   OrgMemberPermissions: {
     pattern: "<organizationId>/<userId>",
-    parse: ([org, user]) => (whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined),
+    parse: ([org, user]) =>
+      whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined,
   },
   UserIdentifiers: {
     pattern: "<organizationId>/<userId>",
-    parse: ([org, user]) => (whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined),
+    parse: ([org, user]) =>
+      whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined,
   },
 };
 
@@ -103,7 +118,8 @@ export async function readForImport(kind: string, impl: ResourceImpl, id: string
   if (!spec) throw new Error(`pulumi-reviewadmin: ${kind} cannot be imported: ${NOT_IMPORTABLE[kind] ?? "it has no import id"}`);
   const parts = id.split("/");
   const stored = parts.length === 2 ? spec.parse(parts) : undefined;
-  if (!stored) throw new Error(`pulumi-reviewadmin: '${id}' is not a ${kind} id: write it as ${spec.pattern} (e.g. ${example(spec.pattern)})`);
+  if (!stored)
+    throw new Error(`pulumi-reviewadmin: '${id}' is not a ${kind} id: write it as ${spec.pattern} (e.g. ${example(spec.pattern)})`);
   const first = await impl.read(id, carryUrn(asImport(stored), urn));
   if (!spec.adopt || !first.props) return first;
   const adopted = spec.adopt(first.props);

@@ -41,7 +41,8 @@ const statusproto = fromSdk("./proto/status_pb") as any;
 const structproto = fromSdk("google-protobuf/google/protobuf/struct_pb") as any;
 const emptyproto = fromSdk("google-protobuf/google/protobuf/empty_pb") as any;
 const anyproto = fromSdk("google-protobuf/google/protobuf/any_pb") as any;
-type Call = { request: any };
+type Req = any;
+type Call = { request: Req };
 type Callback = (err: unknown, value?: unknown, metadata?: unknown) => void;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -96,7 +97,7 @@ function grpcError(e: unknown): { code: number; message: string; metadata: unkno
 }
 
 /** Runs one request: its answer, or its failure worded once (no stack: the message is the user's). */
-function handle(fn: (req: any) => Promise<unknown>) {
+function handle(fn: (req: Req) => Promise<unknown>) {
   return (call: Call, callback: Callback) => {
     fn(call.request).then(
       (resp) => callback(null, resp),
@@ -114,7 +115,10 @@ function configFailures(news: Record<string, unknown>): { property: string; reas
   for (const [key, value] of Object.entries(news)) {
     if (key === "version" || key.startsWith("__")) continue;
     if (!(key in SETTINGS)) {
-      failures.push({ property: key, reason: `reviewadmin: unknown setting '${key}'; the settings are ${Object.keys(SETTINGS).join(", ")}` });
+      failures.push({
+        property: key,
+        reason: `reviewadmin: unknown setting '${key}'; the settings are ${Object.keys(SETTINGS).join(", ")}`,
+      });
       continue;
     }
     try {
@@ -201,7 +205,7 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
       resp.setReplacesList(result.replaces ?? []);
       resp.setDeletebeforereplace(!!result.deleteBeforeReplace);
       if (result.changes) {
-        const oldInputs = plain(req.getOldInputs()) ;
+        const oldInputs = plain(req.getOldInputs());
         const paths = detailedDiff(withoutProviderText(oldInputs), news, { ignore: QUIET_FIELDS, replaces: result.replaces ?? [] });
         // Nothing the inputs show (a date passed, the service changed): the engine compares on its own.
         if (paths.length) {
@@ -234,9 +238,7 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
       const stored = withoutProviderText(plain(req.getProperties()));
       const id = req.getId() as string;
       // No stored state: `pulumi import` (or a `get`): the id says what to read.
-      const result = Object.keys(stored).length
-        ? await impl.read(id, carryUrn(stored, urn))
-        : await readForImport(kind, impl, id, urn);
+      const result = Object.keys(stored).length ? await impl.read(id, carryUrn(stored, urn)) : await readForImport(kind, impl, id, urn);
       const resp = new provproto.ReadResponse();
       if (!result.id) return resp; // gone
       resp.setId(result.id);
@@ -274,7 +276,8 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
 function dataSourceOf(token: string): (args: unknown) => Promise<unknown> {
   const name = token.split(":")[2] ?? "";
   const fn = (data as Record<string, unknown>)[name];
-  if (!(token in SCHEMA.functions) || typeof fn !== "function") throw new Error(`pulumi-reviewadmin: no function '${token}' in this version`);
+  if (!(token in SCHEMA.functions) || typeof fn !== "function")
+    throw new Error(`pulumi-reviewadmin: no function '${token}' in this version`);
   return fn as (args: unknown) => Promise<unknown>;
 }
 
@@ -304,7 +307,9 @@ export async function serve(args: string[], version: string): Promise<void> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   server.addService(provrpc.ResourceProviderService, service(version));
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) => (err ? reject(err) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   console.log(String(port));
 }

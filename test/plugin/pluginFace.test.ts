@@ -65,7 +65,13 @@ class Provider extends pulumi.ProviderResource {}
 const T = (kind: string) => `reviewadmin:index:${kind}`;
 
 /** Requests after `mark` in an emulator's log, as the rate-limit account (the key) that sent them. */
-const accountsFrom = (emu: RunningEmulator, mark: number) => new Set(emu.traffic.log.list().slice(mark).map((e) => e.account));
+const accountsFrom = (emu: RunningEmulator, mark: number) =>
+  new Set(
+    emu.traffic.log
+      .list()
+      .slice(mark)
+      .map((e) => e.account),
+  );
 
 describe("the plugin face", () => {
   it("runs explicit providers side by side, each with its own service and key", async () => {
@@ -89,7 +95,12 @@ describe("the plugin face", () => {
         new Raw(
           T("OrganizationMembers"),
           `legal-${name}`,
-          { organizationId: ORG, mode: "additive", onUnmanaged: "report", members: { [`${name}.hire@northwind.example`]: { permissions: ["AI_ADMIN"] } } },
+          {
+            organizationId: ORG,
+            mode: "additive",
+            onUnmanaged: "report",
+            members: { [`${name}.hire@northwind.example`]: { permissions: ["AI_ADMIN"] } },
+          },
           { provider },
         );
       }
@@ -156,59 +167,71 @@ describe("the plugin face", () => {
     expect(east.store.databases.findUser(DB, SEEDED.users.member)).toBeUndefined();
   });
 
-  it("imports every access kind by its documented id, then an up of what import generated writes nothing", { timeout: 240_000 }, async () => {
-    const s = pluginStack("plugin-import");
-    await s.up(() => {}); // the stack exists
-    const ids: [kind: string, name: string, id: string][] = [
-      ["OrganizationMembers", "legal", `organization/${ORG}`],
-      ["DatabaseUsers", "open", `database/${DB}`],
-      ["OrgMember", "ken", `${ORG}/ken@northwind.example`],
-      ["Invitation", "newhire", `${ORG}/new.hire@northwind.example`],
-      ["DatabaseUserPermissions", "margaret", `${DB}/${SEEDED.users.multiOrgMember}`],
-      ["OrgMemberPermissions", "frances", `${ORG}/${SEEDED.users.legalHoldAdmin}`],
-      ["UserIdentifiers", "ada", `${ORG}/${SEEDED.users.orgAdmin}`],
-    ];
-    const file = path.join(s.backendDir, "import.json");
-    fs.writeFileSync(file, JSON.stringify({ resources: ids.map(([kind, name, id]) => ({ type: T(kind), name, id })) }));
-    const since = writesFrom(east);
-    const imported = await s.cli(["import", "--file", file, "--yes", "--out", path.join(s.backendDir, "generated.ts")]);
-    expect(imported.code, imported.stderr + imported.stdout).toBe(0);
-    type Entry = { urn: string; inputs: Record<string, any> };
-    const resources = (await s.exportStack()).deployment.resources as Entry[];
-    const state = new Map(resources.map((r) => [r.urn.split("::").at(-1)!, r]));
-    // What each import read is what the service holds.
-    expect(state.get("legal")?.inputs.mode).toBe("authoritative");
-    expect(Object.keys(state.get("legal")?.inputs.members ?? {})).toContain("ada@northwind.example");
-    expect(state.get("ken")?.inputs).toMatchObject({ organizationId: ORG, email: "ken@northwind.example", permissions: ["AI_ADMIN"] });
-    expect(state.get("margaret")?.inputs).toMatchObject({ databaseId: DB, userId: SEEDED.users.multiOrgMember, permissions: ["DB_UPLOAD"] });
-    expect(state.get("frances")?.inputs).toMatchObject({ permissions: ["LEGAL_HOLD_ADMIN"] });
-    const generated = fs.readFileSync(path.join(s.backendDir, "generated.ts"), "utf8");
-    for (const [kind] of ids) expect(generated).toContain(`new reviewadmin.${kind}(`);
+  it(
+    "imports every access kind by its documented id, then an up of what import generated writes nothing",
+    { timeout: 240_000 },
+    async () => {
+      const s = pluginStack("plugin-import");
+      await s.up(() => {}); // the stack exists
+      const ids: [kind: string, name: string, id: string][] = [
+        ["OrganizationMembers", "legal", `organization/${ORG}`],
+        ["DatabaseUsers", "open", `database/${DB}`],
+        ["OrgMember", "ken", `${ORG}/ken@northwind.example`],
+        ["Invitation", "newhire", `${ORG}/new.hire@northwind.example`],
+        ["DatabaseUserPermissions", "margaret", `${DB}/${SEEDED.users.multiOrgMember}`],
+        ["OrgMemberPermissions", "frances", `${ORG}/${SEEDED.users.legalHoldAdmin}`],
+        ["UserIdentifiers", "ada", `${ORG}/${SEEDED.users.orgAdmin}`],
+      ];
+      const file = path.join(s.backendDir, "import.json");
+      fs.writeFileSync(file, JSON.stringify({ resources: ids.map(([kind, name, id]) => ({ type: T(kind), name, id })) }));
+      const since = writesFrom(east);
+      const imported = await s.cli(["import", "--file", file, "--yes", "--out", path.join(s.backendDir, "generated.ts")]);
+      expect(imported.code, imported.stderr + imported.stdout).toBe(0);
+      type Entry = { urn: string; inputs: Record<string, any> };
+      const resources = (await s.exportStack()).deployment.resources as Entry[];
+      const state = new Map(resources.map((r) => [r.urn.split("::").at(-1)!, r]));
+      // What each import read is what the service holds.
+      expect(state.get("legal")?.inputs.mode).toBe("authoritative");
+      expect(Object.keys(state.get("legal")?.inputs.members ?? {})).toContain("ada@northwind.example");
+      expect(state.get("ken")?.inputs).toMatchObject({ organizationId: ORG, email: "ken@northwind.example", permissions: ["AI_ADMIN"] });
+      expect(state.get("margaret")?.inputs).toMatchObject({
+        databaseId: DB,
+        userId: SEEDED.users.multiOrgMember,
+        permissions: ["DB_UPLOAD"],
+      });
+      expect(state.get("frances")?.inputs).toMatchObject({ permissions: ["LEGAL_HOLD_ADMIN"] });
+      const generated = fs.readFileSync(path.join(s.backendDir, "generated.ts"), "utf8");
+      for (const [kind] of ids) expect(generated).toContain(`new reviewadmin.${kind}(`);
 
-    // The program as import wrote it (each resource with the inputs read): an up changes nothing and writes nothing.
-    await s.up(
-      () => {
-        for (const [kind, name] of ids) {
-          const { inputs } = state.get(name)!;
-          new Raw(T(kind), name, inputs, { protect: true });
-        }
-      },
-      { expectNoChanges: true },
-    );
-    expect(since()).toEqual([]);
+      // The program as import wrote it (each resource with the inputs read): an up changes nothing and writes nothing.
+      await s.up(
+        () => {
+          for (const [kind, name] of ids) {
+            const { inputs } = state.get(name)!;
+            new Raw(T(kind), name, inputs, { protect: true });
+          }
+        },
+        { expectNoChanges: true },
+      );
+      expect(since()).toEqual([]);
 
-    // A kind with no id says why, and an id in the wrong shape names the pattern.
-    fs.writeFileSync(file, JSON.stringify({ resources: [{ type: T("OrgMember"), name: "typo", id: "ken@northwind.example" }] }));
-    const typo = await s.cli(["import", "--file", file, "--yes"]);
-    expect(typo.code).not.toBe(0);
-    expect(typo.stdout + typo.stderr).toContain("'ken@northwind.example' is not a OrgMember id: write it as <organizationId>/<email>");
-  });
+      // A kind with no id says why, and an id in the wrong shape names the pattern.
+      fs.writeFileSync(file, JSON.stringify({ resources: [{ type: T("OrgMember"), name: "typo", id: "ken@northwind.example" }] }));
+      const typo = await s.cli(["import", "--file", file, "--yes"]);
+      expect(typo.code).not.toBe(0);
+      expect(typo.stdout + typo.stderr).toContain("'ken@northwind.example' is not a OrgMember id: write it as <organizationId>/<email>");
+    },
+  );
 
   it("refuses a bad provider setting at preview, naming the key and the rule, before any request", async () => {
     const s = pluginStack("plugin-config");
     const mark = east.traffic.log.list().length;
     const run = s.preview(() => {
-      const p = new Provider("reviewadmin", "slow", { apiKey: pulumi.secret(east.keys.orgAdmin!), baseUrl: east.url, requestsPerSecond: -1 });
+      const p = new Provider("reviewadmin", "slow", {
+        apiKey: pulumi.secret(east.keys.orgAdmin!),
+        baseUrl: east.url,
+        requestsPerSecond: -1,
+      });
       new Raw(T("OrgMember"), "ken", { organizationId: ORG, email: "ken@northwind.example" }, { provider: p });
     });
     await expect(run).rejects.toThrow(/requestsPerSecond.*must be a positive number, got '-1'/);
@@ -225,55 +248,82 @@ describe("the plugin face", () => {
     expect(result.outputs.name).toBe("Northwind Legal");
     expect(result.outputs.users).toContain(SEEDED.users.multiOrgMember);
     // A bad argument is refused with the function's own words, before any request.
-    await expect(s.preview(() => pulumi.runtime.invoke(T("getOrganization"), { organizationId: "x" }))).rejects.toThrow(/getOrganization.*organizationId/);
+    await expect(s.preview(() => pulumi.runtime.invoke(T("getOrganization"), { organizationId: "x" }))).rejects.toThrow(
+      /getOrganization.*organizationId/,
+    );
   });
 
-  it("takes over a dynamic-provider stack with no write and no access lost (docs/plugin.md's migration)", { timeout: 240_000 }, async () => {
-    const s = pluginStack("plugin-move");
-    const roster = { organizationId: ORG, mode: "additive" as const, onUnmanaged: "report" as const, members: { "ann@northwind.example": { permissions: ["AI_ADMIN" as const] } } };
-    const grant = { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_UPLOAD" as const] };
-    const dynamic = (opts: pulumi.CustomResourceOptions) => () => {
-      new reviewadmin.OrganizationMembers("legal", roster, opts);
-      new reviewadmin.DatabaseUserPermissions("grant", grant, opts);
-    };
-    await s.up(dynamic({}));
-    const access = () => ({
-      members: east.store.members.of(ORG).map((m) => [m.userId, [...m.permissions]]),
-      invitations: east.store.invitations.of(ORG).map((i) => [i.email, [...i.permissions]]),
-      users: east.store.databases.usersOf(DB).map((u) => [u.userId, [...u.permissions]]),
-    });
-    const before = access();
-    const since = writesFrom(east);
-    // Step 1: the dynamic resources are kept on the service when they leave the program.
-    await s.up(dynamic({ retainOnDelete: true }));
-    // Step 2: the same resources under the plugin face; create adopts what is there.
-    const run = await s.up(() => {
-      new Raw(T("OrganizationMembers"), "legal", roster);
-      new Raw(T("DatabaseUserPermissions"), "grant", grant);
-    });
-    expect(run.steps.filter((st) => st.op === "create").map((st) => st.type).sort()).toEqual([T("DatabaseUserPermissions"), T("OrganizationMembers")]);
-    expect(run.steps.filter((st) => st.op === "delete").length).toBe(2);
-    expect(since()).toEqual([]);
-    expect(access()).toEqual(before);
-    // And the plugin face now holds them: a no-change run is a no-change run.
-    await s.up(() => {
-      new Raw(T("OrganizationMembers"), "legal", roster);
-      new Raw(T("DatabaseUserPermissions"), "grant", grant);
-    }, { expectNoChanges: true });
-  });
+  it(
+    "takes over a dynamic-provider stack with no write and no access lost (docs/plugin.md's migration)",
+    { timeout: 240_000 },
+    async () => {
+      const s = pluginStack("plugin-move");
+      const roster = {
+        organizationId: ORG,
+        mode: "additive" as const,
+        onUnmanaged: "report" as const,
+        members: { "ann@northwind.example": { permissions: ["AI_ADMIN" as const] } },
+      };
+      const grant = { databaseId: DB, userId: SEEDED.users.member, permissions: ["DB_UPLOAD" as const] };
+      const dynamic = (opts: pulumi.CustomResourceOptions) => () => {
+        new reviewadmin.OrganizationMembers("legal", roster, opts);
+        new reviewadmin.DatabaseUserPermissions("grant", grant, opts);
+      };
+      await s.up(dynamic({}));
+      const access = () => ({
+        members: east.store.members.of(ORG).map((m) => [m.userId, [...m.permissions]]),
+        invitations: east.store.invitations.of(ORG).map((i) => [i.email, [...i.permissions]]),
+        users: east.store.databases.usersOf(DB).map((u) => [u.userId, [...u.permissions]]),
+      });
+      const before = access();
+      const since = writesFrom(east);
+      // Step 1: the dynamic resources are kept on the service when they leave the program.
+      await s.up(dynamic({ retainOnDelete: true }));
+      // Step 2: the same resources under the plugin face; create adopts what is there.
+      const run = await s.up(() => {
+        new Raw(T("OrganizationMembers"), "legal", roster);
+        new Raw(T("DatabaseUserPermissions"), "grant", grant);
+      });
+      expect(
+        run.steps
+          .filter((st) => st.op === "create")
+          .map((st) => st.type)
+          .sort(),
+      ).toEqual([T("DatabaseUserPermissions"), T("OrganizationMembers")]);
+      expect(run.steps.filter((st) => st.op === "delete").length).toBe(2);
+      expect(since()).toEqual([]);
+      expect(access()).toEqual(before);
+      // And the plugin face now holds them: a no-change run is a no-change run.
+      await s.up(
+        () => {
+          new Raw(T("OrganizationMembers"), "legal", roster);
+          new Raw(T("DatabaseUserPermissions"), "grant", grant);
+        },
+        { expectNoChanges: true },
+      );
+    },
+  );
 
   it("`pulumi do` reads a member and a grant by their ids, with no program and no state", async () => {
     east.reset();
     const read = async (kind: string, id: string) => {
-      const r = await run("pulumi", ["do", "--package", path.join(PLUGIN_DIR, "pulumi-resource-reviewadmin"), `reviewadmin:${kind}`, "read", id, "--output", "json"], {
-        REVIEWADMIN_BASE_URL: east.url,
-        REVIEWADMIN_API_KEY: east.keys.orgAdmin!,
-      });
+      const r = await run(
+        "pulumi",
+        ["do", "--package", path.join(PLUGIN_DIR, "pulumi-resource-reviewadmin"), `reviewadmin:${kind}`, "read", id, "--output", "json"],
+        {
+          REVIEWADMIN_BASE_URL: east.url,
+          REVIEWADMIN_API_KEY: east.keys.orgAdmin!,
+        },
+      );
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(east.keys.orgAdmin!);
       return JSON.parse(r.stdout) as Record<string, unknown>;
     };
-    expect(await read("OrgMember", `${ORG}/ken@northwind.example`)).toMatchObject({ userId: SEEDED.users.aiAdmin, permissions: ["AI_ADMIN"], status: "active" });
+    expect(await read("OrgMember", `${ORG}/ken@northwind.example`)).toMatchObject({
+      userId: SEEDED.users.aiAdmin,
+      permissions: ["AI_ADMIN"],
+      status: "active",
+    });
     expect(await read("DatabaseUserPermissions", `${DB}/${SEEDED.users.multiOrgMember}`)).toMatchObject({ permissions: ["DB_UPLOAD"] });
   });
 });

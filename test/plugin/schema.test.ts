@@ -24,7 +24,11 @@ describe("the plugin face's schema", () => {
   });
 
   it("has every resource kind the provider registers, with its inputs and their docs", () => {
-    expect(Object.keys(SCHEMA.resources).sort()).toEqual(resourceKinds().map((k) => `reviewadmin:index:${k}`).sort());
+    expect(Object.keys(SCHEMA.resources).sort()).toEqual(
+      resourceKinds()
+        .map((k) => `reviewadmin:index:${k}`)
+        .sort(),
+    );
     const member = SCHEMA.resources["reviewadmin:index:OrgMember"];
     expect(member.requiredInputs).toEqual(["organizationId", "email"]);
     expect(member.inputProperties.organizationId.type).toBe("integer");
@@ -35,8 +39,14 @@ describe("the plugin face's schema", () => {
   });
 
   it("documents an import id for every access kind", () => {
-    expect(Object.keys(IMPORT_IDS).sort()).toEqual(
-      ["DatabaseUserPermissions", "DatabaseUsers", "Invitation", "OrgMember", "OrgMemberPermissions", "OrganizationMembers", "UserIdentifiers"],
-    );
+    expect(Object.keys(IMPORT_IDS).sort()).toEqual([
+      "DatabaseUserPermissions",
+      "DatabaseUsers",
+      "Invitation",
+      "OrgMember",
+      "OrgMemberPermissions",
+      "OrganizationMembers",
+      "UserIdentifiers",
+    ]);
   });
 });
