@@ -1,5 +1,5 @@
 /**
- * `pulumi import` under the plugin face: each kind's id, short enough to type, and the stored state
+ * `pulumi import` and `pulumi do ... list` under the plugin face: each kind's id, short enough to type, and the stored state
  * it stands for, which the kind's own read then fills from the service (as refresh does). The ids
  * are the ones the resources already have, so an imported resource's id is the id it keeps.
  *
@@ -19,6 +19,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "../resources/support/implementation";
 import { carryUrn } from "../pluginHost";
 import { asImport } from "../resources/support/lifecycle";
+import { getDatabaseUsers, getOrganizationInvitations, getOrganizationMembers } from "../data";
 
 /** How one kind's id reads: its pattern (for the message) and the stored state it stands for. */
 interface ImportId {
@@ -98,6 +99,56 @@ export const IMPORT_IDS: Record<string, ImportId> = {
     parse: ([org, user]) =>
       whole(org) && whole(user) ? { organizationId: whole(org), userId: whole(user), namedBy: "userId" } : undefined,
   },
+};
+
+/** One listed object: its id (an import id) and a name a person recognizes. */
+export interface Listed {
+  id: string;
+  name: string;
+}
+
+/** Where a list looks: an organization or a database. */
+const IN_ORGANIZATION = { organizationId: { type: "integer", description: "The organization whose objects to list." } } as const;
+const IN_DATABASE = { databaseId: { type: "integer", description: "The database whose users to list." } } as const;
+
+/** Members of an organization, as `<organizationId>/<userId>` ids (OrgMemberPermissions, UserIdentifiers). */
+async function membersByUserId(q: Record<string, unknown>): Promise<Listed[]> {
+  const r = await getOrganizationMembers({ organizationId: q.organizationId as number });
+  return r.members.map((m) => ({ id: `${r.organizationId}/${m.id}`, name: m.email }));
+}
+
+/**
+ * The kinds `pulumi do <kind> list` lists (the List call), with what a list is asked for (the
+ * schema's `listInputs`, added when the plugin serves its schema) and the ids it answers with:
+ * the import ids above, so a listed id can be read or imported as it is.
+ */
+export const LISTS: Record<
+  string,
+  { inputs: Record<string, { type: string; description: string }>; list(query: Record<string, unknown>): Promise<Listed[]> }
+> = {
+  OrgMember: {
+    inputs: IN_ORGANIZATION,
+    list: async (q) => {
+      const r = await getOrganizationMembers({ organizationId: q.organizationId as number });
+      return r.members.map((m) => ({ id: `${r.organizationId}/${m.email.toLowerCase()}`, name: m.email }));
+    },
+  },
+  Invitation: {
+    inputs: IN_ORGANIZATION,
+    list: async (q) => {
+      const r = await getOrganizationInvitations({ organizationId: q.organizationId as number });
+      return r.invitations.map((i) => ({ id: `${r.organizationId}/${i.email.toLowerCase()}`, name: `${i.email} (${i.status})` }));
+    },
+  },
+  DatabaseUserPermissions: {
+    inputs: IN_DATABASE,
+    list: async (q) => {
+      const r = await getDatabaseUsers({ databaseId: q.databaseId as number });
+      return r.users.map((u) => ({ id: `${r.databaseId}/${u.user.id}`, name: u.user.email ?? u.user.username ?? String(u.user.id) }));
+    },
+  },
+  OrgMemberPermissions: { inputs: IN_ORGANIZATION, list: membersByUserId },
+  UserIdentifiers: { inputs: IN_ORGANIZATION, list: membersByUserId },
 };
 
 /** Why a kind has no import id (the message `pulumi import` prints). */

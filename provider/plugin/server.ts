@@ -23,7 +23,7 @@ import { attachToServer, carryUrn } from "../pluginHost";
 import { CONFIG_NAMESPACE, SETTINGS, setConfiguredSettings, settingsFromConfig } from "../settings";
 import { QUIET_FIELDS } from "../resources/support/lifecycle";
 import { detailedDiff } from "./detailedDiff";
-import { readForImport } from "./importIds";
+import { LISTS, readForImport } from "./importIds";
 import { SCHEMA } from "./schema.generated";
 import * as data from "../data";
 
@@ -149,7 +149,7 @@ function textOf(value: unknown): string | undefined {
 }
 
 /** The service's methods, by gRPC method name; a method left out answers UNIMPLEMENTED. */
-function service(version: string): Record<string, (call: Call, callback: Callback) => void> {
+function service(version: string): Record<string, (call: Req, callback: Callback) => void> {
   return {
     getPluginInfo: handle(async () => {
       const info = new plugproto.PluginInfo();
@@ -158,9 +158,35 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
     }),
     getSchema: handle(async () => {
       const resp = new provproto.GetSchemaResponse();
-      resp.setSchema(JSON.stringify({ ...SCHEMA, version }));
+      resp.setSchema(JSON.stringify(servedSchema(version)));
       return resp;
     }),
+    // Server-streaming: one Result per listed object (the list is small: one organization's people).
+    list: (call: Req) => {
+      const req = call.request;
+      const lister = LISTS[kindOfType(req.getToken() as string)];
+      if (!lister) {
+        call.destroy(
+          Object.assign(new Error(`pulumi-reviewadmin: ${req.getToken()} cannot be listed`), { code: grpc.status.UNIMPLEMENTED }),
+        );
+        return;
+      }
+      const limit = Number(req.getLimit() ?? 0);
+      lister.list(unwrapSecrets(plain(req.getQuery()))).then(
+        (items) => {
+          for (const item of limit > 0 ? items.slice(0, limit) : items) {
+            const result = new provproto.ListResponse.Result();
+            result.setId(item.id);
+            result.setName(item.name);
+            const resp = new provproto.ListResponse();
+            resp.setResult(result);
+            call.write(resp);
+          }
+          call.end();
+        },
+        (e: unknown) => call.destroy(Object.assign(new Error((e as Error)?.message ?? String(e)), { code: grpc.status.UNKNOWN })),
+      );
+    },
     checkConfig: handle(async (req) => {
       const news = unwrapSecrets(plain(req.getNews()));
       const resp = new provproto.CheckResponse();
@@ -270,6 +296,17 @@ function service(version: string): Record<string, (call: Call, callback: Callbac
     }),
     cancel: handle(async () => new emptyproto.Empty()),
   };
+}
+
+/** The schema as served: the generated one, this version, and the `listInputs` of the kinds List serves. */
+function servedSchema(version: string): unknown {
+  const resources = Object.fromEntries(
+    Object.entries(SCHEMA.resources).map(([token, r]) => {
+      const lister = LISTS[kindOfType(token)];
+      return [token, lister ? { ...r, listInputs: { properties: lister.inputs, required: Object.keys(lister.inputs) } } : r];
+    }),
+  );
+  return { ...SCHEMA, version, resources };
 }
 
 /** The data source a function token names (`reviewadmin:index:getOrganization`), as the dynamic face exports it. */

@@ -304,7 +304,7 @@ describe("the plugin face", () => {
     },
   );
 
-  it("`pulumi do` reads a member and a grant by their ids, with no program and no state", async () => {
+  it("`pulumi do` reads a member and a grant by their ids and lists members, with no program and no state", async () => {
     east.reset();
     const read = async (kind: string, id: string) => {
       const r = await run(
@@ -325,6 +325,24 @@ describe("the plugin face", () => {
       status: "active",
     });
     expect(await read("DatabaseUserPermissions", `${DB}/${SEEDED.users.multiOrgMember}`)).toMatchObject({ permissions: ["DB_UPLOAD"] });
+    // `list` answers with the same ids, ready to read or import.
+    const listed = await run(
+      "pulumi",
+      [
+        "do",
+        "--package",
+        path.join(PLUGIN_DIR, "pulumi-resource-reviewadmin"),
+        "reviewadmin:OrgMember",
+        "list",
+        "--input:organization-id",
+        String(ORG),
+        "--output",
+        "json",
+      ],
+      { REVIEWADMIN_BASE_URL: east.url, REVIEWADMIN_API_KEY: east.keys.orgAdmin! },
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toContainEqual({ id: `${ORG}/ken@northwind.example`, name: "ken@northwind.example" });
   });
 });
 
