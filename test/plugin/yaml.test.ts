@@ -1,0 +1,179 @@
+/**
+ * Pulumi YAML on the plugin face, as a user runs it: the documented example
+ * (examples/plugin-yaml/Pulumi.yaml, with the package installed beside it) under the real Pulumi
+ * CLI and its YAML language host, against the emulator: up; a no-change up with no request; one
+ * person changed, whose `pulumi preview --diff` names that person's path only; drift made in the
+ * web application found by refresh and repaired by up; destroy; then `pulumi import` by id, whose
+ * generated YAML, run as the program, writes nothing. And `export --language yaml`'s project, whose
+ * first up adopts everything with no write.
+ */
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { noEngine, skipWithoutEngine } from "../support/engine";
+import { writesFrom } from "../support/programWorld";
+import { programFolder } from "../support/providerWorld";
+import { runCli } from "../cli/runCli";
+
+const ORG = SEEDED.org;
+const DB = SEEDED.databases.open;
+const EXAMPLE = path.resolve(__dirname, "../../examples/plugin-yaml/Pulumi.yaml");
+
+/** The YAML language host beside the CLI (tools/pulumi-cli/build.sh builds both), if any. */
+const yamlHost = (process.env.PATH ?? "").split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, "pulumi-language-yaml")));
+const NO_YAML = noEngine ? undefined : yamlHost ? undefined : "pulumi-language-yaml is not on PATH (tools/pulumi-cli/build.sh builds it)";
+if (NO_YAML && process.env.REVIEWADMIN_REQUIRE_PULUMI === "1") throw new Error(`REVIEWADMIN_REQUIRE_PULUMI=1 and ${NO_YAML}`);
+skipWithoutEngine("pulumi yaml");
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ rateLimit: 0 });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+
+/** A project folder with the package installed (node_modules/pulumi-reviewadmin) and a stack of its own. */
+function project(label: string, pulumiYaml: string) {
+  const dir = programFolder(`yaml-${label}-`);
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), pulumiYaml);
+  const env = {
+    PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "yaml-test",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+  };
+  fs.mkdirSync(path.join(dir, ".state"));
+  const pulumi = (...args: string[]) => run("pulumi", [...args, "--non-interactive", "--color", "never"], dir, env);
+  return { dir, pulumi };
+}
+
+async function stackFor(label: string, pulumiYaml: string) {
+  const p = project(label, pulumiYaml);
+  expect((await p.pulumi("stack", "init", "dev")).code).toBe(0);
+  expect((await p.pulumi("config", "set", "reviewadmin:baseUrl", emu.url)).code).toBe(0);
+  expect((await p.pulumi("config", "set", "--secret", "reviewadmin:apiKey", emu.keys.orgAdmin!)).code).toBe(0);
+  expect((await p.pulumi("config", "set", "reviewadmin:requestsPerSecond", "1000")).code).toBe(0);
+  return p;
+}
+
+const ok = (r: { code: number | null; stdout: string; stderr: string }) => {
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+};
+
+describe("a Pulumi YAML program on the plugin face", () => {
+  it.skipIf(!!NO_YAML)(
+    "applies, changes one person as one path, finds and repairs drift, destroys, and imports by id",
+    { timeout: 300_000 },
+    async () => {
+      emu.reset();
+      const example = fs.readFileSync(EXAMPLE, "utf8");
+      const p = await stackFor("example", example);
+      const up = ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(up).toContain('organizationName: "Northwind Legal"');
+      expect(emu.store.invitations.of(ORG).map((i) => i.email)).toEqual(
+        expect.arrayContaining(["ann@northwind.example", "zoe@example.com"]),
+      );
+      expect(emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
+
+      // Nothing changed: nothing to do, nothing written.
+      const since = writesFrom(emu);
+      ok(await p.pulumi("up", "--yes", "--expect-no-changes"));
+      expect(since()).toEqual([]);
+
+      // One person changes: the preview names bob's path, and nobody else.
+      fs.writeFileSync(
+        path.join(p.dir, "Pulumi.yaml"),
+        example.replace(/(bob@northwind\.example:\n\s+permissions: )\[AI_ADMIN\]/, "$1[AI_ADMIN, LEGAL_HOLD_ADMIN]"),
+      );
+      const preview = ok(await p.pulumi("preview", "--diff"));
+      expect(preview).toMatch(
+        /~ members: \{\s+~ bob@northwind\.example: \{[^}]*~ permissions: \[\s+\[0\]: "AI_ADMIN"\s+\+ \[1\]: "LEGAL_HOLD_ADMIN"/,
+      );
+      expect(preview).not.toContain("ann@northwind.example");
+      ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(emu.store.invitations.of(ORG).find((i) => i.email === "bob@northwind.example")?.permissions).toEqual([
+        "AI_ADMIN",
+        "LEGAL_HOLD_ADMIN",
+      ]);
+
+      // Drift: the grant removed in the web application; refresh finds it, up puts it back.
+      emu.store.databases.removeUser(DB, SEEDED.users.member);
+      emu.store.changed();
+      const refresh = ok(await p.pulumi("refresh", "--yes"));
+      expect(refresh).toMatch(/alan-upload.*removed outside this program|DatabaseUserPermissions.*removed outside this program/s);
+      ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
+
+      ok(await p.pulumi("destroy", "--yes", "--skip-preview"));
+      expect(emu.store.databases.findUser(DB, SEEDED.users.member)).toBeUndefined();
+
+      // Import by id; the code import writes is the program, and its up writes nothing.
+      const header = example.slice(0, example.indexOf("resources:"));
+      const imported = await stackFor("import", `${header}resources: {}\n`);
+      const generated = path.join(imported.dir, "generated.yaml");
+      ok(
+        await imported.pulumi("import", "reviewadmin:index:OrgMember", "ken", `${ORG}/ken@northwind.example`, "--yes", "--out", generated),
+      );
+      ok(await imported.pulumi("import", "reviewadmin:index:DatabaseUsers", "open", `database/${DB}`, "--yes", "--out", `${generated}.2`));
+      const code = [generated, `${generated}.2`].map((f) => fs.readFileSync(f, "utf8").replace(/^resources:\n/, "")).join("");
+      expect(code).toContain("type: reviewadmin:OrgMember");
+      fs.writeFileSync(path.join(imported.dir, "Pulumi.yaml"), `${header}resources:\n${code}`);
+      const quiet = writesFrom(emu);
+      ok(await imported.pulumi("up", "--yes", "--expect-no-changes"));
+      expect(quiet()).toEqual([]);
+    },
+  );
+
+  it.skipIf(!!NO_YAML)(
+    "`export --language yaml` writes a project whose first up adopts everything with no write",
+    { timeout: 300_000 },
+    async () => {
+      emu.reset();
+      const out = programFolder("yaml-export-");
+      const keyFile = path.join(out, ".key");
+      fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
+      const exported = await runCli([
+        "export",
+        "--language",
+        "yaml",
+        "--base-url",
+        emu.url,
+        "--api-key-file",
+        keyFile,
+        "--out",
+        out,
+        "--force",
+        "--project",
+        "access-yaml",
+      ]);
+      expect(exported.code, exported.err).toBe(0);
+      const p = await stackFor("exported", fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8"));
+      const since = writesFrom(emu);
+      const up = ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(up).toMatch(/adopted/);
+      expect(since()).toEqual([]);
+      ok(await p.pulumi("up", "--yes", "--expect-no-changes"));
+      expect(since()).toEqual([]);
+    },
+  );
+});
+
+/** Runs a command without blocking this process (the emulator answers from it). */
+function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
