@@ -285,6 +285,8 @@ class TypeMapper {
     }
     const t = parts[0]!;
     if (t.flags & ts.TypeFlags.StringLike) return { type: "string" };
+    // A Date crosses the wire as its JSON, an ISO string.
+    if (t.getSymbol()?.getName() === "Date") return { type: "string" };
     if (t.flags & ts.TypeFlags.NumberLike) return { type: /(Id|Ids|Days)$/.test(property) ? "integer" : "number" };
     if (this.checker.isArrayType(t)) {
       const item = (t as ts.TypeReference).typeArguments?.[0];
@@ -319,7 +321,7 @@ class TypeMapper {
     const values = parts.map((p) => p.value).sort();
     if (!alias || alias === "Input") return { type: "string" };
     const token = `${PACKAGE}:index:${alias}`;
-    this.types[token] ??= { type: "string", enum: values.map((value) => ({ value })) };
+    this.types[token] ??= { type: "string", enum: values.map((value) => ({ value, ...enumName(value) })) };
     return { $ref: `#/types/${token}` };
   }
 
@@ -360,6 +362,16 @@ function declaredName(symbol: ts.Symbol): string | undefined {
     } else return undefined;
   }
   return undefined;
+}
+
+/**
+ * A name for an enum value that is not an identifier (`dd/MM/yyyy`): SDKs name each value after it,
+ * and `dd/MM/yyyy` and `dd.MM.yyyy` would both become `Dd_MM_yyyy` in Go.
+ */
+function enumName(value: string): { name?: string } {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) return {};
+  const words: Record<string, string> = { "/": "Slash", ".": "Dot", "-": "Dash", " ": "Space" };
+  return { name: value.replace(/[^A-Za-z0-9_]/g, (c) => words[c] ?? "_") };
 }
 
 function findInterface(source: ts.SourceFile, name: string): ts.InterfaceDeclaration | undefined {

@@ -1404,7 +1404,7 @@ export const SCHEMA = {
                 type: "number",
               },
               {
-                $ref: "#/types/reviewadmin:index:Date",
+                type: "string",
               },
             ],
             description: "Range mode (E10): the first instant, inclusive.",
@@ -1418,7 +1418,7 @@ export const SCHEMA = {
                 type: "number",
               },
               {
-                $ref: "#/types/reviewadmin:index:Date",
+                type: "string",
               },
             ],
             description: "Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond.",
@@ -3609,9 +3609,11 @@ export const SCHEMA = {
       enum: [
         {
           value: "entra-id",
+          name: "entraDashid",
         },
         {
           value: "google-workspace",
+          name: "googleDashworkspace",
         },
         {
           value: "okta",
@@ -3766,258 +3768,26 @@ export const SCHEMA = {
       },
       required: ["userId", "permissions", "active", "username"],
     },
-    "reviewadmin:index:Date": {
-      type: "object",
-      properties: {
-        toString: {
-          $ref: "#/types/reviewadmin:index:toString",
-          description: "Returns a string representation of a date. The format of the string depends on the locale.",
-        },
-        toDateString: {
-          $ref: "#/types/reviewadmin:index:toDateString",
-          description: "Returns a date as a string value.",
-        },
-        toTimeString: {
-          $ref: "#/types/reviewadmin:index:toTimeString",
-          description: "Returns a time as a string value.",
-        },
-        toLocaleString: {
-          $ref: "#/types/reviewadmin:index:toLocaleString",
-          description:
-            "Returns a value as a string value appropriate to the host environment's current locale.\nConverts a date and time to a string by using the current or specified locale.",
-        },
-        toLocaleDateString: {
-          $ref: "#/types/reviewadmin:index:toLocaleDateString",
-          description:
-            "Returns a date as a string value appropriate to the host environment's current locale.\nConverts a date to a string by using the current or specified locale.",
-        },
-        toLocaleTimeString: {
-          $ref: "#/types/reviewadmin:index:toLocaleTimeString",
-          description:
-            "Returns a time as a string value appropriate to the host environment's current locale.\nConverts a time to a string by using the current or specified locale.",
-        },
-        valueOf: {
-          $ref: "#/types/reviewadmin:index:valueOf",
-          description: "Returns the stored time value in milliseconds since midnight, January 1, 1970 UTC.",
-        },
-        getTime: {
-          $ref: "#/types/reviewadmin:index:getTime",
-          description: "Returns the stored time value in milliseconds since midnight, January 1, 1970 UTC.",
-        },
-        getFullYear: {
-          $ref: "#/types/reviewadmin:index:getFullYear",
-          description: "Gets the year, using local time.",
-        },
-        getUTCFullYear: {
-          $ref: "#/types/reviewadmin:index:getUTCFullYear",
-          description: "Gets the year using Universal Coordinated Time (UTC).",
-        },
-        getMonth: {
-          $ref: "#/types/reviewadmin:index:getMonth",
-          description: "Gets the month, using local time.",
-        },
-        getUTCMonth: {
-          $ref: "#/types/reviewadmin:index:getUTCMonth",
-          description: "Gets the month of a Date object using Universal Coordinated Time (UTC).",
-        },
-        getDate: {
-          $ref: "#/types/reviewadmin:index:getDate",
-          description: "Gets the day-of-the-month, using local time.",
-        },
-        getUTCDate: {
-          $ref: "#/types/reviewadmin:index:getUTCDate",
-          description: "Gets the day-of-the-month, using Universal Coordinated Time (UTC).",
-        },
-        getDay: {
-          $ref: "#/types/reviewadmin:index:getDay",
-          description: "Gets the day of the week, using local time.",
-        },
-        getUTCDay: {
-          $ref: "#/types/reviewadmin:index:getUTCDay",
-          description: "Gets the day of the week using Universal Coordinated Time (UTC).",
-        },
-        getHours: {
-          $ref: "#/types/reviewadmin:index:getHours",
-          description: "Gets the hours in a date, using local time.",
-        },
-        getUTCHours: {
-          $ref: "#/types/reviewadmin:index:getUTCHours",
-          description: "Gets the hours value in a Date object using Universal Coordinated Time (UTC).",
-        },
-        getMinutes: {
-          $ref: "#/types/reviewadmin:index:getMinutes",
-          description: "Gets the minutes of a Date object, using local time.",
-        },
-        getUTCMinutes: {
-          $ref: "#/types/reviewadmin:index:getUTCMinutes",
-          description: "Gets the minutes of a Date object using Universal Coordinated Time (UTC).",
-        },
-        getSeconds: {
-          $ref: "#/types/reviewadmin:index:getSeconds",
-          description: "Gets the seconds of a Date object, using local time.",
-        },
-        getUTCSeconds: {
-          $ref: "#/types/reviewadmin:index:getUTCSeconds",
-          description: "Gets the seconds of a Date object using Universal Coordinated Time (UTC).",
-        },
-        getMilliseconds: {
-          $ref: "#/types/reviewadmin:index:getMilliseconds",
-          description: "Gets the milliseconds of a Date, using local time.",
-        },
-        getUTCMilliseconds: {
-          $ref: "#/types/reviewadmin:index:getUTCMilliseconds",
-          description: "Gets the milliseconds of a Date object using Universal Coordinated Time (UTC).",
-        },
-        getTimezoneOffset: {
-          $ref: "#/types/reviewadmin:index:getTimezoneOffset",
-          description: "Gets the difference in minutes between Universal Coordinated Time (UTC) and the time on the local computer.",
-        },
-        setTime: {
-          $ref: "#/types/reviewadmin:index:setTime",
-          description: "Sets the date and time value in the Date object.",
-        },
-        setMilliseconds: {
-          $ref: "#/types/reviewadmin:index:setMilliseconds",
-          description: "Sets the milliseconds value in the Date object using local time.",
-        },
-        setUTCMilliseconds: {
-          $ref: "#/types/reviewadmin:index:setUTCMilliseconds",
-          description: "Sets the milliseconds value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setSeconds: {
-          $ref: "#/types/reviewadmin:index:setSeconds",
-          description: "Sets the seconds value in the Date object using local time.",
-        },
-        setUTCSeconds: {
-          $ref: "#/types/reviewadmin:index:setUTCSeconds",
-          description: "Sets the seconds value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setMinutes: {
-          $ref: "#/types/reviewadmin:index:setMinutes",
-          description: "Sets the minutes value in the Date object using local time.",
-        },
-        setUTCMinutes: {
-          $ref: "#/types/reviewadmin:index:setUTCMinutes",
-          description: "Sets the minutes value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setHours: {
-          $ref: "#/types/reviewadmin:index:setHours",
-          description: "Sets the hour value in the Date object using local time.",
-        },
-        setUTCHours: {
-          $ref: "#/types/reviewadmin:index:setUTCHours",
-          description: "Sets the hours value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setDate: {
-          $ref: "#/types/reviewadmin:index:setDate",
-          description: "Sets the numeric day-of-the-month value of the Date object using local time.",
-        },
-        setUTCDate: {
-          $ref: "#/types/reviewadmin:index:setUTCDate",
-          description: "Sets the numeric day of the month in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setMonth: {
-          $ref: "#/types/reviewadmin:index:setMonth",
-          description: "Sets the month value in the Date object using local time.",
-        },
-        setUTCMonth: {
-          $ref: "#/types/reviewadmin:index:setUTCMonth",
-          description: "Sets the month value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        setFullYear: {
-          $ref: "#/types/reviewadmin:index:setFullYear",
-          description: "Sets the year of the Date object using local time.",
-        },
-        setUTCFullYear: {
-          $ref: "#/types/reviewadmin:index:setUTCFullYear",
-          description: "Sets the year value in the Date object using Universal Coordinated Time (UTC).",
-        },
-        toUTCString: {
-          $ref: "#/types/reviewadmin:index:toUTCString",
-          description: "Returns a date converted to a string using Universal Coordinated Time (UTC).",
-        },
-        toISOString: {
-          $ref: "#/types/reviewadmin:index:toISOString",
-          description: "Returns a date as a string value in ISO format.",
-        },
-        toJSON: {
-          $ref: "#/types/reviewadmin:index:toJSON",
-          description:
-            "Used by the JSON.stringify method to enable the transformation of an object's data for JavaScript Object Notation (JSON) serialization.",
-        },
-        "__@toPrimitive@814": {
-          $ref: "#/types/reviewadmin:index:Date__@toPrimitive@814",
-          description:
-            "Converts a Date object to a string.\nConverts a Date object to a number.\nConverts a Date object to a string or number.",
-        },
-      },
-      required: [
-        "toString",
-        "toDateString",
-        "toTimeString",
-        "toLocaleString",
-        "toLocaleDateString",
-        "toLocaleTimeString",
-        "valueOf",
-        "getTime",
-        "getFullYear",
-        "getUTCFullYear",
-        "getMonth",
-        "getUTCMonth",
-        "getDate",
-        "getUTCDate",
-        "getDay",
-        "getUTCDay",
-        "getHours",
-        "getUTCHours",
-        "getMinutes",
-        "getUTCMinutes",
-        "getSeconds",
-        "getUTCSeconds",
-        "getMilliseconds",
-        "getUTCMilliseconds",
-        "getTimezoneOffset",
-        "setTime",
-        "setMilliseconds",
-        "setUTCMilliseconds",
-        "setSeconds",
-        "setUTCSeconds",
-        "setMinutes",
-        "setUTCMinutes",
-        "setHours",
-        "setUTCHours",
-        "setDate",
-        "setUTCDate",
-        "setMonth",
-        "setUTCMonth",
-        "setFullYear",
-        "setUTCFullYear",
-        "toUTCString",
-        "toISOString",
-        "toJSON",
-        "__@toPrimitive@814",
-      ],
-    },
     "reviewadmin:index:DateFormat": {
       type: "string",
       enum: [
         {
           value: "MM/dd/yyyy",
+          name: "MMSlashddSlashyyyy",
         },
         {
           value: "dd.MM.yyyy",
+          name: "ddDotMMDotyyyy",
         },
         {
           value: "dd/MM/yyyy",
+          name: "ddSlashMMSlashyyyy",
         },
         {
           value: "yyyy-MM-dd",
+          name: "yyyyDashMMDashdd",
         },
       ],
-    },
-    "reviewadmin:index:Date__@toPrimitive@814": {
-      type: "object",
-      properties: {},
     },
     "reviewadmin:index:GetAccessMatrixArgsWall": {
       type: "object",
@@ -5012,178 +4782,6 @@ export const SCHEMA = {
         },
       },
       required: ["year", "month"],
-    },
-    "reviewadmin:index:getDate": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getDay": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getFullYear": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getHours": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getMilliseconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getMinutes": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getMonth": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getSeconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getTime": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getTimezoneOffset": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCDate": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCDay": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCFullYear": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCHours": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCMilliseconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCMinutes": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCMonth": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:getUTCSeconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setDate": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setFullYear": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setHours": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setMilliseconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setMinutes": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setMonth": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setSeconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setTime": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCDate": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCFullYear": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCHours": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCMilliseconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCMinutes": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCMonth": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:setUTCSeconds": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toDateString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toISOString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toJSON": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toLocaleDateString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toLocaleString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toLocaleTimeString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toTimeString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:toUTCString": {
-      type: "object",
-      properties: {},
-    },
-    "reviewadmin:index:valueOf": {
-      type: "object",
-      properties: {},
     },
   },
   language: {

@@ -5,7 +5,6 @@
  * service with its own key), CheckConfig at preview, detailed diffs (one changed person is one
  * path), refresh, import by id, and the key in no file of the state.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -15,6 +14,7 @@ import { EngineStack } from "../../harness/engineStack";
 import * as reviewadmin from "../../provider";
 import { skipWithoutEngine } from "../support/engine";
 import { programFolder } from "../support/providerWorld";
+import { runAsync } from "../support/runAsync";
 import { writesFrom } from "../support/programWorld";
 
 const ORG = SEEDED.org;
@@ -307,13 +307,10 @@ describe("the plugin face", () => {
   it("`pulumi do` reads a member and a grant by their ids and lists members, with no program and no state", async () => {
     east.reset();
     const read = async (kind: string, id: string) => {
-      const r = await run(
+      const r = await runAsync(
         "pulumi",
         ["do", "--package", path.join(PLUGIN_DIR, "pulumi-resource-reviewadmin"), `reviewadmin:${kind}`, "read", id, "--output", "json"],
-        {
-          REVIEWADMIN_BASE_URL: east.url,
-          REVIEWADMIN_API_KEY: east.keys.orgAdmin!,
-        },
+        { env: { REVIEWADMIN_BASE_URL: east.url, REVIEWADMIN_API_KEY: east.keys.orgAdmin!, PULUMI_SKIP_UPDATE_CHECK: "true" } },
       );
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout + r.stderr).not.toContain(east.keys.orgAdmin!);
@@ -326,7 +323,7 @@ describe("the plugin face", () => {
     });
     expect(await read("DatabaseUserPermissions", `${DB}/${SEEDED.users.multiOrgMember}`)).toMatchObject({ permissions: ["DB_UPLOAD"] });
     // `list` answers with the same ids, ready to read or import.
-    const listed = await run(
+    const listed = await runAsync(
       "pulumi",
       [
         "do",
@@ -339,7 +336,7 @@ describe("the plugin face", () => {
         "--output",
         "json",
       ],
-      { REVIEWADMIN_BASE_URL: east.url, REVIEWADMIN_API_KEY: east.keys.orgAdmin! },
+      { env: { REVIEWADMIN_BASE_URL: east.url, REVIEWADMIN_API_KEY: east.keys.orgAdmin!, PULUMI_SKIP_UPDATE_CHECK: "true" } },
     );
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toContainEqual({ id: `${ORG}/ken@northwind.example`, name: "ken@northwind.example" });
@@ -351,17 +348,5 @@ function filesIn(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
     return e.isDirectory() ? filesIn(p) : [p];
-  });
-}
-
-/** Runs a command without blocking this process (the emulator answers from it). */
-function run(cmd: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
 }

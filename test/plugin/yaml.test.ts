@@ -7,7 +7,6 @@
  * generated YAML, run as the program, writes nothing. And `export --language yaml`'s project, whose
  * first up adopts everything with no write.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { noEngine, skipWithoutEngine } from "../support/engine";
 import { writesFrom } from "../support/programWorld";
 import { programFolder } from "../support/providerWorld";
+import { runAsync } from "../support/runAsync";
 import { runCli } from "../cli/runCli";
 
 const ORG = SEEDED.org;
@@ -45,7 +45,7 @@ function project(label: string, pulumiYaml: string) {
     PULUMI_SKIP_UPDATE_CHECK: "true",
   };
   fs.mkdirSync(path.join(dir, ".state"));
-  const pulumi = (...args: string[]) => run("pulumi", [...args, "--non-interactive", "--color", "never"], dir, env);
+  const pulumi = (...args: string[]) => runAsync("pulumi", [...args, "--non-interactive", "--color", "never"], { cwd: dir, env });
   return { dir, pulumi };
 }
 
@@ -160,20 +160,3 @@ describe("a Pulumi YAML program on the plugin face", () => {
     },
   );
 });
-
-/** Runs a command without blocking this process (the emulator answers from it). */
-function run(
-  cmd: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}

@@ -6,8 +6,9 @@
 #   bash tools/pulumi-cli/build.sh --check   print bin/ if this pin is built, else exit 1 (never builds)
 #
 # bin/ holds `pulumi` (go.mod here), `pulumi-language-nodejs` (nodejs-host/go.mod, wrapped so that
-# policy packs start as newer hosts start them: run-path.js) and `pulumi-resource-pulumi-nodejs`,
-# the launcher the engine runs for dynamic providers. Put bin/ first on PATH. The cache is keyed by
+# policy packs start as newer hosts start them: run-path.js), `pulumi-language-yaml` (yaml-host/),
+# `pulumi-language-go` (go-host/) and `pulumi-resource-pulumi-nodejs`, the launcher the engine runs
+# for dynamic providers. Put bin/ first on PATH. The cache is keyed by
 # the pins and these scripts, so a pin change builds anew. Progress goes to stderr; a cold build
 # downloads about 1 GB of modules and compiles for some minutes on 2 cores.
 # REVIEWADMIN_PULUMI_CACHE chooses the cache folder (default ~/.cache/pulumi-reviewadmin/pulumi-cli).
@@ -18,7 +19,8 @@ say() { echo "[pulumi-cli] $*" >&2; }
 
 version=$(sed -n 's#^\s*github.com/pulumi/pulumi/pkg/v3 \(v[0-9.]*\).*#\1#p' "$here/go.mod" | head -n 1)
 [ -n "$version" ] || { say "no github.com/pulumi/pulumi/pkg/v3 requirement in $here/go.mod"; exit 1; }
-key=$(cat "$here/go.mod" "$here/go.sum" "$here/nodejs-host/go.mod" "$here/nodejs-host/go.sum" "$here/run-path.js" "$here/build.sh" |
+key=$(cat "$here/go.mod" "$here/go.sum" "$here/nodejs-host/go.mod" "$here/nodejs-host/go.sum" "$here/yaml-host/go.mod" \
+  "$here/yaml-host/go.sum" "$here/go-host/go.mod" "$here/go-host/go.sum" "$here/run-path.js" "$here/build.sh" |
   sha256sum | cut -c1-12)
 out="$cache/$version-$key"
 bin="$out/bin"
@@ -39,7 +41,7 @@ export GOFLAGS="-mod=readonly -buildvcs=false"
 export CGO_ENABLED=0
 # The checksum database does not answer for the language host's pseudo-version (404 through the
 # proxy); its hashes are pinned in nodejs-host/go.sum instead, which go checks every download against.
-export GONOSUMDB="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs"
+export GONOSUMDB="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs,github.com/pulumi/pulumi/sdk/go/pulumi-language-go"
 
 started=$SECONDS
 # Runs a long step in the background and says every 20 s that it is still going.
@@ -75,6 +77,11 @@ step "downloading the CLI's modules" bash -c "cd '$here' && go list -deps github
 step "downloading the language host's modules" bash -c "cd '$here/nodejs-host' && go list -deps github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 >/dev/null"
 step "compiling pulumi" bash -c "cd '$here' && go build ${flags[*]} -ldflags '$(ldflags "$version")' -o '$tmp/bin/pulumi' github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 step "compiling pulumi-language-nodejs" bash -c "cd '$here/nodejs-host' && go build ${flags[*]} -ldflags '$(ldflags "$host_sdk")' -o '$tmp/libexec/pulumi-language-nodejs' github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3"
+# The YAML and Go language hosts: the engine finds them next to `pulumi` for `runtime: yaml` and `runtime: go`.
+step "downloading the YAML host's modules" bash -c "cd '$here/yaml-host' && go list -deps github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >/dev/null"
+step "compiling pulumi-language-yaml" bash -c "cd '$here/yaml-host' && go build ${flags[*]} -ldflags '-s -w' -o '$tmp/bin/pulumi-language-yaml' github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
+step "downloading the Go host's modules" bash -c "cd '$here/go-host' && go list -deps github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3 >/dev/null"
+step "compiling pulumi-language-go" bash -c "cd '$here/go-host' && go build ${flags[*]} -ldflags '$(ldflags "$host_sdk")' -o '$tmp/bin/pulumi-language-go' github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3"
 
 cp "$here/run-path.js" "$tmp/libexec/run-path.js"
 cat >"$tmp/bin/pulumi-language-nodejs" <<'EOF'
