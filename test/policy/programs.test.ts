@@ -6,6 +6,7 @@
  * messages, and fails the preview.
  */
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import type * as automation from "@pulumi/pulumi/automation";
 import { afterAll, describe, expect, it } from "vitest";
 import { EngineStack } from "../../harness/engineStack";
@@ -124,6 +125,61 @@ describe("a deliberately bad program is reported", () => {
       expect(defaults.map(line).sort()).toEqual(["mandatory database-admin-present nvc-users", "mandatory single-ownership-level alan"]);
     } finally {
       await close();
+    }
+  }, 300_000);
+});
+
+describe("the plugin face's resources are read alike", () => {
+  it("the bad program written against the reviewadmin plugin: the same four violations, on the plugin's type tokens", async () => {
+    const emu = await policyEmulator();
+    const stack = new EngineStack({
+      project: "bad-access-plugin",
+      stack: "policy",
+      config: emu.config,
+      secretConfigKeys: ["reviewadmin:apiKey"],
+      env: { PATH: `${path.join(repoRoot, "plugin")}${path.delimiter}${process.env.PATH}` },
+    });
+    stacks.push(stack);
+    /** A resource by type token, as a generated SDK registers it. */
+    class Raw extends pulumi.CustomResource {
+      constructor(kind: string, name: string, props: Record<string, unknown>) {
+        super(`reviewadmin:index:${kind}`, name, props);
+      }
+    }
+    const program = () => {
+      new Raw("OrganizationMembers", "legal", {
+        organizationId: 102,
+        mode: "additive",
+        members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] }, "alan@northwind.example": { permissions: [] } },
+      });
+      new Raw("OrgMember", "alan", { organizationId: 102, email: "Alan@Northwind.example", permissions: ["AI_ADMIN"] });
+      new Raw("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] });
+      new Raw("DatabaseUsers", "nvc-users", {
+        databaseId: 2001,
+        mode: "authoritative",
+        users: { "1003": ["DB_UPLOAD"], "1005": ["DB_LEGAL_HOLD"] },
+      });
+    };
+    try {
+      const failed = await stack.preview(program, withPack(exampleConfigFile)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(failed).toBeInstanceOf(RunError);
+      const events = (failed as RunError & { result: { policy: automation.PolicyEvent[] } }).result.policy;
+      expect(events.map(line).sort()).toEqual(
+        [
+          "mandatory org-permissions-allowed-domains mallory",
+          "mandatory members-allowed-domains mallory",
+          "mandatory database-admin-present nvc-users",
+          "mandatory single-ownership-level alan",
+        ].sort(),
+      );
+      expect(events.find((d) => d.policyName === "single-ownership-level")!.resourceUrn).toBe(
+        "urn:pulumi:policy::bad-access-plugin::reviewadmin:index:OrgMember::alan",
+      );
+    } finally {
+      await emu.close();
     }
   }, 300_000);
 });
