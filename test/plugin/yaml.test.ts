@@ -8,6 +8,7 @@
  * first up adopts everything with no write.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
@@ -16,6 +17,7 @@ import { writesFrom } from "../support/programWorld";
 import { programFolder } from "../support/providerWorld";
 import { runAsync } from "../support/runAsync";
 import { runCli } from "../cli/runCli";
+import { installFromTarball } from "../../bench/exportedProject";
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
@@ -36,9 +38,9 @@ afterAll(async () => {
 });
 
 /** A project folder with the package installed (node_modules/pulumi-reviewadmin) and a stack of its own. */
-function project(label: string, pulumiYaml: string) {
-  const dir = programFolder(`yaml-${label}-`);
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), pulumiYaml);
+/** `dir`: a project folder as it is (its own Pulumi.yaml and node_modules); else a new one with `pulumiYaml`. */
+function project(label: string, pulumiYaml: string | undefined, dir = programFolder(`yaml-${label}-`)) {
+  if (pulumiYaml !== undefined) fs.writeFileSync(path.join(dir, "Pulumi.yaml"), pulumiYaml);
   const env = {
     PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
     PULUMI_CONFIG_PASSPHRASE: "yaml-test",
@@ -49,8 +51,8 @@ function project(label: string, pulumiYaml: string) {
   return { dir, pulumi };
 }
 
-async function stackFor(label: string, pulumiYaml: string) {
-  const p = project(label, pulumiYaml);
+async function stackFor(label: string, pulumiYaml: string | undefined, dir?: string) {
+  const p = project(label, pulumiYaml, dir);
   expect((await p.pulumi("stack", "init", "dev")).code).toBe(0);
   expect((await p.pulumi("config", "set", "reviewadmin:baseUrl", emu.url)).code).toBe(0);
   expect((await p.pulumi("config", "set", "--secret", "reviewadmin:apiKey", emu.keys.orgAdmin!)).code).toBe(0);
@@ -128,12 +130,12 @@ describe("a Pulumi YAML program on the plugin face", () => {
   );
 
   it.skipIf(!!NO_YAML)(
-    "`export --language yaml` writes a project whose first up adopts everything with no write",
+    "`export --language yaml` writes a project which, installed from the package tarball, adopts everything on its first up with no write",
     { timeout: 300_000 },
     async () => {
       emu.reset();
-      const out = programFolder("yaml-export-");
-      const keyFile = path.join(out, ".key");
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), "yaml-export-"));
+      const keyFile = path.join(os.tmpdir(), `yaml-export-key-${process.pid}`);
       fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
       const exported = await runCli([
         "export",
@@ -145,12 +147,14 @@ describe("a Pulumi YAML program on the plugin face", () => {
         keyFile,
         "--out",
         out,
-        "--force",
         "--project",
         "access-yaml",
       ]);
       expect(exported.code, exported.err).toBe(0);
-      const p = await stackFor("exported", fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8"));
+      // As a user does offline: `npm install` with the package from its tarball (the plugin comes with it).
+      installFromTarball(out);
+      expect(fs.existsSync(path.join(out, "node_modules/pulumi-reviewadmin/plugin/pulumi-resource-reviewadmin"))).toBe(true);
+      const p = await stackFor("exported", undefined, out);
       const since = writesFrom(emu);
       const up = ok(await p.pulumi("up", "--yes", "--skip-preview"));
       expect(up).toMatch(/adopted/);
