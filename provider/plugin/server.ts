@@ -8,6 +8,9 @@
  *   provider; an explicit provider's own key and base URL). The engine starts one plugin process
  *   per provider, so the process-wide settings slot (settings.ts) is that provider's;
  * - CheckConfig refuses a bad setting at preview, naming the key and the rule;
+ * - a preview reaches Create and Update (supportsPreview), which is how this face learns that a run
+ *   is a preview: what must fail a preview (the drift gate, anti-lockout) fails it, as under the
+ *   dynamic face;
  * - Diff returns a detailed diff: one path per changed input, one per changed map entry
  *   (detailedDiff.ts), so one changed person is one line of `pulumi preview --diff`;
  * - Read with no stored state is an import: the id alone says what to read (importIds.ts);
@@ -21,7 +24,7 @@ import { createRequire } from "node:module";
 import { implementationOf, resourceKinds } from "../runtime";
 import { attachToServer, carryUrn } from "../pluginHost";
 import { CONFIG_NAMESPACE, SETTINGS, setConfiguredSettings, settingsFromConfig } from "../settings";
-import { QUIET_FIELDS } from "../resources/support/lifecycle";
+import { markPreviewRun, QUIET_FIELDS } from "../resources/support/lifecycle";
 import { detailedDiff } from "./detailedDiff";
 import { LISTS, readForImport } from "./importIds";
 import { SCHEMA } from "./schema.generated";
@@ -208,7 +211,8 @@ function service(version: string): Record<string, (call: Req, callback: Callback
       setConfiguredSettings(settingsFromConfig((key) => textOf(args[key]) ?? variables.get(`${CONFIG_NAMESPACE}:${key}`)));
       const resp = new provproto.ConfigureResponse();
       resp.setAcceptsecrets(false);
-      resp.setSupportspreview(false);
+      // Previews reach create and update (preview: true): the plugin face's only way to know a run is one.
+      resp.setSupportspreview(true);
       return resp;
     }),
     check: handle(async (req) => {
@@ -250,7 +254,19 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     }),
     create: handle(async (req) => {
       const urn = req.getUrn() as string;
-      const impl = implementationOf(kindOfType(typeOfUrn(urn)));
+      const kind = kindOfType(typeOfUrn(urn));
+      const impl = implementationOf(kind);
+      if (req.getPreview()) {
+        // A preview: the plan-time checks that only run in a preview (an adopting roster names
+        // whom it finds), then the inputs as the outputs, the rest unknown until up.
+        markPreviewRun();
+        const checked = await impl.check({}, carryUrn(plain(req.getProperties()), urn));
+        if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+        const resp = new provproto.CreateResponse();
+        resp.setId("");
+        resp.setProperties(toStruct(previewOutputs(kind, plain(req.getProperties()))));
+        return resp;
+      }
       const result = await impl.create(carryUrn(plain(req.getProperties()), urn));
       const resp = new provproto.CreateResponse();
       resp.setId(result.id);
@@ -276,6 +292,15 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     update: handle(async (req) => {
       const urn = req.getUrn() as string;
       const impl = implementationOf(kindOfType(typeOfUrn(urn)));
+      if (req.getPreview()) {
+        // A preview: the diff again, now knowing it is one, so what must fail a preview does
+        // (the drift gate naming who waits for a decision, anti-lockout); nothing is written.
+        markPreviewRun();
+        await impl.diff(req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
+        const resp = new provproto.UpdateResponse();
+        resp.setProperties(toStruct(withoutProviderText({ ...plain(req.getOlds()), ...plain(req.getNews()) })));
+        return resp;
+      }
       const result = await impl.update(req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
       const resp = new provproto.UpdateResponse();
       resp.setProperties(toStruct(withoutProviderText(result.outs ?? {})));
@@ -307,6 +332,16 @@ function servedSchema(version: string): unknown {
     }),
   );
   return { ...SCHEMA, version, resources };
+}
+
+/** The SDK's placeholder for a value not known until up. */
+const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** A preview create's outputs: the inputs, and every other output of the kind unknown. */
+function previewOutputs(kind: string, inputs: Record<string, unknown>): Record<string, unknown> {
+  const resource = (SCHEMA.resources as Record<string, { properties: Record<string, unknown> }>)[`${PACKAGE}:index:${kind}`];
+  const unknowns = Object.fromEntries(Object.keys(resource?.properties ?? {}).map((k) => [k, UNKNOWN]));
+  return withoutProviderText({ ...unknowns, ...inputs });
 }
 
 /** The data source a function token names (`reviewadmin:index:getOrganization`), as the dynamic face exports it. */

@@ -16,6 +16,8 @@ import { skipWithoutEngine } from "../support/engine";
 import { programFolder } from "../support/providerWorld";
 import { runAsync } from "../support/runAsync";
 import { writesFrom } from "../support/programWorld";
+import { control } from "../support/emulatorHttp";
+import { RunError } from "../../harness/runResult";
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
@@ -61,6 +63,13 @@ function pluginStack(project: string): EngineStack {
 class Raw extends pulumi.CustomResource {}
 /** An explicit provider of the plugin face. */
 class Provider extends pulumi.ProviderResource {}
+
+/** A run's failure as its errors (empty when it passed). */
+const failureOf = (run: Promise<unknown>) =>
+  run.then(
+    () => "",
+    (e: unknown) => (e instanceof RunError ? e.result.errors.join("\n") : String(e)),
+  );
 
 const T = (kind: string) => `reviewadmin:index:${kind}`;
 
@@ -341,6 +350,46 @@ describe("the plugin face", () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect(JSON.parse(listed.stdout)).toContainEqual({ id: `${ORG}/ken@northwind.example`, name: "ken@northwind.example" });
   });
+
+  it(
+    "the drift gate fails a preview naming who waits, and up repairs the rest then fails, as under the dynamic face",
+    { timeout: 240_000 },
+    async () => {
+      const s = pluginStack("plugin-gate");
+      const store = east.store;
+      const everyone = Object.fromEntries(
+        store.members.of(ORG).map((m) => [store.users.get(m.userId).email.toLowerCase(), { permissions: [...m.permissions] }]),
+      );
+      const program = () => {
+        new Raw(T("OrganizationMembers"), "legal", { organizationId: ORG, mode: "additive", members: everyone });
+      };
+      await s.up(program);
+      // In the web application, by Frances: an outsider made org admin, and Ken's permissions taken away.
+      await control(east.url, "POST", "/clock", { advanceMs: 5000 });
+      const added = await control(east.url, "POST", `/organizations/${ORG}/members`, {
+        email: "mallory@evil.example",
+        firstName: "Mallory",
+        lastName: "Evil",
+        permissions: ["ORG_ADMIN"],
+        actingUserId: SEEDED.users.legalHoldAdmin,
+      });
+      expect(added.status).toBe(201);
+      await control(east.url, "PATCH", `/organizations/${ORG}/members/${SEEDED.users.aiAdmin}`, { permissions: [] });
+
+      const since = writesFrom(east);
+      const preview = await failureOf(s.preview(program, { refresh: true }));
+      expect(preview).toMatch(/nobody decided about: .*mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/);
+      expect(since()).toEqual([]);
+
+      // Refresh records them; the repair up applies the rest, then fails naming them.
+      await s.refresh();
+      const up = await failureOf(s.up(program));
+      expect(up).toMatch(/mallory@evil\.example \(ORG_ADMIN/);
+      expect(up).toMatch(/Everything else this roster declares was applied/);
+      expect(store.members.get(ORG, SEEDED.users.aiAdmin).permissions).toEqual(everyone["ken@northwind.example"]!.permissions);
+      expect(s.lastTranscript.text).not.toMatch(/\n\s+at \S+ \(/); // no stack frame anywhere
+    },
+  );
 });
 
 /** Every file under `dir`, recursively. */

@@ -49,6 +49,14 @@ export const RUN_MARKS = { preview: "__preview", urn: "__urn" } as const;
 
 /** Set by check when the program says this run is a preview (one plugin process serves one run). */
 let runIsPreview = false;
+
+/**
+ * Marks this process's run as a preview: what the plugin face calls when the engine asks for a
+ * preview's create or update (the program cannot tell it, as the dynamic face's does at check).
+ */
+export function markPreviewRun(): void {
+  runIsPreview = true;
+}
 /** URNs the program gave at check, by kind and label, for the operations that follow in this run. */
 const urnByLabel = new Map<string, string>();
 
