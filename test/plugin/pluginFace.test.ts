@@ -390,6 +390,21 @@ describe("the plugin face", () => {
       expect(s.lastTranscript.text).not.toMatch(/\n\s+at \S+ \(/); // no stack frame anywhere
     },
   );
+
+  it("anti-lockout refuses at preview to take ORG_ADMIN from the key's own user, before any write", async () => {
+    const s = pluginStack("plugin-lockout");
+    const ada = (permissions: string[]) => () => {
+      new Raw(T("OrgMember"), "ada", { organizationId: ORG, email: "ada@northwind.example", permissions });
+    };
+    await s.up(ada(["ORG_ADMIN"]));
+    const since = writesFrom(east);
+    const preview = await failureOf(s.preview(ada([])));
+    expect(preview).toContain(
+      "updating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example (user 1001), the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
+    );
+    expect(since()).toEqual([]);
+    expect(east.store.members.get(ORG, SEEDED.users.orgAdmin).permissions).toEqual(["ORG_ADMIN"]);
+  });
 });
 
 /** Every file under `dir`, recursively. */
