@@ -163,4 +163,35 @@ describe("a Pulumi YAML program on the plugin face", () => {
       expect(since()).toEqual([]);
     },
   );
+
+  it.skipIf(!!NO_YAML)(
+    "docs/plugin.md's explicit provider: its resources go to its own base URL with its own key",
+    { timeout: 300_000 },
+    async () => {
+      emu.reset();
+      const docs = fs.readFileSync(path.resolve(__dirname, "../../docs/plugin.md"), "utf8");
+      const section = docs.slice(docs.indexOf("## Explicit providers"));
+      const block = /```yaml\n([\s\S]*?)```/.exec(section)![1]!.replace("https://eu.api.example.com", emu.url);
+      const header = fs.readFileSync(EXAMPLE, "utf8");
+      const p = await stackFor("explicit", `${header.slice(0, header.indexOf("resources:"))}${block}`);
+      ok(await p.pulumi("config", "set", "--secret", "euKey", emu.keys.orgKey!));
+      const mark = emu.traffic.log.list().length;
+      ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(emu.store.invitations.of(ORG).map((i) => i.email)).toContain("ann@northwind.example");
+      // Every request of the run came with the explicit provider's key (an organization key), none with the stack's.
+      const accounts = new Set(
+        emu.traffic.log
+          .list()
+          .slice(mark)
+          .map((e) => e.account),
+      );
+      expect([...accounts]).toEqual([expect.stringMatching(/^key:/)]);
+      // The key is in no file of the state.
+      const files = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { withFileTypes: true })
+          .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      for (const f of files(path.join(p.dir, ".state"))) expect(fs.readFileSync(f, "utf8").includes(emu.keys.orgKey!), f).toBe(false);
+    },
+  );
 });
