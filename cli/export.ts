@@ -36,6 +36,7 @@ function commandLineOf(o: Options, scope: ExportScope, style: ProgramStyle, proj
   if (style.style !== "rosters") parts.push(`--style ${style.style}`);
   if (style.mode !== "additive") parts.push(`--mode ${style.mode}`);
   if (o.language === "yaml") parts.push("--language yaml");
+  if (o.face === "plugin" && o.language !== "yaml") parts.push("--face plugin");
   for (const flag of ["no-grants", "no-invitations", "no-identifiers", "no-retain"]) if (o[flag]) parts.push(`--${flag}`);
   if (project) parts.push(`--project ${project}`);
   return parts.join(" ");
@@ -190,6 +191,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       value: "LANG",
       help: "typescript (default: the package's classes, in index.ts and access.ts) or yaml (Pulumi.yaml, on the reviewadmin provider plugin; rosters only)",
     },
+    face: {
+      type: "string",
+      value: "FACE",
+      help: "dynamic (default for typescript: the dynamic provider) or plugin (the reviewadmin provider plugin: explicit providers, detailed diffs, import; yaml always uses it)",
+    },
     "no-grants": { type: "boolean", help: "leave database grants out" },
     "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
     "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
@@ -211,6 +217,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "pulumi-reviewadmin export --org 102 --mode authoritative --api-key-file ~/.reviewadmin-key --out access",
     "pulumi-reviewadmin export --out access --force && git -C access diff   # what changed since the last export",
     "pulumi-reviewadmin export --language yaml --out access-yaml   # a Pulumi YAML project on the provider plugin",
+    "pulumi-reviewadmin export --face plugin --out access   # TypeScript on the provider plugin (reviewadmin.plugin.*)",
   ],
 
   async run(o, io) {
@@ -234,6 +241,9 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     const language = oneOf("language", o.language, ["typescript", "yaml"] as const, "typescript");
     if (language === "yaml" && style.style !== "rosters")
       throw new UsageError("--language yaml writes rosters: leave out --style per-person");
+    const face = oneOf("face", o.face, ["dynamic", "plugin"] as const, language === "yaml" ? "plugin" : "dynamic");
+    if (language === "yaml" && face !== "plugin")
+      throw new UsageError("--language yaml runs on the provider plugin: leave out --face dynamic");
     const project = o.project as string | undefined;
     if (project !== undefined && !PROJECT_NAME.test(project)) {
       throw new UsageError(
@@ -259,7 +269,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       language === "yaml"
         ? yamlProjectFiles(access, { ...style, ...names, versions: versions() })
         : {
-            ...projectFiles(access, { ...style, ...names, baseUrl: client.baseUrl, versions: versions() }),
+            ...projectFiles(access, { ...style, ...names, face, baseUrl: client.baseUrl, versions: versions() }),
             "access.ts": renderAccessFile(access, style),
           };
     writeProject(out, files);

@@ -25,6 +25,8 @@ export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resou
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
 export { EthicalWall, type EthicalWallArgs, type OnBreach, type WallBreach, type WallUnenforceable } from "./resources/ethicalWall";
+// The same resources on the plugin face (docs/plugin.md): `new reviewadmin.plugin.OrgMember(...)`.
+export { plugin, type PluginClass } from "./plugin/classes";
 
 // Data sources
 export {

@@ -15,6 +15,8 @@ export interface ProjectOptions extends ProgramStyle {
   baseUrl: string;
   /** The export command line that reproduces this export, credentials and --out left out. */
   commandLine: string;
+  /** "plugin": the program uses `reviewadmin.plugin.*` and its Pulumi.yaml names the provider plugin (docs/plugin.md). */
+  face: "dynamic" | "plugin";
   /** Versions the exported package.json depends on. */
   versions: { package: string; pulumi: string; typescript: string; typesNode: string; node: string };
 }
@@ -220,6 +222,19 @@ The export rewrites only the files it made, in a fixed order, so the diff shows 
 }
 
 /** The files of the project other than access.ts, by name. */
+/** The Pulumi.yaml lines that name the package's provider plugin (the plugin face). */
+export const PLUGIN_PROVIDERS = `# The reviewadmin provider plugin, from the package npm installs here (package.json).
+plugins:
+  providers:
+    - name: reviewadmin
+      path: ./node_modules/pulumi-reviewadmin/plugin
+`;
+
+/** A program of the dynamic face as the plugin face writes it: the same classes under \`reviewadmin.plugin\`. */
+function onFace(program: string, face: ProjectOptions["face"]): string {
+  return face === "plugin" ? program.replace(/new reviewadmin\.(?=[A-Z])/g, "new reviewadmin.plugin.") : program;
+}
+
 export function projectFiles(access: ExportedAccess, o: ProjectOptions): Record<string, string> {
   const orgs = access.organizations.map((org) => `${org.name} (${org.id})`).join(", ");
   const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
@@ -231,7 +246,7 @@ runtime:
     typescript: true
 description: ${JSON.stringify(`The access of ${orgs} as code, exported by pulumi-reviewadmin export.`)}
 main: index.ts
-`,
+${o.face === "plugin" ? PLUGIN_PROVIDERS : ""}`,
     "package.json": json({
       name: o.project,
       private: true,
@@ -253,7 +268,7 @@ main: index.ts
       },
       files: ["index.ts", "access.ts"],
     }),
-    "index.ts": (o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o)) + wallTemplate(access),
+    "index.ts": onFace((o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o)) + wallTemplate(access), o.face),
     "README.md": readme(access, o),
     ".gitignore": "node_modules/\nbin/\n",
   };

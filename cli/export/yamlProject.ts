@@ -7,6 +7,7 @@
  */
 import type { ProgramStyle } from "./accessFile";
 import { commentText } from "./accessFile";
+import { PLUGIN_PROVIDERS } from "./projectFiles";
 import type { ExportedAccess, ExportedInvitation, ExportedMember, ExportedOrganization } from "./read";
 
 /** What the YAML project needs besides the access. */
@@ -85,11 +86,7 @@ export function yamlProjectFiles(access: ExportedAccess, o: YamlProjectOptions):
     `name: ${o.project}`,
     "runtime: yaml",
     `description: ${flow(`The access of ${orgs} as code, exported by pulumi-reviewadmin export.`)}`,
-    "# The reviewadmin provider plugin, from the package npm installs here (package.json).",
-    "plugins:",
-    "  providers:",
-    "    - name: reviewadmin",
-    "      path: ./node_modules/pulumi-reviewadmin/plugin",
+    PLUGIN_PROVIDERS.trimEnd(),
     "# Everything below existed before this program: its first up adopts it and writes nothing.",
     `# ${o.mode === "additive" ? "additive: people and grants not listed here are left alone." : "authoritative: the next up removes people and grants not listed here."}`,
     "# To take access away, give the person an end date (expiresOn: YYYY-MM-DD) or remove their line.",

@@ -1142,6 +1142,7 @@ export const SCHEMA = {
           type: "string",
           description:
             "A URL the service fetches itself: https, no user:password, a host that supports HTTP Range requests. Kept secret in state.",
+          secret: true,
         },
         filename: {
           type: "string",
@@ -1153,6 +1154,7 @@ export const SCHEMA = {
             type: "string",
           },
           description: "Passwords tried on every encrypted file of the whole dataset. Kept secret in state.",
+          secret: true,
         },
         custodian: {
           type: "string",

@@ -51,11 +51,11 @@ export interface SourceFileArgs {
   datasetId: pulumi.Input<number>;
   /** A local file, relative to the program's folder or absolute. Its SHA1 is computed at plan time: a content change replaces. */
   path?: pulumi.Input<string>;
-  /** A URL the service fetches itself: https, no user:password, a host that supports HTTP Range requests. Kept secret in state. */
+  /** A URL the service fetches itself: https, no user:password, a host that supports HTTP Range requests. Kept secret in state. @secret */
   directLink?: pulumi.Input<string>;
   /** Name of the source file; default the path's base name (or the link's last path segment). */
   filename?: pulumi.Input<string>;
-  /** Passwords tried on every encrypted file of the whole dataset. Kept secret in state. */
+  /** Passwords tried on every encrypted file of the whole dataset. Kept secret in state. @secret */
   passwords?: pulumi.Input<pulumi.Input<string>[]>;
   /** File-level custodian (overrides the dataset's default custodian). */
   custodian?: pulumi.Input<string>;

@@ -4,8 +4,9 @@
  * CLI and its YAML language host, against the emulator: up; a no-change up with no request; one
  * person changed, whose `pulumi preview --diff` names that person's path only; drift made in the
  * web application found by refresh and repaired by up; destroy; then `pulumi import` by id, whose
- * generated YAML, run as the program, writes nothing. And `export --language yaml`'s project, whose
- * first up adopts everything with no write.
+ * generated YAML, run as the program, writes nothing; docs/plugin.md's explicit provider. And the
+ * projects `export --face plugin` (TypeScript on `reviewadmin.plugin.*`) and `export --language yaml`
+ * write, installed from the package tarball: their first up adopts everything with no write.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -65,7 +66,7 @@ const ok = (r: { code: number | null; stdout: string; stderr: string }) => {
   return r.stdout;
 };
 
-describe("a Pulumi YAML program on the plugin face", () => {
+describe("Pulumi YAML and exported projects on the plugin face", () => {
   it.skipIf(!!NO_YAML)(
     "applies, changes one person as one path, finds and repairs drift, destroys, and imports by id",
     { timeout: 300_000 },
@@ -126,6 +127,43 @@ describe("a Pulumi YAML program on the plugin face", () => {
       const quiet = writesFrom(emu);
       ok(await imported.pulumi("up", "--yes", "--expect-no-changes"));
       expect(quiet()).toEqual([]);
+    },
+  );
+
+  it.skipIf(!!NO_YAML)(
+    "`export --face plugin` writes a TypeScript project on reviewadmin.plugin.*, whose first up adopts everything with no write",
+    { timeout: 300_000 },
+    async () => {
+      emu.reset();
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), "ts-plugin-export-"));
+      const keyFile = path.join(os.tmpdir(), `ts-plugin-export-key-${process.pid}`);
+      fs.writeFileSync(keyFile, emu.keys.orgAdmin!, { mode: 0o600 });
+      const exported = await runCli([
+        "export",
+        "--face",
+        "plugin",
+        "--base-url",
+        emu.url,
+        "--api-key-file",
+        keyFile,
+        "--out",
+        out,
+        "--project",
+        "access-ts",
+      ]);
+      expect(exported.code, exported.err).toBe(0);
+      expect(fs.readFileSync(path.join(out, "index.ts"), "utf8")).toContain("new reviewadmin.plugin.OrganizationMembers(");
+      expect(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")).toContain("path: ./node_modules/pulumi-reviewadmin/plugin");
+      // Installed for real (the YAML project below links to this installation: TypeScript included).
+      installFromTarball(out);
+      const p = await stackFor("exported-ts", undefined, out);
+      const since = writesFrom(emu);
+      const up = ok(await p.pulumi("up", "--yes", "--skip-preview"));
+      expect(up).toMatch(/reviewadmin:index:OrganizationMembers/);
+      expect(up).toMatch(/adopted/);
+      expect(since()).toEqual([]);
+      ok(await p.pulumi("up", "--yes", "--expect-no-changes"));
+      expect(since()).toEqual([]);
     },
   );
 

@@ -71,11 +71,6 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
   declare readonly appliedAt: pulumi.Output<string | undefined>;
 
   constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
-    warnAboutConfig();
-    const seeded = Object.fromEntries([...definition.outputs, "schemaVersion", APPLIED_AT].map((o) => [o, undefined]));
-    const self = declare(definition, name, args);
-    // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
-    const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition, args) } : {};
     const type = `pulumi-nodejs:dynamic/${MODULE}:${definition.kind}`;
     // What the plugin cannot know by itself: whether this run is a preview, and which resource a
     // request is about (lifecycle.ts RUN_MARKS; check takes them out).
@@ -83,11 +78,40 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
       ...(pulumi.runtime.isDryRun() ? { [RUN_MARKS.preview]: true } : {}),
       [RUN_MARKS.urn]: urnOf(name, type, opts?.parent),
     };
-    const props = { ...seeded, ...args, ...elsewhere, ...marks, __provider: providerSource(definition.kind) };
+    const props = { ...programProps(definition, name, args), ...marks, __provider: providerSource(definition.kind) };
     const hideDiffs = definition.hideDiffs?.length ? { hideDiffs: [...(opts?.hideDiffs ?? []), ...definition.hideDiffs] } : {};
     super(type, name, props, { ...opts, ...hideDiffs });
     // A failed step is reported once, by the engine, on this resource; its outputs reject too, and a
     // rejection nothing handles would make the program print the same failure again, with a stack.
+    for (const value of Object.values(this)) handled(value);
+  }
+}
+
+/**
+ * What a resource of either face registers besides its type: every output seeded (Pulumi creates
+ * an output property only for a key present in the props), the args, and for a roster what the
+ * rest of the program declares (declarations.ts). Warns once about misspelt config keys.
+ */
+function programProps(definition: ResourceShape, name: string, args: object): Record<string, unknown> {
+  warnAboutConfig();
+  const seeded = Object.fromEntries([...definition.outputs, "schemaVersion", APPLIED_AT].map((o) => [o, undefined]));
+  const self = declare(definition, name, args);
+  // A roster learns what the rest of the program declares before it removes anyone (declarations.ts).
+  const elsewhere = definition.handsOver ? { declaredElsewhere: declaredElsewhere(self, definition, args) } : {};
+  return { ...seeded, ...args, ...elsewhere };
+}
+
+/**
+ * A resource of one kind on the plugin face (`reviewadmin:index:<kind>`, served by the
+ * `pulumi-resource-reviewadmin` plugin, provider/plugin/): the same args and outputs as the
+ * dynamic class, and explicit providers (`opts.provider`), detailed diffs and import with it.
+ */
+export abstract class PluginFaceResource extends pulumi.CustomResource {
+  declare readonly schemaVersion: pulumi.Output<number>;
+  declare readonly appliedAt: pulumi.Output<string | undefined>;
+
+  constructor(definition: ResourceShape, name: string, args: object, opts?: pulumi.CustomResourceOptions) {
+    super(`${MODULE}:index:${definition.kind}`, name, programProps(definition, name, args), opts);
     for (const value of Object.values(this)) handled(value);
   }
 }
