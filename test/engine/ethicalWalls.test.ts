@@ -32,16 +32,24 @@ const failureOf = (run: Promise<unknown>) =>
     (e: unknown) => e as RunError & { result: { policy: automation.PolicyEvent[] } },
   );
 
-const wall =
-  (onBreach: OnBreach = "remove") =>
-  () => {
-    new reviewadmin.EthicalWall("nvc-wall", {
-      databaseIds: [DB],
-      people: ["Ken@Northwind.example", "*@contoso-counsel.example"],
-      reason: "Ken advised Contoso on this matter",
-      onBreach,
-    });
-  };
+// The plugin face's executable, found on PATH as Pulumi finds an installed plugin (docs/plugin.md).
+process.env.PATH = `${path.join(repoRoot, "plugin")}${path.delimiter}${process.env.PATH}`;
+/** The wall's class on either face. */
+type Face = Pick<typeof reviewadmin.plugin, "EthicalWall">;
+const FACES: [string, Face][] = [
+  ["dynamic face", reviewadmin as Face],
+  ["plugin face", reviewadmin.plugin],
+];
+
+const wallOf = (onBreach: OnBreach, ra: Face) => () => {
+  new ra.EthicalWall("nvc-wall", {
+    databaseIds: [DB],
+    people: ["Ken@Northwind.example", "*@contoso-counsel.example"],
+    reason: "Ken advised Contoso on this matter",
+    onBreach,
+  });
+};
+const wall = (onBreach: OnBreach = "remove") => wallOf(onBreach, reviewadmin as Face);
 
 /** In the web application: Ken gets DB_UPLOAD on 2001; counsel@contoso-counsel.example joins and becomes 2001's only DB_ADMIN. */
 async function breachInWebApp(): Promise<number> {
@@ -56,40 +64,44 @@ async function breachInWebApp(): Promise<number> {
 }
 
 describe("EthicalWall in the live platform", () => {
-  it("refresh shows web-app grants across the wall as drift; up removes them (onBreach remove), but not the last DB_ADMIN", async () => {
-    const s = world.freshStack();
-    await s.up(wall());
-    expect(s.find("nvc-wall")!.outputs.breaches).toEqual([]);
-    const counsel = await breachInWebApp();
+  it.each(FACES)(
+    "refresh shows web-app grants across the wall as drift; up removes them (onBreach remove), but not the last DB_ADMIN (%s)",
+    async (_face, ra) => {
+      const s = world.freshStack();
+      const wall = (onBreach: OnBreach = "remove") => wallOf(onBreach, ra);
+      await s.up(wall());
+      expect(s.find("nvc-wall")!.outputs.breaches).toEqual([]);
+      const counsel = await breachInWebApp();
 
-    const refresh = await s.refresh();
-    expect(refresh.steps.find((st) => st.name === "nvc-wall")!.op).toBe("refresh-changed");
-    expect(s.find("nvc-wall")!.outputs.breaches).toEqual([
-      { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"] },
-      {
-        databaseId: DB,
-        userId: counsel,
-        email: "counsel@contoso-counsel.example",
-        permissions: ["DB_ADMIN"],
-        keptBecause: `it is the last DB_ADMIN of database ${DB} (anti-lockout): name another DB_ADMIN first`,
-      },
-    ]);
-    expect(logsOf(refresh)).toMatch(
-      /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001, which the wall closes to them \(Ken advised Contoso on this matter\)/,
-    );
-    // The GitOps drift job fails on it.
-    expect(await failureOf(s.preview(wall(), { refresh: true, expectNoChanges: true }))).toBeInstanceOf(RunError);
+      const refresh = await s.refresh();
+      expect(refresh.steps.find((st) => st.name === "nvc-wall")!.op).toBe("refresh-changed");
+      expect(s.find("nvc-wall")!.outputs.breaches).toEqual([
+        { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"] },
+        {
+          databaseId: DB,
+          userId: counsel,
+          email: "counsel@contoso-counsel.example",
+          permissions: ["DB_ADMIN"],
+          keptBecause: `it is the last DB_ADMIN of database ${DB} (anti-lockout): name another DB_ADMIN first`,
+        },
+      ]);
+      expect(logsOf(refresh)).toMatch(
+        /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001, which the wall closes to them \(Ken advised Contoso on this matter\)/,
+      );
+      // The GitOps drift job fails on it.
+      expect(await failureOf(s.preview(wall(), { refresh: true, expectNoChanges: true }))).toBeInstanceOf(RunError);
 
-    const up = await s.up(wall());
-    expect(logsOf(up)).toMatch(/removed ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001/);
-    expect(logsOf(up)).toMatch(
-      /counsel@contoso-counsel\.example .* left in place: it is the last DB_ADMIN of database 2001 \(anti-lockout\)/,
-    );
-    expect(world.emu.store.databases.findUser(DB, KEN)).toBeUndefined();
-    expect(world.emu.store.databases.findUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
-    // What is left is what the wall may not remove: no change a further up could make.
-    await s.preview(wall(), { expectNoChanges: true });
-  });
+      const up = await s.up(wall());
+      expect(logsOf(up)).toMatch(/removed ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001/);
+      expect(logsOf(up)).toMatch(
+        /counsel@contoso-counsel\.example .* left in place: it is the last DB_ADMIN of database 2001 \(anti-lockout\)/,
+      );
+      expect(world.emu.store.databases.findUser(DB, KEN)).toBeUndefined();
+      expect(world.emu.store.databases.findUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
+      // What is left is what the wall may not remove: no change a further up could make.
+      await s.preview(wall(), { expectNoChanges: true });
+    },
+  );
 
   it('onBreach "report" (the default) reports the breach and removes nothing', async () => {
     const s = world.freshStack();
