@@ -5,6 +5,7 @@
  * the date, preview says it will be removed and up removes it, even from an additive roster,
  * with exactly one request that writes and nothing else changed. A later up changes nothing.
  */
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import * as reviewadmin from "../../provider";
@@ -18,7 +19,16 @@ const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).jo
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const grants = () => Object.fromEntries(world.emu.store.databases.usersOf(DB).map((u) => [u.userId, [...u.permissions].sort()]));
 
-describe("an expiring DatabaseUsers entry", () => {
+// The plugin face's executable, found on PATH as Pulumi finds an installed plugin (docs/plugin.md).
+process.env.PATH = `${path.resolve(__dirname, "../../plugin")}${path.delimiter}${process.env.PATH}`;
+/** The roster's class on either face. */
+type Face = Pick<typeof reviewadmin.plugin, "DatabaseUsers">;
+const FACES: [string, Face][] = [
+  ["dynamic face", reviewadmin as Face],
+  ["plugin face", reviewadmin.plugin],
+];
+
+describe.each(FACES)("an expiring DatabaseUsers entry (%s)", (_face, ra) => {
   it("is listed as expiring before its date, then removed by up once the service's clock passes it", async () => {
     const s = world.freshStack();
     const store = world.emu.store;
@@ -27,7 +37,7 @@ describe("an expiring DatabaseUsers entry", () => {
     const guest = store.members.of(SEEDED.org).find((m) => !store.databases.findUser(DB, m.userId))!.userId;
     const there = Object.fromEntries(store.databases.usersOf(DB).map((u) => [String(u.userId), [...u.permissions]]));
     const program = () => {
-      const roster = new reviewadmin.DatabaseUsers("nvc", {
+      const roster = new ra.DatabaseUsers("nvc", {
         databaseId: DB,
         mode: "additive",
         users: { ...there, [String(guest)]: { permissions: ["DB_UPLOAD"], expiresOn: tomorrow } },
