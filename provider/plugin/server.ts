@@ -167,7 +167,8 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     // Server-streaming: one Result per listed object (the list is small: one organization's people).
     list: (call: Req) => {
       const req = call.request;
-      const lister = LISTS[kindOfType(req.getToken() as string)];
+      const token = req.getToken() as string;
+      const lister = token.startsWith(`${PACKAGE}:index:`) ? LISTS[kindOfType(token)] : undefined;
       if (!lister) {
         call.destroy(
           Object.assign(new Error(`pulumi-reviewadmin: ${req.getToken()} cannot be listed`), { code: grpc.status.UNIMPLEMENTED }),
@@ -198,7 +199,9 @@ function service(version: string): Record<string, (call: Req, callback: Callback
       return resp;
     }),
     diffConfig: handle(async (req) => {
-      const changed = detailedDiff(plain(req.getOldInputs() ?? req.getOlds()), plain(req.getNews()), { ignore: ["version"] });
+      // Secrets may come wrapped on one side and not the other: compared as values.
+      const olds = unwrapSecrets(plain(req.getOldInputs() ?? req.getOlds()));
+      const changed = detailedDiff(olds, unwrapSecrets(plain(req.getNews())), { ignore: ["version"] });
       const resp = new provproto.DiffResponse();
       resp.setChanges(changed.length ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
       resp.setDiffsList([...new Set(changed.map((d) => d.path))]);

@@ -115,6 +115,8 @@ describe("the plugin face", () => {
       }
     };
     await s.up(program);
+    // Nothing changed: neither provider nor any resource changes (the keys compare as values).
+    await s.up(program, { expectNoChanges: true });
     const invited = (emu: RunningEmulator) => emu.store.invitations.of(ORG).map((i) => i.email);
     expect(invited(east)).toContain("east.hire@northwind.example");
     expect(invited(east)).not.toContain("west.hire@northwind.example");
