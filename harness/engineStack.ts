@@ -11,8 +11,8 @@
  *   resolve `@pulumi/pulumi` and the package the program's resources load.
  * - Needs `pulumi` on PATH (harness/pulumiCli.ts).
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { runAsync } from "./runAsync";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as automation from "@pulumi/pulumi/automation";
@@ -284,18 +284,7 @@ export class EngineStack {
     return this.serial(async () => {
       const ws = (await this.open()).workspace as automation.LocalWorkspace;
       // Not spawnSync: an emulator in this process must go on answering while the CLI runs.
-      return new Promise((resolve) => {
-        const child = spawn("pulumi", [...args, "--stack", this.stackName, "--non-interactive"], {
-          cwd: this.workDir,
-          env: { ...process.env, ...ws.envVars },
-        });
-        let stdout = "";
-        let stderr = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
-        child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
-        child.on("error", (err) => resolve({ code: null, stdout, stderr: stderr + String(err) }));
-        child.on("close", (code) => resolve({ code, stdout, stderr }));
-      });
+      return runAsync("pulumi", [...args, "--stack", this.stackName, "--non-interactive"], { cwd: this.workDir, env: ws.envVars });
     });
   }
 

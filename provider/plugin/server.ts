@@ -357,7 +357,7 @@ function dataSourceOf(token: string): (args: unknown) => Promise<unknown> {
 }
 
 /** The inputs a state stands for, when a read gives none: the state's fields that are inputs of its kind. */
-export function inputsFromState(kind: string, props: Record<string, unknown>): Record<string, unknown> {
+function inputsFromState(kind: string, props: Record<string, unknown>): Record<string, unknown> {
   const resource = (SCHEMA.resources as Record<string, { inputProperties: Record<string, unknown> }>)[`${PACKAGE}:index:${kind}`];
   const names = Object.keys(resource?.inputProperties ?? {});
   return Object.fromEntries(Object.entries(props).filter(([k, v]) => names.includes(k) && v !== undefined));

@@ -14,7 +14,7 @@ import { EngineStack } from "../../harness/engineStack";
 import * as reviewadmin from "../../provider";
 import { skipWithoutEngine } from "../support/engine";
 import { programFolder } from "../support/providerWorld";
-import { runAsync } from "../support/runAsync";
+import { runAsync } from "../../harness/runAsync";
 import { writesFrom } from "../support/programWorld";
 import { control } from "../support/emulatorHttp";
 import { RunError } from "../../harness/runResult";

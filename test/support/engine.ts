@@ -42,3 +42,19 @@ export async function withoutPulumiCli<T>(fn: () => Promise<T>): Promise<T> {
     fs.rmSync(cache, { recursive: true, force: true });
   }
 }
+
+/**
+ * Why a program-level test of another language cannot run here, or undefined when it can: the
+ * first of `tools` (executables the CLI's language host or the program needs: `pulumi-language-yaml`,
+ * `go`) missing from PATH, with `how` to get it. Never a reason when the engine itself is missing
+ * (skipWithoutEngine says that). Under REVIEWADMIN_REQUIRE_PULUMI=1 (CI, whose build.sh builds the
+ * hosts) a missing tool fails the file instead of skipping it.
+ */
+export function missingTool(tools: Record<string, string>): string | undefined {
+  if (noEngine) return undefined;
+  const onPath = (name: string) => (process.env.PATH ?? "").split(path.delimiter).some((dir) => fs.existsSync(path.join(dir, name)));
+  const missing = Object.entries(tools).find(([name]) => !onPath(name));
+  const reason = missing && `${missing[0]} is not on PATH (${missing[1]})`;
+  if (reason && process.env.REVIEWADMIN_REQUIRE_PULUMI === "1") throw new Error(`REVIEWADMIN_REQUIRE_PULUMI=1 and ${reason}`);
+  return reason;
+}
