@@ -46,13 +46,21 @@ export class ResourceDriver {
   /**
    * @param type full type token, e.g. "pulumi-nodejs:dynamic/reviewadmin:OrgMember"
    * @param provider serialized provider text (see serializeProvider)
+   * @param view how results show properties to the caller (a provider may store some in another
+   *   form, as JSON text, say); `state` keeps them as the engine would hold them
    */
   constructor(
     readonly plugin: Plugin,
     readonly type: string,
     readonly name: string,
     public provider: string,
+    private readonly view: (props: Props) => Props = (props) => props,
   ) {}
+
+  /** An up's result as the caller reads it (see `view`). */
+  private shown(r: UpResult): UpResult {
+    return { ...r, outs: this.view(r.outs), inputs: this.view(r.inputs) };
+  }
 
   get urn(): string {
     return this.plugin.urn(this.type, this.name);
@@ -94,14 +102,14 @@ export class ResourceDriver {
 
     if (!old) {
       const created = await this.create(checked.inputs);
-      return { op: "create", ...created };
+      return this.shown({ op: "create", ...created });
     }
 
     const { diff, changed } = await this.engineDiff(old, checked.inputs);
     if (!changed) {
       // A "same" step keeps the old outputs and records the new inputs.
       this.state = { ...old, inputs: checked.inputs };
-      return { op: "same", id: old.id, outs: old.outputs, inputs: checked.inputs, diff };
+      return this.shown({ op: "same", id: old.id, outs: old.outputs, inputs: checked.inputs, diff });
     }
 
     if (diff.replaces.length > 0) {
@@ -111,16 +119,16 @@ export class ResourceDriver {
         await this.plugin.delete(old.id, this.urn, old.outputs, old.inputs);
         this.state = undefined;
         const created = await this.create(rechecked.inputs);
-        return { op: "replace", ...created, diff };
+        return this.shown({ op: "replace", ...created, diff });
       }
       const created = await this.create(rechecked.inputs);
       await this.plugin.delete(old.id, this.urn, old.outputs, old.inputs);
-      return { op: "replace", ...created, diff };
+      return this.shown({ op: "replace", ...created, diff });
     }
 
     const updated = await this.plugin.update(old.id, this.urn, old.outputs, checked.inputs, old.inputs);
     this.state = { id: old.id, inputs: checked.inputs, outputs: updated.outs };
-    return { op: "update", id: old.id, outs: updated.outs, inputs: checked.inputs, diff };
+    return this.shown({ op: "update", id: old.id, outs: updated.outs, inputs: checked.inputs, diff });
   }
 
   private async create(inputs: Props): Promise<{ id: string; outs: Props; inputs: Props }> {
@@ -131,7 +139,7 @@ export class ResourceDriver {
     return { ...created, inputs };
   }
 
-  /** Refresh: reads with stored outputs and inputs; returns the new state, undefined if gone. */
+  /** Refresh: reads with stored outputs and inputs; returns the new state (as `view` shows it), undefined if gone. */
   async refresh(): Promise<ResourceState | undefined> {
     if (!this.state) throw new Error(`${this.urn}: nothing to refresh`);
     const old = this.state;
@@ -141,7 +149,7 @@ export class ResourceDriver {
       return undefined;
     }
     this.state = { id: res.id, outputs: res.outs, inputs: res.inputs ?? old.inputs };
-    return this.state;
+    return { id: res.id, outputs: this.view(this.state.outputs), inputs: this.view(this.state.inputs) };
   }
 
   /** Destroy: deletes with stored outputs and forgets the state. */

@@ -14,6 +14,7 @@
  * never concludes a violation from it (it counts only what is known, or skips the check).
  */
 import { unknownValue } from "@pulumi/pulumi/runtime";
+import { unpackProps } from "../contract/packed";
 
 /**
  * Type token prefix of every resource of this package. The pack may import only the contract,
@@ -258,7 +259,8 @@ export function declarationsOf(r: ResourceInfo): Declared {
   const out: Declared = { declarations: [], rosters: [] };
   if (!kind) return out;
   const res: ResourceRef = { urn: r.urn, name: r.name, kind };
-  const p = r.props;
+  // A roster's maps cross the engine as JSON text on the dynamic face (contract/packed.ts).
+  const p = unpackProps(kind, r.props);
   const org = () => required(p.organizationId, isNumber);
   const db = () => required(p.databaseId, isNumber);
 

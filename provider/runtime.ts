@@ -21,6 +21,7 @@ import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 import { attachToPlugin } from "./pluginHost";
+import { packProps, unpackProps } from "../contract/packed";
 
 // Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
 attachToPlugin();
@@ -69,20 +70,42 @@ export function implementationOf(kind: string): ResourceImpl {
 
 /**
  * The provider of one kind, as Pulumi's dynamic-provider plugin calls it: what the `__provider`
- * text of every resource loads (resourceClass.ts `providerSource`).
+ * text of every resource loads (resourceClass.ts `providerSource`). A roster's large properties
+ * cross the engine as JSON text on this face (contract/packed.ts): read back on the way in,
+ * packed again on the way out, so the implementations see one shape on both faces.
  */
 export function shim(kind: string): pulumi.dynamic.ResourceProvider {
   const impl = () => implementationOf(kind);
+  const inn = <T>(props: T): T => unpackProps(kind, props);
+  const out = <T>(props: T): T => packProps(kind, props);
+  const packedFailure = (err: unknown): never => {
+    // A partial create carries the half-created resource's properties (lifecycle.ts IncompleteCreate).
+    const e = err as { properties?: unknown };
+    if (e && typeof e === "object" && e.properties) e.properties = out(e.properties);
+    throw err;
+  };
   return {
     // Synchronous underneath: the plugin caches the provider before awaiting configure, so a
     // concurrent call must never see half-applied settings.
     configure: (req) => Promise.resolve(configure(req)),
-    check: (olds, news) => impl().check(olds, news),
-    diff: (id, olds, news) => impl().diff(id, olds, news),
-    create: (inputs) => impl().create(inputs),
-    read: (id, props) => impl().read(id, props),
-    update: (id, olds, news) => impl().update(id, olds, news),
-    delete: (id, props) => impl().delete(id, props),
+    check: async (olds, news) => {
+      const r = await impl().check(inn(olds), inn(news));
+      return { ...r, inputs: out(r.inputs) };
+    },
+    diff: (id, olds, news) => impl().diff(id, inn(olds), inn(news)),
+    create: async (inputs) => {
+      const r = await impl().create(inn(inputs)).catch(packedFailure);
+      return { ...r, outs: out(r.outs) };
+    },
+    read: async (id, props) => {
+      const r = await impl().read(id, inn(props));
+      return { ...r, ...(r.props ? { props: out(r.props) } : {}), ...(r.inputs ? { inputs: out(r.inputs) } : {}) };
+    },
+    update: async (id, olds, news) => {
+      const r = await impl().update(id, inn(olds), inn(news));
+      return { ...r, outs: out(r.outs) };
+    },
+    delete: (id, props) => impl().delete(id, inn(props)),
   };
 }
 

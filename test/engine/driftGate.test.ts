@@ -9,6 +9,7 @@
  * (knownExceptions) is a change of the roster, shown by the preview and stored by the up, after
  * which every job is clean. "report" warns, "ignore" says nothing, "failOnAny" stops on anyone.
  */
+import { unpackProps } from "../../contract/packed";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
@@ -31,7 +32,11 @@ const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).jo
 /** How many times `text` occurs in `within`. */
 const count = (within: string, text: string) => within.split(text).length - 1;
 /** The stored outputs of the resource named `name`. */
-const outputsOf = (s: EngineStack, name: string) => [...s.state.values()].find((e) => e.urn.endsWith(`::${name}`))!.outputs;
+/** A resource's stored outputs, a roster's maps read from their JSON text (contract/packed.ts). */
+const outputsOf = (s: EngineStack, name: string) => {
+  const e = [...s.state.values()].find((x) => x.urn.endsWith(`::${name}`))!;
+  return unpackProps(e.type.split(":").pop()!, e.outputs);
+};
 
 type Who = { members: Record<string, { permissions: string[] }>; users: Record<string, string[]> };
 

@@ -27,6 +27,7 @@ import * as path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packedTarball, repoRoot, writesIn } from "../../bench/exportedProject";
+import { unpackProps } from "../../contract/packed";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { Backend, MAX_CHARACTER_COMMENT, runCommand, runPulumiAction, type GithubContext } from "../support/actionStandIn";
 import { ActionsRunner, type JobRun, type WorkflowRun } from "../support/actionsRunner";
@@ -206,10 +207,11 @@ const writes = () => writesIn(emu.traffic.log.counters.byOperation);
 /** The stored outputs of the stack's resource named `name`, as `pulumi stack export` shows them. */
 async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
   const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", STACK));
-  const resource = (exported.deployment.resources as { urn: string; outputs: Record<string, unknown> }[]).find((r) =>
+  const resource = (exported.deployment.resources as { urn: string; type: string; outputs: Record<string, unknown> }[]).find((r) =>
     r.urn.endsWith(`::${name}`),
   );
-  return resource!.outputs;
+  // A roster's maps are JSON text in the state (contract/packed.ts).
+  return unpackProps(resource!.type.split(":").pop()!, resource!.outputs);
 }
 
 /** A reviewer's sign-off: review.csv with `decisions` filled in, saved as a spreadsheet in a continental locale does (`;`, BOM, CRLF). */
@@ -249,6 +251,10 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     emu.traffic.log.reset();
     expect(await sh(access, "pulumi", "up", "--yes", "--non-interactive")).toMatch(/adopted 2,?008 people already there/);
     expect(writes()).toEqual({});
+    // The next up, with nothing changed anywhere, sends no request at all (the 2,007-member roster included).
+    emu.traffic.log.reset();
+    await sh(access, "pulumi", "up", "--yes", "--non-interactive", "--expect-no-changes");
+    expect(emu.traffic.log.counters.total).toBe(0);
 
     await sh(ws, "git", "init", "-q", "-b", "main");
     await sh(ws, "git", "add", ".");

@@ -78,4 +78,40 @@ describe("a stack written by an older version", () => {
     expect(removed.steps.map((st) => st.op)).toEqual(["delete"]);
     expect(world.emu.store.databases.findUser(DB, SEEDED.users.unaffiliated)).toBeUndefined();
   });
+
+  it("a roster whose state holds its maps as property maps (before 0.3.0 packed them): no-change up, refresh, update, destroy", async () => {
+    const s = world.freshStack();
+    const member = String(SEEDED.users.member);
+    const args = { databaseId: DB, mode: "additive", users: { [member]: ["DB_UPLOAD"] } };
+    await s.up(
+      () =>
+        void new (class extends pulumi.CustomResource {})("pulumi-nodejs:dynamic/reviewadmin:DatabaseUsers", "roster", {
+          ...args,
+          __provider: olderProvider("DatabaseUsers", "implementationOf"),
+        }),
+    );
+    expect(s.find("roster")!.outputs.users).toMatchObject({ [member]: { permissions: ["DB_UPLOAD"] } });
+
+    // Today's program: the same roster, whose class packs its maps; the stored maps read as before.
+    const today = (permissions: string[]) => () => {
+      const roster = new reviewadmin.DatabaseUsers("roster", {
+        ...args,
+        mode: "additive",
+        users: { [member]: permissions as ["DB_UPLOAD"] },
+      });
+      return { users: roster.users };
+    };
+    const same = await s.up(today(["DB_UPLOAD"]), { expectNoChanges: true });
+    expect(same.outputs.users).toMatchObject({ [member]: { permissions: ["DB_UPLOAD"] } });
+    world.emu.store.databases.setUser(DB, SEEDED.users.member, ["DB_DELETE"]);
+    world.emu.store.changed();
+    expect((await s.refresh()).steps.map((st) => st.op)).toEqual(["refresh-changed"]);
+    const updated = await s.up(today(["DB_UPLOAD"]));
+    expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
+    // Written by today's code: the map is JSON text in the state, and a map again in the program.
+    expect(typeof s.find("roster")!.outputs.users).toBe("string");
+    expect(updated.outputs.users).toMatchObject({ [member]: { permissions: ["DB_UPLOAD"] } });
+    await s.up(today(["DB_UPLOAD"]), { expectNoChanges: true });
+    expect((await s.destroy()).steps.map((st) => st.op)).toEqual(["delete"]);
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
+import { UNKNOWN } from "../../harness/wire";
 import { programFolder, useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
 
@@ -129,6 +130,21 @@ describe("OrganizationMembers", () => {
       });
     },
   );
+
+  it("a preview whose members are not known yet (one entry from another resource's output makes the packed map unknown) passes, writing nothing", async () => {
+    const roster = { organizationId: ORG, mode: "additive", onUnmanaged: "report", members: { "alan@northwind.example": {} } };
+    await world().run(async (run) => void (await (await res(run, "known")).up(roster)));
+    await world().run(async (run) => {
+      record();
+      const existing = await (await res(run, "known")).preview({ ...roster, members: UNKNOWN });
+      expect(existing.check.failures).toEqual([]);
+      expect(existing.op).toBe("update");
+      const fresh = await (await res(run, "later")).preview({ ...roster, members: UNKNOWN });
+      expect(fresh.op).toBe("create");
+      expect(fresh.check.failures).toEqual([]);
+      expect(calls("PostOrganizationUsers") + calls("PatchOrganizationUser") + calls("DeleteOrganizationUser")).toBe(0);
+    });
+  });
 
   it("refuses bad input at check", async () => {
     await world().run(async (run) => {

@@ -15,6 +15,7 @@ import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { accessView, describeAccessChanges, type AccessView } from "../../demo/platform";
 import { EngineStack, type EngineRunOptions } from "../../harness/engineStack";
 import { fieldChanges, outputsAround, type RunResult } from "../../harness/runResult";
+import { unpackProps } from "../../contract/packed";
 import { invitations, people } from "../../examples/access-baseline/access";
 import { control } from "./emulatorHttp";
 import { ORDERED } from "./scenario";
@@ -201,8 +202,11 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const before = new Map(ctx.stack.state);
       const refresh = await ctx.stack.refresh();
       const changes = (name: string) => {
-        const around = outputsAround(stepOf(refresh, name), before, ctx.stack.state);
-        return fieldChanges(around.before, around.after);
+        const step = stepOf(refresh, name);
+        const around = outputsAround(step, before, ctx.stack.state);
+        // A roster's maps are JSON text in the state (contract/packed.ts): compared as the maps they hold.
+        const kind = step.type.split(":").pop()!;
+        return fieldChanges(unpackProps(kind, around.before), unpackProps(kind, around.after));
       };
       expect(opsOf(refresh)).toEqual({
         members: "refresh-changed",

@@ -22,6 +22,7 @@ import { PluginPool, RunPlugin } from "../../harness/pluginPool";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 import { CheckFailedError } from "../../harness/engineSteps";
 import type { Props } from "../../harness/wire";
+import { unpackProps } from "../../contract/packed";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
@@ -128,7 +129,7 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
             const id = `${kind}/${name}`;
             let d = drivers.get(id);
             if (!d) {
-              d = new ResourceDriver(plugin, tokenOf(kind), name, await providerText(kind));
+              d = new ResourceDriver(plugin, tokenOf(kind), name, await providerText(kind), (props) => unpackProps(kind, props));
               d.state = states.get(id);
               drivers.set(id, d);
             }

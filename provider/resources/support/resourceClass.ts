@@ -8,6 +8,7 @@
  * resource runs today's code (which reads every older state: see SCHEMA_VERSION in lifecycle.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { canonicalJson, isPacked, PACKED_PROPERTIES } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere } from "./declarations";
 import type { ResourceShape } from "./implementation";
@@ -78,13 +79,47 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
       ...(pulumi.runtime.isDryRun() ? { [RUN_MARKS.preview]: true } : {}),
       [RUN_MARKS.urn]: urnOf(name, type, opts?.parent),
     };
-    const props = { ...programProps(definition, name, args), ...marks, __provider: providerSource(definition.kind) };
+    const props = {
+      ...packedInputs(definition.kind, programProps(definition, name, args)),
+      ...marks,
+      __provider: providerSource(definition.kind),
+    };
     const hideDiffs = definition.hideDiffs?.length ? { hideDiffs: [...(opts?.hideDiffs ?? []), ...definition.hideDiffs] } : {};
     super(type, name, props, { ...opts, ...hideDiffs });
+    // The program reads the packed outputs as the values they hold, whichever state wrote them.
+    const self = this as unknown as Record<string, unknown>;
+    for (const field of PACKED_PROPERTIES[definition.kind] ?? []) {
+      const packed = self[field];
+      if (pulumi.Output.isInstance(packed)) self[field] = packed.apply((v) => (isPacked(v) ? (JSON.parse(v) as unknown) : v));
+    }
     // A failed step is reported once, by the engine, on this resource; its outputs reject too, and a
     // rejection nothing handles would make the program print the same failure again, with a stack.
     for (const value of Object.values(this)) handled(value);
   }
+}
+
+/**
+ * A roster's large inputs as JSON text (contract/packed.ts says why): at once when the value holds
+ * no output or promise, else when it resolves (an unknown anywhere in it leaves the whole unknown
+ * in a preview, which the roster reads as "not known yet", as it reads an unknown entry).
+ */
+function packedInputs(kind: string, props: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...props };
+  for (const field of PACKED_PROPERTIES[kind] ?? []) {
+    const v = out[field];
+    if (v === undefined || v === null) continue;
+    out[field] = holdsPending(v)
+      ? pulumi.output(v).apply((plain) => (plain === undefined ? undefined : canonicalJson(plain)))
+      : canonicalJson(v);
+  }
+  return out;
+}
+
+/** True when a value holds an output or a promise anywhere (so it is not plain data yet). */
+function holdsPending(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  if (pulumi.Output.isInstance(v) || typeof (v as { then?: unknown }).then === "function") return true;
+  return (Array.isArray(v) ? v : Object.values(v)).some(holdsPending);
 }
 
 /**
