@@ -50,15 +50,22 @@ function editAccess(project: string): { changed: string } {
   return { changed };
 }
 
-/** A program that runs the exported one with the rosters' hideDiffs taken off (the baseline). */
+/**
+ * A program that runs the exported one with the rosters' hideDiffs taken off and their maps
+ * unpacked (contract/packed.ts): what Pulumi printed of a roster before 0.3.0 (the baseline).
+ */
 function fullDiffProgram(project: string): string {
   const file = path.join(project, "bin", "full-diff.js");
   fs.writeFileSync(
     file,
     [
-      "// The exported program with every resource's hideDiffs taken off: what Pulumi prints of a roster's whole map.",
+      "// The exported program with every resource's hideDiffs taken off and its maps as maps: what Pulumi prints of a roster's whole map.",
       'const pulumi = require("@pulumi/pulumi");',
-      "pulumi.runtime.registerResourceTransform((a) => ({ props: a.props, opts: { ...a.opts, hideDiffs: [] } }));",
+      "const unpacked = (v) => (typeof v === 'string' && /^[[{]/.test(v) ? JSON.parse(v) : v);",
+      "pulumi.runtime.registerResourceTransform((a) => ({",
+      "  props: Object.fromEntries(Object.entries(a.props).map(([k, v]) => [k, unpacked(v)])),",
+      "  opts: { ...a.opts, hideDiffs: [] },",
+      "}));",
       'module.exports = require("./index.js");',
       "",
     ].join("\n"),
