@@ -24,7 +24,16 @@ export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
-export { EthicalWall, type EthicalWallArgs, type OnBreach, type WallBreach, type WallUnenforceable } from "./resources/ethicalWall";
+export {
+  EthicalWall,
+  type EthicalWallArgs,
+  type OnBreach,
+  type WallBreach,
+  type WallException,
+  type WallExceptionArgs,
+  type WallRemoval,
+  type WallUnenforceable,
+} from "./resources/ethicalWall";
 // The same resources on the plugin face (docs/plugin.md): `new reviewadmin.plugin.OrgMember(...)`.
 export { plugin, type PluginClass } from "./plugin/classes";
 

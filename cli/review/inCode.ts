@@ -4,17 +4,18 @@
  * line of access and the end date they set, the ethical walls covering the person, and the flags
  * not-in-code, expiring-soon, walled and wall-breach.
  */
-import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall } from "../../policy/declarations";
-import { wallCovers } from "../../contract/grants";
+import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall, wallRuleOf } from "../../policy/declarations";
+import { wallCloses } from "../../contract/grants";
 import type { Flag, PersonInCode, ReviewPerson } from "./format";
 
 const DAY_MS = 86_400_000;
 
-/** The wall's entry (an email or a `*@domain` pattern) or walled user id that covers the person. */
+/** True when the wall walls the person off: by the user ids its check found, or by their email (`wallCloses`). */
 function covers(wall: Wall, p: ReviewPerson): boolean {
   if (p.userId !== null && wall.walledUsers[String(p.userId)] !== undefined) return true;
-  if (isNotKnown(wall.people) || !p.key.includes("@")) return false;
-  return wall.people.some((x) => wallCovers(x, p.key));
+  const rule = wallRuleOf(wall);
+  if (!rule || !p.key.includes("@")) return false;
+  return wallCloses(rule, p.key);
 }
 
 /** Whether a declaration of the stack declares this line of the person's access in organization `orgId`. */
