@@ -2865,6 +2865,37 @@ export const SCHEMA = {
         ],
       },
     },
+    "reviewadmin:index:getWallsFromFile": {
+      description: "Reads the wall file and judges it against the databases and people the key sees.",
+      inputs: {
+        properties: {
+          path: {
+            type: "string",
+            description: "The wall file (CSV, docs/walls.md), relative to the program's folder.",
+          },
+        },
+        required: ["path"],
+      },
+      outputs: {
+        properties: {
+          walls: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:FileWall",
+            },
+            description: "One wall per matter whose databases are known: `new EthicalWall(w.name, { ...w.args, onBreach })`.",
+          },
+          problems: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:WallFileProblem",
+            },
+            description: "Every row or column not read, unknown person and unknown matter, by line.",
+          },
+        },
+        required: ["walls", "problems"],
+      },
+    },
   },
   types: {
     "reviewadmin:index:AccessDatabase": {
@@ -3842,6 +3873,62 @@ export const SCHEMA = {
           name: "yyyyDashMMDashdd",
         },
       ],
+    },
+    "reviewadmin:index:FileWall": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          description: "A resource name: `wall-` and the matter, lower-cased, other characters as `-`.",
+        },
+        matter: {
+          type: "string",
+        },
+        lines: {
+          type: "array",
+          items: {
+            type: "number",
+          },
+          description: "The lines of the matter's rows.",
+        },
+        args: {
+          $ref: "#/types/reviewadmin:index:FileWallArgs",
+        },
+      },
+      required: ["name", "matter", "lines", "args"],
+    },
+    "reviewadmin:index:FileWallArgs": {
+      type: "object",
+      properties: {
+        databaseIds: {
+          type: "array",
+          items: {
+            type: "integer",
+          },
+        },
+        people: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        reason: {
+          type: "string",
+        },
+      },
+      required: ["databaseIds", "reason"],
     },
     "reviewadmin:index:GetAccessMatrixArgsWall": {
       type: "object",
@@ -4873,6 +4960,18 @@ export const SCHEMA = {
         },
       },
       required: ["person", "approver", "reason", "endsOn"],
+    },
+    "reviewadmin:index:WallFileProblem": {
+      type: "object",
+      properties: {
+        line: {
+          type: "number",
+        },
+        message: {
+          type: "string",
+        },
+      },
+      required: ["line", "message"],
     },
     "reviewadmin:index:WallRemoval": {
       type: "object",
