@@ -10,6 +10,7 @@
  * exception admits its person until its end by the service's clock, then they are a breach.
  */
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import type * as automation from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { DatabasePermission } from "../../contract/types";
@@ -237,5 +238,31 @@ describe("matter-team walls (issue 37)", () => {
       "linus@example.com",
       "margaret@northwind.example",
     ]);
+  });
+});
+
+describe("walls from the firm's wall system (issue 37)", () => {
+  const EXAMPLE = path.join(repoRoot, "examples/walls-from-file/walls.csv");
+
+  it("a program declares the example file's walls; the typo'd matter and the misspelt person are warned with their lines", async () => {
+    const s = world.freshStack();
+    const program = async () => {
+      const file = await reviewadmin.getWallsFromFile({ path: EXAMPLE });
+      for (const w of file.walls) new reviewadmin.EthicalWall(w.name, { ...w.args, onBreach: "report" });
+      for (const p of file.problems) pulumi.log.warn(`walls.csv line ${p.line}: ${p.message}`);
+      return { problemLines: file.problems.map((p) => p.line) };
+    };
+    const up = await s.up(program);
+    expect(s.find("wall-nw-1001")!.outputs).toMatchObject({
+      databaseIds: [DB],
+      team: ["alan@northwind.example", "barbara@northwind.example"],
+      alsoAllowed: ["frances@northwind.example"],
+    });
+    expect(s.find("wall-nw-1002")!.outputs.people).toEqual(["ken@northwind.example", "kenn@northwind.example"]);
+    expect(s.find("wall-nw-1003")).toBeUndefined();
+    expect(up.outputs.problemLines).toEqual([6, 7]);
+    expect(logsOf(up)).toContain(
+      "walls.csv line 7: unknown matter NW-1003: no database the API key can see is named 'Northwind v Contoso'",
+    );
   });
 });
