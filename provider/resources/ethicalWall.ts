@@ -239,7 +239,7 @@ const label = (s: { databaseIds: number[]; reason: string }) =>
 type Judged = Pick<Inputs, "databaseIds" | "people" | "team" | "alsoAllowed" | "exceptions">;
 
 /** What the live platform says of a wall's databases now. */
-interface Live {
+export interface WallLive {
   walledUsers: Record<string, string>;
   breaches: WallBreach[];
   unenforceable: WallUnenforceable[];
@@ -254,7 +254,7 @@ interface Live {
  * run each, and judges each person on the service's day: closed to them by the wall
  * (`wallCloses`), unless an exception in force admits them.
  */
-async function readLive(client: ReviewAdminClient, inputs: Judged): Promise<Live> {
+export async function readWallLive(client: ReviewAdminClient, inputs: Judged): Promise<WallLive> {
   const rule: WallRule = inputs;
   const exceptions = inputs.exceptions ?? [];
   const day = await today(client);
@@ -368,7 +368,7 @@ const closesTo = (inputs: Pick<Inputs, "team">) =>
   inputs.team ? "which the wall closes to all but the matter team" : "which the wall closes to them";
 
 /** Warns of each breach and each unenforceable org admin, saying what happens next; lists the exceptions in force apart. */
-function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason" | "team">, live: Live): void {
+function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason" | "team">, live: WallLive): void {
   for (const b of live.breaches) {
     const next = b.keptBecause
       ? `left in place: ${b.keptBecause}`
@@ -400,7 +400,7 @@ const settingsOf = (w: Partial<Inputs> | EthicalWallState) => ({
   onBreach: w.onBreach!,
 });
 
-function stateOf(inputs: Inputs | EthicalWallState, live: Live, removals: WallRemoval[] | undefined): EthicalWallState {
+function stateOf(inputs: Inputs | EthicalWallState, live: WallLive, removals: WallRemoval[] | undefined): EthicalWallState {
   return {
     ...settingsOf(inputs),
     walledUsers: live.walledUsers,
@@ -414,7 +414,7 @@ function stateOf(inputs: Inputs | EthicalWallState, live: Live, removals: WallRe
 
 /** Reads the live platform and, with onBreach "remove", removes the breaching grants the anti-lockout rule allows (E24). */
 async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string, before: WallRemoval[] = []): Promise<EthicalWallState> {
-  const read = await readLive(client, inputs);
+  const read = await readWallLive(client, inputs);
   const found = { ...read, breaches: await withMakers(client, read.breaches) };
   if (inputs.onBreach !== "remove" || found.breaches.length === 0) {
     warnFindings(action, inputs, found);
@@ -477,7 +477,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   async check(inputs, olds, { client, action }) {
     if (containsUnknown(inputs)) return { inputs };
     try {
-      const live = await readLive(client, inputs);
+      const live = await readWallLive(client, inputs);
       // A wall already in state is diffed next, and its diff says the same: only a new one warns here.
       if (olds.databaseIds === undefined) warnFindings(action, inputs, { ...live, breaches: [] });
       const computed = { walledUsers: live.walledUsers, orgAdminReach: live.orgAdminReach };
@@ -492,7 +492,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   async diff(olds, news, { client, action, refresh }) {
     if (containsUnknown(news)) return { changes: true, replaces: [] };
     if (refresh) return { changes: settingsChanged(olds, news) || (olds.breaches ?? []).length > 0, replaces: [] };
-    const live = await readLive(client, news);
+    const live = await readWallLive(client, news);
     const marked = news.onBreach === "remove" ? await markKept(client, live.breaches) : live.breaches;
     const changes = settingsChanged(olds, news) || (news.onBreach === "remove" && marked.some((b) => !b.keptBecause));
     // Without a change up does not run, so the breaches are said here.
@@ -504,7 +504,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   update: (olds, news, { client, action }) => enforce(news, client, action, olds.removals),
 
   async read(state, { client, action }) {
-    const live = await readLive(client, state);
+    const live = await readWallLive(client, state);
     const marked = state.onBreach === "remove" ? await markKept(client, live.breaches) : live.breaches;
     const found = { ...live, breaches: await withMakers(client, marked) };
     warnFindings(action, state, found);
