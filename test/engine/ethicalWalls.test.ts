@@ -244,7 +244,9 @@ describe("matter-team walls (issue 37)", () => {
 describe("walls from the firm's wall system (issue 37)", () => {
   const EXAMPLE = path.join(repoRoot, "examples/walls-from-file/walls.csv");
 
-  it("a program declares the example file's walls; the typo'd matter and the misspelt person are warned with their lines", async () => {
+  // The walls-from-file example's program, inline: run as a file, its `pulumi-reviewadmin` would
+  // resolve through node_modules to the installed package, not this tree's.
+  it("a program declares the example CSV's walls; the typo'd matter and the misspelt person are warned with their lines", async () => {
     const s = world.freshStack();
     const program = async () => {
       const file = await reviewadmin.getWallsFromFile({ path: EXAMPLE });
