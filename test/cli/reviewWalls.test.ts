@@ -9,7 +9,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeOf } from "../../cli/review/inCode";
+import type { ReviewPerson } from "../../cli/review/format";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { declaredBy } from "../../policy/declarations";
 import { control } from "../support/emulatorHttp";
 import { runCli } from "./runCli";
 
@@ -164,5 +167,39 @@ describe("review walls", () => {
     expect(both.err).toContain("give --until or --as-of, not both");
     const help = await runCli(["review", "walls", "--help"]);
     expect(help.out).toContain("Writes walls.md, walls.csv and walls.json into --out.");
+  });
+});
+
+describe("the review packet's wall flags (inCode.ts)", () => {
+  it("a matter-team wall flags an outsider's grant as a wall-breach; an exception in force on the review's day admits them, said apart", () => {
+    const type = "pulumi-nodejs:dynamic/reviewadmin:EthicalWall";
+    const wall = (exceptions: object[]) =>
+      declaredBy([
+        {
+          type,
+          urn: `urn:pulumi:dev::access::${type}::nvc-team`,
+          name: "nvc-team",
+          props: { databaseIds: [DB], team: ["alan@northwind.example"], reason: "NvC matter team", walledUsers: {}, exceptions },
+        },
+      ]);
+    const margaret: ReviewPerson = {
+      key: "margaret@northwind.example",
+      userId: U.multiOrgMember,
+      name: "Margaret Hamilton",
+      lines: [{ scope: `database ${DB}`, status: "granted", permissions: ["DB_UPLOAD"] }],
+      lastActivity: null,
+      flags: [],
+    };
+    const asOf = Date.parse("2026-11-15T00:00:00Z");
+    const x = { person: "margaret@northwind.example", approver: "grace@northwind.example", reason: "production", endsOn: "2026-12-01" };
+    expect(codeOf(wall([]), SEEDED.org, asOf, 14)(margaret).flags).toEqual(expect.arrayContaining(["walled", "wall-breach"]));
+    const admitted = codeOf(wall([x]), SEEDED.org, asOf, 14)(margaret);
+    expect(admitted.flags).toContain("walled");
+    expect(admitted.flags).not.toContain("wall-breach");
+    expect(admitted.inCode.walls).toEqual([
+      'EthicalWall "nvc-team" (NvC matter team); exception in force: margaret@northwind.example (approved by grace@northwind.example: production; until 2026-12-01)',
+    ]);
+    // Past its end on the review's day, it admits no more.
+    expect(codeOf(wall([x]), SEEDED.org, Date.parse("2026-12-01T00:00:00Z"), 14)(margaret).flags).toContain("wall-breach");
   });
 });
