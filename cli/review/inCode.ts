@@ -5,7 +5,7 @@
  * not-in-code, expiring-soon, walled and wall-breach.
  */
 import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall, wallRuleOf } from "../../policy/declarations";
-import { admittedBy, dayOf, exceptionText, wallCloses, type WallException } from "../../contract/grants";
+import { admittedBy, dayOf, exceptionText, wallCloses } from "../../contract/grants";
 import type { Flag, PersonInCode, ReviewPerson } from "./format";
 
 const DAY_MS = 86_400_000;
@@ -77,7 +77,7 @@ export function codeOf(declared: Declared, orgId: number, asOf: number, expiring
     if (covering.length > 0) flags.add("walled");
     // An exception in force on the review's day admits the person: walled, but no breach; said apart.
     const admitted = (w: Wall) =>
-      isNotKnown(w.exceptions ?? []) ? undefined : admittedBy(w.exceptions as WallException[], p.key, asOfDay);
+      w.exceptions === undefined || isNotKnown(w.exceptions) ? undefined : admittedBy(w.exceptions, p.key, asOfDay);
     const closing = covering.filter((w) => !admitted(w));
     const closed = new Set(closing.flatMap((w) => (isNotKnown(w.databaseIds) ? [] : w.databaseIds)).map((id) => `database ${id}`));
     if (p.lines.some((l) => l.status === "granted" && l.permissions.length > 0 && closed.has(l.scope))) flags.add("wall-breach");
