@@ -180,17 +180,19 @@ describe("matter-team walls (issue 37)", () => {
   const MARGARET = SEEDED.users.multiOrgMember; // DB_UPLOAD on 2001 from the seed
   const LINUS = SEEDED.users.unaffiliated;
   /** The NvC matter team; Margaret admitted by an exception ending on `endsOn` (none: no exception). */
-  const teamWall = (endsOn?: string) => () => {
-    new reviewadmin.EthicalWall("nvc-team", {
-      databaseIds: [DB],
-      team: ["alan@northwind.example", "barbara@northwind.example"],
-      reason: "NvC matter team",
-      onBreach: "remove",
-      ...(endsOn
-        ? { exceptions: [{ person: "margaret@northwind.example", approver: "grace@northwind.example", reason: "production", endsOn }] }
-        : {}),
-    });
-  };
+  const teamWall =
+    (endsOn?: string, ra: Face = reviewadmin as Face) =>
+    () => {
+      new ra.EthicalWall("nvc-team", {
+        databaseIds: [DB],
+        team: ["alan@northwind.example", "barbara@northwind.example"],
+        reason: "NvC matter team",
+        onBreach: "remove",
+        ...(endsOn
+          ? { exceptions: [{ person: "margaret@northwind.example", approver: "grace@northwind.example", reason: "production", endsOn }] }
+          : {}),
+      });
+    };
 
   it("a program granting outside the team fails the preview, naming the wall, the person and the database", async () => {
     const s = world.freshStack();
@@ -206,39 +208,42 @@ describe("matter-team walls (issue 37)", () => {
     );
   });
 
-  it("an outsider added in the web app is found at refresh with who added them and removed by up; an exception admits until its end", async () => {
-    const s = world.freshStack();
-    const now = (await control(world.emu.url, "GET", "/clock")).body.data.nowMs as number;
-    const endsOn = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
-    await s.up(teamWall(endsOn));
-    expect(s.find("nvc-team")!.outputs.breaches).toEqual([]);
-    expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]); // admitted
+  it.each(FACES)(
+    "an outsider added in the web app is found at refresh with who added them and removed by up; an exception admits until its end (%s)",
+    async (_face, ra) => {
+      const s = world.freshStack();
+      const now = (await control(world.emu.url, "GET", "/clock")).body.data.nowMs as number;
+      const endsOn = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
+      await s.up(teamWall(endsOn, ra));
+      expect(s.find("nvc-team")!.outputs.breaches).toEqual([]);
+      expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]); // admitted
 
-    expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${LINUS}`, { permissions: ["DB_UPLOAD"] })).status).toBeLessThan(
-      300,
-    );
-    const refresh = await s.refresh();
-    expect(logsOf(refresh)).toMatch(
-      /breach: linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001/,
-    );
-    expect(logsOf(refresh)).toMatch(
-      /exception in force: margaret@northwind\.example \(approved by grace@northwind\.example: production; until /,
-    );
-    await s.up(teamWall(endsOn));
-    expect(world.emu.store.databases.findUser(DB, LINUS)).toBeUndefined();
-    expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]);
+      expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${LINUS}`, { permissions: ["DB_UPLOAD"] })).status).toBeLessThan(
+        300,
+      );
+      const refresh = await s.refresh();
+      expect(logsOf(refresh)).toMatch(
+        /breach: linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001/,
+      );
+      expect(logsOf(refresh)).toMatch(
+        /exception in force: margaret@northwind\.example \(approved by grace@northwind\.example: production; until /,
+      );
+      await s.up(teamWall(endsOn, ra));
+      expect(world.emu.store.databases.findUser(DB, LINUS)).toBeUndefined();
+      expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]);
 
-    // Two days on by the service's clock: the exception has ended, and Margaret is a breach again.
-    expect((await control(world.emu.url, "POST", "/clock", { advanceDays: 2 })).status).toBe(200);
-    const later = await s.refresh();
-    expect(logsOf(later)).toMatch(/breach: margaret@northwind\.example .* their exception has ended/);
-    await s.up(teamWall(endsOn));
-    expect(world.emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
-    expect((s.find("nvc-team")!.outputs.removals as { email: string }[]).map((r) => r.email)).toEqual([
-      "linus@example.com",
-      "margaret@northwind.example",
-    ]);
-  });
+      // Two days on by the service's clock: the exception has ended, and Margaret is a breach again.
+      expect((await control(world.emu.url, "POST", "/clock", { advanceDays: 2 })).status).toBe(200);
+      const later = await s.refresh();
+      expect(logsOf(later)).toMatch(/breach: margaret@northwind\.example .* their exception has ended/);
+      await s.up(teamWall(endsOn, ra));
+      expect(world.emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
+      expect((s.find("nvc-team")!.outputs.removals as { email: string }[]).map((r) => r.email)).toEqual([
+        "linus@example.com",
+        "margaret@northwind.example",
+      ]);
+    },
+  );
 });
 
 describe("walls from the firm's wall system (issue 37)", () => {
