@@ -14,6 +14,7 @@ import type { ActivityEvent } from "../../contract/types";
 import type { ReviewAdminClient } from "../../provider/client";
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import { readWallLive, type WallRemoval } from "../../provider/resources/ethicalWall";
+import { compareText } from "../../provider/util";
 import { isNotKnown, isObject, wallRuleOf, type ResourceInfo, type Wall } from "../../policy/declarations";
 import { readLog } from "./events";
 
@@ -87,7 +88,7 @@ function wallsOf(
     const removals = Array.isArray(props.removals) ? (props.removals.filter(isObject) as unknown as WallRemoval[]) : [];
     out.push({ wall, rule, databaseIds: wall.databaseIds, removals });
   }
-  return out.sort((a, b) => a.wall.res.name.localeCompare(b.wall.res.name));
+  return out.sort((a, b) => compareText(a.wall.res.name, b.wall.res.name));
 }
 
 /**

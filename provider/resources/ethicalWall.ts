@@ -21,7 +21,7 @@ import { admittedBy, exceptionStanding, exceptionText, wallCloses, type WallExce
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { normalizeEmail, sortedSet } from "../normalize";
-import { definedOnly } from "../util";
+import { compareText, definedOnly } from "../util";
 import { DatabaseId, Email, Name } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
@@ -136,9 +136,7 @@ const Inputs = z
       .optional(),
     exceptions: z
       .array(Exception)
-      .transform((xs) =>
-        [...xs].sort((a, b) => JSON.stringify([a.person, a.startsOn ?? ""]).localeCompare(JSON.stringify([b.person, b.startsOn ?? ""]))),
-      )
+      .transform((xs) => [...xs].sort((a, b) => compareText(a.person, b.person) || compareText(a.startsOn ?? "", b.startsOn ?? "")))
       .optional(),
     reason: NotBlank("why the wall stands"),
     onBreach: z.enum(["report", "remove"], { message: 'must be "report" or "remove"' }).default("report"),
