@@ -192,6 +192,9 @@ describe("EthicalWall", () => {
     const older = await world().run(async (run) => (await res(run, "old")).up(valid));
     const fresh = await world().run(async (run) => (await res(run, "old")).refresh());
     expect(fresh!.outputs).toEqual(older.outs);
+    // And the program unchanged diffs to no change.
+    const again = await world().run(async (run) => (await res(run, "old")).preview(valid));
+    expect(again.op).toBe("same");
     // The outputs a wall of people had before issue 37: none of the new fields appear unless declared.
     expect(
       Object.keys(older.outs)
