@@ -119,3 +119,13 @@ export function positiveInt(name: string, value: unknown): number | undefined {
   if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got '${String(value)}'`);
   return n;
 }
+
+/** A time option: ISO 8601 or unix milliseconds, or a UsageError naming the option. */
+export function timeOption(name: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value).trim();
+  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new UsageError(`--${name} must be an ISO 8601 time (2026-11-25T00:00:00Z) or unix milliseconds, got '${text}'`);
+  return ms;
+}

@@ -16,6 +16,7 @@ import { projectFiles } from "./export/projectFiles";
 import { yamlProjectFiles } from "./export/yamlProject";
 import { readAccess, type ExportedAccess, type ExportScope } from "./export/read";
 import { checkOutputFolder, writeProject } from "./export/writeProject";
+import { readWallsForExport, wallsSummary, type ExportedWalls } from "./export/wallsFile";
 
 const DEFAULT_OUT = "reviewadmin-access";
 /** A Pulumi project name that is also an npm package name. */
@@ -93,6 +94,8 @@ export interface ExportSummary {
   }[];
   requests: number;
   seconds: number;
+  /** With --walls: the walls declared (resource names) and the file's problems by line. */
+  walls?: { file: string; declared: string[]; problems: { line: number; message: string }[] };
 }
 
 function summaryJson(access: ExportedAccess, out: string, requests: number, wallMs: number): ExportSummary {
@@ -196,6 +199,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       value: "FACE",
       help: "dynamic (default for typescript: the dynamic provider) or plugin (the reviewadmin provider plugin: explicit providers, detailed diffs, import; yaml always uses it)",
     },
+    walls: {
+      type: "string",
+      value: "FILE",
+      help: "the firm's walls as a CSV from its wall system (docs/walls.md): written into index.ts as EthicalWall resources; unknown people and matters are reported with their lines",
+    },
     "no-grants": { type: "boolean", help: "leave database grants out" },
     "no-invitations": { type: "boolean", help: "leave pending and expired invitations out (additive mode only)" },
     "no-identifiers": { type: "boolean", help: "leave user identifiers out (not managed by the program)" },
@@ -218,6 +226,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "pulumi-reviewadmin export --out access --force && git -C access diff   # what changed since the last export",
     "pulumi-reviewadmin export --language yaml --out access-yaml   # a Pulumi YAML project on the provider plugin",
     "pulumi-reviewadmin export --face plugin --out access   # TypeScript on the provider plugin (reviewadmin.plugin.*)",
+    "pulumi-reviewadmin export --walls walls.csv --out access   # and the firm's walls from its wall system's CSV",
   ],
 
   async run(o, io) {
@@ -250,6 +259,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
         `--project must be lower-case letters, digits, '.', '_' or '-' (a Pulumi project and npm package name), got '${project}'`,
       );
     }
+    const wallsFile = o.walls as string | undefined;
+    if (wallsFile !== undefined && language === "yaml")
+      throw new UsageError("--walls writes EthicalWall resources into index.ts: leave out --language yaml");
+    if (wallsFile !== undefined && !scope.grants)
+      throw new UsageError("--walls needs the databases the walls close: leave out --no-grants");
     const out = (o.out as string | undefined) ?? DEFAULT_OUT;
     checkOutputFolder(out, o.force === true);
     // The other settings (timeouts, attempts, debug log) come from REVIEWADMIN_* as in a program.
@@ -263,21 +277,31 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       await client.close();
     }
     const requests = client.stats.requests - sentBefore;
+    const walls: ExportedWalls | undefined = wallsFile === undefined ? undefined : readWallsForExport(wallsFile, access);
 
     const names = { project: project ?? defaultProjectName(out), commandLine: commandLineOf(o, scope, style, project) };
     const files =
       language === "yaml"
         ? yamlProjectFiles(access, { ...style, ...names, versions: versions() })
         : {
-            ...projectFiles(access, { ...style, ...names, face, baseUrl: client.baseUrl, versions: versions() }),
+            ...projectFiles(access, {
+              ...style,
+              ...names,
+              face,
+              baseUrl: client.baseUrl,
+              versions: versions(),
+              ...(walls ? { walls } : {}),
+            }),
             "access.ts": renderAccessFile(access, style),
           };
     writeProject(out, files);
     const wallMs = performance.now() - started;
+    const summary = summaryJson(access, path.normalize(out), requests, wallMs);
+    if (walls) summary.walls = { file: walls.file, declared: walls.walls.map((w) => w.name), problems: walls.problems };
     io.out(
       o.json === true
-        ? JSON.stringify(summaryJson(access, path.normalize(out), requests, wallMs), null, 2)
-        : summaryOf(access, path.normalize(out), requests, wallMs),
+        ? JSON.stringify(summary, null, 2)
+        : [summaryOf(access, path.normalize(out), requests, wallMs), ...(walls ? [wallsSummary(walls)] : [])].join("\n"),
     );
     return 0;
   },

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { PRIVILEGES } from "../contract/grants";
 import { serviceNow } from "../provider/access/clock";
 import { currentClient } from "../provider/settings";
-import { positiveInt, UsageError, type Command } from "./command";
+import { positiveInt, timeOption, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
@@ -25,16 +25,6 @@ import { readStack } from "./review/stack";
 
 const DEFAULT_OUT = "access-review";
 const DEFAULT_STALE_DAYS = 90;
-
-/** A time option: ISO 8601 or unix milliseconds, or a UsageError naming the option. */
-function timeOption(name: string, value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(value).trim();
-  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (!Number.isFinite(ms) || ms <= 0)
-    throw new UsageError(`--${name} must be an ISO 8601 time (2026-11-25T00:00:00Z) or unix milliseconds, got '${text}'`);
-  return ms;
-}
 
 /** Firm domains, lower case, without a leading @; a UsageError for one that is not a domain. */
 function firmDomains(value: unknown): string[] {
@@ -183,6 +173,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   },
   subcommands: {
     "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
+    walls: async () => (await import("./review/wallsCommand.js")).wallsCommand,
   },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",

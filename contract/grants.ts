@@ -185,3 +185,60 @@ export function wallCovers(entry: string, email: string): boolean {
   const e = normalizeEmail(email);
   return entry.startsWith("*@") ? e.endsWith(entry.slice(1)) : e === entry;
 }
+
+/**
+ * What a wall says about people, before exceptions: exclusionary (`people`: these are walled off)
+ * or matter-team (`team`, with `alsoAllowed`: everyone else is walled off). Entries as `wallCovers`
+ * reads them.
+ */
+export interface WallRule {
+  people?: readonly string[];
+  team?: readonly string[];
+  alsoAllowed?: readonly string[];
+}
+
+/**
+ * True when the wall closes its databases to `email` (exceptions aside): an exclusionary wall to the
+ * people it names, a matter-team wall to everyone its team and alsoAllowed do not cover. The
+ * EthicalWall resource, the policy pack and the wall report judge a person through it.
+ */
+export function wallCloses(w: WallRule, email: string): boolean {
+  if (w.team) return ![...w.team, ...(w.alsoAllowed ?? [])].some((entry) => wallCovers(entry, email));
+  return (w.people ?? []).some((entry) => wallCovers(entry, email));
+}
+
+/** An approved exception to a wall: `person` may reach the wall's databases from `startsOn` until `endsOn`. */
+export interface WallException {
+  /** The admitted person's email (lower-cased). */
+  person: string;
+  /** Who approved it (an email). */
+  approver: string;
+  /** Why it was approved (a client waiver, a partner's approval). */
+  reason: string;
+  /** The client's consent or waiver, as the firm files it. */
+  clientConsentRef?: string;
+  /** First day in force (YYYY-MM-DD, UTC); absent: from the start. */
+  startsOn?: string;
+  /** The day it ends (YYYY-MM-DD, UTC): no longer in force from the start of that day, as a grant's expiresOn. */
+  endsOn: string;
+}
+
+/** Where an exception stands on `day`: in force, ended (the person is walled again), or not yet begun. */
+export function exceptionStanding(x: Pick<WallException, "startsOn" | "endsOn">, day: string): "inForce" | "ended" | "notYet" {
+  const st = standingOn({ startsOn: x.startsOn, expiresOn: x.endsOn }, day, 0);
+  return st === "expired" ? "ended" : st === "notYet" ? "notYet" : "inForce";
+}
+
+/** The exception in force on `day` that admits `email`, if any. */
+export function admittedBy<X extends WallException>(exceptions: readonly X[], email: string, day: string): X | undefined {
+  return exceptions.find((x) => x.person === normalizeEmail(email) && exceptionStanding(x, day) === "inForce");
+}
+
+/** One line naming an exception: "ken@x (approved by gc@x: client waiver; consent W-12; until 2026-12-01)". */
+export function exceptionText(x: WallException): string {
+  const parts = [`approved by ${x.approver}: ${x.reason}`];
+  if (x.clientConsentRef) parts.push(`client consent ${x.clientConsentRef}`);
+  if (x.startsOn) parts.push(`from ${x.startsOn}`);
+  parts.push(`until ${x.endsOn}`);
+  return `${x.person} (${parts.join("; ")})`;
+}

@@ -15,6 +15,7 @@
  */
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import { unpackProps } from "../contract/packed";
+import type { WallException, WallRule } from "../contract/grants";
 
 /**
  * Type token prefix of every resource of this package. The pack may import only the contract,
@@ -178,13 +179,29 @@ export interface Roster {
 export interface Wall {
   res: ResourceRef;
   databaseIds: Maybe<number[]>;
-  /** Lower-cased emails and `*@domain` patterns. */
-  people: Maybe<string[]>;
+  /** Lower-cased emails and `*@domain` patterns: the people walled off (absent on a matter-team wall). */
+  people?: Maybe<string[]>;
+  /** A matter-team wall's team and alsoAllowed (lower-cased): everyone else is walled off. */
+  team?: Maybe<string[]>;
+  alsoAllowed?: Maybe<string[]>;
+  /** The approved exceptions as declared, and those in force as the wall's check found them by the service's clock. */
+  exceptions?: Maybe<WallException[]>;
+  exceptionsInForce?: WallException[];
   reason: Maybe<string>;
   /** User id (as a string) -> email, as the wall's check or last read found them; empty when not known. */
   walledUsers: Record<string, string>;
   /** Database id -> the organization whose org admins reach it (orgAdminAccess on), as the wall's check found it. */
   orgAdminReach: Record<string, number>;
+}
+
+/** Whom the wall walls off, as `wallCloses` reads it; undefined while its people or team are not known. */
+export function wallRuleOf(w: Wall): WallRule | undefined {
+  if (w.team !== undefined) {
+    if (isNotKnown(w.team) || isNotKnown(w.alsoAllowed ?? [])) return undefined;
+    return { team: w.team, alsoAllowed: (w.alsoAllowed ?? []) as string[] };
+  }
+  if (w.people === undefined || isNotKnown(w.people)) return undefined;
+  return { people: w.people };
 }
 
 /** Everything the stack declares about access. */
@@ -272,12 +289,25 @@ export function declarationsOf(r: ResourceInfo): Declared {
       const walledUsers = isObject(p.walledUsers)
         ? Object.fromEntries(Object.entries(p.walledUsers).filter((e): e is [string, string] => isString(e[1])))
         : {};
-      const people = list(p.people, isString);
+      const lower = (v: unknown) => {
+        const xs = list(v, isString);
+        return isNotKnown(xs) ? xs : xs.map((x) => x.trim().toLowerCase());
+      };
+      const isException = (x: unknown): x is WallException => isObject(x) && isString(x.person) && isString(x.endsOn);
+      const exceptions = (v: unknown) => {
+        const xs = list(v, isException);
+        return isNotKnown(xs) ? xs : xs.map((x) => ({ ...x, person: x.person.trim().toLowerCase() }));
+      };
+      const inForce = p.exceptionsInForce === undefined ? undefined : exceptions(p.exceptionsInForce);
       out.walls = [
         {
           res,
           databaseIds: list(p.databaseIds, isNumber),
-          people: isNotKnown(people) ? people : people.map((x) => x.trim().toLowerCase()),
+          ...(p.people !== undefined ? { people: lower(p.people) } : {}),
+          ...(p.team !== undefined ? { team: lower(p.team) } : {}),
+          ...(p.alsoAllowed !== undefined ? { alsoAllowed: lower(p.alsoAllowed) } : {}),
+          ...(p.exceptions !== undefined ? { exceptions: exceptions(p.exceptions) } : {}),
+          ...(inForce !== undefined && !isNotKnown(inForce) ? { exceptionsInForce: inForce } : {}),
           reason: required(p.reason, isString),
           walledUsers,
           orgAdminReach: isObject(p.orgAdminReach)

@@ -24,7 +24,16 @@ export type { RosterMode } from "./resources/support/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";
-export { EthicalWall, type EthicalWallArgs, type OnBreach, type WallBreach, type WallUnenforceable } from "./resources/ethicalWall";
+export {
+  EthicalWall,
+  type EthicalWallArgs,
+  type OnBreach,
+  type WallBreach,
+  type WallException,
+  type WallExceptionArgs,
+  type WallRemoval,
+  type WallUnenforceable,
+} from "./resources/ethicalWall";
 // The same resources on the plugin face (docs/plugin.md): `new reviewadmin.plugin.OrgMember(...)`.
 export { plugin, type PluginClass } from "./plugin/classes";
 
@@ -80,6 +89,8 @@ export {
   getProjectsOutput,
   getStalePrivilegedPeople,
   getStalePrivilegedPeopleOutput,
+  getWallsFromFile,
+  getWallsFromFileOutput,
   requiredRole,
   settingsFromPulumiConfig,
   toCsv,
@@ -92,6 +103,10 @@ export {
   type AccessSummary,
   type AccessWall,
   type AccessWallFinding,
+  type FileWall,
+  type GetWallsFromFileArgs,
+  type GetWallsFromFileResult,
+  type WallFileProblem,
   type ActiveSuspended,
   type ActivityEventsMode,
   type BillableGb,

@@ -19,7 +19,7 @@ import { EngineStack } from "../harness/engineStack";
 import { noEngine, skipWithoutEngine, withoutPulumiCli } from "./support/engine";
 import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 
-const EXAMPLES = ["access-baseline", "access-review", "custodian-sync"];
+const EXAMPLES = ["access-baseline", "access-review", "custodian-sync", "walls-from-file"];
 
 describe("example projects", () => {
   /** The top-level `key: value` lines of a Pulumi.yaml (enough for these flat files). */

@@ -6,6 +6,7 @@
  */
 import type { ProgramStyle } from "./accessFile";
 import type { ExportedAccess } from "./read";
+import { wallDeclarations, type ExportedWalls } from "./wallsFile";
 
 /** What the project files need besides the access. */
 export interface ProjectOptions extends ProgramStyle {
@@ -19,6 +20,8 @@ export interface ProjectOptions extends ProgramStyle {
   face: "dynamic" | "plugin";
   /** Versions the exported package.json depends on. */
   versions: { package: string; pulumi: string; typescript: string; typesNode: string; node: string };
+  /** The walls of `--walls FILE`: declared in index.ts in place of the commented template. */
+  walls?: ExportedWalls;
 }
 
 const RETAIN_COMMENT = `/**
@@ -268,7 +271,10 @@ ${o.face === "plugin" ? PLUGIN_PROVIDERS : ""}`,
       },
       files: ["index.ts", "access.ts"],
     }),
-    "index.ts": onFace((o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o)) + wallTemplate(access), o.face),
+    "index.ts": onFace(
+      (o.style === "rosters" ? rostersProgram(o) : perPersonProgram(o)) + (o.walls ? wallDeclarations(o.walls) : wallTemplate(access)),
+      o.face,
+    ),
     "README.md": readme(access, o),
     ".gitignore": "node_modules/\nbin/\n",
   };

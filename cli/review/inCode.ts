@@ -4,17 +4,18 @@
  * line of access and the end date they set, the ethical walls covering the person, and the flags
  * not-in-code, expiring-soon, walled and wall-breach.
  */
-import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall } from "../../policy/declarations";
-import { wallCovers } from "../../contract/grants";
+import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall, wallRuleOf } from "../../policy/declarations";
+import { admittedBy, dayOf, exceptionText, wallCloses } from "../../contract/grants";
 import type { Flag, PersonInCode, ReviewPerson } from "./format";
 
 const DAY_MS = 86_400_000;
 
-/** The wall's entry (an email or a `*@domain` pattern) or walled user id that covers the person. */
+/** True when the wall walls the person off: by the user ids its check found, or by their email (`wallCloses`). */
 function covers(wall: Wall, p: ReviewPerson): boolean {
   if (p.userId !== null && wall.walledUsers[String(p.userId)] !== undefined) return true;
-  if (isNotKnown(wall.people) || !p.key.includes("@")) return false;
-  return wall.people.some((x) => wallCovers(x, p.key));
+  const rule = wallRuleOf(wall);
+  if (!rule || !p.key.includes("@")) return false;
+  return wallCloses(rule, p.key);
 }
 
 /** Whether a declaration of the stack declares this line of the person's access in organization `orgId`. */
@@ -50,6 +51,7 @@ function beyondCode(held: readonly string[], by: Declaration[]): string[] | unde
 export function codeOf(declared: Declared, orgId: number, asOf: number, expiringDays: number) {
   const lastDay = new Date(asOf + expiringDays * DAY_MS).toISOString().slice(0, 10);
   const walls = declared.walls ?? [];
+  const asOfDay = dayOf(asOf);
   return (p: ReviewPerson): { inCode: PersonInCode; flags: Flag[] } => {
     const flags = new Set<Flag>();
     const lines = p.lines
@@ -73,9 +75,18 @@ export function codeOf(declared: Declared, orgId: number, asOf: number, expiring
       });
     const covering = walls.filter((w) => covers(w, p));
     if (covering.length > 0) flags.add("walled");
-    const closed = new Set(covering.flatMap((w) => (isNotKnown(w.databaseIds) ? [] : w.databaseIds)).map((id) => `database ${id}`));
+    // An exception in force on the review's day admits the person: walled, but no breach; said apart.
+    const admitted = (w: Wall) =>
+      w.exceptions === undefined || isNotKnown(w.exceptions) ? undefined : admittedBy(w.exceptions, p.key, asOfDay);
+    const closing = covering.filter((w) => !admitted(w));
+    const closed = new Set(closing.flatMap((w) => (isNotKnown(w.databaseIds) ? [] : w.databaseIds)).map((id) => `database ${id}`));
     if (p.lines.some((l) => l.status === "granted" && l.permissions.length > 0 && closed.has(l.scope))) flags.add("wall-breach");
-    const wallText = covering.map((w) => `${label(w.res)}${isString(w.reason) ? ` (${w.reason})` : ""}`).sort();
+    const wallText = covering
+      .map((w) => {
+        const x = admitted(w);
+        return `${label(w.res)}${isString(w.reason) ? ` (${w.reason})` : ""}${x ? `; exception in force: ${exceptionText(x)}` : ""}`;
+      })
+      .sort();
     return { inCode: { lines, walls: wallText }, flags: [...flags] };
   };
 }

@@ -17,6 +17,8 @@ export interface StackDeclarations {
   /** The package's resources read. */
   resources: number;
   declared: Declared;
+  /** The resources themselves, with their outputs (the wall report reads each wall's removals). */
+  infos: ResourceInfo[];
 }
 
 /** A state's value with secrets opened where `--show-secrets` left them in plain text, else not known. */
@@ -83,5 +85,5 @@ export function readStack(opts: { stack?: string; stackState?: string }): StackD
     throw new UsageError(`${source} is not JSON: give the output of \`pulumi stack export\``);
   }
   const resources = resourcesOfExport(json, source);
-  return { source, resources: resources.length, declared: declaredBy(resources) };
+  return { source, resources: resources.length, declared: declaredBy(resources), infos: resources };
 }

@@ -381,3 +381,9 @@ export type GetStalePrivilegedPeopleArgs = {
   /** The time the answer describes, unix milliseconds (default: the service's clock, from its Date header). */
   asOf?: number;
 };
+
+/** getWallsFromFile arguments. */
+export type GetWallsFromFileArgs = {
+  /** The wall file (CSV, docs/walls.md), relative to the program's folder. */
+  path: string;
+};

@@ -161,3 +161,11 @@ export {
   type StalePrivilegedPeople,
   type StalePrivilegedPerson,
 } from "./stalePrivileged";
+export {
+  getWallsFromFile,
+  getWallsFromFileOutput,
+  type FileWall,
+  type GetWallsFromFileArgs,
+  type GetWallsFromFileResult,
+  type WallFileProblem,
+} from "./wallsFromFile";

@@ -153,7 +153,7 @@ export const LISTS: Record<
 
 /** Why a kind has no import id (the message `pulumi import` prints). */
 const NOT_IMPORTABLE: Record<string, string> = {
-  EthicalWall: "a wall is a rule the program states (databases, people, reason), not an object of the service: declare it",
+  EthicalWall: "a wall is a rule the program states (databases, people or team, reason), not an object of the service: declare it",
   Dataset: "the API has no read of a dataset by id: declare it, and create adopts the dataset of that name",
   SourceFile: "the API has no read of a source file by id: declare it with adoptId",
   CustodianDirectorySync: "the API has no read of a directory's people: declare it; its first up uploads the file",

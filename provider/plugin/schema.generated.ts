@@ -580,7 +580,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:EthicalWall": {
       description:
-        "An ethical wall: `people` (emails and `*@domain` patterns) walled off `databaseIds`, for a\n`reason`. The policy pack's ethical-walls rule refuses, at preview, a program granting a walled\nperson access to a walled database. In the live platform, refresh reports each walled person\nholding permissions on a walled database (`breaches`) as drift; with `onBreach: \"remove\"`, up\nremoves those grants, except the last DB_ADMIN of a database and the API key's own DB_ADMIN\n(anti-lockout, said in the message). A walled org admin of a database's organization, where the\ndatabase keeps orgAdminAccess on, is listed in `unenforceable` with a warning: the API cannot\nchange that setting. Deleting the wall changes no permission.",
+        "An ethical wall over `databaseIds`, for a `reason`, in one of two forms: `people` (emails and\n`*@domain` patterns) walled off, or a matter `team` (with `alsoAllowed`) outside which everyone\nis walled off. `exceptions` admit a person, with who approved it and why, until their `endsOn`\n(by the service's clock); then the person is walled again. The policy pack's ethical-walls rule\nrefuses, at preview, a program granting a walled person access to a walled database. In the\nlive platform, refresh reports each walled person holding permissions on a walled database\n(`breaches`, with who made them when the activity log says) as drift; with `onBreach: \"remove\"`,\nup removes those grants (kept in `removals`), except the last DB_ADMIN of a database and the API\nkey's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's\norganization, where the database keeps orgAdminAccess on, is listed in `unenforceable` with a\nwarning: the API cannot change that setting. Deleting the wall changes no permission.",
       inputProperties: {
         databaseIds: {
           type: "array",
@@ -595,7 +595,30 @@ export const SCHEMA = {
             type: "string",
           },
           description:
-            "The people walled off: emails (`ken@northwind.example`) or domain patterns (`*@opposing-counsel.example`); at least one.",
+            "Exclusionary form: the people walled off, emails (`ken@northwind.example`) or domain patterns\n(`*@opposing-counsel.example`); at least one. Give exactly one of `people` and `team`.",
+        },
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description:
+            "Matter-team (inclusionary) form: the matter team, emails or domain patterns; everyone else\nholding permissions on the databases is a breach, however they got them. Give exactly one of\n`people` and `team`.",
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form only: others who may see the matter besides the team (the firm's conflicts staff, say).",
+        },
+        exceptions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:WallExceptionArgs",
+          },
+          description:
+            "Approved exceptions: a person the wall closes the databases to, admitted from `startsOn` until `endsOn`, with who approved it and why.",
         },
         reason: {
           type: "string",
@@ -606,7 +629,7 @@ export const SCHEMA = {
           description: '"report" (default): breaches are drift and warnings; "remove": `up` also removes the breaching grants.',
         },
       },
-      requiredInputs: ["databaseIds", "people", "reason"],
+      requiredInputs: ["databaseIds", "reason"],
       properties: {
         databaseIds: {
           type: "array",
@@ -619,6 +642,28 @@ export const SCHEMA = {
           items: {
             type: "string",
           },
+          description: "Exclusionary form: the people walled off.",
+        },
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form: the team; everyone else is walled off.",
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form: others who may see the matter.",
+        },
+        exceptions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:WallException",
+          },
+          description: "The approved exceptions, as declared.",
         },
         reason: {
           type: "string",
@@ -626,12 +671,29 @@ export const SCHEMA = {
         onBreach: {
           $ref: "#/types/reviewadmin:index:OnBreach",
         },
+        exceptionsInForce: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:WallException",
+          },
+          description:
+            "The exceptions in force at the last check, read or up (by the service's clock); present when the wall declares exceptions.",
+        },
+        removals: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:WallRemoval",
+          },
+          description:
+            'Breaching grants this wall removed (onBreach "remove"), the most recent 100: what the compliance report says was fixed and when.',
+        },
         walledUsers: {
           type: "object",
           additionalProperties: {
             type: "string",
           },
-          description: "User id -> email of the people the wall covers (members of the databases' organizations, and database users).",
+          description:
+            "User id -> email of the people the wall closes the databases to (members of the databases' organizations, and database users), exceptions aside.",
         },
         breaches: {
           type: "array",
@@ -671,17 +733,7 @@ export const SCHEMA = {
           description: "When this program last created or updated the resource (ISO, the service's clock, whole seconds).",
         },
       },
-      required: [
-        "databaseIds",
-        "people",
-        "reason",
-        "onBreach",
-        "walledUsers",
-        "breaches",
-        "unenforceable",
-        "unreadableDatabaseIds",
-        "orgAdminReach",
-      ],
+      required: ["databaseIds", "reason", "onBreach", "walledUsers", "breaches", "unenforceable", "unreadableDatabaseIds", "orgAdminReach"],
     },
     "reviewadmin:index:Invitation": {
       description:
@@ -2813,6 +2865,37 @@ export const SCHEMA = {
         ],
       },
     },
+    "reviewadmin:index:getWallsFromFile": {
+      description: "Reads the wall file and judges it against the databases and people the key sees.",
+      inputs: {
+        properties: {
+          path: {
+            type: "string",
+            description: "The wall file (CSV, docs/walls.md), relative to the program's folder.",
+          },
+        },
+        required: ["path"],
+      },
+      outputs: {
+        properties: {
+          walls: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:FileWall",
+            },
+            description: "One wall per matter whose databases are known: `new EthicalWall(w.name, { ...w.args, onBreach })`.",
+          },
+          problems: {
+            type: "array",
+            items: {
+              $ref: "#/types/reviewadmin:index:WallFileProblem",
+            },
+            description: "Every row or column not read, unknown person and unknown matter, by line.",
+          },
+        },
+        required: ["walls", "problems"],
+      },
+    },
   },
   types: {
     "reviewadmin:index:AccessDatabase": {
@@ -3791,6 +3874,62 @@ export const SCHEMA = {
         },
       ],
     },
+    "reviewadmin:index:FileWall": {
+      type: "object",
+      properties: {
+        name: {
+          type: "string",
+          description: "A resource name: `wall-` and the matter, lower-cased, other characters as `-`.",
+        },
+        matter: {
+          type: "string",
+        },
+        lines: {
+          type: "array",
+          items: {
+            type: "number",
+          },
+          description: "The lines of the matter's rows.",
+        },
+        args: {
+          $ref: "#/types/reviewadmin:index:FileWallArgs",
+        },
+      },
+      required: ["name", "matter", "lines", "args"],
+    },
+    "reviewadmin:index:FileWallArgs": {
+      type: "object",
+      properties: {
+        databaseIds: {
+          type: "array",
+          items: {
+            type: "integer",
+          },
+        },
+        people: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+        },
+        reason: {
+          type: "string",
+        },
+      },
+      required: ["databaseIds", "reason"],
+    },
     "reviewadmin:index:GetAccessMatrixArgsWall": {
       type: "object",
       properties: {
@@ -4750,8 +4889,118 @@ export const SCHEMA = {
           type: "string",
           description: 'Why `onBreach: "remove"` left the grant in place (anti-lockout); absent when it can be removed.',
         },
+        madeBy: {
+          type: "string",
+          description:
+            'Who made it, as the activity log says ("changed at <time> by user 1001 (DATABASE_USER_UPDATED)"), when it does; read at refresh and up.',
+        },
+        exceptionEnded: {
+          type: "string",
+          description: "The person's exception that has ended, when one had admitted them.",
+        },
       },
       required: ["databaseId", "userId", "email", "permissions"],
+    },
+    "reviewadmin:index:WallException": {
+      type: "object",
+      properties: {
+        person: {
+          type: "string",
+          description: "The admitted person's email (lower-cased).",
+        },
+        approver: {
+          type: "string",
+          description: "Who approved it (an email).",
+        },
+        reason: {
+          type: "string",
+          description: "Why it was approved (a client waiver, a partner's approval).",
+        },
+        clientConsentRef: {
+          type: "string",
+          description: "The client's consent or waiver, as the firm files it.",
+        },
+        startsOn: {
+          type: "string",
+          description: "First day in force (YYYY-MM-DD, UTC); absent: from the start.",
+        },
+        endsOn: {
+          type: "string",
+          description: "The day it ends (YYYY-MM-DD, UTC): no longer in force from the start of that day, as a grant's expiresOn.",
+        },
+      },
+      required: ["person", "approver", "reason", "endsOn"],
+    },
+    "reviewadmin:index:WallExceptionArgs": {
+      type: "object",
+      properties: {
+        person: {
+          type: "string",
+          description: "The admitted person's email.",
+        },
+        approver: {
+          type: "string",
+          description: "Who approved it (an email).",
+        },
+        reason: {
+          type: "string",
+          description: "Why (a client waiver, a partner's approval).",
+        },
+        clientConsentRef: {
+          type: "string",
+          description: "The client's consent or waiver reference, as the firm files it.",
+        },
+        startsOn: {
+          type: "string",
+          description: "First day in force, YYYY-MM-DD (UTC); absent: in force from the start.",
+        },
+        endsOn: {
+          type: "string",
+          description: "The day it ends, YYYY-MM-DD (UTC): from the start of that day (by the service's clock) the person is walled again.",
+        },
+      },
+      required: ["person", "approver", "reason", "endsOn"],
+    },
+    "reviewadmin:index:WallFileProblem": {
+      type: "object",
+      properties: {
+        line: {
+          type: "number",
+        },
+        message: {
+          type: "string",
+        },
+      },
+      required: ["line", "message"],
+    },
+    "reviewadmin:index:WallRemoval": {
+      type: "object",
+      properties: {
+        databaseId: {
+          type: "integer",
+        },
+        userId: {
+          type: "integer",
+        },
+        email: {
+          type: "string",
+        },
+        permissions: {
+          type: "array",
+          items: {
+            $ref: "#/types/reviewadmin:index:DatabasePermission",
+          },
+        },
+        removedAt: {
+          type: "string",
+          description: "When, by the service's clock (ISO 8601).",
+        },
+        madeBy: {
+          type: "string",
+          description: "Who had made the breach, when the activity log said.",
+        },
+      },
+      required: ["databaseId", "userId", "email", "permissions", "removedAt"],
     },
     "reviewadmin:index:WallUnenforceable": {
       type: "object",

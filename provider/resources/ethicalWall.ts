@@ -1,6 +1,8 @@
 /**
  * EthicalWall: named people (emails, `*@domain` patterns) walled off named databases, for a
- * reason (issue 26). The wall owns no grant: it reads who holds permissions on its databases
+ * reason (issue 26), or, in its matter-team form (issue 37), everyone but the matter team (and
+ * `alsoAllowed`); either form admits the people of its approved exceptions while they are in
+ * force (by the service's clock). The wall owns no grant: it reads who holds permissions on its databases
  * (E23), reports each walled person who does as a breach, and with `onBreach: "remove"` removes
  * those grants (E24), never the last DB_ADMIN of a database nor the API key's own DB_ADMIN (anti-lockout, access/plan.ts). Org
  * admins reach every database that keeps orgAdminAccess on, which the API cannot turn off: such
@@ -15,14 +17,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
+import { admittedBy, exceptionStanding, exceptionText, wallCloses, type WallException, type WallRule } from "../../contract/grants";
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
-import { normalizeEmail, sortedSet, wallCovers } from "../normalize";
-import { definedOnly } from "../util";
+import { normalizeEmail, sortedSet } from "../normalize";
+import { compareText, definedOnly } from "../util";
 import { DatabaseId, Email, Name } from "./support/inputs";
 import { argsMatch, containsUnknown, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser } from "../access/runCache";
+import { serviceNow, today } from "../access/clock";
+import { CalendarDay } from "./support/expiry";
+import { changedBy, personTarget } from "./support/whoChanged";
 import { lockoutEach } from "../access/plan";
 import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
 import { listedMembers } from "../access/orgPeople";
@@ -30,16 +36,47 @@ import { listedMembers } from "../access/orgPeople";
 /** What a wall does about a breach it finds in the live platform. */
 export type OnBreach = "report" | "remove";
 
+export type { WallException };
+
 /** Inputs of an EthicalWall. */
 export interface EthicalWallArgs {
   /** The walled databases (at least one). */
   databaseIds: pulumi.Input<pulumi.Input<number>[]>;
-  /** The people walled off: emails (`ken@northwind.example`) or domain patterns (`*@opposing-counsel.example`); at least one. */
-  people: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Exclusionary form: the people walled off, emails (`ken@northwind.example`) or domain patterns
+   * (`*@opposing-counsel.example`); at least one. Give exactly one of `people` and `team`.
+   */
+  people?: pulumi.Input<pulumi.Input<string>[]>;
+  /**
+   * Matter-team (inclusionary) form: the matter team, emails or domain patterns; everyone else
+   * holding permissions on the databases is a breach, however they got them. Give exactly one of
+   * `people` and `team`.
+   */
+  team?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Matter-team form only: others who may see the matter besides the team (the firm's conflicts staff, say). */
+  alsoAllowed?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Approved exceptions: a person the wall closes the databases to, admitted from `startsOn` until `endsOn`, with who approved it and why. */
+  exceptions?: pulumi.Input<pulumi.Input<WallExceptionArgs>[]>;
   /** Why the wall stands (a conflict, a lateral hire); shown in every message about it. */
   reason: pulumi.Input<string>;
   /** "report" (default): breaches are drift and warnings; "remove": `up` also removes the breaching grants. */
   onBreach?: pulumi.Input<OnBreach>;
+}
+
+/** One approved exception, as users write it. */
+export interface WallExceptionArgs {
+  /** The admitted person's email. */
+  person: pulumi.Input<string>;
+  /** Who approved it (an email). */
+  approver: pulumi.Input<string>;
+  /** Why (a client waiver, a partner's approval). */
+  reason: pulumi.Input<string>;
+  /** The client's consent or waiver reference, as the firm files it. */
+  clientConsentRef?: pulumi.Input<string>;
+  /** First day in force, YYYY-MM-DD (UTC); absent: in force from the start. */
+  startsOn?: pulumi.Input<string>;
+  /** The day it ends, YYYY-MM-DD (UTC): from the start of that day (by the service's clock) the person is walled again. */
+  endsOn: pulumi.Input<string>;
 }
 
 const DOMAIN_PATTERN = /^\*@[a-z0-9-]+(\.[a-z0-9-]+)+$/;
@@ -56,24 +93,75 @@ const Person = z
     } else if (!Email.safeParse(v).success) ctx.addIssue({ code: "custom", message: `'${v}' ${PERSON_RULE}` });
   });
 
-const Inputs = z.strictObject({
-  databaseIds: z
-    .array(DatabaseId)
-    .min(1, { message: "must name at least one database" })
-    .transform((a) => sortedSet(a)),
-  people: z
+const People = (what: string) =>
+  z
     .array(Person)
-    .min(1, { message: "must name at least one person or domain pattern" })
-    .transform((a) => sortedSet(a)),
-  reason: Name.refine((v) => v.trim() !== "", { message: "must say why the wall stands (not blank)" }),
-  onBreach: z.enum(["report", "remove"], { message: 'must be "report" or "remove"' }).default("report"),
-  // Computed by check (never written by users), for the policy pack: user id -> email of the people
-  // the wall covers, and database id -> the organization whose org admins reach it (orgAdminAccess on).
-  walledUsers: z.record(z.string(), z.string()).optional(),
-  orgAdminReach: z.record(z.string(), z.number()).optional(),
-});
-type Inputs = z.infer<typeof Inputs>;
-argsMatch<EthicalWallArgs & { walledUsers?: Record<string, string>; orgAdminReach?: Record<string, number> }, z.input<typeof Inputs>>(true);
+    .min(1, { message: `must name at least one ${what}` })
+    .transform((a) => sortedSet(a));
+
+const NotBlank = (why: string) => Name.refine((v) => v.trim() !== "", { message: `must say ${why} (not blank)` });
+
+const Exception = z
+  .strictObject({
+    person: Email,
+    approver: Email,
+    reason: NotBlank("why the exception was approved"),
+    clientConsentRef: NotBlank("the client's consent reference, or be left out").optional(),
+    startsOn: CalendarDay.optional(),
+    endsOn: CalendarDay,
+  })
+  .superRefine((x, ctx) => {
+    if (x.startsOn && x.startsOn >= x.endsOn)
+      ctx.addIssue({
+        code: "custom",
+        path: ["endsOn"],
+        message: `must be after startsOn (${x.startsOn}): the exception ends at the start of the endsOn day`,
+      });
+  });
+
+/** The form rule: exactly one of people and team; alsoAllowed with team only. */
+const FORM_RULE = "give exactly one of people (who is walled off) or team (the matter team: everyone else is walled off)";
+
+const Inputs = z
+  .strictObject({
+    databaseIds: z
+      .array(DatabaseId)
+      .min(1, { message: "must name at least one database" })
+      .transform((a) => sortedSet(a)),
+    people: People("person or domain pattern").optional(),
+    team: People("team member or domain pattern").optional(),
+    alsoAllowed: z
+      .array(Person)
+      .transform((a) => sortedSet(a))
+      .optional(),
+    exceptions: z
+      .array(Exception)
+      .transform((xs) => [...xs].sort((a, b) => compareText(a.person, b.person) || compareText(a.startsOn ?? "", b.startsOn ?? "")))
+      .optional(),
+    reason: NotBlank("why the wall stands"),
+    onBreach: z.enum(["report", "remove"], { message: 'must be "report" or "remove"' }).default("report"),
+    // Computed by check (never written by users), for the policy pack: user id -> email of the people
+    // the wall covers, database id -> the organization whose org admins reach it (orgAdminAccess on),
+    // and the exceptions in force by the service's clock.
+    walledUsers: z.record(z.string(), z.string()).optional(),
+    orgAdminReach: z.record(z.string(), z.number()).optional(),
+    exceptionsInForce: z.array(z.any()).optional(),
+  })
+  .superRefine((w, ctx) => {
+    if (w.people && w.team) ctx.addIssue({ code: "custom", path: ["team"], message: `${FORM_RULE}, not both` });
+    if (!w.people && !w.team) ctx.addIssue({ code: "custom", path: ["people"], message: FORM_RULE });
+    if (w.alsoAllowed && !w.team)
+      ctx.addIssue({
+        code: "custom",
+        path: ["alsoAllowed"],
+        message: "is for a matter-team wall (team) only: a wall of people admits everyone it does not name",
+      });
+  });
+type Inputs = z.infer<typeof Inputs> & { exceptionsInForce?: WallException[] };
+argsMatch<
+  EthicalWallArgs & { walledUsers?: Record<string, string>; orgAdminReach?: Record<string, number>; exceptionsInForce?: unknown[] },
+  z.input<typeof Inputs>
+>(true);
 
 /** A walled person holding permissions on a walled database. */
 export interface WallBreach {
@@ -83,7 +171,26 @@ export interface WallBreach {
   permissions: DatabasePermission[];
   /** Why `onBreach: "remove"` left the grant in place (anti-lockout); absent when it can be removed. */
   keptBecause?: string;
+  /** Who made it, as the activity log says ("changed at <time> by user 1001 (DATABASE_USER_UPDATED)"), when it does; read at refresh and up. */
+  madeBy?: string;
+  /** The person's exception that has ended, when one had admitted them. */
+  exceptionEnded?: string;
 }
+
+/** A breaching grant the wall removed (onBreach "remove"), for the compliance report. */
+export interface WallRemoval {
+  databaseId: number;
+  userId: number;
+  email: string;
+  permissions: DatabasePermission[];
+  /** When, by the service's clock (ISO 8601). */
+  removedAt: string;
+  /** Who had made the breach, when the activity log said. */
+  madeBy?: string;
+}
+
+/** The wall's own removals kept in its state (the most recent). */
+const KEPT_REMOVALS = 100;
 
 /** A walled org admin of the organization owning a walled database that keeps orgAdminAccess on. */
 export interface WallUnenforceable {
@@ -96,10 +203,21 @@ export interface WallUnenforceable {
 /** What an EthicalWall stores: its inputs, and the breaches found at the last read or up. */
 export interface EthicalWallState {
   databaseIds: number[];
-  people: string[];
+  /** Exclusionary form: the people walled off. */
+  people?: string[];
+  /** Matter-team form: the team; everyone else is walled off. */
+  team?: string[];
+  /** Matter-team form: others who may see the matter. */
+  alsoAllowed?: string[];
+  /** The approved exceptions, as declared. */
+  exceptions?: WallException[];
   reason: string;
   onBreach: OnBreach;
-  /** User id -> email of the people the wall covers (members of the databases' organizations, and database users). */
+  /** The exceptions in force at the last check, read or up (by the service's clock); present when the wall declares exceptions. */
+  exceptionsInForce?: WallException[];
+  /** Breaching grants this wall removed (onBreach "remove"), the most recent 100: what the compliance report says was fixed and when. */
+  removals?: WallRemoval[];
+  /** User id -> email of the people the wall closes the databases to (members of the databases' organizations, and database users), exceptions aside. */
   walledUsers: Record<string, string>;
   /** Walled people holding permissions on a walled database (what is left after a removal). */
   breaches: WallBreach[];
@@ -115,24 +233,35 @@ stateHolds<EthicalWallState, Inputs>(true);
 const label = (s: { databaseIds: number[]; reason: string }) =>
   `EthicalWall on database${s.databaseIds.length === 1 ? "" : "s"} ${s.databaseIds.join(", ")} ("${s.reason}")`;
 
-const covers = (people: readonly string[], email: string) => people.some((p) => wallCovers(p, email));
+/** The wall's settings that judge people. */
+type Judged = Pick<Inputs, "databaseIds" | "people" | "team" | "alsoAllowed" | "exceptions">;
 
 /** What the live platform says of a wall's databases now. */
-interface Live {
+export interface WallLive {
   walledUsers: Record<string, string>;
   breaches: WallBreach[];
   unenforceable: WallUnenforceable[];
   unreadableDatabaseIds: number[];
   orgAdminReach: Record<string, number>;
+  /** Present when the wall declares exceptions. */
+  exceptionsInForce?: WallException[];
 }
 
-/** Reads the wall's databases (E27), their organizations' members (E18) and users (E23), once per run each. */
-async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databaseIds" | "people">): Promise<Live> {
+/**
+ * Reads the wall's databases (E27), their organizations' members (E18) and users (E23), once per
+ * run each, and judges each person on the service's day: closed to them by the wall
+ * (`wallCloses`), unless an exception in force admits them.
+ */
+export async function readWallLive(client: ReviewAdminClient, inputs: Judged): Promise<WallLive> {
+  const rule: WallRule = inputs;
+  const exceptions = inputs.exceptions ?? [];
+  const day = await today(client);
   const walled = new Map<number, string>();
   const breaches: WallBreach[] = [];
   const unenforceable: WallUnenforceable[] = [];
   const unreadable: number[] = [];
   const orgAdminReach: Record<string, number> = {};
+  const admitted = (email: string) => admittedBy(exceptions, email, day) !== undefined;
   for (const databaseId of inputs.databaseIds) {
     const db = await client.call("GetDatabase", { databaseId });
     const orgId = db.owningOrganizationId;
@@ -142,11 +271,14 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
       if (isStatus(err, 403)) return new Map<number, { id: number; email: string; permissions: string[] }>();
       throw err;
     });
+    const known = new Map<number, string>();
     for (const m of members.values()) {
-      if (!covers(inputs.people, m.email)) continue;
-      walled.set(m.id, normalizeEmail(m.email));
-      if (db.orgAdminAccess && m.permissions.includes("ORG_ADMIN"))
-        unenforceable.push({ databaseId, organizationId: orgId, userId: m.id, email: normalizeEmail(m.email) });
+      const email = normalizeEmail(m.email);
+      known.set(m.id, email);
+      if (!wallCloses(rule, email)) continue;
+      walled.set(m.id, email);
+      if (db.orgAdminAccess && m.permissions.includes("ORG_ADMIN") && !admitted(email))
+        unenforceable.push({ databaseId, organizationId: orgId, userId: m.id, email });
     }
     // E23 is closed to org admins where orgAdminAccess is off: the wall cannot see that database's users.
     const users = await listedDatabaseUsers(client, databaseId).catch((err) => {
@@ -155,15 +287,42 @@ async function readLive(client: ReviewAdminClient, inputs: Pick<Inputs, "databas
       return new Map<number, DatabaseUser>();
     });
     for (const [userId, u] of users) {
+      if (u.permissions.length === 0) continue;
       // Someone outside the owning organization: the username is their email on this platform.
-      const email = walled.get(userId) ?? (u.user.username?.includes("@") ? normalizeEmail(u.user.username) : undefined);
-      if (!email || !covers(inputs.people, email) || u.permissions.length === 0) continue;
-      walled.set(userId, email);
-      breaches.push({ databaseId, userId, email, permissions: sortedSet(u.permissions) });
+      const username = u.user.username ?? "";
+      const email = known.get(userId) ?? walled.get(userId) ?? (username.includes("@") ? normalizeEmail(username) : undefined);
+      // A matter-team wall admits only whom it names: someone the platform gives no email is outside it.
+      const closed = email === undefined ? !!rule.team : wallCloses(rule, email);
+      if (!closed) continue;
+      const shown = email ?? (username || `user ${userId}`);
+      if (email !== undefined) walled.set(userId, email);
+      if (email !== undefined && admitted(email)) continue;
+      const ended = exceptions.find((x) => x.person === email && exceptionStanding(x, day) === "ended");
+      breaches.push({
+        databaseId,
+        userId,
+        email: shown,
+        permissions: sortedSet(u.permissions),
+        ...(ended ? { exceptionEnded: exceptionText(ended) } : {}),
+      });
     }
   }
   const walledUsers = Object.fromEntries([...walled].sort(([a], [b]) => a - b).map(([id, e]) => [String(id), e]));
-  return { walledUsers, breaches, unenforceable, unreadableDatabaseIds: unreadable, orgAdminReach };
+  const inForce = inputs.exceptions ? { exceptionsInForce: exceptions.filter((x) => exceptionStanding(x, day) === "inForce") } : {};
+  return { walledUsers, breaches, unenforceable, unreadableDatabaseIds: unreadable, orgAdminReach, ...inForce };
+}
+
+/**
+ * Who made each breach, as the organization's activity log names it (whoChanged.ts): over its
+ * recent events, not since the wall was applied, since a breach may be older than the wall.
+ */
+async function withMakers(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
+  const out: WallBreach[] = [];
+  for (const b of breaches) {
+    const said = await changedBy(client, personTarget({ databaseId: b.databaseId }, { userId: b.userId, email: b.email }));
+    out.push(said ? { ...b, madeBy: said } : b);
+  }
+  return out;
 }
 
 /**
@@ -199,17 +358,23 @@ async function markKept(client: ReviewAdminClient, breaches: WallBreach[]): Prom
   return breaches.map((b) => (kept.has(b) ? { ...b, keptBecause: kept.get(b)! } : b));
 }
 
-const breachLine = (b: WallBreach) => `${b.email} (user ${b.userId}) holds ${b.permissions.join("+")} on database ${b.databaseId}`;
+const breachLine = (b: WallBreach) =>
+  `${b.email} (user ${b.userId}) holds ${b.permissions.join("+")} on database ${b.databaseId}` + (b.madeBy ? ` (${b.madeBy})` : "");
 
-/** Warns of each breach and each unenforceable org admin, saying what happens next. */
-function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason">, live: Live): void {
+/** How the wall closes a database, for messages: to the person named, or to all but the team. */
+const closesTo = (inputs: Pick<Inputs, "team">) =>
+  inputs.team ? "which the wall closes to all but the matter team" : "which the wall closes to them";
+
+/** Warns of each breach and each unenforceable org admin, saying what happens next; lists the exceptions in force apart. */
+function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason" | "team">, live: WallLive): void {
   for (const b of live.breaches) {
     const next = b.keptBecause
       ? `left in place: ${b.keptBecause}`
       : inputs.onBreach === "remove"
         ? 'onBreach is "remove": up removes the grant'
         : 'onBreach is "report": remove the grant in the web application, or set onBreach: "remove"';
-    say.warn(`${action}: breach: ${breachLine(b)}, which the wall closes to them (${inputs.reason}); ${next}.`);
+    const ended = b.exceptionEnded ? `; their exception has ended: ${b.exceptionEnded}` : "";
+    say.warn(`${action}: breach: ${breachLine(b)}, ${closesTo(inputs)} (${inputs.reason})${ended}; ${next}.`);
   }
   for (const id of live.unreadableDatabaseIds) {
     say.warn(
@@ -222,43 +387,59 @@ function warnFindings(action: string, inputs: Pick<Inputs, "onBreach" | "reason"
         `Turn orgAdminAccess off for database ${u.databaseId} in the web application (the API cannot change it), or take ORG_ADMIN from ${u.email}.`,
     );
   }
+  for (const x of live.exceptionsInForce ?? []) say.info(`${action}: exception in force: ${exceptionText(x)}.`);
 }
 
-function stateOf(inputs: Inputs, live: Live): EthicalWallState {
+/** The settings as stored (undefined where not given), from inputs or a state. */
+const settingsOf = (w: Partial<Inputs> | EthicalWallState) => ({
+  databaseIds: w.databaseIds!,
+  ...definedOnly({ people: w.people, team: w.team, alsoAllowed: w.alsoAllowed, exceptions: w.exceptions }),
+  reason: w.reason!,
+  onBreach: w.onBreach!,
+});
+
+function stateOf(inputs: Inputs | EthicalWallState, live: WallLive, removals: WallRemoval[] | undefined): EthicalWallState {
   return {
-    databaseIds: inputs.databaseIds,
-    people: inputs.people,
-    reason: inputs.reason,
-    onBreach: inputs.onBreach,
+    ...settingsOf(inputs),
     walledUsers: live.walledUsers,
     breaches: live.breaches,
     unenforceable: live.unenforceable,
     unreadableDatabaseIds: live.unreadableDatabaseIds,
     orgAdminReach: live.orgAdminReach,
+    ...definedOnly({ exceptionsInForce: live.exceptionsInForce, removals: removals?.length ? removals.slice(-KEPT_REMOVALS) : undefined }),
   };
 }
 
 /** Reads the live platform and, with onBreach "remove", removes the breaching grants the anti-lockout rule allows (E24). */
-async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string): Promise<EthicalWallState> {
-  const found = await readLive(client, inputs);
+async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string, before: WallRemoval[] = []): Promise<EthicalWallState> {
+  const read = await readWallLive(client, inputs);
+  const found = { ...read, breaches: await withMakers(client, read.breaches) };
   if (inputs.onBreach !== "remove" || found.breaches.length === 0) {
     warnFindings(action, inputs, found);
-    return stateOf(inputs, found);
+    return stateOf(inputs, found, before);
   }
   const marked = await markKept(client, found.breaches);
+  const removals = [...before];
   for (const b of marked.filter((m) => !m.keptBecause)) {
     await removeGrant(client, b.databaseId, b.userId);
+    removals.push({
+      databaseId: b.databaseId,
+      userId: b.userId,
+      email: b.email,
+      permissions: b.permissions,
+      removedAt: new Date(serviceNow(client)).toISOString(),
+      ...(b.madeBy ? { madeBy: b.madeBy } : {}),
+    });
     say.info(`${action}: removed ${breachLine(b)}: the wall closes database ${b.databaseId} to them (${inputs.reason}).`);
   }
   const kept = marked.filter((m) => m.keptBecause);
   const live = { ...found, breaches: kept };
   warnFindings(action, inputs, live);
-  return stateOf(inputs, live);
+  return stateOf(inputs, live, removals);
 }
 
-const settingsChanged = (olds: EthicalWallState, news: Inputs) =>
-  JSON.stringify([olds.databaseIds, olds.people, olds.reason, olds.onBreach]) !==
-  JSON.stringify([news.databaseIds, news.people, news.reason, news.onBreach]);
+// An older state has no team, alsoAllowed or exceptions: absent compares equal to absent.
+const settingsChanged = (olds: EthicalWallState, news: Inputs) => JSON.stringify(settingsOf(olds)) !== JSON.stringify(settingsOf(news));
 
 /** The EthicalWall implementation run by the plugin. */
 export const ethicalWall = defineResource<Inputs, EthicalWallState>({
@@ -267,8 +448,13 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   outputs: outputsMatch<EthicalWallState>()([
     "databaseIds",
     "people",
+    "team",
+    "alsoAllowed",
+    "exceptions",
     "reason",
     "onBreach",
+    "exceptionsInForce",
+    "removals",
     "walledUsers",
     "breaches",
     "unenforceable",
@@ -276,21 +462,24 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
     "orgAdminReach",
   ]),
   label,
+  // Walls of people keep the id they always had; a matter-team wall hashes its team.
   idOf: (s) =>
     `wall/${s.databaseIds.join(",")}/${createHash("sha256")
-      .update(JSON.stringify([s.people, s.reason]))
+      .update(JSON.stringify([s.people ?? { team: s.team }, s.reason]))
       .digest("hex")
       .slice(0, 12)}`,
 
-  // Resolves the walled people to user ids for the policy pack (rosters name users by id), and
-  // warns at preview of the breaches the API cannot fix. A read the key may not make finds nothing here: up fails on it, worded.
+  // Resolves the walled people to user ids for the policy pack (rosters name users by id), with the
+  // exceptions in force, and warns at preview of the breaches the API cannot fix. A read the key
+  // may not make finds nothing here: up fails on it, worded.
   async check(inputs, olds, { client, action }) {
     if (containsUnknown(inputs)) return { inputs };
     try {
-      const live = await readLive(client, inputs);
+      const live = await readWallLive(client, inputs);
       // A wall already in state is diffed next, and its diff says the same: only a new one warns here.
       if (olds.databaseIds === undefined) warnFindings(action, inputs, { ...live, breaches: [] });
-      return { inputs: { ...inputs, walledUsers: live.walledUsers, orgAdminReach: live.orgAdminReach } };
+      const computed = { walledUsers: live.walledUsers, orgAdminReach: live.orgAdminReach };
+      return { inputs: { ...inputs, ...computed, ...definedOnly({ exceptionsInForce: live.exceptionsInForce }) } };
     } catch {
       return { inputs };
     }
@@ -301,7 +490,7 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   async diff(olds, news, { client, action, refresh }) {
     if (containsUnknown(news)) return { changes: true, replaces: [] };
     if (refresh) return { changes: settingsChanged(olds, news) || (olds.breaches ?? []).length > 0, replaces: [] };
-    const live = await readLive(client, news);
+    const live = await readWallLive(client, news);
     const marked = news.onBreach === "remove" ? await markKept(client, live.breaches) : live.breaches;
     const changes = settingsChanged(olds, news) || (news.onBreach === "remove" && marked.some((b) => !b.keptBecause));
     // Without a change up does not run, so the breaches are said here.
@@ -310,16 +499,15 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
   },
 
   create: (inputs, { client, action }) => enforce(inputs, client, action),
-  update: (_olds, news, { client, action }) => enforce(news, client, action),
+  update: (olds, news, { client, action }) => enforce(news, client, action, olds.removals),
 
   async read(state, { client, action }) {
-    const live = await readLive(client, state);
+    const live = await readWallLive(client, state);
     const marked = state.onBreach === "remove" ? await markKept(client, live.breaches) : live.breaches;
-    const found = { ...live, breaches: marked };
+    const found = { ...live, breaches: await withMakers(client, marked) };
     warnFindings(action, state, found);
-    const fresh = stateOf(state, found);
-    const { walledUsers: _computed, breaches: _b, unenforceable: _u, unreadableDatabaseIds: _r, orgAdminReach: _o, ...inputs } = fresh;
-    return { state: fresh, inputs: definedOnly(inputs) as Inputs };
+    const fresh = stateOf(state, found, state.removals);
+    return { state: fresh, inputs: definedOnly(settingsOf(fresh)) as Inputs };
   },
 
   // A wall owns no grant: taking it down removes nothing.
@@ -329,14 +517,17 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
 });
 
 /**
- * An ethical wall: `people` (emails and `*@domain` patterns) walled off `databaseIds`, for a
- * `reason`. The policy pack's ethical-walls rule refuses, at preview, a program granting a walled
- * person access to a walled database. In the live platform, refresh reports each walled person
- * holding permissions on a walled database (`breaches`) as drift; with `onBreach: "remove"`, up
- * removes those grants, except the last DB_ADMIN of a database and the API key's own DB_ADMIN
- * (anti-lockout, said in the message). A walled org admin of a database's organization, where the
- * database keeps orgAdminAccess on, is listed in `unenforceable` with a warning: the API cannot
- * change that setting. Deleting the wall changes no permission.
+ * An ethical wall over `databaseIds`, for a `reason`, in one of two forms: `people` (emails and
+ * `*@domain` patterns) walled off, or a matter `team` (with `alsoAllowed`) outside which everyone
+ * is walled off. `exceptions` admit a person, with who approved it and why, until their `endsOn`
+ * (by the service's clock); then the person is walled again. The policy pack's ethical-walls rule
+ * refuses, at preview, a program granting a walled person access to a walled database. In the
+ * live platform, refresh reports each walled person holding permissions on a walled database
+ * (`breaches`, with who made them when the activity log says) as drift; with `onBreach: "remove"`,
+ * up removes those grants (kept in `removals`), except the last DB_ADMIN of a database and the API
+ * key's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's
+ * organization, where the database keeps orgAdminAccess on, is listed in `unenforceable` with a
+ * warning: the API cannot change that setting. Deleting the wall changes no permission.
  */
 export interface EthicalWall extends Outputs<EthicalWallState> {}
 export class EthicalWall extends ReviewAdminResource {

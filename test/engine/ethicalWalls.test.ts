@@ -4,9 +4,13 @@
  * *@contoso-counsel.example off database 2001 fails its preview under the pack when a roster
  * grants Ken access; grants made in the web application are found by refresh (drift) and removed
  * by up with onBreach "remove", except the last DB_ADMIN (anti-lockout, said so); a walled org
- * admin of a database that keeps orgAdminAccess on is reported as unenforceable.
+ * admin of a database that keeps orgAdminAccess on is reported as unenforceable. Matter-team walls
+ * (issue 37): a program granting outside the team fails its preview under the pack; an outsider
+ * added in the web app is found at refresh with who added them and removed by up; an approved
+ * exception admits its person until its end by the service's clock, then they are a breach.
  */
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import type * as automation from "@pulumi/pulumi/automation";
 import { describe, expect, it } from "vitest";
 import type { DatabasePermission } from "../../contract/types";
@@ -75,18 +79,21 @@ describe("EthicalWall in the live platform", () => {
 
       const refresh = await s.refresh();
       expect(refresh.steps.find((st) => st.name === "nvc-wall")!.op).toBe("refresh-changed");
+      // Who made each breach, from the activity log: the web app's acting user (Ada, the organization's first org admin).
+      const madeBy = expect.stringMatching(/^changed at \S+ by user 1001 \(DATABASE_USER_UPDATED\)$/);
       expect(s.find("nvc-wall")!.outputs.breaches).toEqual([
-        { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"] },
+        { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"], madeBy },
         {
           databaseId: DB,
           userId: counsel,
           email: "counsel@contoso-counsel.example",
           permissions: ["DB_ADMIN"],
           keptBecause: `it is the last DB_ADMIN of database ${DB} (anti-lockout): name another DB_ADMIN first`,
+          madeBy,
         },
       ]);
       expect(logsOf(refresh)).toMatch(
-        /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001, which the wall closes to them \(Ken advised Contoso on this matter\)/,
+        /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001 \(DATABASE_USER_UPDATED\)\), which the wall closes to them \(Ken advised Contoso on this matter\)/,
       );
       // The GitOps drift job fails on it.
       expect(await failureOf(s.preview(wall(), { refresh: true, expectNoChanges: true }))).toBeInstanceOf(RunError);
@@ -166,5 +173,103 @@ describe("the policy pack's ethical-walls rule", () => {
     // Without Ken the same program passes the pack.
     const ok = await s.preview(program({ "1007": ["DB_UPLOAD"] }), withPack);
     expect(ok.policy.filter((p) => p.policyName === "ethical-walls")).toEqual([]);
+  });
+});
+
+describe("matter-team walls (issue 37)", () => {
+  const MARGARET = SEEDED.users.multiOrgMember; // DB_UPLOAD on 2001 from the seed
+  const LINUS = SEEDED.users.unaffiliated;
+  /** The NvC matter team; Margaret admitted by an exception ending on `endsOn` (none: no exception). */
+  const teamWall =
+    (endsOn?: string, ra: Face = reviewadmin as Face) =>
+    () => {
+      new ra.EthicalWall("nvc-team", {
+        databaseIds: [DB],
+        team: ["alan@northwind.example", "barbara@northwind.example"],
+        reason: "NvC matter team",
+        onBreach: "remove",
+        ...(endsOn
+          ? { exceptions: [{ person: "margaret@northwind.example", approver: "grace@northwind.example", reason: "production", endsOn }] }
+          : {}),
+      });
+    };
+
+  it("a program granting outside the team fails the preview, naming the wall, the person and the database", async () => {
+    const s = world.freshStack();
+    const program = () => {
+      teamWall()();
+      new reviewadmin.DatabaseUserPermissions("ken", { databaseId: DB, userId: KEN, permissions: ["DB_UPLOAD"] });
+    };
+    const failed = await failureOf(s.preview(program, withPack));
+    expect(failed).toBeInstanceOf(RunError);
+    const messages = failed!.result.policy.filter((p) => p.policyName === "ethical-walls").map((p) => p.message);
+    expect(messages.join("\n")).toContain(
+      'EthicalWall "nvc-team" admits only its matter team to database 2001 (NvC matter team), but DatabaseUserPermissions "ken" grants user 1010 (ken@northwind.example), who is not on the team, DB_UPLOAD on it.',
+    );
+  });
+
+  it.each(FACES)(
+    "an outsider added in the web app is found at refresh with who added them and removed by up; an exception admits until its end (%s)",
+    async (_face, ra) => {
+      const s = world.freshStack();
+      const now = (await control(world.emu.url, "GET", "/clock")).body.data.nowMs as number;
+      const endsOn = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
+      await s.up(teamWall(endsOn, ra));
+      expect(s.find("nvc-team")!.outputs.breaches).toEqual([]);
+      expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]); // admitted
+
+      expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${LINUS}`, { permissions: ["DB_UPLOAD"] })).status).toBeLessThan(
+        300,
+      );
+      const refresh = await s.refresh();
+      expect(logsOf(refresh)).toMatch(
+        /breach: linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001/,
+      );
+      expect(logsOf(refresh)).toMatch(
+        /exception in force: margaret@northwind\.example \(approved by grace@northwind\.example: production; until /,
+      );
+      await s.up(teamWall(endsOn, ra));
+      expect(world.emu.store.databases.findUser(DB, LINUS)).toBeUndefined();
+      expect(world.emu.store.databases.findUser(DB, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]);
+
+      // Two days on by the service's clock: the exception has ended, and Margaret is a breach again.
+      expect((await control(world.emu.url, "POST", "/clock", { advanceDays: 2 })).status).toBe(200);
+      const later = await s.refresh();
+      expect(logsOf(later)).toMatch(/breach: margaret@northwind\.example .* their exception has ended/);
+      await s.up(teamWall(endsOn, ra));
+      expect(world.emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
+      expect((s.find("nvc-team")!.outputs.removals as { email: string }[]).map((r) => r.email)).toEqual([
+        "linus@example.com",
+        "margaret@northwind.example",
+      ]);
+    },
+  );
+});
+
+describe("walls from the firm's wall system (issue 37)", () => {
+  const EXAMPLE = path.join(repoRoot, "examples/walls-from-file/walls.csv");
+
+  // The walls-from-file example's program, inline: run as a file, its `pulumi-reviewadmin` would
+  // resolve through node_modules to the installed package, not this tree's.
+  it("a program declares the example CSV's walls; the typo'd matter and the misspelt person are warned with their lines", async () => {
+    const s = world.freshStack();
+    const program = async () => {
+      const file = await reviewadmin.getWallsFromFile({ path: EXAMPLE });
+      for (const w of file.walls) new reviewadmin.EthicalWall(w.name, { ...w.args, onBreach: "report" });
+      for (const p of file.problems) pulumi.log.warn(`walls.csv line ${p.line}: ${p.message}`);
+      return { problemLines: file.problems.map((p) => p.line) };
+    };
+    const up = await s.up(program);
+    expect(s.find("wall-nw-1001")!.outputs).toMatchObject({
+      databaseIds: [DB],
+      team: ["alan@northwind.example", "barbara@northwind.example"],
+      alsoAllowed: ["frances@northwind.example"],
+    });
+    expect(s.find("wall-nw-1002")!.outputs.people).toEqual(["ken@northwind.example", "kenn@northwind.example"]);
+    expect(s.find("wall-nw-1003")).toBeUndefined();
+    expect(up.outputs.problemLines).toEqual([6, 7]);
+    expect(logsOf(up)).toContain(
+      "walls.csv line 7: unknown matter NW-1003: no database the API key can see is named 'Northwind v Contoso'",
+    );
   });
 });

@@ -100,6 +100,65 @@ describe("ethical-walls on the plain model", () => {
   });
 });
 
+describe("ethical-walls: matter-team walls and exceptions (issue 37)", () => {
+  const teamWall = (props: Record<string, unknown> = {}) =>
+    res("EthicalWall", "nvc-team", {
+      databaseIds: [2001],
+      team: ["alan@northwind.example"],
+      alsoAllowed: ["frances@northwind.example"],
+      reason: "NvC matter team",
+      onBreach: "report",
+      walledUsers: { "1001": "ada@northwind.example", "1007": "margaret@northwind.example" },
+      ...props,
+    });
+  const waiver = {
+    person: "margaret@northwind.example",
+    approver: "grace@northwind.example",
+    reason: "production engineer",
+    clientConsentRef: "NVC-7",
+    endsOn: "2026-12-01",
+  };
+
+  it("refuses a grant outside the team, naming wall, person and database; the team and alsoAllowed pass", () => {
+    const roster = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "additive", users: { "1007": ["DB_UPLOAD"] } });
+    const team = res("DatabaseUserPermissions", "alan", { databaseId: 2001, userId: 1003, permissions: ["DB_UPLOAD"] });
+    const alan = res("OrgMember", "alan", { organizationId: 102, email: "alan@northwind.example", userId: 1003, status: "active" });
+    expect(messages([teamWall(), roster, team, alan])).toEqual([
+      'EthicalWall "nvc-team" admits only its matter team to database 2001 (NvC matter team), but DatabaseUsers "nvc" grants user 1007 (margaret@northwind.example), who is not on the team, DB_UPLOAD on it. ' +
+        'Fix: take user 1007 (margaret@northwind.example) out of DatabaseUsers "nvc", add them to the team or alsoAllowed of EthicalWall "nvc-team", or record an approved exception.',
+    ]);
+  });
+
+  it("a user id nobody can name is refused on a matter-team wall (only the team may reach it), not on a wall of people", () => {
+    const roster = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "additive", users: { "1300": ["DB_UPLOAD"] } });
+    expect(messages([teamWall(), roster])).toEqual([
+      expect.stringMatching(
+        /^EthicalWall "nvc-team" admits only its matter team to database 2001 .* grants user 1300 DB_UPLOAD on it, whom the pack cannot name\./,
+      ),
+    ]);
+    expect(messages([nvcWall(), roster])).toEqual([]);
+  });
+
+  it("an exception in force admits the person and is listed apart in the wall's other findings; one not in force is named in theirs", () => {
+    const margaret = res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "additive", users: { "1007": ["DB_UPLOAD"] } });
+    const ada = res("DatabaseUserPermissions", "ada", { databaseId: 2001, userId: 1001, permissions: ["DB_ADMIN"] });
+    const admitted = teamWall({ exceptions: [waiver], exceptionsInForce: [waiver] });
+    const found = messages([admitted, margaret, ada]);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/grants user 1001 \(ada@northwind\.example\), who is not on the team, DB_ADMIN on it\./);
+    expect(found[0]).toContain(
+      "Exceptions in force on this wall: margaret@northwind.example (approved by grace@northwind.example: production engineer; client consent NVC-7; until 2026-12-01).",
+    );
+    const ended = messages([teamWall({ exceptions: [waiver], exceptionsInForce: [] }), margaret]);
+    expect(ended).toEqual([
+      expect.stringContaining("Their exception is not in force: margaret@northwind.example (approved by grace@northwind.example"),
+    ]);
+    // On a wall of people too.
+    const walled = nvcWall({ people: ["margaret@northwind.example"], exceptions: [waiver], exceptionsInForce: [waiver] });
+    expect(messages([walled, margaret])).toEqual([]);
+  });
+});
+
 describe("ethical-walls in the pack's process (gRPC)", () => {
   let pack: PolicyPackProcess;
   beforeAll(async () => {
