@@ -3,6 +3,7 @@
  * underneath, the counts, and the stack outputs.
  */
 import type { StepOp } from "../harness/engineSteps";
+import { unpackProps } from "../contract/packed";
 import { fieldChanges, outputsAround, type Step } from "../harness/runResult";
 import type { Props } from "../harness/wire";
 import type { ShownRun } from "./exampleStack";
@@ -63,7 +64,10 @@ export function stepLines(run: ShownRun): string[] {
   const { steps } = run.result;
   for (const s of steps) {
     lines.push(`  ${LABELS[s.op].padEnd(8)} ${shortType(s.type).padEnd(24)} ${s.name}`);
-    const { before, after } = outputsAround(s, run.before, run.after);
+    const around = outputsAround(s, run.before, run.after);
+    // A roster's maps are JSON text in the state (contract/packed.ts): shown as the maps they hold.
+    const kind = shortType(s.type);
+    const [before, after] = [unpackProps(kind, around.before), unpackProps(kind, around.after)];
     const details =
       s.op === "create"
         ? [summary(s, after)]

@@ -43,16 +43,27 @@ export function declare(shape: ResourceShape, name: string, args: object): Decla
   const entry: Declaration = { holder: `${shape.kind} "${name}"` };
   const list = thisRun();
   list.push(entry);
-  pulumi.output(args as Record<string, unknown>).apply((resolved) => {
-    entry.keys = shape.declares!(resolved as Record<string, unknown>) ?? [];
-  });
+  // Plain args (an exported roster of 28,007 people) need no output: resolving one walks every value.
+  if (!holdsPending(args)) entry.keys = shape.declares(args as Record<string, unknown>) ?? [];
+  else
+    pulumi.output(args as Record<string, unknown>).apply((resolved) => {
+      entry.keys = shape.declares!(resolved as Record<string, unknown>) ?? [];
+    });
   return entry;
+}
+
+/** True when a value holds an output or a promise anywhere (so it is not plain data yet). */
+export function holdsPending(v: unknown): boolean {
+  if (v === null || typeof v !== "object") return false;
+  if (pulumi.Output.isInstance(v) || typeof (v as { then?: unknown }).then === "function") return true;
+  return (Array.isArray(v) ? v : Object.values(v)).some(holdsPending);
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The value of an input once resolved, or undefined when it is not known (a preview). */
 async function known(value: object): Promise<Record<string, unknown> | undefined> {
+  if (!holdsPending(value)) return value as Record<string, unknown>;
   // Output.promise() is the SDK's own way to await an output; it gives undefined for unknowns,
   // where apply() would never call back and the roster would never register.
   const output = pulumi.output(value) as unknown as { promise(): Promise<Record<string, unknown> | undefined> };

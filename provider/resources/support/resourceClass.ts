@@ -10,7 +10,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { canonicalJson, isPacked, PACKED_PROPERTIES } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
-import { declare, declaredElsewhere } from "./declarations";
+import { declare, declaredElsewhere, holdsPending } from "./declarations";
 import type { ResourceShape } from "./implementation";
 import { APPLIED_AT, RUN_MARKS } from "./lifecycle";
 
@@ -113,13 +113,6 @@ function packedInputs(kind: string, props: Record<string, unknown>): Record<stri
       : canonicalJson(v);
   }
   return out;
-}
-
-/** True when a value holds an output or a promise anywhere (so it is not plain data yet). */
-function holdsPending(v: unknown): boolean {
-  if (v === null || typeof v !== "object") return false;
-  if (pulumi.Output.isInstance(v) || typeof (v as { then?: unknown }).then === "function") return true;
-  return (Array.isArray(v) ? v : Object.values(v)).some(holdsPending);
 }
 
 /**
