@@ -9,14 +9,17 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PRIVILEGES } from "../contract/grants";
+import { BUILT_IN_ROUTES } from "../contract/routing";
 import { serviceNow } from "../provider/access/clock";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
+import { ownPackage } from "./packageInfo";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
 import { CODE_FLAGS } from "./review/format";
+import { collectReads, commandLine, endpointsRead, MANIFEST_FILE, MANIFEST_FORMAT, manifestText, redactedUrl } from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/render";
@@ -183,6 +186,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   },
   subcommands: {
     "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
+    verify: async () => (await import("./review/verifyCommand.js")).verifyCommand,
   },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
@@ -213,10 +217,14 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new UsageError(`--out must be a folder; ${out} is a file`);
     const progress = o.quiet ? () => {} : (line: string) => io.err(`review: ${line}`);
 
-    const client = currentClient(credentials(o));
+    const creds = credentials(o);
+    const client = currentClient(creds);
     const sentBefore = client.stats.requests;
     let access: ExportedAccess;
     const logs = new Map<number, OrganizationLog>();
+    // Every answer read, for the manifest's pages and counts.
+    const reads = collectReads((reader) => client.onRead(reader));
+    let clockAtRead: number;
     try {
       access = await readAccess(
         client,
@@ -234,7 +242,10 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
         logs.set(org.id, log);
       }
+      // Whole seconds: the resolution of the Date header the service's clock is read from.
+      clockAtRead = Math.floor(serviceNow(client) / 1000) * 1000;
     } finally {
+      reads.stop();
       await client.close();
     }
     const requests = client.stats.requests - sentBefore;
@@ -242,7 +253,25 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const packet = buildPacket(access, logs, options);
     if (previous)
       for (const org of packet.organizations) org.since = sinceLastReview(previous, org, logs.get(org.id)!.events, org.eventsRedacted);
-    writeProject(out, renderPacket(packet));
+    const files = renderPacket(packet);
+    const manifest = manifestText(
+      {
+        format: MANIFEST_FORMAT,
+        tool: { name: ownPackage().name, version: ownPackage().version },
+        api: {
+          version: BUILT_IN_ROUTES.prefix.replace(/^\//, ""),
+          source: `the path prefix of the API's routes (${BUILT_IN_ROUTES.prefix}); the service's answers carry no version of their own`,
+        },
+        service: redactedUrl(creds.baseUrl),
+        asOf: packet.asOf,
+        serviceClockAtRead: new Date(clockAtRead).toISOString(),
+        commandLine: commandLine(reviewCommand, o),
+        requests,
+        reads: endpointsRead(reads.answers, packet),
+      },
+      files,
+    );
+    writeProject(out, { ...files, [MANIFEST_FILE]: manifest });
 
     const summary: ReviewSummary = {
       out: path.normalize(out),
@@ -268,7 +297,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.csv, review.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.csv, review.json, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
       );
     }
     return 0;

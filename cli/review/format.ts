@@ -106,6 +106,8 @@ export interface ReviewOrganization {
   eventsRedacted: boolean;
   /** Events read from the activity log for this review (the activity window and the "since" span). */
   eventsRead: number;
+  /** The organization's own databases whose users were read (reviewed), by id. */
+  databases: { id: number; name: string }[];
   /** Databases whose users the key cannot read (not reviewed), with the reason. */
   databasesNotReadable: { id: number; name: string; reason: string }[];
   /** By key. */

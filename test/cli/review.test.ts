@@ -93,9 +93,9 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     first = await review(["--firm-domain", "northwind.example"]);
   });
 
-  it("writes the packet in three formats, within the list bound, with no write", async () => {
+  it("writes the packet in three formats and its manifest, within the list bound, with no write", async () => {
     expect(first.r, first.r.err).toMatchObject({ code: 0 });
-    expect(fs.readdirSync(first.out).sort()).toEqual(["review.csv", "review.json", "review.md"]);
+    expect(fs.readdirSync(first.out).sort()).toEqual(["manifest.json", "review.csv", "review.json", "review.md"]);
     expect(first.writes).toEqual({});
     expect(first.requests).toBe(first.summary.requests);
     expect(first.requests).toBeLessThanOrEqual(first.summary.requestBound);
@@ -293,6 +293,7 @@ describe("review.csv cells", () => {
           name: "-1+cmd|' /C calc'!A0",
           eventsRedacted: false,
           eventsRead: 0,
+          databases: [],
           databasesNotReadable: [],
           people: [
             {
