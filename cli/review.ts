@@ -22,7 +22,7 @@ import { CODE_FLAGS } from "./review/format";
 import { collectReads, commandLine, endpointsRead, MANIFEST_FILE, MANIFEST_FORMAT, manifestText, redactedUrl } from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
-import { renderPacket } from "./review/render";
+import { isTimeZone, renderPacket, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
 
@@ -51,6 +51,16 @@ function firmDomains(value: unknown): string[] {
   return [...out];
 }
 
+/** `--time-zone`: an IANA zone Intl knows (default UTC), or a UsageError naming the option and the rule. */
+function timeZoneOption(value: unknown): RenderOptions {
+  if (value === undefined) return { timeZone: "UTC" };
+  const zone = String(value).trim();
+  if (!isTimeZone(zone))
+    throw new UsageError(`--time-zone must be an IANA time zone such as Europe/Berlin, America/New_York or UTC, got '${zone}'`);
+  // Intl takes any case ("europe/berlin"); the files name the zone as Intl spells it.
+  return { timeZone: new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone };
+}
+
 /** `--stale-days` values: `N` (the default limit) and `PRIVILEGE=N` (that privilege's), or a UsageError. */
 function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivilege: Record<string, number> } {
   let staleDays = DEFAULT_STALE_DAYS;
@@ -66,6 +76,12 @@ function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivi
   }
   return { staleDays, staleDaysByPrivilege };
 }
+
+/**
+ * The service's clock to the whole second: its Date header's resolution. The milliseconds past it
+ * would be this machine's time since the answer, which two runs of the same review do not share.
+ */
+const serviceSecond = (client: Parameters<typeof serviceNow>[0]) => Math.floor(serviceNow(client) / 1000) * 1000;
 
 /** The list bound the export states, plus the review's event pages: what `--json` reports next to the requests sent. */
 function requestBound(access: ExportedAccess, logs: Map<number, OrganizationLog>): number {
@@ -101,13 +117,21 @@ export interface ReviewSummary {
 /** The review command (see its description). */
 export const reviewCommand: Command = {
   name: "review",
-  summary: "write an access review packet (Markdown, CSV, JSON) of the organizations a key administers",
+  summary: "write an access review packet (Markdown, CSV, JSON, and its manifest) of the organizations a key administers",
   description: `
 Reads the live service (lists only, no write: the export's reading, within its list bound, plus
 ceil(events / 10,000) activity-log requests per organization) and writes into --out:
-review.md for people, review.csv for spreadsheets and the sign-off (one row per line of access,
-with empty decision and justification columns for the reviewer; cells that a spreadsheet would
-run as a formula start with '), review.json for tools and the next review.
+review.md for people (a summary first: per organization, who needs attention and why:
+privileged, external, stale, not in code, escalated since the last review, walled, expiring, no
+access; permissions in plain words with the API's name beside; actors of changes by name and
+email; times in --time-zone, named), review.csv for spreadsheets and the sign-off (one row per
+line of access, with empty decision and justification columns for the reviewer; cells that a
+spreadsheet would run as a formula start with '), review.json for tools and the next review,
+and manifest.json, the evidence: the tool's and the API's versions, the service's clock at the
+read, every endpoint and page read with the items the API answered against the totals the
+packet holds (agreeing, or saying where and why not), the requests, the command line (the key
+is never on it), and the SHA-256 of each file. \`review verify FOLDER\` checks a packet against
+its manifest.
 
 Per organization the key administers: everyone with access (organization permissions and
 identifiers, each database's permissions, pending and expired invitations), each person's last
@@ -125,9 +149,13 @@ code does not declare. The stack's state is what its last up (or refresh) found:
 the state an up wrote, since a refresh records web-app changes as if declared.
 
 Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, its Date
-header, read once after the export's reading; events after it are not read), so two reviews of
-the same world with the same --as-of are byte-identical. With --previous (the folder of an
-earlier packet) it adds "since the last review": access gained, lost and changed, each with who
+header to the second, read once after the export's reading; events after it are not read) and,
+in the manifest, the service's clock at the end of the read, so two reviews of the same world
+with the same --as-of and the same options are byte-identical while the service's clock reads
+the same second (an emulator whose clock stands still); against a live service the manifest's
+serviceClockAtRead tells the runs apart, and the other files stay byte-identical.
+
+With --previous (the folder of an earlier packet) it adds "since the last review": access gained, lost and changed, each with who
 made it and when from the activity log (for a parent organization key, whose log hides details:
 the time and actor of the latest event of that kind). Then a reviewer fills in review.csv's
 decision column (keep, remove or change) and \`pulumi-reviewadmin review apply-signoff\` turns it
@@ -140,7 +168,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.csv, review.json into (default ${DEFAULT_OUT}); those three are replaced`,
+      help: `folder to write review.md, review.csv, review.json and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
     },
     org: {
       type: "string",
@@ -177,6 +205,11 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       help: `with a stack: access ending within N days of "as of" is flagged expiring-soon (default ${DEFAULT_EXPIRING_DAYS})`,
     },
     previous: { type: "string", value: "DIR", help: 'the previous packet\'s folder (or its review.json): adds "since the last review"' },
+    "time-zone": {
+      type: "string",
+      value: "ZONE",
+      help: "the IANA time zone review.md shows times in, e.g. Europe/Berlin (default UTC; always named; review.csv and review.json keep UTC)",
+    },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
     json: {
@@ -192,13 +225,16 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
     "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
     "pulumi-reviewadmin review --stack prod --stale-days ORG_ADMIN=30 --expiring-days 30   # judge against the access program's code",
+    "pulumi-reviewadmin review --out access-review --time-zone Europe/London   # review.md's times in London time, named",
     "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
+    "pulumi-reviewadmin review verify access-review   # the packet's files against its manifest",
   ],
 
   async run(o, io) {
     const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
     const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
     const givenAsOf = timeOption("as-of", o["as-of"]);
+    const render = timeZoneOption(o["time-zone"]);
     const options: PacketOptions = {
       asOf: givenAsOf ?? 0, // the service's clock, once it has answered (below)
       ...staleDaysOption(o["stale-days"]),
@@ -232,7 +268,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress,
       );
       if (givenAsOf === undefined) {
-        options.asOf = serviceNow(client);
+        options.asOf = serviceSecond(client);
         checkPrevious();
       }
       // One read per organization covers the activity window and the span since the previous review.
@@ -242,8 +278,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
         logs.set(org.id, log);
       }
-      // Whole seconds: the resolution of the Date header the service's clock is read from.
-      clockAtRead = Math.floor(serviceNow(client) / 1000) * 1000;
+      clockAtRead = serviceSecond(client);
     } finally {
       reads.stop();
       await client.close();
@@ -253,7 +288,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const packet = buildPacket(access, logs, options);
     if (previous)
       for (const org of packet.organizations) org.since = sinceLastReview(previous, org, logs.get(org.id)!.events, org.eventsRedacted);
-    const files = renderPacket(packet);
+    const files = renderPacket(packet, render);
     const manifest = manifestText(
       {
         format: MANIFEST_FORMAT,

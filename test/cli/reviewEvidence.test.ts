@@ -6,33 +6,16 @@
  * names an altered, a missing and an added file and exits 1.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
 import { reviewCommand } from "../../cli/review";
 import type { ReviewPacket } from "../../cli/review/format";
 import { commandLine, endpointsRead, sha256, type Manifest } from "../../cli/review/manifest";
+import { useReviewEmulator, T0 } from "./reviewEmulator";
 import { runCli } from "./runCli";
 
-const T0 = Date.parse("2026-11-20T12:00:00.000Z");
-let emu: RunningEmulator;
-let tmp: string;
-let keyFile: string;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0, clock: () => T0 });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-evidence-"));
-  keyFile = path.join(tmp, "key");
-  fs.writeFileSync(keyFile, emu.keys.orgAdmin!);
-});
-afterAll(async () => {
-  await emu?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-const review = (out: string, ...more: string[]) =>
-  runCli(["review", "--base-url", emu.url, "--api-key-file", keyFile, "--requests-per-second", "1000", "--out", out, "-q", ...more]);
+const { world, review } = useReviewEmulator("evidence");
 const filesOf = (dir: string) =>
   Object.fromEntries(
     fs
@@ -44,8 +27,8 @@ const manifestOf = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, "m
 
 describe("review: the evidence manifest", () => {
   it("records versions, the service's clock, the command line, each page read against the packet, and each file's SHA-256", async () => {
-    const out = path.join(tmp, "packet");
-    emu.traffic.log.reset();
+    const out = path.join(world.tmp, "packet");
+    world.emu.traffic.log.reset();
     const r = await review(out, "--as-of", new Date(T0).toISOString(), "--firm-domain", "northwind.example", "--json");
     expect(r, r.err).toMatchObject({ code: 0 });
     const m = manifestOf(out);
@@ -54,11 +37,11 @@ describe("review: the evidence manifest", () => {
     expect(m.api.version).toBe("v1");
     expect(m.asOf).toBe(new Date(T0).toISOString());
     expect(m.serviceClockAtRead).toBe(new Date(T0).toISOString());
-    expect(m.service).toBe(emu.url.replace(/\/?$/, "/"));
+    expect(m.service).toBe(world.emu.url.replace(/\/?$/, "/"));
     expect(m.commandLine).toBe(
-      `pulumi-reviewadmin review --out ${out} --firm-domain northwind.example --as-of 2026-11-20T12:00:00.000Z --api-key-file ${keyFile} --base-url ${emu.url.replace(/\/?$/, "/")} --requests-per-second 1000 --quiet --json`,
+      `pulumi-reviewadmin review --out ${out} --firm-domain northwind.example --as-of 2026-11-20T12:00:00.000Z --api-key-file ${world.keyFile} --base-url ${world.emu.url.replace(/\/?$/, "/")} --requests-per-second 1000 --quiet --json`,
     );
-    expect(m.commandLine).not.toContain(emu.keys.orgAdmin!);
+    expect(m.commandLine).not.toContain(world.emu.keys.orgAdmin!);
     // Credentials or a token in a base URL do not reach the manifest; values a shell would split are quoted.
     expect(
       commandLine(reviewCommand, {
@@ -67,7 +50,7 @@ describe("review: the evidence manifest", () => {
         out: "my review",
       }),
     ).toBe("pulumi-reviewadmin review --out 'my review' --firm-domain a.example --base-url https://api.example.com/v1");
-    expect(m.requests).toBe(emu.traffic.log.counters.total);
+    expect(m.requests).toBe(world.emu.traffic.log.counters.total);
     expect(m.requests).toBe(JSON.parse(r.out).requests);
     // Every successful answer is a page of the manifest (the refused database read is a request, not a page).
     expect(m.reads.reduce((n, x) => n + x.pages.length, 0)).toBe(m.requests - 1);
@@ -75,7 +58,7 @@ describe("review: the evidence manifest", () => {
     const org = packet.organizations[0];
     const members = m.reads.find((x) => x.operation === "GetOrganizationUsers")!;
     expect(members).toMatchObject({ endpoint: `/v1/organizations/${SEEDED.org}/users`, agrees: true, explained: [] });
-    expect(members.reported).toBe(emu.store.members.of(SEEDED.org).length);
+    expect(members.reported).toBe(world.emu.store.members.of(SEEDED.org).length);
     expect(members.packet!.count).toBe(org.people.filter((p: any) => p.lines.some((l: any) => l.status === "member")).length);
     const events = m.reads.find((x) => x.operation === "GetOrganizationEvents")!;
     expect(events.packet!.count).toBe(org.eventsRead);
@@ -119,7 +102,7 @@ describe("review: the evidence manifest", () => {
   });
 
   it("two runs at the same --as-of are byte-identical, manifest included", async () => {
-    const out = path.join(tmp, "twice");
+    const out = path.join(world.tmp, "twice");
     const asOf = new Date(T0).toISOString();
     expect(await review(out, "--as-of", asOf)).toMatchObject({ code: 0 });
     const first = filesOf(out);
@@ -129,7 +112,7 @@ describe("review: the evidence manifest", () => {
   });
 
   it("review verify passes an untouched packet and names an altered, a missing and an added file (exit 1)", async () => {
-    const out = path.join(tmp, "verify");
+    const out = path.join(world.tmp, "verify");
     expect(await review(out)).toMatchObject({ code: 0 });
     const ok = await runCli(["review", "verify", out]);
     expect(ok, ok.err).toMatchObject({ code: 0 });
@@ -161,7 +144,7 @@ describe("review: the evidence manifest", () => {
     const none = await runCli(["review", "verify"]);
     expect(none).toMatchObject({ code: 2 });
     expect(none.err).toContain("FOLDER is required");
-    const empty = fs.mkdtempSync(path.join(tmp, "empty-"));
+    const empty = fs.mkdtempSync(path.join(world.tmp, "empty-"));
     const noManifest = await runCli(["review", "verify", empty]);
     expect(noManifest).toMatchObject({ code: 2 });
     expect(noManifest.err).toContain("FOLDER must hold the manifest.json a review wrote");
