@@ -104,6 +104,9 @@ const CSV_HEADER = [
   // Left empty for the reviewer: the file is the sign-off template of review apply-signoff.
   "decision",
   "justification",
+  // Who decided, and on which day (YYYY-MM-DD): apply-signoff writes them into access.ts's notes.
+  "reviewer",
+  "reviewed_on",
 ];
 
 /** The flags a packet judged: the code flags only with a stack. */
@@ -134,6 +137,8 @@ function csv(p: ReviewPacket): string {
           (codeLine(person, l.scope)?.declaredBy ?? []).join("; "),
           codeLine(person, l.scope)?.endsOn ?? "",
           (codeLine(person, l.scope)?.notInCode ?? []).join(" "),
+          "",
+          "",
           "",
           "",
         ]);

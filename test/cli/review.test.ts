@@ -130,11 +130,11 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
     const csv = read(first.out, "review.csv").split("\r\n");
     expect(csv[0]).toBe(
-      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification",
+      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification,reviewer,reviewed_on",
     );
     // The last two columns are the reviewer's: review.csv is the sign-off template.
     expect(csv).toContain(
-      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,`,
+      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,,,`,
     );
     const md = read(first.out, "review.md");
     expect(md).toContain("# Access review as of 2026-11-20 12:00 UTC");
@@ -312,7 +312,7 @@ describe("review.csv cells", () => {
       ],
     };
     const files = renderPacket(packet);
-    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,`);
+    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,,,`);
     expect(files["review.md"]).toContain("## -1+cmd\\|' /C calc'!A0 (organization 1)");
   });
 });
@@ -400,9 +400,9 @@ describe("pulumi-reviewadmin review: what the code declares, judged per permissi
     ]);
 
     const csv = read(judged.out, "review.csv").split("\r\n");
-    expect(csv.find((l) => l.includes(",alan@northwind.example,"))).toMatch(/,"OrganizationMembers ""org""",,ORG_ADMIN,,$/);
+    expect(csv.find((l) => l.includes(",alan@northwind.example,"))).toMatch(/,"OrganizationMembers ""org""",,ORG_ADMIN,,,,$/);
     expect(csv.find((l) => l.includes(",margaret@northwind.example,") && l.includes(",database 2001,"))).toMatch(
-      /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,$/,
+      /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,,,$/,
     );
     const md = read(judged.out, "review.md");
     expect(md).toContain('organization: OrganizationMembers "org"; ORG_ADMIN not in code');
