@@ -10,7 +10,6 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { PRIVILEGES } from "../contract/grants";
 import { BUILT_IN_ROUTES } from "../contract/routing";
-import { serviceNow } from "../provider/access/clock";
 import { currentClient } from "../provider/settings";
 import { positiveInt, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
@@ -19,7 +18,16 @@ import { writeProject } from "./export/writeProject";
 import { ownPackage } from "./packageInfo";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
 import { CODE_FLAGS } from "./review/format";
-import { collectReads, commandLine, endpointsRead, MANIFEST_FILE, MANIFEST_FORMAT, manifestText, redactedUrl } from "./review/manifest";
+import {
+  collectReads,
+  commandLine,
+  serviceSecond,
+  endpointsRead,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  manifestText,
+  redactedUrl,
+} from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
 import { isTimeZone, renderPacket, type RenderOptions } from "./review/render";
@@ -76,12 +84,6 @@ function staleDaysOption(values: unknown): { staleDays: number; staleDaysByPrivi
   }
   return { staleDays, staleDaysByPrivilege };
 }
-
-/**
- * The service's clock to the whole second: its Date header's resolution. The milliseconds past it
- * would be this machine's time since the answer, which two runs of the same review do not share.
- */
-const serviceSecond = (client: Parameters<typeof serviceNow>[0]) => Math.floor(serviceNow(client) / 1000) * 1000;
 
 /** The list bound the export states, plus the review's event pages: what `--json` reports next to the requests sent. */
 function requestBound(access: ExportedAccess, logs: Map<number, OrganizationLog>): number {
@@ -220,6 +222,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   subcommands: {
     "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
     verify: async () => (await import("./review/verifyCommand.js")).verifyCommand,
+    "verify-remediation": async () => (await import("./review/remediationCommand.js")).remediationCommand,
   },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",

@@ -9,7 +9,9 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { AnswerRead } from "../../provider/client";
+import { serviceNow } from "../../provider/access/clock";
+import type { AnswerRead, ReviewAdminClient } from "../../provider/client";
+import { writeProject } from "../export/writeProject";
 import { compareText } from "../../provider/util";
 import { UsageError, type Command } from "../command";
 import type { ReviewOrganization, ReviewPacket } from "./format";
@@ -63,6 +65,26 @@ export interface Manifest {
   agrees: boolean;
   /** SHA-256 (hex) of each file of the packet, by name. */
   files: Record<string, string>;
+}
+
+/**
+ * The service's clock to the whole second: its Date header's resolution. The milliseconds past it
+ * would be this machine's time since the answer, which two runs of the same review do not share.
+ */
+export function serviceSecond(client: ReviewAdminClient): number {
+  return Math.floor(serviceNow(client) / 1000) * 1000;
+}
+
+/** Adds (or replaces) files of the packet in `dir` and their digests in its manifest: what a later step adds to the evidence. */
+export function addToPacket(dir: string, files: Record<string, string>): void {
+  const manifest = readManifest(dir, "--packet");
+  for (const [name, text] of Object.entries(files)) manifest.files[name] = sha256(text);
+  manifest.files = Object.fromEntries(
+    Object.keys(manifest.files)
+      .sort(compareText)
+      .map((n) => [n, manifest.files[n]!]),
+  );
+  writeProject(dir, { ...files, [MANIFEST_FILE]: JSON.stringify(manifest, null, 2) + "\n" });
 }
 
 /** SHA-256 in hex of a file's bytes. */
