@@ -35,6 +35,8 @@ export interface Command {
   /** Paragraphs after the usage line of `--help`. */
   description: string;
   options: Record<string, OptionSpec>;
+  /** The one argument the command takes after its options (`review verify FOLDER`), given to run as `positional`; none when absent. */
+  positional?: { name: string; help: string };
   /** Examples shown at the end of `--help`. */
   examples?: string[];
   /** Subcommands by their word (`review apply-signoff`), each a command of its own with its own --help. */
@@ -52,11 +54,12 @@ export class UsageError extends Error {
 export function helpOf(cmd: Command): string {
   const width = Math.max(...Object.entries(cmd.options).map(([n, o]) => optionLabel(n, o).length), 10);
   const lines = [
-    `Usage: pulumi-reviewadmin ${cmd.name} [options]`,
+    `Usage: pulumi-reviewadmin ${cmd.name} [options]${cmd.positional ? ` ${cmd.positional.name}` : ""}`,
     "",
     cmd.description.trim(),
     "",
     "Options:",
+    ...(cmd.positional ? [`  ${cmd.positional.name.padEnd(width)}  ${cmd.positional.help}`] : []),
     ...Object.entries(cmd.options).map(([n, o]) => `  ${optionLabel(n, o).padEnd(width)}  ${o.help}`),
     `  ${"-h, --help".padEnd(width)}  show this help`,
   ];
@@ -80,9 +83,10 @@ export function parseOptions(
   }
   try {
     const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-    if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+    const taken = cmd.positional ? 1 : 0;
+    if (positionals.length > taken) throw new UsageError(`unexpected argument '${positionals[taken]}'`);
     const { help, ...rest } = values as Record<string, string | boolean | string[] | undefined>;
-    return { help: help === true, values: rest };
+    return { help: help === true, values: cmd.positional && positionals[0] !== undefined ? { ...rest, positional: positionals[0] } : rest };
   } catch (err) {
     if (err instanceof UsageError) throw err;
     // parseArgs words its errors well ("Unknown option '--x'"); keep them, on one line.

@@ -24,7 +24,8 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import("./export.js")).exportCommand,
   },
   review: {
-    summary: "write an access review packet (Markdown, CSV, JSON); apply a reviewer's sign-off to the exported access",
+    summary:
+      "write an access review packet (Markdown, CSV, JSON, evidence manifest); apply a reviewer's sign-off; verify a packet and its removals",
     load: async () => (await import("./review.js")).reviewCommand,
   },
   routes: {

@@ -9,17 +9,28 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { PRIVILEGES } from "../contract/grants";
-import { serviceNow } from "../provider/access/clock";
+import { BUILT_IN_ROUTES } from "../contract/routing";
 import { currentClient } from "../provider/settings";
 import { positiveInt, timeOption, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
+import { ownPackage } from "./packageInfo";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
 import { CODE_FLAGS } from "./review/format";
+import {
+  collectReads,
+  commandLine,
+  serviceSecond,
+  endpointsRead,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT,
+  manifestText,
+  redactedUrl,
+} from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
-import { renderPacket } from "./review/render";
+import { isTimeZone, renderPacket, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
 
@@ -36,6 +47,16 @@ function firmDomains(value: unknown): string[] {
     out.add(d);
   }
   return [...out];
+}
+
+/** `--time-zone`: an IANA zone Intl knows (default UTC), or a UsageError naming the option and the rule. */
+function timeZoneOption(value: unknown): RenderOptions {
+  if (value === undefined) return { timeZone: "UTC" };
+  const zone = String(value).trim();
+  if (!isTimeZone(zone))
+    throw new UsageError(`--time-zone must be an IANA time zone such as Europe/Berlin, America/New_York or UTC, got '${zone}'`);
+  // Intl takes any case ("europe/berlin"); the files name the zone as Intl spells it.
+  return { timeZone: new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone };
 }
 
 /** `--stale-days` values: `N` (the default limit) and `PRIVILEGE=N` (that privilege's), or a UsageError. */
@@ -88,13 +109,21 @@ export interface ReviewSummary {
 /** The review command (see its description). */
 export const reviewCommand: Command = {
   name: "review",
-  summary: "write an access review packet (Markdown, CSV, JSON) of the organizations a key administers",
+  summary: "write an access review packet (Markdown, CSV, JSON, and its manifest) of the organizations a key administers",
   description: `
 Reads the live service (lists only, no write: the export's reading, within its list bound, plus
 ceil(events / 10,000) activity-log requests per organization) and writes into --out:
-review.md for people, review.csv for spreadsheets and the sign-off (one row per line of access,
-with empty decision and justification columns for the reviewer; cells that a spreadsheet would
-run as a formula start with '), review.json for tools and the next review.
+review.md for people (a summary first: per organization, who needs attention and why:
+privileged, external, stale, not in code, escalated since the last review, walled, expiring, no
+access; permissions in plain words with the API's name beside; actors of changes by name and
+email; times in --time-zone, named), review.csv for spreadsheets and the sign-off (one row per
+line of access, with empty decision and justification columns for the reviewer; cells that a
+spreadsheet would run as a formula start with '), review.json for tools and the next review,
+and manifest.json, the evidence: the tool's and the API's versions, the service's clock at the
+read, every endpoint and page read with the items the API answered against the totals the
+packet holds (agreeing, or saying where and why not), the requests, the command line (the key
+is never on it), and the SHA-256 of each file. \`review verify FOLDER\` checks a packet against
+its manifest.
 
 Per organization the key administers: everyone with access (organization permissions and
 identifiers, each database's permissions, pending and expired invitations), each person's last
@@ -112,9 +141,13 @@ code does not declare. The stack's state is what its last up (or refresh) found:
 the state an up wrote, since a refresh records web-app changes as if declared.
 
 Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, its Date
-header, read once after the export's reading; events after it are not read), so two reviews of
-the same world with the same --as-of are byte-identical. With --previous (the folder of an
-earlier packet) it adds "since the last review": access gained, lost and changed, each with who
+header to the second, read once after the export's reading; events after it are not read) and,
+in the manifest, the service's clock at the end of the read, so two reviews of the same world
+with the same --as-of and the same options are byte-identical while the service's clock reads
+the same second (an emulator whose clock stands still); against a live service the manifest's
+serviceClockAtRead tells the runs apart, and the other files stay byte-identical.
+
+With --previous (the folder of an earlier packet) it adds "since the last review": access gained, lost and changed, each with who
 made it and when from the activity log (for a parent organization key, whose log hides details:
 the time and actor of the latest event of that kind). Then a reviewer fills in review.csv's
 decision column (keep, remove or change) and \`pulumi-reviewadmin review apply-signoff\` turns it
@@ -127,7 +160,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.csv, review.json into (default ${DEFAULT_OUT}); those three are replaced`,
+      help: `folder to write review.md, review.csv, review.json and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
     },
     org: {
       type: "string",
@@ -164,6 +197,11 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       help: `with a stack: access ending within N days of "as of" is flagged expiring-soon (default ${DEFAULT_EXPIRING_DAYS})`,
     },
     previous: { type: "string", value: "DIR", help: 'the previous packet\'s folder (or its review.json): adds "since the last review"' },
+    "time-zone": {
+      type: "string",
+      value: "ZONE",
+      help: "the IANA time zone review.md shows times in, e.g. Europe/Berlin (default UTC; always named; review.csv and review.json keep UTC)",
+    },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
     json: {
@@ -174,18 +212,23 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
   subcommands: {
     "apply-signoff": async () => (await import("./review/applySignoffCommand.js")).applySignoffCommand,
     walls: async () => (await import("./review/wallsCommand.js")).wallsCommand,
+    verify: async () => (await import("./review/verifyCommand.js")).verifyCommand,
+    "verify-remediation": async () => (await import("./review/remediationCommand.js")).remediationCommand,
   },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
     "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
     "pulumi-reviewadmin review --stack prod --stale-days ORG_ADMIN=30 --expiring-days 30   # judge against the access program's code",
+    "pulumi-reviewadmin review --out access-review --time-zone Europe/London   # review.md's times in London time, named",
     "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
+    "pulumi-reviewadmin review verify access-review   # the packet's files against its manifest",
   ],
 
   async run(o, io) {
     const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
     const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
     const givenAsOf = timeOption("as-of", o["as-of"]);
+    const render = timeZoneOption(o["time-zone"]);
     const options: PacketOptions = {
       asOf: givenAsOf ?? 0, // the service's clock, once it has answered (below)
       ...staleDaysOption(o["stale-days"]),
@@ -204,10 +247,14 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new UsageError(`--out must be a folder; ${out} is a file`);
     const progress = o.quiet ? () => {} : (line: string) => io.err(`review: ${line}`);
 
-    const client = currentClient(credentials(o));
+    const creds = credentials(o);
+    const client = currentClient(creds);
     const sentBefore = client.stats.requests;
     let access: ExportedAccess;
     const logs = new Map<number, OrganizationLog>();
+    // Every answer read, for the manifest's pages and counts.
+    const reads = collectReads((reader) => client.onRead(reader));
+    let clockAtRead: number;
     try {
       access = await readAccess(
         client,
@@ -215,7 +262,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress,
       );
       if (givenAsOf === undefined) {
-        options.asOf = serviceNow(client);
+        options.asOf = serviceSecond(client);
         checkPrevious();
       }
       // One read per organization covers the activity window and the span since the previous review.
@@ -225,7 +272,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
         logs.set(org.id, log);
       }
+      clockAtRead = serviceSecond(client);
     } finally {
+      reads.stop();
       await client.close();
     }
     const requests = client.stats.requests - sentBefore;
@@ -233,7 +282,25 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const packet = buildPacket(access, logs, options);
     if (previous)
       for (const org of packet.organizations) org.since = sinceLastReview(previous, org, logs.get(org.id)!.events, org.eventsRedacted);
-    writeProject(out, renderPacket(packet));
+    const files = renderPacket(packet, render);
+    const manifest = manifestText(
+      {
+        format: MANIFEST_FORMAT,
+        tool: { name: ownPackage().name, version: ownPackage().version },
+        api: {
+          version: BUILT_IN_ROUTES.prefix.replace(/^\//, ""),
+          source: `the path prefix of the API's routes (${BUILT_IN_ROUTES.prefix}); the service's answers carry no version of their own`,
+        },
+        service: redactedUrl(creds.baseUrl),
+        asOf: packet.asOf,
+        serviceClockAtRead: new Date(clockAtRead).toISOString(),
+        commandLine: commandLine(reviewCommand, o),
+        requests,
+        reads: endpointsRead(reads.answers, packet),
+      },
+      files,
+    );
+    writeProject(out, { ...files, [MANIFEST_FILE]: manifest });
 
     const summary: ReviewSummary = {
       out: path.normalize(out),
@@ -259,7 +326,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.csv, review.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.csv, review.json, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
       );
     }
     return 0;

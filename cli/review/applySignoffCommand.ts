@@ -75,6 +75,12 @@ person's access: keep or remove); decision keep, remove or change; permissions, 
 new set separated by spaces, e.g. "DB_UPLOAD DB_LEGAL_HOLD" (review.csv's permissions cell,
 edited). Errors name the line: "signoff.csv line 7: decision must be keep, remove or change".
 
+Who decided and when go into each note: review.csv's reviewer and reviewed_on columns, or
+--reviewer (and the sign-off day) for rows that leave them empty: "removed by the access review
+of 2026-11-20, signed off by Ada Lovelace on 2026-11-21: left the matter". With
+--require-justification (a firm's rule) a decision without a justification is refused, naming
+its row and person, and nothing is written.
+
 The sign-off day (--on, default today by this machine's clock, UTC) is the end date of removed
 lines: access ends at the start of that day, so the next up removes it. It may be earlier than
 today, never later.`,
@@ -84,6 +90,15 @@ today, never later.`,
     access: { type: "string", value: "FILE", help: "the exported access.ts to change (rewritten in place)" },
     on: { type: "string", value: "DAY", help: "the sign-off day, YYYY-MM-DD (UTC): removed lines' expiresOn (default today; not later)" },
     check: { type: "boolean", help: "check the sign-off and print what it would change; write nothing" },
+    "require-justification": {
+      type: "boolean",
+      help: "refuse any decision (keep, remove or change) without a justification, naming its row and person (the firm's rule)",
+    },
+    reviewer: {
+      type: "string",
+      value: "NAME",
+      help: 'who signed off, e.g. "Ada Lovelace <ada@northwind.example>": for rows whose reviewer column is empty',
+    },
   },
   examples: [
     "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
@@ -97,6 +112,19 @@ today, never later.`,
     const accessFile = required(o, "access");
     const on = signoffDay(o.on);
     const signoff = parseSignoff(signoffFile, readText("signoff", signoffFile));
+    const reviewer = typeof o.reviewer === "string" ? o.reviewer.trim() : "";
+    for (const d of signoff.decisions) {
+      if (o["require-justification"] === true && d.justification === "")
+        throw new UsageError(
+          `${d.where}: --require-justification: the ${d.decision} decision for ${d.email} on ${d.scope} has no justification; write why in its justification column`,
+        );
+      if (d.reviewedOn !== "" && !isCalendarDay(d.reviewedOn))
+        throw new UsageError(`${d.where}: reviewed_on must be a calendar day written YYYY-MM-DD, got '${d.reviewedOn}'`);
+      if (d.reviewer === "") {
+        d.reviewer = reviewer;
+        if (reviewer && d.reviewedOn === "") d.reviewedOn = on;
+      }
+    }
     const decisions = checkAgainstPacket(signoff.decisions, packet);
     const source = readText("access", accessFile);
     if (!source.includes("export const organizations: Organization[] = ["))

@@ -4,7 +4,7 @@
  * apply-signoff` read packets written by earlier runs. packet.ts builds it; render.ts, since.ts,
  * signoff.ts, readPacket.ts and inCode.ts read it.
  */
-import { OrganizationPermission } from "../../contract/schemas";
+import { DatabasePermission, OrganizationPermission } from "../../contract/schemas";
 import { compareText } from "../../provider/util";
 
 /** The version of review.json; a previous packet of another format is refused. */
@@ -44,6 +44,58 @@ export const FLAG_MEANING: Record<Flag, string> = {
   "expiring-soon": 'access the stack\'s code ends (expiresOn) within --expiring-days of "as of", or ended and not yet removed by an up',
   walled: "an EthicalWall of the stack walls the person off some databases",
   "wall-breach": "walled, and holds permissions on a database their wall closes",
+};
+
+/**
+ * Each permission in plain words, for the people who sign the review; the API's name goes beside
+ * it. Typed over the contract's enums, so a permission the API gains fails the typecheck here.
+ */
+export const PERMISSION_WORDS: Record<OrganizationPermission | DatabasePermission, string> = {
+  ORG_ADMIN: "administers the organization (people, invitations, settings)",
+  CLOUD_MANAGEMENT_ADMIN: "administers the organization's cloud management",
+  LEGAL_HOLD_ADMIN: "administers legal holds",
+  AI_ADMIN: "administers AI features",
+  DB_ADMIN: "administers the database",
+  DB_UPLOAD: "uploads documents",
+  DB_DELETE: "deletes documents",
+  DB_LEGAL_HOLD: "places legal holds",
+};
+
+/** "uploads documents (DB_UPLOAD)"; an unknown name as it is. */
+export function permissionText(permission: string): string {
+  const words = (PERMISSION_WORDS as Record<string, string>)[permission];
+  return words ? `${words} (${permission})` : permission;
+}
+
+/**
+ * Why a person needs the reviewer's attention first, in the summary's order: the flags that call
+ * for a decision, and "escalated" (permissions gained since the last review).
+ */
+export const ATTENTION = [
+  "privileged",
+  "external",
+  "stale",
+  "not-in-code",
+  "escalated",
+  "walled",
+  "wall-breach",
+  "expiring-soon",
+  "no-access",
+] as const;
+/** One reason of ATTENTION. */
+export type Attention = (typeof ATTENTION)[number];
+
+/** Each reason of ATTENTION in words, for the summary. */
+export const ATTENTION_WORDS: Record<Attention, string> = {
+  privileged: "holds an administrative permission",
+  external: "email outside the firm's domains",
+  stale: "no activity within their stale limit",
+  "not-in-code": "holds access the code does not declare",
+  escalated: "gained access or permissions since the last review",
+  walled: "behind an ethical wall",
+  "wall-breach": "holds access their ethical wall closes",
+  "expiring-soon": "access the code ends soon",
+  "no-access": "a member or invitee with no access",
 };
 
 /** One line of access: the organization itself, or one database. */
@@ -106,6 +158,8 @@ export interface ReviewOrganization {
   eventsRedacted: boolean;
   /** Events read from the activity log for this review (the activity window and the "since" span). */
   eventsRead: number;
+  /** The organization's own databases whose users were read (reviewed), by id. */
+  databases: { id: number; name: string }[];
   /** Databases whose users the key cannot read (not reviewed), with the reason. */
   databasesNotReadable: { id: number; name: string; reason: string }[];
   /** By key. */

@@ -173,6 +173,7 @@ export function buildPacket(
         name: org.name,
         eventsRedacted: log.redacted,
         eventsRead: log.events.length,
+        databases: org.databases.map((d) => ({ id: d.id, name: d.name })),
         databasesNotReadable: org.skippedDatabases.map((s) => ({ id: s.id, name: s.name, reason: s.reason })),
         people: peopleOf(org, log.events, o),
       };

@@ -5,32 +5,81 @@
  */
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
+  ATTENTION,
+  ATTENTION_WORDS,
   CODE_FLAGS,
   FLAG_MEANING,
   FLAGS,
+  permissionText,
   type AccessLine,
+  type Attention,
   type ReviewChange,
   type ReviewOrganization,
   type ReviewPacket,
   type ReviewPerson,
 } from "./format";
 
-/** The files of a packet, by name. */
-export function renderPacket(p: ReviewPacket): Record<string, string> {
-  return { "review.md": markdown(p), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
+/** How the files for people show the packet: times in the reviewer's IANA zone (--time-zone), always named. */
+export interface RenderOptions {
+  timeZone: string;
 }
 
-/** The access a line grants, in words: "member: ORG_ADMIN", "invited (expires 2026-12-01): none". */
-export function lineText(l: AccessLine): string {
-  const perms = l.permissions.length ? l.permissions.join(" ") : "no permissions";
+/** The default: times in UTC. */
+export const UTC: RenderOptions = { timeZone: "UTC" };
+
+/** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
+export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<string, string> {
+  return { "review.md": markdown(p, o), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
+}
+
+/** Whether `zone` is an IANA time zone this Node knows (Intl's list). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An ISO time to the minute in `zone`, named: "2026-11-20 13:00 Europe/Berlin (GMT+1)", "2026-11-20 12:00 UTC". */
+export function timeText(iso: string, o: RenderOptions = UTC): string {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: o.timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZoneName: "shortOffset",
+    })
+      .formatToParts(ms)
+      .map((x) => [x.type, x.value]),
+  );
+  const local = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return o.timeZone === "UTC" ? `${local} UTC` : `${local} ${o.timeZone} (${parts.timeZoneName})`;
+}
+
+/** A text with each ISO time in it (an attribution's "changed at ...") shown as timeText. */
+export function zonedText(text: string, o: RenderOptions = UTC): string {
+  return text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z/g, (iso) => timeText(iso, o));
+}
+
+/** The access a line grants, in words: "member: administers the organization (...) (ORG_ADMIN)", "invited, expires ...: no permissions". */
+export function lineText(l: AccessLine, o: RenderOptions = UTC): string {
+  const perms = l.permissions.length ? l.permissions.map(permissionText).join(", ") : "no permissions";
   const what =
     l.status === "granted"
       ? `${l.database} (${l.scope})${l.active === false ? ", suspended account" : ""}`
       : l.status === "member"
         ? "member"
         : l.status === "invited"
-          ? `invited, expires ${l.expires?.slice(0, 10)}`
-          : `invitation expired ${l.expires?.slice(0, 10)}`;
+          ? `invited, expires ${l.expires ? timeText(l.expires, o) : "(no date)"}`
+          : `invitation expired ${l.expires ? timeText(l.expires, o) : "(no date)"}`;
   const ids = l.identifiers?.length ? `; identifiers ${l.identifiers.join(", ")}` : "";
   return `${what}: ${perms}${ids}`;
 }
@@ -55,6 +104,9 @@ const CSV_HEADER = [
   // Left empty for the reviewer: the file is the sign-off template of review apply-signoff.
   "decision",
   "justification",
+  // Who decided, and on which day (YYYY-MM-DD): apply-signoff writes them into access.ts's notes.
+  "reviewer",
+  "reviewed_on",
 ];
 
 /** The flags a packet judged: the code flags only with a stack. */
@@ -87,6 +139,8 @@ function csv(p: ReviewPacket): string {
           (codeLine(person, l.scope)?.notInCode ?? []).join(" "),
           "",
           "",
+          "",
+          "",
         ]);
       }
     }
@@ -94,7 +148,51 @@ function csv(p: ReviewPacket): string {
   return rows.map(csvLine).join("\r\n") + "\r\n";
 }
 
-function changeRows(title: string, changes: ReviewChange[]): string[] {
+/**
+ * The people of an organization who gained access or permissions since the last review: a line
+ * gained with permissions, or a line holding permissions it did not hold before.
+ */
+export function escalated(o: ReviewOrganization): Set<string> {
+  const out = new Set<string>();
+  for (const c of [...(o.since?.gained ?? []), ...(o.since?.changed ?? [])]) {
+    const before = new Set(c.before?.permissions ?? []);
+    if ((c.after?.permissions ?? []).some((x) => !before.has(x))) out.add(c.key);
+  }
+  return out;
+}
+
+/** Why each person of the organization needs attention, in ATTENTION's order; those who do not are left out. */
+export function attentionOf(o: ReviewOrganization): { person: ReviewPerson; why: Attention[] }[] {
+  const up = escalated(o);
+  return o.people
+    .map((person) => ({ person, why: ATTENTION.filter((a) => (a === "escalated" ? up.has(person.key) : person.flags.includes(a))) }))
+    .filter((x) => x.why.length > 0);
+}
+
+/** The summary the Markdown opens with: per organization, the counts and who needs attention and why. */
+function summary(p: ReviewPacket, o: RenderOptions): string[] {
+  const out = ["## Summary", ""];
+  for (const org of p.organizations) {
+    const attention = attentionOf(org);
+    const lines = org.people.reduce((n, x) => n + x.lines.length, 0);
+    const by = ATTENTION.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0);
+    out.push(
+      `**${cell(org.name)}** (organization ${org.id}): ${org.people.length} people, ${lines} lines of access, ${org.databases.length} databases reviewed; ` +
+        `${attention.length} need attention${by.length ? ` (${by.map(([a, n]) => `${n} ${a}`).join(", ")})` : ""}.`,
+      "",
+    );
+    if (attention.length === 0) continue;
+    out.push("| person | name | why | access |", "|---|---|---|---|");
+    for (const { person, why } of attention)
+      out.push(
+        `| ${cell(person.key)} | ${cell(person.name)} | ${why.map((a) => `${a}: ${ATTENTION_WORDS[a]}`).join("<br>")} | ${person.lines.map((l) => cell(lineText(l, o))).join("<br>")} |`,
+      );
+    out.push("");
+  }
+  return out;
+}
+
+function changeRows(title: string, changes: ReviewChange[], o: RenderOptions): string[] {
   if (changes.length === 0) return [`**${title}:** none.`, ""];
   return [
     `**${title}** (${changes.length}):`,
@@ -103,13 +201,13 @@ function changeRows(title: string, changes: ReviewChange[]): string[] {
     "|---|---|---|---|",
     ...changes.map(
       (c) =>
-        `| ${cell(c.key)} | ${c.before ? cell(lineText(c.before)) : "—"} | ${c.after ? cell(lineText(c.after)) : "—"} | ${cell(c.attribution)} |`,
+        `| ${cell(c.key)} | ${c.before ? cell(lineText(c.before, o)) : "—"} | ${c.after ? cell(lineText(c.after, o)) : "—"} | ${cell(zonedText(c.attribution, o))} |`,
     ),
     "",
   ];
 }
 
-function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
+function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOptions): string[] {
   const count = (f: string) => o.people.filter((x) => x.flags.includes(f as never)).length;
   const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
   out.push(
@@ -123,8 +221,12 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
   for (const d of o.databasesNotReadable) out.push(`- Not reviewed: database ${d.id} ${cell(d.name)}: ${cell(d.reason)}.`);
   if (o.databasesNotReadable.length) out.push("");
   if (o.since) {
-    out.push(`### Since the last review (as of ${o.since.previousAsOf})`, "");
-    out.push(...changeRows("Gained", o.since.gained), ...changeRows("Lost", o.since.lost), ...changeRows("Changed", o.since.changed));
+    out.push(`### Since the last review (as of ${timeText(o.since.previousAsOf, r)})`, "");
+    out.push(
+      ...changeRows("Gained", o.since.gained, r),
+      ...changeRows("Lost", o.since.lost, r),
+      ...changeRows("Changed", o.since.changed, r),
+    );
   }
   const withCode = p.stack !== undefined;
   out.push(
@@ -136,7 +238,7 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket): string[] {
   for (const x of o.people) {
     const code = withCode ? ` ${codeCell(x)} |` : "";
     out.push(
-      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l))).join("<br>")} | ${x.lastActivity ?? `none since ${p.activityWindow.begin.slice(0, 10)}`} | ${x.flags.join(", ")} |${code}`,
+      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l, r))).join("<br>")} | ${x.lastActivity ? timeText(x.lastActivity, r) : `none since ${timeText(p.activityWindow.begin, r)}`} | ${x.flags.join(", ")} |${code}`,
     );
   }
   out.push("");
@@ -163,12 +265,17 @@ function limitsText(p: ReviewPacket): string {
   return [`${p.staleDays} days`, ...per].join("; ");
 }
 
-function markdown(p: ReviewPacket): string {
+function markdown(p: ReviewPacket, r: RenderOptions): string {
   const out = [
-    `# Access review as of ${p.asOf}`,
+    `# Access review as of ${timeText(p.asOf, r)}`,
+    "",
+    `Times are in ${r.timeZone} (--time-zone); review.csv and review.json keep them in UTC.`,
+    "",
+    ...summary(p, r),
+    "## How to read this review",
     "",
     "Written by `pulumi-reviewadmin review` from the live service. Last activity is the latest event in the",
-    `organization's activity log whose actor is the person, looked for from ${p.activityWindow.begin} to ${p.activityWindow.end};`,
+    `organization's activity log whose actor is the person, looked for from ${timeText(p.activityWindow.begin, r)} to ${timeText(p.activityWindow.end, r)};`,
     `a person with none within their limit (${limitsText(p)}; the strictest of the privileges they hold) is stale.`,
     ...(p.stack
       ? [`Judged against the code of ${p.stack.source} (${p.stack.resources} resources); expiring soon: within ${p.expiringDays} days.`]
@@ -184,6 +291,6 @@ function markdown(p: ReviewPacket): string {
     "",
   ];
   if (p.firmDomains.length === 0) out.push("No --firm-domain was given: the external flag is not judged.", "");
-  for (const o of p.organizations) out.push(...organizationSection(o, p));
+  for (const o of p.organizations) out.push(...organizationSection(o, p, r));
   return out.join("\n");
 }

@@ -34,6 +34,9 @@ export interface Decision {
   permissions: string[];
   /** Why; written into access.ts's comment of a removed or changed line. */
   justification: string;
+  /** Who decided (review.csv's reviewer column), and the day (reviewed_on); empty when not given. */
+  reviewer: string;
+  reviewedOn: string;
 }
 
 /** A row of the sign-off without a decision. */
@@ -67,6 +70,8 @@ const COLUMNS = {
   decision: ["decision"],
   permissions: ["permissions"],
   justification: ["justification"],
+  reviewer: ["reviewer"],
+  reviewedOn: ["reviewed_on"],
 } as const;
 
 /**
@@ -160,6 +165,8 @@ export function parseSignoff(name: string, text: string): Signoff {
       decision,
       permissions,
       justification: text("justification"),
+      reviewer: text("reviewer"),
+      reviewedOn: text("reviewedOn") || text("reviewed_on"),
     });
   }
   return out;
@@ -389,7 +396,8 @@ export function applyToAccessFile(source: string, decisions: CheckedDecision[], 
         `${d.where}: the access file gives ${d.email} ${perms(current)} on ${d.line.scope}, the packet ${perms(d.line.permissions)}: export and review the same world`,
       );
     const label = `${d.email} on ${d.line.scope} of organization ${d.organizationId}`;
-    const why = d.justification ? `: ${commentText(d.justification)}` : "";
+    const who = d.reviewer ? `, signed off by ${commentText(d.reviewer)}${d.reviewedOn ? ` on ${commentText(d.reviewedOn)}` : ""}` : "";
+    const why = `${who}${d.justification ? `: ${commentText(d.justification)}` : ""}`;
     const grant = d.line.status === "granted";
     const { code, comment } = splitLine(lines[index]!);
     if (d.decision === "remove") {

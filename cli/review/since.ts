@@ -39,8 +39,26 @@ function names(e: ActivityEvent, key: string, userId: number | null, line: Acces
   return db ? d.databaseId === Number(db[1]) : d.databaseId === undefined;
 }
 
+/** Who the packets know by user id: "Ada Lovelace <ada@northwind.example>". */
+export type PeopleById = ReadonlyMap<number, string>;
+
+/** The people of the organization in this packet and the previous one, by user id (this one's name wins). */
+export function peopleById(...orgs: (ReviewOrganization | undefined)[]): PeopleById {
+  const out = new Map<number, string>();
+  for (const o of [...orgs].reverse())
+    for (const p of o?.people ?? [])
+      if (p.userId !== null) out.set(p.userId, p.key.includes("@") ? (p.name ? `${p.name} <${p.key}>` : p.key) : p.name || p.key);
+  return out;
+}
+
 const at = (e: ActivityEvent) => new Date(e.timestamp).toISOString();
-const by = (e: ActivityEvent) => (e.userId == null ? "an unnamed actor (the service)" : `user ${e.userId}`);
+/** The actor by name and email where the packets know them, always with the user id the log gives. */
+const by = (e: ActivityEvent, people: PeopleById) =>
+  e.userId == null
+    ? "an unnamed actor (the service)"
+    : people.has(e.userId)
+      ? `${people.get(e.userId)} (user ${e.userId})`
+      : `user ${e.userId}`;
 
 /** "changed at <time> by user <id>", from the latest event that made the change, or why the log cannot say. */
 function attribute(
@@ -50,6 +68,7 @@ function attribute(
   line: AccessLine,
   events: readonly ActivityEvent[],
   redacted: boolean,
+  people: PeopleById,
   before?: AccessLine,
 ): string {
   // An invitation that ran out: time passed, nobody acted (the log has no event for it).
@@ -61,7 +80,7 @@ function attribute(
     const last = ofKind.at(-1);
     if (!last) return "no event of this kind in the activity log since the last review";
     const others = ofKind.length > 1 ? ` (the latest of ${ofKind.length} such events since the last review)` : "";
-    return `changed at ${at(last)} by ${by(last)}, details hidden for a parent key${others}`;
+    return `changed at ${at(last)} by ${by(last, people)}, details hidden for a parent key${others}`;
   }
   const last = ofKind.filter((e) => names(e, key, userId, line)).at(-1);
   if (!last) {
@@ -69,7 +88,7 @@ function attribute(
       ? "no event in the activity log names this change (database permissions set through the API are not logged)"
       : "no event in the activity log names this change";
   }
-  return `changed at ${at(last)} by ${by(last)} (${last.type})`;
+  return `changed at ${at(last)} by ${by(last, people)} (${last.type})`;
 }
 
 const sameLine = (a: AccessLine, b: AccessLine) => JSON.stringify(a) === JSON.stringify(b);
@@ -90,6 +109,7 @@ export function sinceLastReview(
       for (const line of p.lines) out.set(`${p.key}\n${line.scope}`, { key: p.key, userId: p.userId, line });
     return out;
   };
+  const people = peopleById(now, before);
   const old = linesOf(before);
   const cur = linesOf(now);
   const result: SinceLastReview = { previousAsOf: previous.asOf, gained: [], lost: [], changed: [] };
@@ -98,7 +118,7 @@ export function sinceLastReview(
     scope,
     ...(b ? { before: b } : {}),
     ...(a ? { after: a } : {}),
-    attribution: attribute(kind, key, userId, (a ?? b)!, span, redacted, a ? b : undefined),
+    attribution: attribute(kind, key, userId, (a ?? b)!, span, redacted, people, a ? b : undefined),
   });
   for (const [id, c] of cur) {
     const o = old.get(id);

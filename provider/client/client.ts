@@ -35,6 +35,13 @@ export interface ClientStats {
   byOperation: Record<string, number>;
 }
 
+/** One 2xx answer a client read: the operation, the path asked (query included) and its data (a page's items for a paged read). */
+export interface AnswerRead {
+  operationId: string;
+  path: string;
+  data: unknown;
+}
+
 /**
  * The element type of a paged operation: the array element for list routes (same as ItemOf),
  * and the event for the events shape `{data: {events: [...]}}`.
@@ -98,6 +105,7 @@ export class ReviewAdminClient {
   /** The service's clock minus the machine's, from the last API answer's Date header (serviceNow). */
   #serviceOffsetMs: number | undefined;
   readonly #stats: ClientStats = { requests: 0, retries: 0, throttled: 0, byOperation: {} };
+  readonly #readers = new Set<(answer: AnswerRead) => void>();
 
   /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and pacer. */
   constructor(opts: ClientOptions) {
@@ -135,6 +143,19 @@ export class ReviewAdminClient {
     if (Number.isFinite(ms)) this.#serviceOffsetMs = ms - Date.now();
   }
 
+  /**
+   * Calls `reader` with each 2xx answer read from now on, until the returned function is called:
+   * the review's evidence manifest lists every page it read, with the items each one held.
+   */
+  onRead(reader: (answer: AnswerRead) => void): () => void {
+    this.#readers.add(reader);
+    return () => void this.#readers.delete(reader);
+  }
+
+  #read(operationId: string, path: string, data: unknown): void {
+    for (const reader of this.#readers) reader({ operationId, path, data });
+  }
+
   /** A snapshot of the counters since construction. */
   get stats(): ClientStats {
     return { ...this.#stats, byOperation: { ...this.#stats.byOperation } };
@@ -154,7 +175,9 @@ export class ReviewAdminClient {
     const makeBody = this.#bodyFor(route, body);
     const res = await exchange(this.#apiExchange(route, path, makeBody, opts?.signal), this.#host);
     this.#sawAnswer(res);
-    return readPage(route, this.#ctx(route, path), res, this.#o.scrubber).data as DataOf<K>;
+    const data = readPage(route, this.#ctx(route, path), res, this.#o.scrubber).data as DataOf<K>;
+    this.#read(op, path, data);
+    return data;
   }
 
   /**
@@ -179,6 +202,7 @@ export class ReviewAdminClient {
       this.#sawAnswer(res);
       const page = readPage(route, ctx, res, this.#o.scrubber);
       const items = route.pages === "events" ? (page.data as { events: unknown[] }).events : (page.data as unknown[]);
+      this.#read(op, path, items);
       for (const item of items) yield item as PageItemOf<K>;
       path = page.next === null ? null : this.#nextPath(route, path, page.next);
       if (path !== null) bounds.follow(ctx, items.length, path);

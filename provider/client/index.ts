@@ -1,5 +1,5 @@
 /** The admin API's HTTP client: one class, its options, its errors, and the process-wide getClient. */
-export { ReviewAdminClient, getClient, type ClientStats, type CallOptions, type PageItemOf } from "./client";
+export { ReviewAdminClient, getClient, type AnswerRead, type ClientStats, type CallOptions, type PageItemOf } from "./client";
 export type { ClientOptions } from "./options";
 export {
   ApiError,

@@ -93,9 +93,9 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     first = await review(["--firm-domain", "northwind.example"]);
   });
 
-  it("writes the packet in three formats, within the list bound, with no write", async () => {
+  it("writes the packet in three formats and its manifest, within the list bound, with no write", async () => {
     expect(first.r, first.r.err).toMatchObject({ code: 0 });
-    expect(fs.readdirSync(first.out).sort()).toEqual(["review.csv", "review.json", "review.md"]);
+    expect(fs.readdirSync(first.out).sort()).toEqual(["manifest.json", "review.csv", "review.json", "review.md"]);
     expect(first.writes).toEqual({});
     expect(first.requests).toBe(first.summary.requests);
     expect(first.requests).toBeLessThanOrEqual(first.summary.requestBound);
@@ -130,14 +130,14 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
     const csv = read(first.out, "review.csv").split("\r\n");
     expect(csv[0]).toBe(
-      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification",
+      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification,reviewer,reviewed_on",
     );
     // The last two columns are the reviewer's: review.csv is the sign-off template.
     expect(csv).toContain(
-      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,`,
+      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,,,`,
     );
     const md = read(first.out, "review.md");
-    expect(md).toContain("# Access review as of 2026-11-20T12:00:00.000Z");
+    expect(md).toContain("# Access review as of 2026-11-20 12:00 UTC");
     expect(md).toContain("| late.joiner@northwind.example |");
     expect(md).toContain("Not judged: not-in-code, expiring-soon, walled, wall-breach");
   });
@@ -174,14 +174,14 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
       expect.objectContaining({
         key: "eve@outside.example",
         scope: "organization",
-        attribution: `changed at ${when} by user ${U.legalHoldAdmin} (USER_ADDED)`,
+        attribution: `changed at ${when} by Frances Allen <frances@northwind.example> (user ${U.legalHoldAdmin}) (USER_ADDED)`,
       }),
     ]);
     expect(since.lost).toEqual([
       expect.objectContaining({
         key: "margaret@northwind.example",
         scope: "database 2001",
-        attribution: `changed at ${when} by user ${U.orgAdmin} (DATABASE_USER_REMOVED)`,
+        attribution: `changed at ${when} by Ada Lovelace <ada@northwind.example> (user ${U.orgAdmin}) (DATABASE_USER_REMOVED)`,
       }),
     ]);
     expect(since.changed).toEqual([
@@ -189,7 +189,7 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
         key: "alan@northwind.example",
         before: expect.objectContaining({ permissions: [] }),
         after: expect.objectContaining({ permissions: ["LEGAL_HOLD_ADMIN"] }),
-        attribution: `changed at ${when} by user ${U.multiOrgMember} (USER_UPDATED)`,
+        attribution: `changed at ${when} by Margaret Hamilton <margaret@northwind.example> (user ${U.multiOrgMember}) (USER_UPDATED)`,
       }),
       // Expiry is time passing: no one to name, and the packet says so.
       expect.objectContaining({
@@ -201,8 +201,11 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     ]);
     expect(person(packetOf(second.out), SEEDED.org, "eve@outside.example").flags).toEqual(["privileged", "external", "stale"]);
     const md = read(second.out, "review.md");
-    expect(md).toContain("### Since the last review (as of 2026-11-20T12:00:00.000Z)");
-    expect(md).toContain(`by user ${U.legalHoldAdmin} (USER_ADDED)`);
+    expect(md).toContain("### Since the last review (as of 2026-11-20 12:00 UTC)");
+    // The actor by name and email, the time to the minute and labelled.
+    expect(md).toContain(
+      `changed at 2026-11-21 12:00 UTC by Frances Allen <frances@northwind.example> (user ${U.legalHoldAdmin}) (USER_ADDED)`,
+    );
     const eve = read(second.out, "review.csv")
       .split("\r\n")
       .find((l) => l.includes("eve@outside.example"))!;
@@ -226,7 +229,7 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     expect(since.changed).toEqual([
       expect.objectContaining({
         key: "grace@northwind.example",
-        attribution: `changed at ${when} by user ${U.parentAdminUser}, details hidden for a parent key`,
+        attribution: `changed at ${when} by Grace Hopper <grace@northwind.example> (user ${U.parentAdminUser}), details hidden for a parent key`,
       }),
     ]);
   });
@@ -293,6 +296,7 @@ describe("review.csv cells", () => {
           name: "-1+cmd|' /C calc'!A0",
           eventsRedacted: false,
           eventsRead: 0,
+          databases: [],
           databasesNotReadable: [],
           people: [
             {
@@ -308,7 +312,7 @@ describe("review.csv cells", () => {
       ],
     };
     const files = renderPacket(packet);
-    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,`);
+    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,,,`);
     expect(files["review.md"]).toContain("## -1+cmd\\|' /C calc'!A0 (organization 1)");
   });
 });
@@ -396,9 +400,9 @@ describe("pulumi-reviewadmin review: what the code declares, judged per permissi
     ]);
 
     const csv = read(judged.out, "review.csv").split("\r\n");
-    expect(csv.find((l) => l.includes(",alan@northwind.example,"))).toMatch(/,"OrganizationMembers ""org""",,ORG_ADMIN,,$/);
+    expect(csv.find((l) => l.includes(",alan@northwind.example,"))).toMatch(/,"OrganizationMembers ""org""",,ORG_ADMIN,,,,$/);
     expect(csv.find((l) => l.includes(",margaret@northwind.example,") && l.includes(",database 2001,"))).toMatch(
-      /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,$/,
+      /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,,,$/,
     );
     const md = read(judged.out, "review.md");
     expect(md).toContain('organization: OrganizationMembers "org"; ORG_ADMIN not in code');

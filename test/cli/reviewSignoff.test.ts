@@ -70,7 +70,9 @@ const changedLines = (before: string, after: string) => {
  * review.csv as a reviewer leaves it: `edits` by person and scope, each setting the decision, the
  * justification and (for a change) the permissions cell; the other rows undecided.
  */
-function filledIn(edits: { person: string; scope: string; decision: string; why?: string; permissions?: string }[]): string {
+function filledIn(
+  edits: { person: string; scope: string; decision: string; why?: string; permissions?: string; reviewer?: string; on?: string }[],
+): string {
   const [header, ...rows] = parse(template(), { relax_column_count: true }) as string[][];
   const col = (name: string) => header!.indexOf(name);
   for (const e of edits) {
@@ -79,6 +81,8 @@ function filledIn(edits: { person: string; scope: string; decision: string; why?
     row![col("decision")] = e.decision;
     row![col("justification")] = e.why ?? "";
     if (e.permissions !== undefined) row![col("permissions")] = e.permissions;
+    if (e.reviewer !== undefined) row![col("reviewer")] = e.reviewer;
+    if (e.on !== undefined) row![col("reviewed_on")] = e.on;
   }
   return toCsv([header!, ...rows], ",");
 }
@@ -128,7 +132,7 @@ describe("review apply-signoff: review.csv is the sign-off", () => {
     const rows = parse(filledIn(DECISIONS)) as string[][];
     const excel = "\uFEFF" + toCsv(rows, ";");
     expect(excel.split("\r\n")[0]).toBe(
-      "\uFEFForganization_id;organization;person;user_id;name;scope;database;status;permissions;identifiers;expires;last_activity;flags;declared_by;ends_on;permissions_not_in_code;decision;justification",
+      "\uFEFForganization_id;organization;person;user_id;name;scope;database;status;permissions;identifiers;expires;last_activity;flags;declared_by;ends_on;permissions_not_in_code;decision;justification;reviewer;reviewed_on",
     );
     const continental = accessCopy();
     const r = await applyTo(continental, signoff("excel.csv", excel));
@@ -168,6 +172,39 @@ describe("review apply-signoff: review.csv is the sign-off", () => {
     const bad = await applyTo(copy, file, "--on", "2026-02-30");
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("--on must be a calendar day written YYYY-MM-DD (UTC), got '2026-02-30'");
+  });
+});
+
+describe("review apply-signoff: who signed off, and the firm's rule on justifications", () => {
+  it("records the reviewer and the day in each note: from review.csv's columns, else --reviewer and the sign-off day", async () => {
+    const copy = accessCopy();
+    const file = signoff(
+      "reviewer.csv",
+      filledIn([{ ...DECISIONS[0]!, reviewer: "Grace Hopper <grace@northwind.example>", on: "2026-11-02" }, { ...DECISIONS[1]! }]),
+    );
+    const r = await applyTo(copy, file, "--reviewer", "Ada Lovelace <ada@northwind.example>");
+    expect(r, r.err).toMatchObject({ code: 0 });
+    const [alan, margaret] = changedLines(accessTs(), fs.readFileSync(copy, "utf8"));
+    expect(alan).toContain(
+      `// removed by the access review of ${day}, signed off by Grace Hopper <grace@northwind.example> on 2026-11-02: left the firm`,
+    );
+    expect(margaret).toContain(
+      `changed by the access review of ${day} (was DB_UPLOAD), signed off by Ada Lovelace <ada@northwind.example> on ${day}: holds the matter`,
+    );
+  });
+
+  it("--require-justification refuses a decision without one, naming the row and the person, and writes nothing", async () => {
+    const copy = accessCopy();
+    const file = signoff("unjustified.csv", filledIn(DECISIONS));
+    const r = await applyTo(copy, file, "--require-justification");
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /unjustified\.csv line \d+: --require-justification: the keep decision for ada@northwind\.example on organization has no justification/,
+    );
+    expect(fs.readFileSync(copy, "utf8")).toBe(accessTs());
+    const bad = await applyTo(copy, signoff("bad-day.csv", filledIn([{ ...DECISIONS[0]!, on: "2nd Nov" }])));
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("reviewed_on must be a calendar day written YYYY-MM-DD, got '2nd Nov'");
   });
 });
 

@@ -474,7 +474,9 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(packet.permissions).toEqual({ contents: "read" });
     const write = packet.steps.find((s) => s.name === "Write the review packet")!;
     expect(write.env.REVIEWADMIN_API_KEY).toBe(emu.keys.orgAdmin);
-    for (const f of ["review.md", "review.csv", "review.json"]) expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
+    for (const f of ["review.md", "review.csv", "review.json", "manifest.json"])
+      expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
+    expect(packet.steps.map((s) => s.name)).toContain("Verify the packet");
     const md = fs.readFileSync(path.join(ws, "access-review", "review.md"), "utf8");
     expect(md).toContain("margaret@northwind.example");
     // Judged against the stack's code (read with `pulumi stack export` from the backend) and the firm's domain.
@@ -489,6 +491,10 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const month = new Date().toISOString().slice(0, 7);
     const branch = `access-review/${month}`;
     expect(await sh(origin, "git", "show", `${branch}:access-review/review.md`)).toBe(md);
+    // The manifest is committed with the packet.
+    expect(await sh(origin, "git", "show", `${branch}:access-review/manifest.json`)).toBe(
+      fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"),
+    );
     const gh = fs.readFileSync(ghRecord, "utf8");
     expect(gh.split("\n").slice(0, 5)).toEqual(["pr", "create", "--head", branch, "--title"]);
     expect(gh).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);

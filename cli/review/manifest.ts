@@ -1,0 +1,291 @@
+/**
+ * The packet's evidence manifest, manifest.json: how the packet was produced (the tool's and the
+ * API's versions, the service's clock at the read, the command line), every endpoint and page the
+ * review read with the items the API answered against the totals the packet holds (agreeing, or
+ * saying where and why not), the request count, and the SHA-256 of each file of the packet, so
+ * that `review verify` can tell an altered, missing or added file. No time of this machine goes
+ * in: two reviews of the same world at the same "as of" write the same manifest.
+ */
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { serviceNow } from "../../provider/access/clock";
+import type { AnswerRead, ReviewAdminClient } from "../../provider/client";
+import { writeProject } from "../export/writeProject";
+import { compareText } from "../../provider/util";
+import { UsageError, type Command } from "../command";
+import type { ReviewOrganization, ReviewPacket } from "./format";
+
+/** The manifest's file name in the packet's folder. */
+export const MANIFEST_FILE = "manifest.json";
+/** The version of manifest.json. */
+export const MANIFEST_FORMAT = "pulumi-reviewadmin manifest 1";
+
+/** Items the API answered that the packet does not hold as such, and why. */
+export interface Explained {
+  count: number;
+  why: string;
+}
+
+/** One endpoint the review read: its pages, the items the API answered, and what the packet holds of them. */
+export interface EndpointRead {
+  operation: string;
+  /** The path without the paging parameters (after, limit). */
+  endpoint: string;
+  /** Items per page, in the order read (a single answer that is not a list counts 1). */
+  pages: number[];
+  /** The items the API answered over all pages. */
+  reported: number;
+  /** What the packet holds of them, counted from the packet (null: the answer is not part of the population). */
+  packet: { count: number; of: string } | null;
+  /** Items reported and not held, each kind with its reason. */
+  explained: Explained[];
+  /** reported = packet count + explained; false says the packet and the API disagree here. */
+  agrees: boolean;
+}
+
+/** manifest.json. */
+export interface Manifest {
+  format: typeof MANIFEST_FORMAT;
+  tool: { name: string; version: string };
+  /** The API's version as the service reports it, and where it comes from. */
+  api: { version: string; source: string };
+  /** The base URL read, without credentials or query. */
+  service: string;
+  asOf: string;
+  /** The service's clock (its Date header, whole seconds) at the end of the read. */
+  serviceClockAtRead: string;
+  /** The command line, options in --help order, with nothing secret in it (the key never is). */
+  commandLine: string;
+  /** Requests sent, retries included. */
+  requests: number;
+  /** Every endpoint read, sorted by endpoint. */
+  reads: EndpointRead[];
+  /** True when every read agrees with the packet. */
+  agrees: boolean;
+  /** SHA-256 (hex) of each file of the packet, by name. */
+  files: Record<string, string>;
+}
+
+/**
+ * The service's clock to the whole second: its Date header's resolution. The milliseconds past it
+ * would be this machine's time since the answer, which two runs of the same review do not share.
+ */
+export function serviceSecond(client: ReviewAdminClient): number {
+  return Math.floor(serviceNow(client) / 1000) * 1000;
+}
+
+/** Adds (or replaces) files of the packet in `dir` and their digests in its manifest: what a later step adds to the evidence. */
+export function addToPacket(dir: string, files: Record<string, string>): void {
+  const manifest = readManifest(dir, "--packet");
+  for (const [name, text] of Object.entries(files)) manifest.files[name] = sha256(text);
+  manifest.files = Object.fromEntries(
+    Object.keys(manifest.files)
+      .sort(compareText)
+      .map((n) => [n, manifest.files[n]!]),
+  );
+  writeProject(dir, { ...files, [MANIFEST_FILE]: JSON.stringify(manifest, null, 2) + "\n" });
+}
+
+/** SHA-256 in hex of a file's bytes. */
+export function sha256(bytes: string | Buffer): string {
+  return createHash("sha256").update(bytes).digest("hex");
+}
+
+/** The base URL as the manifest names it: no user, password, query or fragment. */
+export function redactedUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/** The answers of one read, collected while it runs (client.onRead); `stop` ends the collection. */
+export function collectReads(onRead: (reader: (a: AnswerRead) => void) => () => void): { answers: AnswerRead[]; stop: () => void } {
+  const answers: AnswerRead[] = [];
+  return { answers, stop: onRead((a) => answers.push(a)) };
+}
+
+/** The endpoint of a path: its query without the paging parameters, which change page by page. */
+function endpointOf(p: string): string {
+  const [base, query = ""] = p.split("?");
+  const kept = new URLSearchParams(query);
+  kept.delete("after");
+  kept.delete("limit");
+  const rest = kept.toString();
+  return rest ? `${base}?${rest}` : base!;
+}
+
+/** The items of an answer: a list's elements, an invitation list's invitations, else the one object. */
+function itemsOf(data: unknown): unknown[] {
+  if (Array.isArray(data)) return data;
+  const invitations = (data as { invitations?: unknown } | null)?.invitations;
+  return Array.isArray(invitations) ? invitations : [data];
+}
+
+const idIn = (p: string, after: string) => Number(new RegExp(`/${after}/(\\d+)`).exec(p)?.[1]);
+
+/** What the packet holds of one endpoint's items, and the items it does not hold with the reason. */
+function reconcile(
+  operation: string,
+  endpoint: string,
+  items: unknown[],
+  packet: ReviewPacket,
+): { packet: EndpointRead["packet"]; explained: Explained[] } {
+  const org = (id: number): ReviewOrganization | undefined => packet.organizations.find((o) => o.id === id);
+  const lines = (o: ReviewOrganization | undefined, keep: (scope: string, status: string) => boolean) =>
+    (o?.people ?? []).reduce((n, p) => n + p.lines.filter((l) => keep(l.scope, l.status)).length, 0);
+  const some = (count: number, why: string): Explained[] => (count > 0 ? [{ count, why }] : []);
+  const orgId = idIn(endpoint, "organizations");
+  switch (operation) {
+    case "GetOrganizationUsers":
+      return { packet: { count: lines(org(orgId), (_, s) => s === "member"), of: "member lines" }, explained: [] };
+    case "GetOrganizationInvitations": {
+      const o = org(orgId);
+      const members = new Set((o?.people ?? []).filter((p) => p.lines.some((l) => l.status === "member")).map((p) => p.key));
+      const ofMembers = items.filter((i) => members.has(String((i as { email?: string }).email).toLowerCase())).length;
+      return {
+        packet: { count: lines(o, (_, s) => s === "invited" || s === "invitation-expired"), of: "invitation lines" },
+        explained: some(ofMembers, "invitations of people who are members: their member line stands for them"),
+      };
+    }
+    case "GetOrganizationDatabases": {
+      const o = org(orgId);
+      const shared = items.filter((d) => (d as { owningOrganizationId?: number }).owningOrganizationId !== orgId).length;
+      return {
+        packet: {
+          count: (o?.databases.length ?? 0) + (o?.databasesNotReadable.length ?? 0),
+          of: "databases reviewed or named not readable",
+        },
+        explained: some(shared, "databases owned by another organization: reviewed with that organization"),
+      };
+    }
+    case "GetDatabaseUsers": {
+      const dbId = idIn(endpoint, "databases");
+      const o = packet.organizations.find((x) => x.databases.some((d) => d.id === dbId));
+      const none = items.filter((u) => ((u as { permissions?: unknown[] }).permissions ?? []).length === 0).length;
+      return {
+        packet: { count: lines(o, (scope) => scope === `database ${dbId}`), of: "database lines" },
+        explained: some(none, "users listed with no permission: they hold no access on it"),
+      };
+    }
+    case "GetOrganizationEvents": {
+      const q = new URLSearchParams(endpoint.split("?")[1] ?? "");
+      const begin = Number(q.get("begin"));
+      const end = Number(q.get("end"));
+      const kept = new Set(
+        items
+          .filter((e) => (e as { timestamp: number }).timestamp >= begin && (e as { timestamp: number }).timestamp < end)
+          .map((e) => (e as { id: number }).id),
+      );
+      return {
+        packet: { count: org(orgId)?.eventsRead ?? 0, of: "events read (eventsRead)" },
+        explained: some(items.length - kept.size, "events outside the window asked for, or answered twice"),
+      };
+    }
+    default:
+      // The key's own account (GET /v1/users/me), the organizations it can see: how the population was chosen, not part of it.
+      return { packet: null, explained: [] };
+  }
+}
+
+/** The endpoints read, grouped from the answers (pages in the order read) and set against the packet. */
+export function endpointsRead(answers: readonly AnswerRead[], packet: ReviewPacket): EndpointRead[] {
+  const groups = new Map<string, { operation: string; endpoint: string; pages: unknown[][] }>();
+  for (const a of answers) {
+    const endpoint = endpointOf(a.path);
+    const g = groups.get(endpoint) ?? { operation: a.operationId, endpoint, pages: [] };
+    g.pages.push(itemsOf(a.data));
+    groups.set(endpoint, g);
+  }
+  return [...groups.values()]
+    .sort((a, b) => compareText(a.endpoint, b.endpoint))
+    .map((g) => {
+      const items = g.pages.flat();
+      const r = reconcile(g.operation, g.endpoint, items, packet);
+      const accounted = (r.packet?.count ?? items.length) + r.explained.reduce((n, e) => n + e.count, 0);
+      return {
+        operation: g.operation,
+        endpoint: g.endpoint,
+        pages: g.pages.map((p) => p.length),
+        reported: items.length,
+        packet: r.packet,
+        explained: r.explained,
+        agrees: accounted === items.length,
+      };
+    });
+}
+
+/** The manifest's JSON text (files hashed as given, names sorted). */
+export function manifestText(m: Omit<Manifest, "files" | "agrees">, files: Record<string, string | Buffer>): string {
+  const manifest: Manifest = {
+    ...m,
+    agrees: m.reads.every((r) => r.agrees),
+    files: Object.fromEntries(
+      Object.keys(files)
+        .sort(compareText)
+        .map((name) => [name, sha256(files[name]!)]),
+    ),
+  };
+  return JSON.stringify(manifest, null, 2) + "\n";
+}
+
+/** What `review verify` found: files altered, missing, or in the folder and not in the manifest. */
+export interface Verification {
+  manifest: Manifest;
+  ok: string[];
+  altered: string[];
+  missing: string[];
+  unlisted: string[];
+}
+
+/** Reads the manifest of the packet in `dir` (named by the argument or option `what`), or a UsageError saying what is wrong. */
+export function readManifest(dir: string, what = "FOLDER"): Manifest {
+  const file = path.join(dir, MANIFEST_FILE);
+  let m: Manifest;
+  try {
+    m = JSON.parse(fs.readFileSync(file, "utf8")) as Manifest;
+  } catch (err) {
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new UsageError(`${what} must hold the manifest.json a review wrote: cannot read ${file}: ${why}`);
+  }
+  if (m?.format !== MANIFEST_FORMAT || typeof m.files !== "object" || m.files === null)
+    throw new UsageError(`${what} must hold the manifest.json a review wrote: ${file} is not one ("format": "${MANIFEST_FORMAT}")`);
+  return m;
+}
+
+/** Checks the files of the packet in `dir` against its manifest. */
+export function verifyPacket(dir: string): Verification {
+  const manifest = readManifest(dir);
+  const v: Verification = { manifest, ok: [], altered: [], missing: [], unlisted: [] };
+  for (const [name, digest] of Object.entries(manifest.files)) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) v.missing.push(name);
+    else if (sha256(fs.readFileSync(file)) !== digest) v.altered.push(name);
+    else v.ok.push(name);
+  }
+  for (const name of fs.readdirSync(dir).sort(compareText)) if (name !== MANIFEST_FILE && !(name in manifest.files)) v.unlisted.push(name);
+  return v;
+}
+
+/** A word of a command line as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The command line of a run, rebuilt from its parsed options in --help order (so the same
+ * options give the same line), with the base URL stripped of any credentials or query. The API
+ * key is never on it: the commands take it from an environment variable or a file only.
+ */
+export function commandLine(cmd: Command, values: Record<string, unknown>): string {
+  const words = ["pulumi-reviewadmin", ...cmd.name.split(" ")];
+  for (const [name, spec] of Object.entries(cmd.options)) {
+    const v = values[name];
+    if (v === undefined || v === false) continue;
+    if (spec.type === "boolean") words.push(`--${name}`);
+    else for (const x of Array.isArray(v) ? v : [v]) words.push(`--${name}`, name === "base-url" ? redactedUrl(String(x)) : String(x));
+  }
+  if (typeof values.positional === "string") words.push(values.positional);
+  return words.map(shellWord).join(" ");
+}
