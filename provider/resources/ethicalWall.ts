@@ -233,8 +233,14 @@ stateHolds<EthicalWallState, Inputs>(true);
 const label = (s: { databaseIds: number[]; reason: string }) =>
   `EthicalWall on database${s.databaseIds.length === 1 ? "" : "s"} ${s.databaseIds.join(", ")} ("${s.reason}")`;
 
-/** The wall's settings that judge people. */
-type Judged = Pick<Inputs, "databaseIds" | "people" | "team" | "alsoAllowed" | "exceptions">;
+/** The wall's settings that judge people, as its checked inputs hold them (written out: a public declaration must not name zod). */
+interface Judged {
+  databaseIds: number[];
+  people?: string[];
+  team?: string[];
+  alsoAllowed?: string[];
+  exceptions?: WallException[];
+}
 
 /** What the live platform says of a wall's databases now. */
 export interface WallLive {
