@@ -13,6 +13,7 @@
  * ORG_ADMIN in the web app, and the review judged against the stack's state names ORG_ADMIN as
  * not in code (per permission, not per scope).
  */
+import { parse } from "csv-parse/sync";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -66,16 +67,19 @@ const changedSteps = (r: RunResult) =>
     .map((s) => `${s.op} ${s.name}`)
     .sort();
 
-/** review.csv with a reviewer's decisions in its last two columns (decision, justification); other rows left undecided. */
+/** review.csv with a reviewer's decisions in its decision and justification columns; other rows left undecided. */
 function signedOff(csv: string, decisions: [person: string, scope: string, decision: string, justification: string][]): string {
-  const rows = csv.split("\r\n");
+  const [header, ...rows] = parse(csv, { bom: true, relax_column_count: true }) as string[][];
+  const col = (name: string) => header!.indexOf(name);
   for (const [person, scope, decision, why] of decisions) {
-    const i = rows.findIndex((r) => r.startsWith(`${ORG},Northwind Legal,${person},`) && r.includes(`,${scope},`));
-    expect(i, `${person} on ${scope} in review.csv`).toBeGreaterThan(0);
-    expect(rows[i]!.endsWith(",,")).toBe(true);
-    rows[i] = `${rows[i]!.slice(0, -2)},${decision},${why}`;
+    const row = rows.find((r) => r[col("organization_id")] === String(ORG) && r[col("person")] === person && r[col("scope")] === scope);
+    expect(row, `${person} on ${scope} in review.csv`).toBeDefined();
+    expect(row![col("decision")]).toBe("");
+    row![col("decision")] = decision;
+    row![col("justification")] = why;
   }
-  return rows.join("\r\n");
+  const cell = (c: string) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c);
+  return [header!, ...rows].map((r) => r.map(cell).join(",")).join("\r\n") + "\r\n";
 }
 
 /** Each style: its export options, and the steps its preview of the sign-off shows (the resources holding the two lines, updated). */
@@ -209,7 +213,7 @@ describe("a review's remove decisions end in removed access, in every style expo
         .readFileSync(path.join(judged, "review.csv"), "utf8")
         .split("\r\n")
         .find((r) => r.includes(",grace@northwind.example,"));
-      expect(row).toMatch(new RegExp(`,"OrganizationMembers ""organization-${ORG}""",,ORG_ADMIN,,$`));
+      expect(row).toMatch(new RegExp(`,"OrganizationMembers ""organization-${ORG}""",,ORG_ADMIN,,,,$`));
       expect(fs.readFileSync(path.join(judged, "review.md"), "utf8")).toContain(
         `organization: OrganizationMembers "organization-${ORG}"; ORG_ADMIN not in code`,
       );
