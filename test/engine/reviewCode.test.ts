@@ -115,7 +115,7 @@ describe("review judged against the stack's code", ORDERED, () => {
     expect(person(packet, "frances@northwind.example").flags).not.toContain("walled");
     expect(csv).toContain(`,database ${DB},Northwind v. Contoso,granted,DB_UPLOAD,`);
     expect(csv.split("\r\n").find((l) => l.startsWith("102,Northwind Legal,margaret@") && l.includes(`database ${DB}`))).toMatch(
-      new RegExp(`,"?DatabaseUserPermissions ""margaret"""?,${margaretEnds},,,$`),
+      new RegExp(`,"?DatabaseUserPermissions ""margaret"""?,${margaretEnds},,,,,$`),
     );
 
     // --stack runs `pulumi stack export` itself; a longer --expiring-days reaches Margaret's end date.
