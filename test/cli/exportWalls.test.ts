@@ -5,37 +5,25 @@
  * the summary (text and --json); a file that cannot be read is refused, naming it.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { describe, expect, it } from "vitest";
+import { useCliEmulator } from "./reviewEmulator";
 import { runCli } from "./runCli";
 
 const EXAMPLE = path.resolve(__dirname, "../../examples/walls-from-file/walls.csv");
-let emu: RunningEmulator;
-let tmp: string;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-export-walls-"));
-  fs.writeFileSync(path.join(tmp, "key"), emu.keys.orgAdmin!);
-});
-afterAll(async () => {
-  await emu?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const world = useCliEmulator("export-walls");
 
 const exportWith = (out: string, args: string[]) =>
   runCli([
     "export",
     "--base-url",
-    emu.url,
+    world.emu.url,
     "--api-key-file",
-    path.join(tmp, "key"),
+    world.keyFile,
     "--org",
     "102",
     "--out",
-    path.join(tmp, out),
+    path.join(world.tmp, out),
     "-q",
     ...args,
   ]);
@@ -44,7 +32,7 @@ describe("export --walls", () => {
   it("declares one EthicalWall per matter of the file in index.ts; the typo'd matter and the unknown person are reported with their lines", async () => {
     const r = await exportWith("access", ["--walls", EXAMPLE]);
     expect(r, r.err).toMatchObject({ code: 0 });
-    const index = fs.readFileSync(path.join(tmp, "access", "index.ts"), "utf8");
+    const index = fs.readFileSync(path.join(world.tmp, "access", "index.ts"), "utf8");
     expect(index).toContain(
       'new reviewadmin.EthicalWall("wall-nw-1001", {\n  "databaseIds": [\n    2001\n  ],\n  "team": [\n    "alan@northwind.example",\n    "barbara@northwind.example"\n  ],\n  "alsoAllowed": [\n    "frances@northwind.example"\n  ],\n  "reason": "NvC matter team",\n  "onBreach": "report"\n});',
     );
@@ -69,7 +57,7 @@ describe("export --walls", () => {
   });
 
   it("refuses a wall file it cannot read, or one with yaml, naming the option and the rule", async () => {
-    const bad = path.join(tmp, "bad.csv");
+    const bad = path.join(world.tmp, "bad.csv");
     fs.writeFileSync(bad, "matter,person_email\n");
     const r = await exportWith("bad", ["--walls", bad]);
     expect(r.code).not.toBe(0);

@@ -1,4 +1,4 @@
-/** The prelude of the review CLI tests: one emulator per file on a clock standing at T0, an org admin's key file, and `review` into a folder. */
+/** The prelude of the CLI tests that read the emulator: one emulator per file, an org admin's key file, and for review a clock standing at T0 and `review` into a folder. */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -9,11 +9,14 @@ import { runCli } from "./runCli";
 /** The emulator's clock: it stands still, so "as of" and the service's clock at the read are T0 exactly. */
 export const T0 = Date.parse("2026-11-20T12:00:00.000Z");
 
-/** Starts the emulator and a temporary folder for the file (`label` names it); `review(out, ...)` runs the command with the org admin's key. */
-export function useReviewEmulator(label: string) {
+/**
+ * One emulator per test file (clock: the emulator's own unless given) and a temporary folder
+ * (`label` names it) holding an org admin's key file; both gone after the file's tests.
+ */
+export function useCliEmulator(label: string, clock?: () => number) {
   const world = { emu: undefined as unknown as RunningEmulator, tmp: "", keyFile: "" };
   beforeAll(async () => {
-    world.emu = await startEmulator({ rateLimit: 0, clock: () => T0 });
+    world.emu = await startEmulator({ rateLimit: 0, ...(clock ? { clock } : {}) });
     world.tmp = fs.mkdtempSync(path.join(os.tmpdir(), `reviewadmin-${label}-`));
     world.keyFile = path.join(world.tmp, "key");
     fs.writeFileSync(world.keyFile, world.emu.keys.orgAdmin!);
@@ -22,6 +25,12 @@ export function useReviewEmulator(label: string) {
     await world.emu?.close();
     if (world.tmp) fs.rmSync(world.tmp, { recursive: true, force: true });
   });
+  return world;
+}
+
+/** useCliEmulator on a clock standing at T0; `review(out, ...)` runs the command with the org admin's key. */
+export function useReviewEmulator(label: string) {
+  const world = useCliEmulator(label, () => T0);
   const review = (out: string, ...more: string[]) =>
     runCli([
       "review",

@@ -6,30 +6,19 @@
  * Written as walls.md, walls.csv and walls.json.
  */
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { codeOf } from "../../cli/review/inCode";
 import type { ReviewPerson } from "../../cli/review/format";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { SEEDED } from "../../emulator";
 import { declaredBy } from "../../policy/declarations";
 import { control } from "../support/emulatorHttp";
+import { useCliEmulator } from "./reviewEmulator";
 import { runCli } from "./runCli";
 
 const DB = SEEDED.databases.open;
 const U = SEEDED.users;
-let emu: RunningEmulator;
-let tmp: string;
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-wall-report-"));
-  fs.writeFileSync(path.join(tmp, "key"), emu.keys.orgAdmin!);
-});
-afterAll(async () => {
-  await emu?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const world = useCliEmulator("wall-report");
 
 const adaException = {
   person: "ada@northwind.example",
@@ -41,7 +30,7 @@ const adaException = {
 
 /** A `pulumi stack export` holding one matter-team wall, as its state is after the wall removed Linus on `removedAt`. */
 function stackState(removedAt: string): string {
-  const file = path.join(tmp, "state.json");
+  const file = path.join(world.tmp, "state.json");
   const type = "pulumi-nodejs:dynamic/reviewadmin:EthicalWall";
   const outputs = {
     databaseIds: [DB],
@@ -63,38 +52,35 @@ function stackState(removedAt: string): string {
 
 describe("review walls", () => {
   it("a month with two breaches: one removed by the wall, one unenforceable (an org admin); the exception in force listed apart", async () => {
-    const since = emu.store.clock.now();
-    const advance = async (days: number) => expect((await control(emu.url, "POST", "/clock", { advanceDays: days })).status).toBe(200);
+    const since = world.emu.store.clock.now();
+    const advance = async (days: number) =>
+      expect((await control(world.emu.url, "POST", "/clock", { advanceDays: days })).status).toBe(200);
     await advance(2);
     // The emulator's clock runs on between the steps: each instant is known to its day.
-    const onDay = () => expect.stringMatching(new RegExp(`^${new Date(emu.store.clock.now()).toISOString().slice(0, 10)}T`));
+    const onDay = () => expect.stringMatching(new RegExp(`^${new Date(world.emu.store.clock.now()).toISOString().slice(0, 10)}T`));
     const madeAt = onDay();
     // In the web application, Ada (the organization's first org admin) gives Linus DB_UPLOAD on 2001.
-    expect((await control(emu.url, "PUT", `/databases/${DB}/users/${U.unaffiliated}`, { permissions: ["DB_UPLOAD"] })).status).toBe(200);
+    expect((await control(world.emu.url, "PUT", `/databases/${DB}/users/${U.unaffiliated}`, { permissions: ["DB_UPLOAD"] })).status).toBe(
+      200,
+    );
     await advance(3);
     // The wall's up removes it through the API (which logs nothing); the wall's state keeps the removal.
-    const removedAt = new Date(emu.store.clock.now()).toISOString();
-    emu.store.databases.removeUser(DB, U.unaffiliated);
+    const removedAt = new Date(world.emu.store.clock.now()).toISOString();
+    world.emu.store.databases.removeUser(DB, U.unaffiliated);
     await advance(5);
     const orgAdminAt = onDay();
     expect(
-      (await control(emu.url, "PATCH", `/organizations/${SEEDED.org}/members/${U.aiAdmin}`, { permissions: ["AI_ADMIN", "ORG_ADMIN"] }))
-        .status,
+      (
+        await control(world.emu.url, "PATCH", `/organizations/${SEEDED.org}/members/${U.aiAdmin}`, {
+          permissions: ["AI_ADMIN", "ORG_ADMIN"],
+        })
+      ).status,
     ).toBe(200);
     await advance(20);
-    const until = emu.store.clock.now();
+    const until = world.emu.store.clock.now();
 
-    const out = path.join(tmp, "report");
-    const args = [
-      "review",
-      "walls",
-      "--base-url",
-      emu.url,
-      "--api-key-file",
-      path.join(tmp, "key"),
-      "--stack-state",
-      stackState(removedAt),
-    ];
+    const out = path.join(world.tmp, "report");
+    const args = ["review", "walls", "--base-url", world.emu.url, "--api-key-file", world.keyFile, "--stack-state", stackState(removedAt)];
     const r = await runCli([...args, "--since", String(since), "--until", String(until), "--out", out]);
     expect(r, r.err).toMatchObject({ code: 0 });
     expect(r.out).toMatch(
@@ -154,13 +140,13 @@ describe("review walls", () => {
     ]);
 
     // Run again on the same world: the same bytes.
-    const again = path.join(tmp, "again");
+    const again = path.join(world.tmp, "again");
     await runCli([...args, "--since", String(since), "--until", String(until), "--out", again]);
     expect(fs.readFileSync(path.join(again, "walls.md"), "utf8")).toBe(md);
   });
 
   it("refuses a call without the stack, or with both --until and --as-of, naming the options", async () => {
-    const noStack = await runCli(["review", "walls", "--base-url", emu.url, "--api-key-file", path.join(tmp, "key")]);
+    const noStack = await runCli(["review", "walls", "--base-url", world.emu.url, "--api-key-file", world.keyFile]);
     expect(noStack.code).toBe(2);
     expect(noStack.err).toContain("give --stack NAME or --stack-state FILE");
     const both = await runCli(["review", "walls", "--until", "2026-01-01T00:00:00Z", "--as-of", "2026-01-01T00:00:00Z"]);
