@@ -20,7 +20,7 @@ export {
   type LivePerson,
 } from "./resources/organizationMembers";
 export { DatabaseUsers, type DatabaseUsersArgs, type LiveUser } from "./resources/databaseUsers";
-export type { RosterMode } from "./resources/support/rosterMode";
+export type { RosterMode } from "./access/rosterMode";
 export { CustodianDirectorySync, type CustodianDirectorySyncArgs } from "./resources/custodianDirectorySync";
 export { Dataset, type DatasetArgs } from "./resources/dataset";
 export { SourceFile, type SourceFileArgs } from "./resources/sourceFile";

@@ -8,7 +8,8 @@
  * 2. the changes: declared and absent is an add, declared and different a change;
  * 3. removals: authoritative mode removes the undeclared, except the protected and what another
  *    resource of the run declares (handed over); an expired grant goes in either mode;
- * 4. anti-lockout (`lockoutRefusal`): one rule for organizations and databases.
+ * 4. anti-lockout (`lockoutRefusal`): one rule for organizations and databases;
+ * 5. the drift gate (gate.ts): of the undeclared an additive roster leaves in place, who waits for a decision.
  */
 import {
   ADMIN_NAME,

@@ -408,7 +408,7 @@ export const SCHEMA = {
             },
           },
           description:
-            "Users the map does not declare whom the roster found when the program first applied it (user\nid -> the permissions held then): the drift gate passes them while they hold no more\n(unmanagedGate.ts). Absent in states written before 0.3.0.",
+            "Users the map does not declare whom the roster found when the program first applied it (user\nid -> the permissions held then): the drift gate passes them while they hold no more\n(access/gate.ts). Absent in states written before 0.3.0.",
         },
         schemaVersion: {
           type: "integer",
@@ -1145,7 +1145,7 @@ export const SCHEMA = {
             },
           },
           description:
-            "Undeclared people found when the program first applied the roster, with what each held: the drift gate passes them while they hold no more (unmanagedGate.ts; absent before 0.3.0).",
+            "Undeclared people found when the program first applied the roster, with what each held: the drift gate passes them while they hold no more (access/gate.ts; absent before 0.3.0).",
         },
         organizationId: {
           type: "integer",

@@ -13,7 +13,7 @@ import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { DeclaredElsewhere, onUnmanagedSchema, rosterMode, type RosterInternals } from "./support/roster";
 import { grantRoster, type WriteStep } from "./support/grantRoster";
-import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
+import type { OnUnmanaged, RosterMode } from "../access/rosterMode";
 import { permissionsText } from "./support/rosterChanges";
 import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import { CalendarDay, checkWindow, type Window } from "./support/expiry";
@@ -131,7 +131,7 @@ export interface DatabaseUsersState {
   /**
    * Users the map does not declare whom the roster found when the program first applied it (user
    * id -> the permissions held then): the drift gate passes them while they hold no more
-   * (unmanagedGate.ts). Absent in states written before 0.3.0.
+   * (access/gate.ts). Absent in states written before 0.3.0.
    */
   foundWhenAdopted?: Record<string, string[]>;
 }

@@ -25,7 +25,7 @@ import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { DeclaredElsewhere, onUnmanagedSchema, rosterMode, type RosterInternals } from "./support/roster";
 import { grantRoster, type WriteStep } from "./support/grantRoster";
-import type { OnUnmanaged, RosterMode } from "./support/rosterMode";
+import type { OnUnmanaged, RosterMode } from "../access/rosterMode";
 import { CalendarDay, checkWindow } from "./support/expiry";
 
 export type { LivePerson } from "../access/orgPeople";
@@ -132,7 +132,7 @@ export interface OrganizationMembersState {
   expiringSoon?: Record<string, string>;
   /** People whose end date has passed, whom up removed (or found gone): email -> end date. */
   expired?: Record<string, string>;
-  /** Undeclared people found when the program first applied the roster, with what each held: the drift gate passes them while they hold no more (unmanagedGate.ts; absent before 0.3.0). */
+  /** Undeclared people found when the program first applied the roster, with what each held: the drift gate passes them while they hold no more (access/gate.ts; absent before 0.3.0). */
   foundWhenAdopted?: Record<string, string[]>;
 }
 

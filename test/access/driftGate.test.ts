@@ -1,5 +1,5 @@
 /**
- * The drift gate's rules (provider/resources/support/unmanagedGate.ts) on plain values: whom it
+ * The drift gate's rules (provider/access/gate.ts) on plain values: whom it
  * judges (additive rosters; not the accepted, not those declared elsewhere), what counts for each
  * setting, the record made at the first apply, and that it judges drift: someone recorded passes
  * while they hold no more than then. The engine-level behaviour (a preview failing once, an up
@@ -7,13 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { isPrivileged } from "../../contract/grants";
-import {
-  adoptionRecord,
-  gateFindings,
-  keptRecord,
-  type GateSettings,
-  type UnmanagedHolder,
-} from "../../provider/resources/support/unmanagedGate";
+import { adoptionRecord, gateFindings, keptRecord, type GateSettings, type UnmanagedHolder } from "../../provider/access/gate";
 
 const privileged = (p: string) => isPrivileged("database", p);
 const holder = (id: number, permissions: string[], status?: string): UnmanagedHolder => ({
@@ -47,6 +41,14 @@ describe("the drift gate", () => {
       gateFindings(additive({ declaredElsewhere: { "grant:2001:1004": "DatabaseUserPermissions x" } }), [admin], privileged, undefined),
     ).toEqual([]);
     expect(gateFindings({ mode: "authoritative" }, [admin], privileged, undefined)).toEqual([]);
+  });
+
+  it("takes who else in the run declares a person from its caller, so it reads no registry of its own", () => {
+    const claimedInRun = (keys: readonly string[]) => (keys.includes("grant:2001:1004") ? "DatabaseUserPermissions y" : undefined);
+    expect(gateFindings(additive(), [admin], privileged, undefined, claimedInRun)).toEqual([]);
+    expect(adoptionRecord(additive(), [admin], privileged, claimedInRun)).toEqual({});
+    // Without it, only the roster's own declaredElsewhere counts: the same person is judged.
+    expect(keysOf(gateFindings(additive(), [admin], privileged, undefined))).toEqual(["1004"]);
   });
 
   it("judges drift, not the world: who was found at the first apply passes while they hold no more than then", () => {

@@ -1,5 +1,5 @@
 /**
- * The rosters' drift gate under the real engine (provider/resources/support/unmanagedGate.ts). It
+ * The rosters' drift gate under the real engine (provider/access/gate.ts). It
  * judges drift, not the world: people the program does not declare who were there when it first
  * applied a roster are said once and recorded (`foundWhenAdopted`), so a program that passes once
  * passes again with nothing changed. Someone made an org admin or a DB_ADMIN in the web application
@@ -15,7 +15,7 @@ import { SEEDED } from "../../emulator";
 import type { EngineStack } from "../../harness/engineStack";
 import { RunError } from "../../harness/runResult";
 import * as reviewadmin from "../../provider";
-import type { OnUnmanaged } from "../../provider/resources/support/rosterMode";
+import type { OnUnmanaged } from "../../provider/access/rosterMode";
 import { control } from "../support/emulatorHttp";
 import { useProgramWorld, writesFrom } from "../support/programWorld";
 

@@ -24,7 +24,7 @@ import { containsUnknown, UNKNOWN, Unwritten, type Operation } from "./lifecycle
 import { assertKeepsAdmins, guardAdminLoss } from "./lockout";
 import { say } from "./messages";
 import { adoptionNote, gateAfterWrites, gateInDiff, gateInRead, progressOf, rosterResource, type RosterDefinition } from "./roster";
-import type { OnUnmanaged, RosterMode } from "./rosterMode";
+import type { OnUnmanaged, RosterMode } from "../../access/rosterMode";
 import { changeMessage, entryLines, settingLines, type EntryView, type SettingRule } from "./rosterChanges";
 import {
   adoptionRecord,
@@ -34,7 +34,7 @@ import {
   type FoundWhenAdopted,
   type GateFinding,
   type UnmanagedHolder,
-} from "./unmanagedGate";
+} from "../../access/gate";
 import { addedOutside, changedBy, personTarget } from "./whoChanged";
 
 /** The settings every roster's inputs hold besides its scope and its map. */
@@ -154,6 +154,8 @@ const viewOf = (g: Grant & { status?: string }): EntryView => ({
 export function grantRoster<I extends RosterSettings, S extends RosterStateBase, L, R, M>(kind: GrantRosterKind<I, S, L, R, M>) {
   // What the drift gate's default (failOnPrivileged) stops on: the grant model's privileges.
   const privileged = (permission: string) => isPrivileged(kind.scopeKind, permission);
+  // Who else declares a person: the roster's declaredElsewhere input, then the run's claims so far (handover.ts).
+  const inRun = (settings: I | S) => (keys: readonly string[]) => holderOf(keys, settings.declaredElsewhere ?? {});
   const scopeOf = (x: I | S): Scope => ({ kind: kind.scopeKind, id: kind.scopeId(x) });
   const liveGrants = (scope: Scope, live: Record<string, L>) =>
     Object.fromEntries(Object.entries(live).map(([k, l]) => [k, kind.liveGrant(scope, k, l)]));
@@ -162,7 +164,8 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     kind.entries(kind.stateOf({ ...settings, mode: "authoritative" }, kind.managedOf({ ...settings, [kind.mapField]: {} }), listed));
   const holders = (s: S) => Object.entries(kind.unmanaged(s)).flatMap(([k, l]) => kind.holder(kind.scopeId(s), k, l) ?? []);
   /** Who the drift gate stops on, judged with `settings` against the record of `state`. */
-  const gate = (settings: I | S, state: S): GateFinding[] => gateFindings(settings, holders(state), privileged, state.foundWhenAdopted);
+  const gate = (settings: I | S, state: S): GateFinding[] =>
+    gateFindings(settings, holders(state), privileged, state.foundWhenAdopted, inRun(settings));
   /** Who made a finding's person what they are, from the activity log since the roster was last applied. */
   const describeFor = (op: Operation, state: S) => (f: GateFinding) => {
     const where = kind.scopeKind === "organization" ? { organizationId: kind.scopeId(state) } : { databaseId: kind.scopeId(state) };
@@ -241,7 +244,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     );
     if (!previous) {
       // The first apply: whoever is there undeclared was there before the program; said once, recorded.
-      after.foundWhenAdopted = adoptionRecord(inputs, holders(after), privileged);
+      after.foundWhenAdopted = adoptionRecord(inputs, holders(after), privileged, inRun(inputs));
       const text = adoptionText(inputs, holders(after), after.foundWhenAdopted);
       if (text) say.warn(`${action}: ${text}`);
     }
@@ -310,7 +313,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
         settings.length > 0 ||
         !sameSet(Object.keys(news[kind.mapField as keyof I] as object), kind.managedKeys(olds)) ||
         !deepEqual(plan.ends, olds.expiresOn ?? {});
-      // The drift gate, on who the last run or refresh found, with the program's settings (unmanagedGate.ts).
+      // The drift gate, on who the last run or refresh found, with the program's settings (access/gate.ts).
       const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, olds), kind.words.declare);
       if (!refresh) {
         const fresh = plan.remove.filter((k) => !stored[k]).map((k) => ({ key: k, ...kind.liveGrant(scopeOf(news), k, have[k]!).subject }));
@@ -326,7 +329,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     reconcile,
     async previewAdoption(inputs, op) {
       const state = kind.stateOf(inputs, kind.managedOf(inputs), await kind.read(op.client, kind.scopeId(inputs)));
-      const text = adoptionText(inputs, holders(state), adoptionRecord(inputs, holders(state), privileged), true);
+      const text = adoptionText(inputs, holders(state), adoptionRecord(inputs, holders(state), privileged, inRun(inputs)), true);
       if (text) say.warn(`${op.action}: ${text}`);
     },
     async readLive(state, op) {

@@ -9,8 +9,8 @@ import { z } from "zod";
 import { ResourceError } from "../../failures";
 import { containsUnknown, defineResource, PartialUpdate, type Operation, type ResourceDefinition, type Unwritten } from "./lifecycle";
 import { say } from "./messages";
-import { ON_UNMANAGED, ROSTER_MODES } from "./rosterMode";
-import { decisionHint, findingsHead, findingsText, findingText, gateFails, type GateFinding, type GateSettings } from "./unmanagedGate";
+import { ON_UNMANAGED, ROSTER_MODES } from "../../access/rosterMode";
+import { decisionHint, findingsHead, findingsText, findingText, gateFails, type GateFinding, type GateSettings } from "../../access/gate";
 
 /** One line naming what a roster adopted on creation: "adopted 3 people already there: a, b, c". */
 export function adoptionNote(action: string, what: string, names: readonly string[]): string | undefined {
@@ -49,7 +49,7 @@ export interface RosterInternals {
 /** Schema of `declaredElsewhere` (absent in states written before 0.2.0). */
 export const DeclaredElsewhere = z.record(z.string(), z.string()).optional();
 
-/** The drift gate's setting (unmanagedGate.ts); absent means "failOnPrivileged". */
+/** The drift gate's setting (access/gate.ts); absent means "failOnPrivileged". */
 export const onUnmanagedSchema = z
   .enum(ON_UNMANAGED, { message: 'must be "ignore", "report", "failOnPrivileged" or "failOnAny"' })
   .optional();
@@ -69,7 +69,7 @@ export interface RosterDefinition<I, S> extends Pick<
   reconcile(inputs: I, op: Operation, previous: S | undefined): Promise<S | Unwritten<S>>;
   /** Reads the live set: the new state, and the inputs it stands for. */
   readLive(state: S, op: Operation): Promise<{ state: S; inputs: I }>;
-  /** The preview of a create: says who the first up will find undeclared and record (unmanagedGate.ts). */
+  /** The preview of a create: says who the first up will find undeclared and record (access/gate.ts). */
   previewAdoption(inputs: I, op: Operation): Promise<void>;
   /** What delete logs. */
   releaseNote: string;
@@ -113,7 +113,7 @@ async function awaiting(op: Operation, settings: GateSettings, findings: readonl
 }
 
 /**
- * The drift gate in a roster's diff (unmanagedGate.ts), on the people the last run or refresh
+ * The drift gate in a roster's diff (access/gate.ts), on the people the last run or refresh
  * found: a preview fails naming them once; an up carries on (true: the roster must update, and its
  * update fails after applying the rest); "report" warns. True when someone waits for a decision.
  */

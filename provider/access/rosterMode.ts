@@ -9,7 +9,7 @@ export const ROSTER_MODES = ["authoritative", "additive"] as const;
 /** "authoritative": the live set is made to equal the map; "additive": entries are only added or updated. */
 export type RosterMode = (typeof ROSTER_MODES)[number];
 
-/** Every setting of a roster's drift gate for people it does not declare (see unmanagedGate.ts). */
+/** Every setting of a roster's drift gate for people it does not declare (see access/gate.ts). */
 export const ON_UNMANAGED = ["ignore", "report", "failOnPrivileged", "failOnAny"] as const;
 
 /**

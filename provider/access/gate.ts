@@ -14,8 +14,11 @@
  * someone must be able to pass its own `preview --refresh`). Deciding ends the wait: declare them,
  * accept them as they are (`knownExceptions`, or a looser `onUnmanaged`), or remove them in the web
  * application. An authoritative roster removes the undeclared: the gate is for additive rosters.
+ *
+ * The gate is the access engine's last step after the planner (plan.ts), pure like it: no request,
+ * no registry; the caller says who else in the run declares a person (`HeldElsewhere`).
  */
-import { holderOf, type ClaimKey } from "./handover";
+import type { ClaimKey } from "../../contract/grants";
 import type { OnUnmanaged, RosterMode } from "./rosterMode";
 
 /** One person the roster does not declare, as the gate sees them. */
@@ -62,11 +65,23 @@ export const settingOf = (s: GateSettings): OnUnmanaged => s.onUnmanaged ?? "fai
 /** True when the setting fails runs on findings (failOn...), false when it only reports or ignores them. */
 export const gateFails = (s: GateSettings) => settingOf(s).startsWith("fail");
 
+/**
+ * The resource of this run declaring any of these claim keys, if one does. The gate is pure: the
+ * run's registry of claims (resources/support/handover.ts) is the caller's to pass; by default only
+ * the roster's own `declaredElsewhere` input counts.
+ */
+export type HeldElsewhere = (keys: readonly ClaimKey[]) => string | undefined;
+
+const inDeclared =
+  (settings: GateSettings): HeldElsewhere =>
+  (keys) =>
+    keys.map((k) => settings.declaredElsewhere?.[k]).find((h) => h !== undefined);
+
 /** The undeclared people the gate looks at: not accepted, not declared by another resource of the program. */
-function judged(settings: GateSettings, holders: readonly UnmanagedHolder[]): UnmanagedHolder[] {
+function judged(settings: GateSettings, holders: readonly UnmanagedHolder[], elsewhere: HeldElsewhere): UnmanagedHolder[] {
   if (settings.mode === "authoritative" || settingOf(settings) === "ignore") return [];
   const known = new Set((settings.knownExceptions ?? []).map(String));
-  return holders.filter((h) => !known.has(h.key) && !holderOf(h.keys, settings.declaredElsewhere ?? {}));
+  return holders.filter((h) => !known.has(h.key) && !elsewhere(h.keys));
 }
 
 /** What of a person's access counts for the setting ("failOnAny": everything, being there included). */
@@ -80,9 +95,10 @@ export function adoptionRecord(
   settings: GateSettings,
   holders: readonly UnmanagedHolder[],
   privileged: (p: string) => boolean,
+  elsewhere: HeldElsewhere = inDeclared(settings),
 ): FoundWhenAdopted {
   const out: FoundWhenAdopted = {};
-  for (const h of judged(settings, holders)) if (counted(settings, h, privileged)) out[h.key] = [...h.permissions].sort();
+  for (const h of judged(settings, holders, elsewhere)) if (counted(settings, h, privileged)) out[h.key] = [...h.permissions].sort();
   return out;
 }
 
@@ -102,9 +118,10 @@ export function gateFindings(
   holders: readonly UnmanagedHolder[],
   privileged: (p: string) => boolean,
   record: FoundWhenAdopted | undefined,
+  elsewhere: HeldElsewhere = inDeclared(settings),
 ): GateFinding[] {
   const out: GateFinding[] = [];
-  for (const h of judged(settings, holders)) {
+  for (const h of judged(settings, holders, elsewhere)) {
     const held = counted(settings, h, privileged);
     if (!held) continue;
     const then = record?.[h.key];
