@@ -15,6 +15,7 @@ import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate } from "./support/inFlight";
+import type { ReviewAdminClient } from "../client";
 import { DatabaseId, idInput, Name } from "./support/inputs";
 import { argsMatch, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
 import { sortedSet } from "../normalize";
@@ -151,6 +152,10 @@ stateHolds<DatasetState, Inputs>(true);
 
 const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' in database ${s.databaseId}`;
 
+/** The in-flight mark of a dataset's create (support/inFlight.ts). */
+const markOf = (client: ReviewAdminClient, d: { databaseId: number; name: string }) =>
+  inFlightMark({ baseUrl: client.baseUrl, kind: "Dataset", databaseId: d.databaseId, name: d.name });
+
 /** The up1 body: the four fields the spec shows, and the other settings passed through. */
 function requestOf(inputs: Inputs): CreateDatasetRequest {
   const { databaseId: _db, adoptId: _adopt, createAfterLostAnswer: _confirm, ...settings } = inputs;
@@ -165,7 +170,9 @@ export const dataset = defineResource<Inputs, DatasetState>({
   label,
   idOf: (s) => String(s.datasetId),
 
-  diff(olds, news) {
+  diff(olds, news, { client }) {
+    // The state holds this dataset now: a mark kept for it (PULUMI_SKIP_CHECKPOINTS) has done its job.
+    markOf(client, olds).forgetMade(olds.datasetId);
     // No update endpoint: every change replaces. A setting removed from the program is a change too.
     // A preview unknown differs from any stored value, so it shows as a (possible) replacement.
     const changed = SETTINGS.filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null));
@@ -174,7 +181,15 @@ export const dataset = defineResource<Inputs, DatasetState>({
 
   async create(inputs, { client, action }) {
     const what = `dataset '${inputs.name}' in database ${inputs.databaseId}`;
-    const mark = inFlightMark({ baseUrl: client.baseUrl, kind: "Dataset", databaseId: inputs.databaseId, name: inputs.name });
+    const mark = markOf(client, inputs);
+    const made = mark.lost()?.madeId;
+    if (made !== undefined && inputs.adoptId === undefined) {
+      say.info(
+        `${action}: took over dataset ${made}, which an earlier run created but stopped before the engine wrote its state (PULUMI_SKIP_CHECKPOINTS), instead of creating a second one`,
+      );
+      mark.made(made);
+      return definedOnly({ ...inputs, datasetId: made });
+    }
     if (inputs.adoptId !== undefined) {
       // The API cannot read a dataset: the id is taken on the user's word, from the web application.
       say.info(`${action}: took over dataset ${inputs.adoptId} (adoptId) instead of creating one`);
@@ -197,14 +212,15 @@ export const dataset = defineResource<Inputs, DatasetState>({
         { cause: err },
       );
     });
-    mark.clear();
+    mark.made(created.id);
     // The inputs as given (not the name as echoed), so the next diff compares like with like.
     return definedOnly({ ...inputs, datasetId: created.id });
   },
 
   // No read and no update: the service has neither, and every change replaces.
 
-  async delete(state) {
+  async delete(state, { client }) {
+    markOf(client, state).forgetMade(state.datasetId);
     say.warn(
       `${label(state)} (dataset ${state.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
         `Remove it in the web application if needed.`,

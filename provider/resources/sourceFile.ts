@@ -257,20 +257,32 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
   });
 }
 
+/** The in-flight mark of a source file's create (support/inFlight.ts). */
+const markOf = (client: ReviewAdminClient, f: { databaseId: number; datasetId: number; filename: string }) =>
+  inFlightMark({ baseUrl: client.baseUrl, kind: "SourceFile", databaseId: f.databaseId, datasetId: f.datasetId, name: f.filename });
+
 /**
  * Takes over the source file a lost create made (adoptId): a path upload goes into it, sending
  * the parts it lacks (a wrong id fails there with the service's 404); a direct link's source file
  * is recorded as it is, since the service fetches the link itself.
  */
-async function adopt(client: ReviewAdminClient, inputs: CheckedInputs, mark: InFlightMark, action: string): Promise<SourceFileState> {
-  const id = inputs.adoptId!;
-  say.info(`${action}: took over source file ${id} (adoptId) instead of creating one`);
-  mark.clear();
+async function adopt(
+  client: ReviewAdminClient,
+  inputs: CheckedInputs,
+  id: number,
+  mark: InFlightMark,
+  action: string,
+  why = "adoptId",
+): Promise<SourceFileState> {
+  say.info(`${action}: took over source file ${id} (${why}) instead of creating one`);
   if (inputs.directLink !== undefined) {
+    mark.made(id);
     return stateOf(inputs, { sourceFileId: id, state: "UPLOADING", size: null, sha1: null, partCount: 0 });
   }
   try {
-    return stateOf(inputs, await upload(client, inputs, id));
+    const result = await upload(client, inputs, id);
+    mark.made(id);
+    return stateOf(inputs, result);
   } catch (err) {
     if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
     throw err;
@@ -372,7 +384,9 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     return failures.length ? { failures } : { inputs: { ...inputs, ...computed } };
   },
 
-  diff(olds, news) {
+  diff(olds, news, { client }) {
+    // The state holds this source file now: a mark kept for it (PULUMI_SKIP_CHECKPOINTS) has done its job.
+    markOf(client, olds).forgetMade(olds.sourceFileId);
     const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
     const replaces: string[] = REPLACE_ON.filter((f) => !same(olds[f], news[f]));
     // An unknown path (preview) may hold other content: say it may replace rather than guess.
@@ -407,14 +421,14 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
         );
       }
     }
-    const mark = inFlightMark({
-      baseUrl: client.baseUrl,
-      kind: "SourceFile",
-      databaseId: inputs.databaseId,
-      datasetId: inputs.datasetId,
-      name: inputs.filename,
-    });
-    if (inputs.adoptId !== undefined) return adopt(client, inputs, mark, action);
+    const mark = markOf(client, inputs);
+    const made = mark.lost()?.madeId;
+    if (inputs.adoptId !== undefined) {
+      mark.clear(); // the user's word replaces whatever was remembered, even if the id proves wrong
+      return adopt(client, inputs, inputs.adoptId, mark, action);
+    }
+    const lostState = "an earlier run created it but stopped before the engine wrote its state: PULUMI_SKIP_CHECKPOINTS";
+    if (made !== undefined) return adopt(client, inputs, made, mark, action, lostState);
     // The API cannot list source files: an earlier create whose answer was lost can only be remembered.
     stopAfterLostCreate(
       mark,
@@ -425,7 +439,9 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     );
     mark.mark();
     try {
-      return stateOf(inputs, await upload(client, inputs, undefined, mark));
+      const result = await upload(client, inputs, undefined, mark);
+      mark.made(result.sourceFileId);
+      return stateOf(inputs, result);
     } catch (err) {
       if (err instanceof UploadError) throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
       if (answerLost(err) && (err as { operationId?: string }).operationId === "PostDatasetFile") {
@@ -467,7 +483,8 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     }
   },
 
-  async delete(state) {
+  async delete(state, { client }) {
+    markOf(client, state).forgetMade(state.sourceFileId);
     const what = `${label(state)} (source file ${state.sourceFileId})`;
     say.warn(
       state.complete === false

@@ -146,3 +146,68 @@ describe("SourceFile: a lost create answer", () => {
     expect(marksIn(dir)).toEqual([]);
   });
 });
+
+/**
+ * PULUMI_SKIP_CHECKPOINTS: the engine writes the state only when the run ends, so a run killed after
+ * a create was answered loses the object's id. The plugin inherits the CLI's environment; a
+ * resource of a new name stands for the same resource after the state was lost.
+ */
+describe("with PULUMI_SKIP_CHECKPOINTS, a create whose run never wrote its state", () => {
+  const skipping = async <T>(fn: () => Promise<T>): Promise<T> => {
+    process.env.PULUMI_SKIP_CHECKPOINTS = "true";
+    try {
+      return await fn();
+    } finally {
+      delete process.env.PULUMI_SKIP_CHECKPOINTS;
+    }
+  };
+  const mail = { databaseId: DB, name: "Mail 2026" };
+
+  it("Dataset: the next create takes over the dataset the killed run made, sends nothing, and a later diff forgets the mark", async () => {
+    const dir = programFolder("in-flight-");
+    await skipping(async () => {
+      const first = await up(world(), dir, "Dataset", "mail", mail);
+      expect(marksIn(dir)).toHaveLength(1); // kept: this run's state may never be written
+      const { again, said } = await world().run(
+        async (run) => ({
+          again: await (await res(run, "mail-state-lost", "Dataset")).up(mail),
+          said: run.plugin.logs.map((l) => l.line).join("\n"),
+        }),
+        { cwd: dir },
+      );
+      expect(again.outs).toMatchObject({ datasetId: first.outs.datasetId });
+      expect(said).toMatch(
+        new RegExp(`took over dataset ${first.outs.datasetId}, which an earlier run created but stopped before the engine wrote its state`),
+      );
+      expect(calls("PostDatabaseDataset")).toBe(1);
+      expect(datasetsNamed("Mail 2026")).toHaveLength(1);
+      // The next run diffs the resource its state holds: the mark has done its job.
+      expect((await up(world(), dir, "Dataset", "mail-state-lost", mail)).op).toBe("same");
+      expect(marksIn(dir)).toEqual([]);
+    });
+    // Without the setting, an answered create leaves no mark (the state is written after each step).
+    const dir2 = programFolder("in-flight-");
+    await up(world(), dir2, "Dataset", "other", { databaseId: DB, name: "Other" });
+    expect(marksIn(dir2)).toEqual([]);
+  });
+
+  it("SourceFile: the next create takes over the uploaded file (no part sent again), one source file", async () => {
+    const dir = programFolder("in-flight-");
+    const ds = await up(world(), dir, "Dataset", "files", { databaseId: DB, name: "Files" });
+    const datasetId = ds.outs.datasetId as number;
+    const { file, sha1 } = writePatternedFile(dir, "two-parts.bin", 6 * 1024 * 1024);
+    const inputs = { databaseId: DB, datasetId, path: file, partSize: 5 * 1024 * 1024 };
+    await skipping(async () => {
+      const first = await up(world(), dir, "SourceFile", "two", inputs);
+      expect(marksIn(dir)).toHaveLength(1);
+      const parts = calls("PostSourceFilePart");
+      const again = await up(world(), dir, "SourceFile", "two-state-lost", inputs);
+      expect(again.outs).toMatchObject({ sourceFileId: first.outs.sourceFileId, complete: true, sha1, partCount: 2 });
+      expect(calls("PostDatasetFile")).toBe(1);
+      expect(calls("PostSourceFilePart")).toBe(parts);
+      expect(sourceFilesIn(datasetId)).toHaveLength(1);
+      expect((await up(world(), dir, "SourceFile", "two-state-lost", inputs)).op).toBe("same");
+      expect(marksIn(dir)).toEqual([]);
+    });
+  });
+});

@@ -6,6 +6,11 @@
  * create stops and says how to proceed (adopt it by id, or confirm a new create) instead of
  * making a second one.
  *
+ * With `PULUMI_SKIP_CHECKPOINTS` the engine writes the state only when a run ends, so a run killed
+ * after a create was answered loses the object's id too; the mark then stays with the id (`made`)
+ * and the next create takes that object over instead of making a second one. The next run that
+ * sees the object in its state (diff, delete) forgets the mark (`forgetMade`).
+ *
  * Kept beside the upload resume points (../../upload/resumePoint.ts) and in the same way: one
  * small JSON file per create in `.reviewadmin/creates/` under the working directory (the
  * program's folder in a Pulumi run), named as resume points are (localRecordFile).
@@ -27,11 +32,19 @@ export interface CreateIdentity {
   name: string;
 }
 
-/** A create whose answer never came: when it was sent, and the file that remembers it. */
+/** A create whose answer never came (or came, in a run whose state was never written): when it was sent, and the file that remembers it. */
 export interface LostCreate {
   /** ISO 8601 time the create was sent; also the value that confirms a new create (createAfterLostAnswer). */
   sentAt: string;
   file: string;
+  /** The id the service answered, when the answer came but the run was killed before the engine wrote its state. */
+  madeId?: number;
+}
+
+/** True when the engine writes the state only at the end of a run (PULUMI_SKIP_CHECKPOINTS, read by the CLI and passed to its plugins). */
+export function skipsCheckpoints(env: NodeJS.ProcessEnv = process.env): boolean {
+  const v = (env.PULUMI_SKIP_CHECKPOINTS ?? "").toLowerCase();
+  return v === "true" || v === "1";
 }
 
 /** The in-flight mark of one create: read, write before sending, clear once answered. */
@@ -40,8 +53,15 @@ export interface InFlightMark {
   lost(): LostCreate | undefined;
   /** Remembers that the create is being sent (a folder that cannot be written is warned about, not fatal). */
   mark(): void;
-  /** Forgets it: answered, refused, adopted or confirmed. */
+  /** Forgets it: refused, or confirmed. */
   clear(): void;
+  /**
+   * The create was answered with `id`: forgets it, unless the engine will not write the state
+   * before the run ends (skipsCheckpoints), when it keeps the id until a later run sees it in state.
+   */
+  made(id: number): void;
+  /** Forgets the mark if it holds `id`: the state has the object now. */
+  forgetMade(id: number): void;
 }
 
 /** The folder in-flight marks live in, under `cwd`: `creates/` beside the upload resume points' folder. */
@@ -52,28 +72,39 @@ export function inFlightFolder(cwd?: string): string {
 /** The in-flight mark of a create, in `inFlightFolder(cwd)`. */
 export function inFlightMark(id: CreateIdentity, cwd?: string): InFlightMark {
   const file = localRecordFile(inFlightFolder(cwd), [id.baseUrl, id.kind, id.databaseId, id.datasetId ?? null, id.name]);
+  const write = (record: { sentAt: string; madeId?: number }) => {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify({ ...id, ...record }, null, 2) + "\n");
+    } catch (err) {
+      // Without the mark, a lost answer is still reported in this run; only the next run cannot tell.
+      say.warn(
+        `cannot remember the ${id.kind} create in flight in ${file} (${(err as Error).message}): if its answer is lost, the next up cannot tell`,
+      );
+    }
+  };
   return {
     lost() {
       try {
-        const { sentAt } = JSON.parse(fs.readFileSync(file, "utf8")) as { sentAt?: unknown };
-        return typeof sentAt === "string" ? { sentAt, file } : undefined;
+        const { sentAt, madeId } = JSON.parse(fs.readFileSync(file, "utf8")) as { sentAt?: unknown; madeId?: unknown };
+        if (typeof sentAt !== "string") return undefined;
+        return typeof madeId === "number" ? { sentAt, file, madeId } : { sentAt, file };
       } catch {
         return undefined;
       }
     },
     mark() {
-      try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
-        fs.writeFileSync(file, JSON.stringify({ ...id, sentAt: new Date().toISOString() }, null, 2) + "\n");
-      } catch (err) {
-        // Without the mark, a lost answer is still reported in this run; only the next run cannot tell.
-        say.warn(
-          `cannot remember the ${id.kind} create in flight in ${file} (${(err as Error).message}): if its answer is lost, the next up cannot tell`,
-        );
-      }
+      write({ sentAt: new Date().toISOString() });
     },
     clear() {
       fs.rmSync(file, { force: true });
+    },
+    made(madeId) {
+      if (skipsCheckpoints()) write({ sentAt: this.lost()?.sentAt ?? new Date().toISOString(), madeId });
+      else this.clear();
+    },
+    forgetMade(madeId) {
+      if (fs.existsSync(file) && this.lost()?.madeId === madeId) this.clear();
     },
   };
 }
