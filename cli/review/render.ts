@@ -42,21 +42,34 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+// One formatter per zone: making one costs far more than formatting with it, and a packet of
+// 28,000 people formats a time for each.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f)
+    formatters.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "shortOffset",
+      })),
+    );
+  return f;
+}
+
 /** An ISO time to the minute in `zone`, named: "2026-11-20 13:00 Europe/Berlin (GMT+1)", "2026-11-20 12:00 UTC". */
 export function timeText(iso: string, o: RenderOptions = UTC): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone: o.timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "shortOffset",
-    })
+    formatterOf(o.timeZone)
       .formatToParts(ms)
       .map((x) => [x.type, x.value]),
   );
