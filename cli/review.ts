@@ -120,10 +120,11 @@ access; permissions in plain words with the API's name beside; actors of changes
 email; times in --time-zone, named), review.html, the same for a browser (one self-contained
 file that loads nothing: the summary first, then per organization an access matrix, a heat map
 of each database's counts opening on its people and a people x databases grid, a filter box, and
-everyone's lines with the sign-off columns; drawn 500 rows at a time, so it stays quick at tens of
-thousands of people; review.html#filter=TEXT opens it filtered), review.csv for spreadsheets and the sign-off (one row per
-line of access, with empty decision and justification columns for the reviewer; cells that a
-spreadsheet would run as a formula start with '), review.json for tools and the next review,
+everyone's lines with the sign-off columns; drawn 500 rows at a time, so it stays quick at tens
+of thousands of people; review.html#filter=TEXT opens it filtered), review.csv for spreadsheets
+and the sign-off (one row per line of access, with empty decision and justification columns for
+the reviewer; cells that a spreadsheet would run as a formula start with '), review.json for
+tools and the next review,
 and manifest.json, the evidence: the tool's and the API's versions, the service's clock at the
 read, every endpoint and page read with the items the API answered against the totals the
 packet holds (agreeing, or saying where and why not), the requests, the command line (the key

@@ -524,7 +524,7 @@ describe("pulumi-reviewadmin review: bad input", () => {
   it("has a --help that names its options, and a did-you-mean", async () => {
     const help = await runCli(["review", "--help"]);
     expect(help.code).toBe(0);
-    for (const o of ["--out", "--firm-domain", "--stale-days", "--as-of", "--previous", "--org", "apply-signoff"])
+    for (const o of ["--out", "--firm-domain", "--stale-days", "--as-of", "--previous", "--org", "apply-signoff", "review.html"])
       expect(help.out).toContain(o);
     const near = await runCli(["reviw"]);
     expect(near).toMatchObject({ code: 2 });
