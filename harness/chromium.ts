@@ -13,9 +13,10 @@ import { performance } from "node:perf_hooks";
 /** Where Chromium is looked for: $CHROMIUM, then these names on PATH. */
 const NAMES = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"];
 
-/** The Chromium binary to run ($CHROMIUM, else the first of the usual names on PATH), or undefined when there is none. */
+/** The Chromium binary to run ($CHROMIUM when set, else the first of the usual names on PATH), or undefined when there is none. */
 export function findChromium(): string | undefined {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  // Set, it is the one: a path that is not there means no Chromium, not another one.
+  if (process.env.CHROMIUM) return fs.existsSync(process.env.CHROMIUM) ? process.env.CHROMIUM : undefined;
   for (const name of NAMES) {
     const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
     if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
