@@ -103,6 +103,71 @@ describe("review.html, as written", () => {
     expect(html(packet, { timeZone: "UTC" })).toBe(page);
   });
 
+  it("with a stack, each line of access says what the code declares, and the walls go on the person's first line", () => {
+    const packet: ReviewPacket = {
+      format: PACKET_FORMAT,
+      asOf: "2026-11-20T12:00:00.000Z",
+      staleDays: 90,
+      staleDaysByPrivilege: {},
+      expiringDays: 14,
+      stack: { source: "acme/access/prod", resources: 3 },
+      activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: "2026-11-20T12:00:00.000Z" },
+      firmDomains: [],
+      notJudged: [],
+      organizations: [
+        {
+          id: 1,
+          name: "Org",
+          eventsRedacted: false,
+          eventsRead: 0,
+          databases: [{ id: 9, name: "DB" }],
+          databasesNotReadable: [],
+          people: [
+            {
+              key: "a@x.example",
+              userId: 7,
+              name: "A",
+              lines: [
+                { scope: "organization", status: "member", permissions: ["ORG_ADMIN"] },
+                { scope: "database 9", database: "DB", status: "granted", permissions: ["DB_UPLOAD"] },
+              ],
+              lastActivity: null,
+              flags: ["privileged", "stale", "not-in-code", "walled"],
+              inCode: {
+                lines: [
+                  { scope: "organization", declaredBy: ['OrganizationMembers "org"'], notInCode: ["ORG_ADMIN"] },
+                  { scope: "database 9", declaredBy: [] },
+                ],
+                walls: ['EthicalWall "w": conflict'],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const page = renderPacket(packet)["review.html"];
+    const data = JSON.parse(/<script type="application\/json" id="review-data">([^]*?)<\/script>/.exec(page)![1]!);
+    expect(data.withCode).toBe(true);
+    expect(data.headers.lines).toEqual([
+      "person",
+      "name",
+      "access",
+      "last activity",
+      "flags",
+      "in the stack's code",
+      "decision",
+      "justification",
+      "reviewer",
+      "reviewed_on",
+    ]);
+    const code = data.organizations[0].lines.map((l: number[]) => data.strings[l[3]!]);
+    expect(code).toEqual([
+      'organization: OrganizationMembers "org"; ORG_ADMIN not in code\nwalled by EthicalWall "w": conflict',
+      "database 9: not declared",
+    ]);
+    expect(page).toContain("Judged against the code of acme/access/prod (3 resources)");
+  });
+
   it("shades a line by the strongest access it grants", () => {
     const line = (scope: string, status: any, permissions: string[], active?: boolean) =>
       matrixKind({ scope, status, permissions, ...(active === undefined ? {} : { active }) });
