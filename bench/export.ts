@@ -12,7 +12,9 @@
  * 4. a no-change up (goal: 0 requests) and a refresh (goal: within the list bound);
  * 5. the world afterwards compared with the world before (memberships, invitations, database users);
  * 6. the access review of one pull request's change under the engine (reviewPreview.ts): what
- *    `pulumi preview --diff` prints, against the baseline of every roster entry printed.
+ *    `pulumi preview --diff` prints, against the baseline of every roster entry printed;
+ * 7. the periodic review's packet of the same world (reviewPacket.ts): `pulumi-reviewadmin review`,
+ *    the size of each file, and review.html's render time in headless Chromium.
  *
  * The emulator runs in a worker thread (emulatorThread.ts). The list bound of the issue:
  * ceil(members/200) + the sum over databases of ceil(users/200) + organizations x 5, with the
@@ -30,6 +32,7 @@ import { repoRoot, tsc, writesIn } from "./exportedProject";
 import { sampleProcessMemory } from "./processMemory";
 import { pulumiVersion } from "../harness/pulumiCli";
 import { RunError, type RunResult } from "../harness/runResult";
+import { benchReviewPacket, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
 import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
 
@@ -97,6 +100,8 @@ export interface ExportBenchResult {
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
   reviewPreview: ReviewPreviewResult;
+  /** The periodic review's packet of the world, and review.html in headless Chromium (reviewPacket.ts). */
+  reviewPacket: ReviewPacketResult;
   goals: ExportGoal[];
   allGoalsMet: boolean;
   notes: string[];
@@ -243,6 +248,8 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
     // Last: it edits the project (a pull request's change) and writes nothing to the service.
     const reviewPreview = await benchReviewPreview(stack, project, (line) => log(`export: ${line}`));
+    // Reads only: the world is as the runs left it (unchanged, checked above).
+    const reviewPacket = await benchReviewPacket(emu, keyFile, tmp, (line) => log(`export: ${line}`));
 
     const resources = 1 + databasesExported;
     const goals: ExportGoal[] = [
@@ -308,6 +315,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       refresh,
       worldUnchanged,
       reviewPreview,
+      reviewPacket,
       goals,
       allGoalsMet: goals.every((g) => g.met),
       notes: [
@@ -351,6 +359,7 @@ export function exportText(r: ExportBenchResult): string {
   lines.push(
     `  review preview (${rp.change}): ${rp.preview.lines} lines, ${rp.preview.bytes} bytes, ${secs(rp.preview.wallMs)}; baseline ${rp.baseline.lines} lines, ${rp.baseline.bytes} bytes, ${secs(rp.baseline.wallMs)}`,
   );
+  lines.push(reviewPacketText(r.reviewPacket).replace(/^/gm, "  "));
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
   for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);
   return lines.join("\n");
@@ -415,6 +424,11 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
       ([label, p]) =>
         `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${mib(p.cliPeakRssBytes)} | ${mib(p.pluginPeakRssBytes)} | ${mib(p.checkpointBytes)} |`,
     ),
+    reviewStepRow(r.reviewPacket),
+    "",
+    "The review packet of the same world (the last row above: `pulumi-reviewadmin review --firm-domain northwind.example`, reads only), each file's size, and review.html opened in headless Chromium:",
+    "",
+    reviewPacketMarkdown(r.reviewPacket),
     "",
     `The access review of one pull request (${r.reviewPreview.change}), \`pulumi preview --diff\` under the engine, against the baseline of the same preview with the rosters' \`hideDiffs\` taken off (every entry printed, as before 0.3.0):`,
     "",

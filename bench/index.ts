@@ -1,16 +1,19 @@
 /**
  * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8), the upload benchmark
- * (bench/upload.ts, issue 7) and the export benchmark (bench/export.ts, issue 14). Writes every
- * figure as JSON (default bench/results/latest.json) and the tables as Markdown beside it (same
- * name, `.md`), for the README. `--enterprise` runs the export benchmark alone on the enterprise
- * world (bench/results/enterprise.json).
+ * (bench/upload.ts, issue 7) and the export benchmark (bench/export.ts, issue 14, with the review
+ * packet's, bench/reviewPacket.ts, issue 36). Writes every figure as JSON (default
+ * bench/results/latest.json) and the tables as Markdown beside it (same name, `.md`), for the
+ * README. `--enterprise` runs the export benchmark alone on the enterprise world
+ * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
+ * (bench/results/review-packet[-enterprise|-quick].json).
  *
- *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
+import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { useCli } from "../harness/pulumiCli";
 import { benchScale } from "./scale";
 import { scaleMarkdown, scaleText } from "./scaleReport";
@@ -30,7 +33,10 @@ Options:
   --enterprise         the export benchmark alone, on the enterprise world: ${ENTERPRISE_WORLD.members} members and
                        ${ENTERPRISE_WORLD.databases} databases x ${ENTERPRISE_WORLD.usersPerDatabase} users (about 3 minutes); results in
                        bench/results/enterprise.json unless --out says otherwise
-  --only NAME          run one benchmark only: scale, upload or export
+  --only NAME          run one benchmark only: scale, upload, export, or review (the review packet
+                       of the export's world, or the enterprise world's with --enterprise, and
+                       review.html in headless Chromium; the export benchmark includes it; results in
+                       bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise)
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md
   --sequential         scale: run the naive baseline after the programs instead of beside
@@ -50,7 +56,7 @@ interface Args {
   enterprise: boolean;
   sequential: boolean;
   strict: boolean;
-  only?: "scale" | "upload" | "export";
+  only?: "scale" | "upload" | "export" | "review";
   out: string;
 }
 
@@ -72,15 +78,19 @@ function parseArgs(argv: string[]): Args | "help" {
     else if (a === "--strict") args.strict = true;
     else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
-      if (v !== "scale" && v !== "upload" && v !== "export") throw new UsageError(`--only takes scale, upload or export, not '${v}'`);
+      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review")
+        throw new UsageError(`--only takes scale, upload, export or review, not '${v}'`);
       args.only = v;
     } else if (a === "--out" || a.startsWith("--out=")) args.out = path.resolve(value("--out"));
     else throw new UsageError(`unknown option '${a}'`);
   }
   if (args.enterprise && args.quick) throw new UsageError("--enterprise and --quick do not go together");
-  if (args.enterprise && args.only && args.only !== "export") throw new UsageError("--enterprise runs the export benchmark only");
-  if (args.enterprise) args.only = "export";
-  args.out ||= path.join(repoRoot, "bench", "results", args.enterprise ? "enterprise.json" : "latest.json");
+  if (args.enterprise && args.only && args.only !== "export" && args.only !== "review")
+    throw new UsageError("--enterprise runs the export benchmark (or --only review, the review packet's) only");
+  if (args.enterprise) args.only ??= "export";
+  // The review packet alone writes a file of its own: it never overwrites the full runs' results.
+  const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
+  args.out ||= path.join(repoRoot, "bench", "results", review ?? (args.enterprise ? "enterprise.json" : "latest.json"));
   return args;
 }
 
@@ -102,7 +112,7 @@ async function main(): Promise<number> {
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   // The program-level figures are the real engine's: find the Pulumi CLI, or build it once.
-  const needsEngine = args.only !== "upload";
+  const needsEngine = args.only !== "upload" && args.only !== "review";
   const cli = needsEngine ? useCli({ build: true, log }) : undefined;
   if (cli && !cli.found) throw new Error(`the scale and export benchmarks run under the Pulumi CLI, and ${cli.reason}`);
   const started = new Date();
@@ -115,6 +125,7 @@ async function main(): Promise<number> {
     scale?: ScaleResult;
     upload?: UploadBenchResult;
     export?: ExportBenchResult;
+    reviewPacket?: ReviewPacketResult;
   } = {
     startedAt: started.toISOString(),
     quick: args.quick,
@@ -162,6 +173,30 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${exportText(exported)}\n`);
     md.push(exportMarkdown(exported, args.enterprise ? "Enterprise export" : "Export"), "");
     goalsMet &&= exported.allGoalsMet;
+  }
+
+  if (args.only === "review") {
+    const world = args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
+    const packet = await benchReviewPacketAlone(world, log);
+    results.reviewPacket = packet;
+    process.stdout.write(`\n${reviewPacketText(packet)}\n`);
+    md.push(
+      `### Review packet alone: ${packet.people.toLocaleString("en-US")} people`,
+      "",
+      `\`pulumi-reviewadmin review --firm-domain northwind.example\` on the seeded organization plus ${world.members.toLocaleString("en-US")} synthetic members and ${world.databases} databases × ${world.usersPerDatabase} users, emulator and client at 25 requests/s, measured alone (no other benchmark in the run); each file's size, and review.html opened in headless Chromium.`,
+      "",
+      "| step | requests | writes | wall | CLI peak memory | plugin peak memory | checkpoint |",
+      "|---|---:|---:|---:|---:|---:|---:|",
+      reviewStepRow(packet),
+      "",
+      reviewPacketMarkdown(packet),
+      "",
+      `- Load average (1/5/15 min) at the end: ${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
+      "",
+    );
   }
 
   results.finishedAt = new Date().toISOString();

@@ -1,9 +1,9 @@
 /**
  * `pulumi-reviewadmin review`: the access review packet of the organizations a key administers,
  * read from the live service with the export's reading code (export/read.ts) plus one bounded read
- * of each activity log (review/events.ts), and written as review.md, review.csv and review.json.
- * The packet is in review/packet.ts, "since the last review" in review/since.ts, the files in
- * review/render.ts; `review apply-signoff` (review/signoff.ts) turns a reviewer's decisions into a
+ * of each activity log (review/events.ts), and written as review.md, review.html, review.csv and
+ * review.json. The packet is in review/packet.ts, "since the last review" in review/since.ts, the
+ * files in review/packetFiles.ts (review/render.ts, review/html.ts); `review apply-signoff` (review/signoff.ts) turns a reviewer's decisions into a
  * change of the exported access.ts.
  */
 import * as fs from "node:fs";
@@ -30,7 +30,8 @@ import {
 } from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
 import { readPacket } from "./review/readPacket";
-import { isTimeZone, renderPacket, type RenderOptions } from "./review/render";
+import { renderPacket } from "./review/packetFiles";
+import { isTimeZone, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
 
@@ -109,16 +110,21 @@ export interface ReviewSummary {
 /** The review command (see its description). */
 export const reviewCommand: Command = {
   name: "review",
-  summary: "write an access review packet (Markdown, CSV, JSON, and its manifest) of the organizations a key administers",
+  summary: "write an access review packet (Markdown, HTML, CSV, JSON, and its manifest) of the organizations a key administers",
   description: `
 Reads the live service (lists only, no write: the export's reading, within its list bound, plus
 ceil(events / 10,000) activity-log requests per organization) and writes into --out:
 review.md for people (a summary first: per organization, who needs attention and why:
 privileged, external, stale, not in code, escalated since the last review, walled, expiring, no
 access; permissions in plain words with the API's name beside; actors of changes by name and
-email; times in --time-zone, named), review.csv for spreadsheets and the sign-off (one row per
-line of access, with empty decision and justification columns for the reviewer; cells that a
-spreadsheet would run as a formula start with '), review.json for tools and the next review,
+email; times in --time-zone, named), review.html, the same for a browser (one self-contained
+file that loads nothing: the summary first, then per organization an access matrix, a heat map
+of each database's counts opening on its people and a people x databases grid, a filter box, and
+everyone's lines with the sign-off columns; drawn 500 rows at a time, so it stays quick at tens
+of thousands of people; review.html#filter=TEXT opens it filtered), review.csv for spreadsheets
+and the sign-off (one row per line of access, with empty decision and justification columns for
+the reviewer; cells that a spreadsheet would run as a formula start with '), review.json for
+tools and the next review,
 and manifest.json, the evidence: the tool's and the API's versions, the service's clock at the
 read, every endpoint and page read with the items the API answered against the totals the
 packet holds (agreeing, or saying where and why not), the requests, the command line (the key
@@ -160,7 +166,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.csv, review.json and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
+      help: `folder to write review.md, review.html, review.csv, review.json and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
     },
     org: {
       type: "string",
@@ -200,7 +206,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     "time-zone": {
       type: "string",
       value: "ZONE",
-      help: "the IANA time zone review.md shows times in, e.g. Europe/Berlin (default UTC; always named; review.csv and review.json keep UTC)",
+      help: "the IANA time zone review.md and review.html show times in, e.g. Europe/Berlin (default UTC; always named; review.csv and review.json keep UTC)",
     },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
@@ -326,7 +332,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.csv, review.json, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.html, review.csv, review.json, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
       );
     }
     return 0;

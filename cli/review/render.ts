@@ -1,7 +1,9 @@
 /**
- * The packet's three files: review.md for people, review.csv for spreadsheets (one row per line of
- * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
- * of the packet, so the files are as deterministic as it is.
+ * The packet's text for people and two of its files: review.md for people and review.csv for
+ * spreadsheets (one row per line of access, formula-safe), with the pieces review.html (html.ts)
+ * shows the same way: times in the reviewer's zone, lines of access and permissions in words, the
+ * summary's counts and reasons, the code's verdicts. Pure functions of the packet, so the files
+ * are as deterministic as it is; packetFiles.ts puts the files together.
  */
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
@@ -13,6 +15,8 @@ import {
   permissionText,
   type AccessLine,
   type Attention,
+  type Flag,
+  type LineInCode,
   type ReviewChange,
   type ReviewOrganization,
   type ReviewPacket,
@@ -27,11 +31,6 @@ export interface RenderOptions {
 /** The default: times in UTC. */
 export const UTC: RenderOptions = { timeZone: "UTC" };
 
-/** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
-export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<string, string> {
-  return { "review.md": markdown(p, o), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
-}
-
 /** Whether `zone` is an IANA time zone this Node knows (Intl's list). */
 export function isTimeZone(zone: string): boolean {
   try {
@@ -42,21 +41,34 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
+// One formatter per zone: making one costs far more than formatting with it, and a packet of
+// 28,000 people formats a time for each.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f)
+    formatters.set(
+      timeZone,
+      (f = new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+        timeZoneName: "shortOffset",
+      })),
+    );
+  return f;
+}
+
 /** An ISO time to the minute in `zone`, named: "2026-11-20 13:00 Europe/Berlin (GMT+1)", "2026-11-20 12:00 UTC". */
 export function timeText(iso: string, o: RenderOptions = UTC): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
-      timeZone: o.timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-      timeZoneName: "shortOffset",
-    })
+    formatterOf(o.timeZone)
       .formatToParts(ms)
       .map((x) => [x.type, x.value]),
   );
@@ -84,7 +96,8 @@ export function lineText(l: AccessLine, o: RenderOptions = UTC): string {
   return `${what}: ${perms}${ids}`;
 }
 
-const CSV_HEADER = [
+/** review.csv's columns; the last four are the reviewer's (SIGNOFF_COLUMNS). */
+export const CSV_HEADER = [
   "organization_id",
   "organization",
   "person",
@@ -109,13 +122,20 @@ const CSV_HEADER = [
   "reviewed_on",
 ];
 
+/** The sign-off columns, left empty in review.csv for the reviewer (and shown empty in review.html). */
+export const SIGNOFF_COLUMNS = CSV_HEADER.slice(-4);
+
 /** The flags a packet judged: the code flags only with a stack. */
-const judgedFlags = (p: ReviewPacket) => FLAGS.filter((f) => p.stack !== undefined || !CODE_FLAGS.includes(f));
+export const judgedFlags = (p: ReviewPacket) => FLAGS.filter((f) => p.stack !== undefined || !CODE_FLAGS.includes(f));
 
 /** What the stack's code says of one line of the person's access (empty without a stack). */
-const codeLine = (person: ReviewPerson, scope: string) => person.inCode?.lines.find((c) => c.scope === scope);
+export const codeLine = (person: ReviewPerson, scope: string) => person.inCode?.lines.find((c) => c.scope === scope);
 
-function csv(p: ReviewPacket): string {
+/** A line's status as review.csv writes it: "granted (suspended)" for a suspended account's database line. */
+export const statusText = (l: AccessLine) => (l.status === "granted" && l.active === false ? "granted (suspended)" : l.status);
+
+/** review.csv: one row per line of access, the sign-off columns empty. */
+export function csv(p: ReviewPacket): string {
   const rows = [CSV_HEADER];
   for (const o of p.organizations) {
     for (const person of o.people) {
@@ -128,7 +148,7 @@ function csv(p: ReviewPacket): string {
           person.name,
           l.scope,
           l.database ?? "",
-          l.status === "granted" && l.active === false ? "granted (suspended)" : l.status,
+          statusText(l),
           l.permissions.join(" "),
           (l.identifiers ?? []).join("; "),
           l.expires ?? "",
@@ -169,23 +189,45 @@ export function attentionOf(o: ReviewOrganization): { person: ReviewPerson; why:
     .filter((x) => x.why.length > 0);
 }
 
+/** What an organization's summary counts: people, lines of access, databases reviewed, and who needs attention, by reason (those with none left out). */
+export interface OrganizationCounts {
+  people: number;
+  lines: number;
+  databases: number;
+  attention: { person: ReviewPerson; why: Attention[] }[];
+  byReason: (readonly [Attention, number])[];
+}
+
+/** The counts the summaries open with (review.md's and review.html's). */
+export function organizationCounts(org: ReviewOrganization): OrganizationCounts {
+  const attention = attentionOf(org);
+  return {
+    people: org.people.length,
+    lines: org.people.reduce((n, x) => n + x.lines.length, 0),
+    databases: org.databases.length,
+    attention,
+    byReason: ATTENTION.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0),
+  };
+}
+
+/** A reason in words: "stale: no activity within their stale limit". */
+export const reasonText = (a: Attention) => `${a}: ${ATTENTION_WORDS[a]}`;
+
 /** The summary the Markdown opens with: per organization, the counts and who needs attention and why. */
 function summary(p: ReviewPacket, o: RenderOptions): string[] {
   const out = ["## Summary", ""];
   for (const org of p.organizations) {
-    const attention = attentionOf(org);
-    const lines = org.people.reduce((n, x) => n + x.lines.length, 0);
-    const by = ATTENTION.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0);
+    const c = organizationCounts(org);
     out.push(
-      `**${cell(org.name)}** (organization ${org.id}): ${org.people.length} people, ${lines} lines of access, ${org.databases.length} databases reviewed; ` +
-        `${attention.length} need attention${by.length ? ` (${by.map(([a, n]) => `${n} ${a}`).join(", ")})` : ""}.`,
+      `**${cell(org.name)}** (organization ${org.id}): ${c.people} people, ${c.lines} lines of access, ${c.databases} databases reviewed; ` +
+        `${c.attention.length} need attention${c.byReason.length ? ` (${c.byReason.map(([a, n]) => `${n} ${a}`).join(", ")})` : ""}.`,
       "",
     );
-    if (attention.length === 0) continue;
+    if (c.attention.length === 0) continue;
     out.push("| person | name | why | access |", "|---|---|---|---|");
-    for (const { person, why } of attention)
+    for (const { person, why } of c.attention)
       out.push(
-        `| ${cell(person.key)} | ${cell(person.name)} | ${why.map((a) => `${a}: ${ATTENTION_WORDS[a]}`).join("<br>")} | ${person.lines.map((l) => cell(lineText(l, o))).join("<br>")} |`,
+        `| ${cell(person.key)} | ${cell(person.name)} | ${why.map(reasonText).join("<br>")} | ${person.lines.map((l) => cell(lineText(l, o))).join("<br>")} |`,
       );
     out.push("");
   }
@@ -207,17 +249,26 @@ function changeRows(title: string, changes: ReviewChange[], o: RenderOptions): s
   ];
 }
 
-function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOptions): string[] {
+/** The sentence an organization's section opens with: people, each judged flag's count, the events read. */
+export function organizationLead(o: ReviewOrganization, p: ReviewPacket): string {
   const count = (f: string) => o.people.filter((x) => x.flags.includes(f as never)).length;
-  const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
-  out.push(
+  return (
     `${o.people.length} people with access; ` +
-      judgedFlags(p)
-        .map((f) => `${count(f)} ${f}`)
-        .join(", ") +
-      `. ${o.eventsRead} events read from the activity log${o.eventsRedacted ? " (data hidden for a parent organization key)" : ""}.`,
-    "",
+    judgedFlags(p)
+      .map((f) => `${count(f)} ${f}`)
+      .join(", ") +
+    `. ${o.eventsRead} events read from the activity log${o.eventsRedacted ? " (data hidden for a parent organization key)" : ""}.`
   );
+}
+
+/** A person's last activity in words: the time in the reviewer's zone, or "none since" the window's begin. */
+export function lastActivityText(x: ReviewPerson, p: ReviewPacket, r: RenderOptions): string {
+  return x.lastActivity ? timeText(x.lastActivity, r) : `none since ${timeText(p.activityWindow.begin, r)}`;
+}
+
+function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOptions): string[] {
+  const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
+  out.push(organizationLead(o, p), "");
   for (const d of o.databasesNotReadable) out.push(`- Not reviewed: database ${d.id} ${cell(d.name)}: ${cell(d.reason)}.`);
   if (o.databasesNotReadable.length) out.push("");
   if (o.since) {
@@ -238,59 +289,86 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOp
   for (const x of o.people) {
     const code = withCode ? ` ${codeCell(x)} |` : "";
     out.push(
-      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l, r))).join("<br>")} | ${x.lastActivity ? timeText(x.lastActivity, r) : `none since ${timeText(p.activityWindow.begin, r)}`} | ${x.flags.join(", ")} |${code}`,
+      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l, r))).join("<br>")} | ${lastActivityText(x, p, r)} | ${x.flags.join(", ")} |${code}`,
     );
   }
   out.push("");
   return out;
 }
 
-/**
- * The code column: per line, the declaring resources, the permissions held beyond what they
- * declare, and the end date, or "not declared"; then the walls.
- */
+/** What the code says of one line: the declaring resources, the permissions held beyond what they declare, and the end date, or "not declared". */
+export function codeLineText(c: LineInCode): string {
+  return c.declaredBy.length === 0
+    ? `${c.scope}: not declared`
+    : `${c.scope}: ${c.declaredBy.join(", ")}${c.notInCode?.length ? `; ${c.notInCode.join(" ")} not in code` : ""}${c.endsOn ? `, ends ${c.endsOn}` : ""}`;
+}
+
+/** The walls covering a person, in words: "walled by ...". */
+export const wallsText = (x: ReviewPerson) => (x.inCode?.walls ?? []).map((w) => `walled by ${w}`);
+
+/** The code column: per line, codeLineText; then the walls. */
 function codeCell(x: ReviewPerson): string {
-  const lines = (x.inCode?.lines ?? []).map((c) =>
-    c.declaredBy.length === 0
-      ? `${c.scope}: not declared`
-      : `${c.scope}: ${c.declaredBy.join(", ")}${c.notInCode?.length ? `; ${c.notInCode.join(" ")} not in code` : ""}${c.endsOn ? `, ends ${c.endsOn}` : ""}`,
-  );
-  const walls = (x.inCode?.walls ?? []).map((w) => `walled by ${w}`);
-  return [...lines, ...walls].map(cell).join("<br>");
+  return [...(x.inCode?.lines ?? []).map(codeLineText), ...wallsText(x)].map(cell).join("<br>");
 }
 
 /** The stale limits in words: "90 days; ORG_ADMIN 30 days". */
-function limitsText(p: ReviewPacket): string {
+export function limitsText(p: ReviewPacket): string {
   const per = Object.entries(p.staleDaysByPrivilege ?? {}).map(([k, v]) => `${k} ${v} days`);
   return [`${p.staleDays} days`, ...per].join("; ");
 }
 
-function markdown(p: ReviewPacket, r: RenderOptions): string {
-  const out = [
-    `# Access review as of ${timeText(p.asOf, r)}`,
-    "",
-    `Times are in ${r.timeZone} (--time-zone); review.csv and review.json keep them in UTC.`,
-    "",
-    ...summary(p, r),
-    "## How to read this review",
-    "",
+/**
+ * How the review was judged, as the lines of review.md's "How to read this review" (code spans in
+ * backticks; review.html turns them into code elements): the activity window, the stale limits,
+ * the stack judged against.
+ */
+export function readingNotes(p: ReviewPacket, r: RenderOptions): string[] {
+  return [
     "Written by `pulumi-reviewadmin review` from the live service. Last activity is the latest event in the",
     `organization's activity log whose actor is the person, looked for from ${timeText(p.activityWindow.begin, r)} to ${timeText(p.activityWindow.end, r)};`,
     `a person with none within their limit (${limitsText(p)}; the strictest of the privileges they hold) is stale.`,
     ...(p.stack
       ? [`Judged against the code of ${p.stack.source} (${p.stack.resources} resources); expiring soon: within ${p.expiringDays} days.`]
       : []),
+  ];
+}
+
+/** Each flag the packet judged with its meaning (the firm's domains named for external). */
+export function flagLegend(p: ReviewPacket): [Flag, string][] {
+  return judgedFlags(p).map((f) => [
+    f,
+    `${FLAG_MEANING[f]}${f === "external" && p.firmDomains.length ? ` (firm domains: ${p.firmDomains.join(", ")})` : ""}`,
+  ]);
+}
+
+/** Said when no --firm-domain was given. */
+export const NO_FIRM_DOMAIN = "No --firm-domain was given: the external flag is not judged.";
+
+/** The title line: "Access review as of <time in the zone, named>". */
+export const titleText = (p: ReviewPacket, r: RenderOptions) => `Access review as of ${timeText(p.asOf, r)}`;
+
+/** The line under the title saying which zone the times are in. */
+export const zoneNote = (r: RenderOptions) => `Times are in ${r.timeZone} (--time-zone); review.csv and review.json keep them in UTC.`;
+
+/** review.md. */
+export function markdown(p: ReviewPacket, r: RenderOptions): string {
+  const out = [
+    `# ${titleText(p, r)}`,
+    "",
+    zoneNote(r),
+    "",
+    ...summary(p, r),
+    "## How to read this review",
+    "",
+    ...readingNotes(p, r),
     "",
     "Flags:",
     "",
-    ...judgedFlags(p).map(
-      (f) =>
-        `- **${f}**: ${FLAG_MEANING[f]}${f === "external" && p.firmDomains.length ? ` (firm domains: ${p.firmDomains.join(", ")})` : ""}.`,
-    ),
+    ...flagLegend(p).map(([f, meaning]) => `- **${f}**: ${meaning}.`),
     ...p.notJudged.map((n) => `- Not judged: ${n}.`),
     "",
   ];
-  if (p.firmDomains.length === 0) out.push("No --firm-domain was given: the external flag is not judged.", "");
+  if (p.firmDomains.length === 0) out.push(NO_FIRM_DOMAIN, "");
   for (const o of p.organizations) out.push(...organizationSection(o, p, r));
   return out.join("\n");
 }

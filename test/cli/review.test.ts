@@ -1,5 +1,5 @@
 /**
- * `pulumi-reviewadmin review` against the emulator (issue 27): the packet in its three formats,
+ * `pulumi-reviewadmin review` against the emulator (issue 27): the packet in its four formats,
  * the requests it took against the list bound (and no write), two runs byte-identical, changes
  * made through the web-app routes showing in "since the last review" with who made them (and,
  * for a parent organization key, with the details hidden), a scale world of 4,000 members, and
@@ -13,7 +13,7 @@ import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
 import { PACKET_FORMAT, type ReviewPacket } from "../../cli/review/format";
-import { renderPacket } from "../../cli/review/render";
+import { renderPacket } from "../../cli/review/packetFiles";
 import { csvLine } from "../../provider/data/spreadsheetSafe";
 import { runCli } from "./runCli";
 
@@ -93,9 +93,9 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
     first = await review(["--firm-domain", "northwind.example"]);
   });
 
-  it("writes the packet in three formats and its manifest, within the list bound, with no write", async () => {
+  it("writes the packet in four formats and its manifest, within the list bound, with no write", async () => {
     expect(first.r, first.r.err).toMatchObject({ code: 0 });
-    expect(fs.readdirSync(first.out).sort()).toEqual(["manifest.json", "review.csv", "review.json", "review.md"]);
+    expect(fs.readdirSync(first.out).sort()).toEqual(["manifest.json", "review.csv", "review.html", "review.json", "review.md"]);
     expect(first.writes).toEqual({});
     expect(first.requests).toBe(first.summary.requests);
     expect(first.requests).toBeLessThanOrEqual(first.summary.requestBound);
@@ -144,7 +144,7 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
   it("is byte-identical when run again on the same world", async () => {
     const again = await review(["--firm-domain", "northwind.example"]);
-    for (const f of ["review.md", "review.csv", "review.json"]) expect(read(again.out, f), f).toBe(read(first.out, f));
+    for (const f of ["review.md", "review.html", "review.csv", "review.json"]) expect(read(again.out, f), f).toBe(read(first.out, f));
   });
 
   it("shows web-app changes since the last review with who made them and when; CSV cells are formula-safe", async () => {
@@ -260,7 +260,7 @@ describe("pulumi-reviewadmin review on a scale world (4,000 members)", () => {
     expect(packetOf(a.out).organizations[0].people.length).toBe(members + 2);
     expect(read(a.out, "review.csv").split("\r\n").length).toBeGreaterThan(members);
     const b = await review([]);
-    for (const f of ["review.md", "review.csv", "review.json"]) expect(read(b.out, f) === read(a.out, f), f).toBe(true);
+    for (const f of ["review.md", "review.html", "review.csv", "review.json"]) expect(read(b.out, f) === read(a.out, f), f).toBe(true);
   }, 60_000);
 });
 
@@ -524,7 +524,7 @@ describe("pulumi-reviewadmin review: bad input", () => {
   it("has a --help that names its options, and a did-you-mean", async () => {
     const help = await runCli(["review", "--help"]);
     expect(help.code).toBe(0);
-    for (const o of ["--out", "--firm-domain", "--stale-days", "--as-of", "--previous", "--org", "apply-signoff"])
+    for (const o of ["--out", "--firm-domain", "--stale-days", "--as-of", "--previous", "--org", "apply-signoff", "review.html"])
       expect(help.out).toContain(o);
     const near = await runCli(["reviw"]);
     expect(near).toMatchObject({ code: 2 });

@@ -68,7 +68,7 @@ describe("review: the evidence manifest", () => {
     for (const x of m.reads.filter((y) => y.operation === "GetDatabaseUsers"))
       expect(x.reported).toBe(x.packet!.count + x.explained.reduce((n, e) => n + e.count, 0));
     // The files hashed are the files written; the manifest does not hash itself.
-    expect(Object.keys(m.files)).toEqual(["review.csv", "review.json", "review.md"]);
+    expect(Object.keys(m.files)).toEqual(["review.csv", "review.html", "review.json", "review.md"]);
     for (const [f, digest] of Object.entries(m.files)) expect(sha256(fs.readFileSync(path.join(out, f))), f).toBe(digest);
   });
 
@@ -116,7 +116,7 @@ describe("review: the evidence manifest", () => {
     expect(await review(out)).toMatchObject({ code: 0 });
     const ok = await runCli(["review", "verify", out]);
     expect(ok, ok.err).toMatchObject({ code: 0 });
-    expect(ok.out).toContain("the packet is as the review wrote it: 3 files match manifest.json");
+    expect(ok.out).toContain("the packet is as the review wrote it: 4 files match manifest.json");
 
     fs.appendFileSync(
       path.join(out, "review.csv"),
@@ -136,7 +136,7 @@ describe("review: the evidence manifest", () => {
       altered: ["review.csv"],
       missing: ["review.md"],
       unlisted: ["notes.txt"],
-      ok: ["review.json"],
+      ok: ["review.html", "review.json"],
     });
   });
 

@@ -48,7 +48,7 @@ describe("review verify-remediation", () => {
 
     const verified = await runCli(["review", "verify", packet]);
     expect(verified, verified.out).toMatchObject({ code: 0 });
-    expect(verified.out).toContain("4 files match manifest.json");
+    expect(verified.out).toContain("5 files match manifest.json");
   });
 
   it("bad input names the option (exit 2); --help says what it writes", async () => {

@@ -1,0 +1,18 @@
+/**
+ * The files of a review packet, by name: review.md (render.ts) and review.html (html.ts) for
+ * people, review.csv for spreadsheets and the sign-off, review.json for tools and the next
+ * review's --previous. The manifest (manifest.ts) hashes them.
+ */
+import type { ReviewPacket } from "./format";
+import { html } from "./html";
+import { csv, markdown, UTC, type RenderOptions } from "./render";
+
+/** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
+export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<string, string> {
+  return {
+    "review.md": markdown(p, o),
+    "review.html": html(p, o),
+    "review.csv": csv(p),
+    "review.json": JSON.stringify(p, null, 2) + "\n",
+  };
+}
