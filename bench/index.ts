@@ -7,7 +7,7 @@
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
  * (bench/results/review-packet[-enterprise|-quick].json).
  *
- *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -17,7 +17,7 @@ import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewS
 import { useCli } from "../harness/pulumiCli";
 import { benchScale } from "./scale";
 import { scaleMarkdown, scaleText } from "./scaleReport";
-import { FULL_WORLD, QUICK_WORLD, type ScaleResult } from "./scaleWorld";
+import { FULL_WORLD, PROGRAM_VARIANTS, QUICK_WORLD, type ProgramVariant, type ScaleResult } from "./scaleWorld";
 import { benchUpload, uploadMarkdown, uploadText, type UploadBenchResult } from "./upload";
 
 /** The quick upload: a small file, one round (the full one is 1 GiB, best of 2). */
@@ -39,6 +39,9 @@ Options:
                        bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise)
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md
+  --variants LIST      scale: run only these program variants (comma-separated: perMember,
+                       perMemberTuned, rosters); the naive baseline always runs. Results go
+                       to bench/results/scale-<variants>[-quick].json unless --out says otherwise
   --sequential         scale: run the naive baseline after the programs instead of beside
                        them in a worker thread (it is rate-bound either way; this takes longer)
   --strict             exit with code 1 when a goal is not met (default: report it, exit 0)
@@ -57,6 +60,8 @@ interface Args {
   sequential: boolean;
   strict: boolean;
   only?: "scale" | "upload" | "export" | "review";
+  /** scale: the program variants to run (default all). */
+  variants?: ProgramVariant[];
   out: string;
 }
 
@@ -81,6 +86,11 @@ function parseArgs(argv: string[]): Args | "help" {
       if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review")
         throw new UsageError(`--only takes scale, upload, export or review, not '${v}'`);
       args.only = v;
+    } else if (a === "--variants" || a.startsWith("--variants=")) {
+      const vs = value("--variants").split(",");
+      const unknown = vs.filter((v) => !(PROGRAM_VARIANTS as readonly string[]).includes(v));
+      if (unknown.length) throw new UsageError(`--variants takes ${PROGRAM_VARIANTS.join(", ")}, not '${unknown.join(",")}'`);
+      args.variants = vs as ProgramVariant[];
     } else if (a === "--out" || a.startsWith("--out=")) args.out = path.resolve(value("--out"));
     else throw new UsageError(`unknown option '${a}'`);
   }
@@ -90,7 +100,9 @@ function parseArgs(argv: string[]): Args | "help" {
   if (args.enterprise) args.only ??= "export";
   // The review packet alone writes a file of its own: it never overwrites the full runs' results.
   const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
-  args.out ||= path.join(repoRoot, "bench", "results", review ?? (args.enterprise ? "enterprise.json" : "latest.json"));
+  // A run of some scale variants only writes a file of its own too.
+  const some = args.variants ? `scale-${args.variants.join("-")}${args.quick ? "-quick" : ""}.json` : undefined;
+  args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? (args.enterprise ? "enterprise.json" : "latest.json"));
   return args;
 }
 
@@ -151,6 +163,7 @@ async function main(): Promise<number> {
       world: args.quick ? QUICK_WORLD : FULL_WORLD,
       log,
       naive: args.sequential ? "sequential" : "concurrent",
+      variants: args.variants,
     });
     results.scale = scale;
     process.stdout.write(`${scaleText(scale)}\n`);

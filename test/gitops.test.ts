@@ -111,6 +111,8 @@ describe("examples/gitops workflows", () => {
     expect(String(w.pulumi.with?.["cloud-url"])).toMatch(/^s3:\/\//);
     expect(w.pulumi.env?.PULUMI_CONFIG_PASSPHRASE).toBe("${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
     expect(w.pulumi.env?.PULUMI_ACCESS_TOKEN).toBeUndefined();
+    // The state written once per run (docs/gitops.md): what test/engine/skipCheckpoints.test.ts proves safe.
+    expect(w.pulumi.env?.PULUMI_SKIP_CHECKPOINTS).toBe("true");
   });
 
   it.each(PULUMI_FILES)("%s installs the project's packages first and takes the key from a CI secret", (file) => {

@@ -381,6 +381,8 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const action = actionOf(job);
     expect(action.stackName).toBe("organization/access/prod");
     expect(job.steps.find((s) => s.action)?.env.PULUMI_CONFIG_PASSPHRASE).toBe(PASSPHRASE);
+    // The state written once, at the end of the run (PULUMI_SKIP_CHECKPOINTS): the run still applies and records the change.
+    expect(job.steps.find((s) => s.action)?.env.PULUMI_SKIP_CHECKPOINTS).toBe("true");
     expect(writes()).toEqual({ PutDatabaseUser: 1 });
     expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
   });
