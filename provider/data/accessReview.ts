@@ -190,7 +190,13 @@ function wallsOf(
       if (!db || !db.readable) notChecked.push(id);
       if (!db) continue;
       for (const u of db.users)
-        if (covered(u.email)) breaches.push({ databaseId: id, userId: u.userId, email: u.email ?? (u.username || `user ${u.userId}`), permissions: u.permissions });
+        if (covered(u.email))
+          breaches.push({
+            databaseId: id,
+            userId: u.userId,
+            email: u.email ?? (u.username || `user ${u.userId}`),
+            permissions: u.permissions,
+          });
       if (db.orgAdminAccess)
         for (const m of members)
           if (m.permissions.includes("ORG_ADMIN") && covered(m.email))

@@ -207,9 +207,7 @@ describe("matter-team walls (issue 37)", () => {
       `breach: margaret@northwind.example (user ${MARGARET}) holds DB_UPLOAD on database ${databaseId}, which the wall closes to all but the matter team (${reason})`,
     );
     const outputs = s.find("seeded-team")!.outputs;
-    expect(outputs.breaches).toEqual([
-      { databaseId, userId: MARGARET, email: "margaret@northwind.example", permissions: ["DB_UPLOAD"] },
-    ]);
+    expect(outputs.breaches).toEqual([{ databaseId, userId: MARGARET, email: "margaret@northwind.example", permissions: ["DB_UPLOAD"] }]);
     expect(outputs.unenforceable).toEqual([
       { databaseId, organizationId: SEEDED.org, userId: SEEDED.users.orgAdmin, email: "ada@northwind.example" },
     ]);
