@@ -1,7 +1,8 @@
 /**
  * The packet's three files: review.md for people, review.csv for spreadsheets (one row per line of
- * access, formula-safe), review.json for tools (and the next review's --previous). Pure functions
- * of the packet, so the files are as deterministic as it is.
+ * access, formula-safe), review.json for tools (and the next review's --previous); with a stack,
+ * walls.csv and review.md's wall section (packetWalls.ts). Pure functions of the packet, so the
+ * files are as deterministic as it is.
  */
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
@@ -18,6 +19,7 @@ import {
   type ReviewPacket,
   type ReviewPerson,
 } from "./format";
+import { wallFiles, wallSection } from "./packetWalls";
 
 /** How the files for people show the packet: times in the reviewer's IANA zone (--time-zone), always named. */
 export interface RenderOptions {
@@ -29,7 +31,7 @@ export const UTC: RenderOptions = { timeZone: "UTC" };
 
 /** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
 export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<string, string> {
-  return { "review.md": markdown(p, o), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n" };
+  return { "review.md": markdown(p, o), "review.csv": csv(p), "review.json": JSON.stringify(p, null, 2) + "\n", ...wallFiles(p) };
 }
 
 /** Whether `zone` is an IANA time zone this Node knows (Intl's list). */
@@ -292,5 +294,6 @@ function markdown(p: ReviewPacket, r: RenderOptions): string {
   ];
   if (p.firmDomains.length === 0) out.push("No --firm-domain was given: the external flag is not judged.", "");
   for (const o of p.organizations) out.push(...organizationSection(o, p, r));
+  out.push(...wallSection(p, (iso) => timeText(iso, r)));
   return out.join("\n");
 }
