@@ -27,13 +27,17 @@ import {
   MANIFEST_FORMAT,
   manifestText,
   redactedUrl,
+  wallReadsOf,
+  type WallRead,
 } from "./review/manifest";
 import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } from "./review/packet";
+import { DEFAULT_WALL_DAYS, wallPeriodBegin, wallRequestBound, WALLS_CSV } from "./review/packetWalls";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/packetFiles";
 import { isTimeZone, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
+import { buildWallReport, type WallReport } from "./review/wallReport";
 
 const DEFAULT_OUT = "access-review";
 const DEFAULT_STALE_DAYS = 90;
@@ -102,7 +106,7 @@ export interface ReviewSummary {
     changed?: number;
   }[];
   requests: number;
-  /** The export's list bound plus ceil(events / 10,000) per organization. */
+  /** The export's list bound plus ceil(events / 10,000) per organization, and with a stack the wall report's (packetWalls.ts). */
   requestBound: number;
   writes: 0;
 }
@@ -146,6 +150,15 @@ held (a declared person made ORG_ADMIN in the web app) is flagged, naming the pe
 code does not declare. The stack's state is what its last up (or refresh) found: judge against
 the state an up wrote, since a refresh records web-app changes as if declared.
 
+With the stack the packet also holds the wall compliance report of its EthicalWalls (what
+\`review walls\` writes, from the same code): per wall the breaches of the period found in the
+activity log (who made them, when), when each was fixed and by whom, what is unenforceable and
+why, and the exceptions in force; as a section of review.md, review.json's "walls", and
+walls.csv, each in the manifest. The period ends at "as of" and begins at --walls-since, else
+just after the previous review's "as of" (--previous), else ${DEFAULT_WALL_DAYS} days before "as of". The
+report's reads (each wall's live read, as its refresh makes it) are listed apart in the
+manifest's wallReads. Without a stack review.md says in one line that no wall is known.
+
 Deterministic: sorted, and no time but "as of" (--as-of, else the service's clock, its Date
 header to the second, read once after the export's reading; events after it are not read) and,
 in the manifest, the service's clock at the end of the read, so two reviews of the same world
@@ -166,7 +179,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.html, review.csv, review.json and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
+      help: `folder to write review.md, review.html, review.csv, review.json (with a stack, walls.csv) and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
     },
     org: {
       type: "string",
@@ -197,6 +210,11 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       help: "the access program's stack, read with `pulumi stack export` here: adds the code flags (not-in-code, expiring-soon, walled, wall-breach)",
     },
     "stack-state": { type: "string", value: "FILE", help: "the output of `pulumi stack export`, instead of --stack" },
+    "walls-since": {
+      type: "string",
+      value: "TIME",
+      help: `with a stack: the first instant of the wall report's period (default: just after --previous's "as of", else ${DEFAULT_WALL_DAYS} days before "as of")`,
+    },
     "expiring-days": {
       type: "string",
       value: "N",
@@ -234,6 +252,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const organizations = (o.org as string[] | undefined)?.map((v) => positiveInt("org", v)!);
     const previous = o.previous === undefined ? undefined : readPacket("previous", o.previous as string);
     const givenAsOf = timeOption("as-of", o["as-of"]);
+    const wallsSince = timeOption("walls-since", o["walls-since"]);
     const render = timeZoneOption(o["time-zone"]);
     const options: PacketOptions = {
       asOf: givenAsOf ?? 0, // the service's clock, once it has answered (below)
@@ -242,6 +261,11 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       expiringDays: positiveInt("expiring-days", o["expiring-days"]) ?? DEFAULT_EXPIRING_DAYS,
       stack: readStack({ stack: o.stack as string | undefined, stackState: o["stack-state"] as string | undefined }),
     };
+    if (wallsSince !== undefined && !options.stack)
+      throw new UsageError(
+        "--walls-since needs --stack NAME or --stack-state FILE: the walls are declared in the access program, not in the service",
+      );
+    const stack = options.stack;
     const checkPrevious = () => {
       if (previous && Date.parse(previous.asOf) >= options.asOf)
         throw new UsageError(
@@ -260,6 +284,8 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const logs = new Map<number, OrganizationLog>();
     // Every answer read, for the manifest's pages and counts.
     const reads = collectReads((reader) => client.onRead(reader));
+    let wallAnswers: ReturnType<typeof collectReads> | undefined;
+    let wallReport: WallReport | undefined;
     let clockAtRead: number;
     try {
       access = await readAccess(
@@ -271,16 +297,32 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         options.asOf = serviceSecond(client);
         checkPrevious();
       }
-      // One read per organization covers the activity window and the span since the previous review.
-      const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity);
+      const wallBegin = wallPeriodBegin(options.asOf, {
+        ...(wallsSince !== undefined ? { wallsSince } : {}),
+        ...(previous ? { previousAsOf: Date.parse(previous.asOf) } : {}),
+      });
+      if (stack && wallBegin >= options.asOf)
+        throw new UsageError(`--walls-since must be before "as of" (${new Date(options.asOf).toISOString()})`);
+      // One read per organization covers the activity window, the span since the previous review and the wall report's period.
+      const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity, stack ? wallBegin : Infinity);
       for (const org of access.organizations) {
         const log = await readLog(client, org.id, begin, options.asOf);
         progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
         logs.set(org.id, log);
       }
+      reads.stop();
+      if (stack) {
+        // The report's own reads repeat lists the review read: collected apart, so each side's pages stay its own.
+        wallAnswers = collectReads((reader) => client.onRead(reader));
+        const events = new Map([...logs].map(([id, l]) => [id, l.events]));
+        const walls = { source: stack.source, walls: stack.declared.walls ?? [], infos: stack.infos };
+        wallReport = await buildWallReport(client, walls, wallBegin, options.asOf, events);
+        progress(`wall report: ${wallReport.walls.length} wall(s) from ${new Date(wallBegin).toISOString()}`);
+      }
       clockAtRead = serviceSecond(client);
     } finally {
       reads.stop();
+      wallAnswers?.stop();
       await client.close();
     }
     const requests = client.stats.requests - sentBefore;
@@ -288,6 +330,8 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const packet = buildPacket(access, logs, options);
     if (previous)
       for (const org of packet.organizations) org.since = sinceLastReview(previous, org, logs.get(org.id)!.events, org.eventsRedacted);
+    if (wallReport) packet.walls = wallReport;
+    const wallReads: WallRead[] | undefined = wallAnswers && wallReadsOf(wallAnswers.answers);
     const files = renderPacket(packet, render);
     const manifest = manifestText(
       {
@@ -303,10 +347,13 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         commandLine: commandLine(reviewCommand, o),
         requests,
         reads: endpointsRead(reads.answers, packet),
+        ...(wallReads ? { wallReads } : {}),
       },
       files,
     );
     writeProject(out, { ...files, [MANIFEST_FILE]: manifest });
+    // A walls.csv an earlier review (with a stack) left is not of this packet: verify would name it unlisted.
+    if (!(WALLS_CSV in files)) fs.rmSync(path.join(out, WALLS_CSV), { force: true });
 
     const summary: ReviewSummary = {
       out: path.normalize(out),
@@ -324,7 +371,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         ...(org.since ? { gained: org.since.gained.length, lost: org.since.lost.length, changed: org.since.changed.length } : {}),
       })),
       requests,
-      requestBound: requestBound(access, logs),
+      requestBound: requestBound(access, logs) + (wallReport ? wallRequestBound(wallReport, wallReads ?? []) : 0),
       writes: 0,
     };
     if (o.json === true) io.out(JSON.stringify(summary, null, 2));
@@ -332,7 +379,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.html, review.csv, review.json, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
       );
     }
     return 0;

@@ -197,6 +197,23 @@ export interface WallRule {
   alsoAllowed?: readonly string[];
 }
 
+/** The form rule of a wall: exactly one of people and team. */
+export const WALL_FORM_RULE = "give exactly one of people (who is walled off) or team (the matter team: everyone else is walled off)";
+
+/**
+ * What is wrong with a wall's form, each with the field to name: both or neither of `people` and
+ * `team`, or `alsoAllowed` without a team. The EthicalWall resource and getAccessMatrix's `walls`
+ * check a wall through it, so both say the same.
+ */
+export function wallFormProblems(w: WallRule): { field: keyof WallRule; message: string }[] {
+  const out: { field: keyof WallRule; message: string }[] = [];
+  if (w.people && w.team) out.push({ field: "team", message: `${WALL_FORM_RULE}, not both` });
+  if (!w.people && !w.team) out.push({ field: "people", message: WALL_FORM_RULE });
+  if (w.alsoAllowed && !w.team)
+    out.push({ field: "alsoAllowed", message: "is for a matter-team wall (team) only: a wall of people admits everyone it does not name" });
+  return out;
+}
+
 /**
  * True when the wall closes its databases to `email` (exceptions aside): an exclusionary wall to the
  * people it names, a matter-team wall to everyone its team and alsoAllowed do not cover. The

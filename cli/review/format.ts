@@ -6,6 +6,7 @@
  */
 import { DatabasePermission, OrganizationPermission } from "../../contract/schemas";
 import { compareText } from "../../provider/util";
+import type { WallReport } from "./wallReport";
 
 /** The version of review.json; a previous packet of another format is refused. */
 export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
@@ -187,6 +188,11 @@ export interface ReviewPacket {
   /** Flags this version cannot judge, and why. */
   notJudged: string[];
   organizations: ReviewOrganization[];
+  /**
+   * With a stack: the wall compliance report of its walls for the period ending at "as of"
+   * (wallReport.ts, as `review walls` writes it); absent without a stack, where no wall is known.
+   */
+  walls?: WallReport;
 }
 
 /** What the code says of one line of a person's access. */

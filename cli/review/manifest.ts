@@ -44,6 +44,14 @@ export interface EndpointRead {
   agrees: boolean;
 }
 
+/** One endpoint the wall report read: its pages and the items the API answered. */
+export interface WallRead {
+  operation: string;
+  endpoint: string;
+  pages: number[];
+  reported: number;
+}
+
 /** manifest.json. */
 export interface Manifest {
   format: typeof MANIFEST_FORMAT;
@@ -59,8 +67,14 @@ export interface Manifest {
   commandLine: string;
   /** Requests sent, retries included. */
   requests: number;
-  /** Every endpoint read, sorted by endpoint. */
+  /** Every endpoint read for the population, sorted by endpoint. */
   reads: EndpointRead[];
+  /**
+   * With a stack: the endpoints the wall compliance report read besides (each wall's live read, as
+   * its refresh makes it; the activity log is the population's), sorted by endpoint. Its findings
+   * are judged from them, so they are not counted against the packet's lines.
+   */
+  wallReads?: WallRead[];
   /** True when every read agrees with the packet. */
   agrees: boolean;
   /** SHA-256 (hex) of each file of the packet, by name. */
@@ -191,8 +205,8 @@ function reconcile(
   }
 }
 
-/** The endpoints read, grouped from the answers (pages in the order read) and set against the packet. */
-export function endpointsRead(answers: readonly AnswerRead[], packet: ReviewPacket): EndpointRead[] {
+/** The answers grouped by endpoint (pages in the order read), sorted by endpoint. */
+function grouped(answers: readonly AnswerRead[]): { operation: string; endpoint: string; pages: unknown[][] }[] {
   const groups = new Map<string, { operation: string; endpoint: string; pages: unknown[][] }>();
   for (const a of answers) {
     const endpoint = endpointOf(a.path);
@@ -200,22 +214,35 @@ export function endpointsRead(answers: readonly AnswerRead[], packet: ReviewPack
     g.pages.push(itemsOf(a.data));
     groups.set(endpoint, g);
   }
-  return [...groups.values()]
-    .sort((a, b) => compareText(a.endpoint, b.endpoint))
-    .map((g) => {
-      const items = g.pages.flat();
-      const r = reconcile(g.operation, g.endpoint, items, packet);
-      const accounted = (r.packet?.count ?? items.length) + r.explained.reduce((n, e) => n + e.count, 0);
-      return {
-        operation: g.operation,
-        endpoint: g.endpoint,
-        pages: g.pages.map((p) => p.length),
-        reported: items.length,
-        packet: r.packet,
-        explained: r.explained,
-        agrees: accounted === items.length,
-      };
-    });
+  return [...groups.values()].sort((a, b) => compareText(a.endpoint, b.endpoint));
+}
+
+/** The reads of the wall report, grouped by endpoint: what it judged from, listed apart from the population's reads. */
+export function wallReadsOf(answers: readonly AnswerRead[]): WallRead[] {
+  return grouped(answers).map((g) => ({
+    operation: g.operation,
+    endpoint: g.endpoint,
+    pages: g.pages.map((p) => p.length),
+    reported: g.pages.flat().length,
+  }));
+}
+
+/** The endpoints read, grouped from the answers (pages in the order read) and set against the packet. */
+export function endpointsRead(answers: readonly AnswerRead[], packet: ReviewPacket): EndpointRead[] {
+  return grouped(answers).map((g) => {
+    const items = g.pages.flat();
+    const r = reconcile(g.operation, g.endpoint, items, packet);
+    const accounted = (r.packet?.count ?? items.length) + r.explained.reduce((n, e) => n + e.count, 0);
+    return {
+      operation: g.operation,
+      endpoint: g.endpoint,
+      pages: g.pages.map((p) => p.length),
+      reported: items.length,
+      packet: r.packet,
+      explained: r.explained,
+      agrees: accounted === items.length,
+    };
+  });
 }
 
 /** The manifest's JSON text (files hashed as given, names sorted). */

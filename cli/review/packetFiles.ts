@@ -1,10 +1,12 @@
 /**
  * The files of a review packet, by name: review.md (render.ts) and review.html (html.ts) for
  * people, review.csv for spreadsheets and the sign-off, review.json for tools and the next
- * review's --previous. The manifest (manifest.ts) hashes them.
+ * review's --previous, and with a stack walls.csv (packetWalls.ts). The manifest (manifest.ts)
+ * hashes them.
  */
 import type { ReviewPacket } from "./format";
 import { html } from "./html";
+import { wallFiles } from "./packetWalls";
 import { csv, markdown, UTC, type RenderOptions } from "./render";
 
 /** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
@@ -14,5 +16,6 @@ export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<st
     "review.html": html(p, o),
     "review.csv": csv(p),
     "review.json": JSON.stringify(p, null, 2) + "\n",
+    ...wallFiles(p),
   };
 }

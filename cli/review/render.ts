@@ -2,8 +2,9 @@
  * The packet's text for people and two of its files: review.md for people and review.csv for
  * spreadsheets (one row per line of access, formula-safe), with the pieces review.html (html.ts)
  * shows the same way: times in the reviewer's zone, lines of access and permissions in words, the
- * summary's counts and reasons, the code's verdicts. Pure functions of the packet, so the files
- * are as deterministic as it is; packetFiles.ts puts the files together.
+ * summary's counts and reasons, the code's verdicts; with a stack, review.md's wall section
+ * (packetWalls.ts). Pure functions of the packet, so the files are as deterministic as it is;
+ * packetFiles.ts puts the files together.
  */
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
@@ -22,6 +23,7 @@ import {
   type ReviewPacket,
   type ReviewPerson,
 } from "./format";
+import { wallSection } from "./packetWalls";
 
 /** How the files for people show the packet: times in the reviewer's IANA zone (--time-zone), always named. */
 export interface RenderOptions {
@@ -370,5 +372,6 @@ export function markdown(p: ReviewPacket, r: RenderOptions): string {
   ];
   if (p.firmDomains.length === 0) out.push(NO_FIRM_DOMAIN, "");
   for (const o of p.organizations) out.push(...organizationSection(o, p, r));
+  out.push(...wallSection(p, (iso) => timeText(iso, r)));
   return out.join("\n");
 }

@@ -93,21 +93,28 @@ function wallsOf(
 
 /**
  * Builds the report for [since, until] (unix ms) over the stack's walls: the log of each
- * organization owning a walled database read once, and each wall's live read.
+ * organization owning a walled database read once, and each wall's live read. `read` holds the
+ * logs a caller already read over a span covering the period (the review packet's), by
+ * organization id: those are not read again.
  */
 export async function buildWallReport(
   client: ReviewAdminClient,
   stack: { source: string; walls: readonly Wall[]; infos: readonly ResourceInfo[] },
   since: number,
   until: number,
+  read: ReadonlyMap<number, readonly ActivityEvent[]> = new Map(),
 ): Promise<WallReport> {
   const logs = new Map<number, Promise<ActivityEvent[]>>();
   const logOf = (orgId: number) => {
-    if (!logs.has(orgId))
+    if (!logs.has(orgId)) {
+      const known = read.get(orgId);
       logs.set(
         orgId,
-        readLog(client, orgId, since, until).then((l) => l.events),
+        known
+          ? Promise.resolve(known.filter((e) => e.timestamp >= since && e.timestamp <= until))
+          : readLog(client, orgId, since, until).then((l) => l.events),
       );
+    }
     return logs.get(orgId)!;
   };
   const owners = new Map<number, number>();
@@ -199,12 +206,23 @@ function breachesOn(
 const formText = (w: WallSection) => (w.form === "team" ? "matter team" : "people walled off");
 const statusText = (b: ReportedBreach) => (b.status === "gone" ? "no longer held (the removal is not recorded)" : b.status);
 
+/** How wallReportMarkdown writes the report: as walls.md (the defaults), or as a section of review.md. */
+export interface WallMarkdownOptions {
+  title?: string;
+  /** The title's heading level (1: `#`); each wall's is one deeper. */
+  level?: number;
+  /** How an ISO time is shown (review.md: in --time-zone, named); default as it is, in UTC. */
+  time?: (iso: string) => string;
+}
+
 /** walls.md: per wall, the breaches in a table, then what is unenforceable and the exceptions in force. */
-export function wallReportMarkdown(r: WallReport, title = "Ethical wall compliance report"): string {
+export function wallReportMarkdown(r: WallReport, o: WallMarkdownOptions = {}): string {
+  const t = o.time ?? ((iso: string) => iso);
+  const h = "#".repeat(o.level ?? 1);
   const lines = [
-    `# ${title}`,
+    `${h} ${o.title ?? "Ethical wall compliance report"}`,
     "",
-    `Period: ${r.since} to ${r.until} (UTC). Walls of ${r.source}.`,
+    `Period: ${t(r.since)} to ${t(r.until)}${o.time ? "" : " (UTC)"}. Walls of ${r.source}.`,
     "Breaches are found in the activity log of the period; open breaches, unenforceable access and unreadable databases are as the service showed them when the report was made.",
   ];
   if (r.walls.length === 0) lines.push("", "The stack declares no ethical wall.");
@@ -212,7 +230,7 @@ export function wallReportMarkdown(r: WallReport, title = "Ethical wall complian
     const fixed = w.breaches.filter((b) => b.status === "fixed").length;
     lines.push(
       "",
-      `## ${cell(w.name)}: ${formText(w)} on database${w.databaseIds.length === 1 ? "" : "s"} ${w.databaseIds.join(", ")} (${cell(w.reason)})`,
+      `${h}# ${cell(w.name)}: ${formText(w)} on database${w.databaseIds.length === 1 ? "" : "s"} ${w.databaseIds.join(", ")} (${cell(w.reason)})`,
       "",
     );
     lines.push(
@@ -226,14 +244,14 @@ export function wallReportMarkdown(r: WallReport, title = "Ethical wall complian
       );
       for (const b of w.breaches)
         lines.push(
-          `| ${cell(`${b.email} (user ${b.userId})`)} | ${b.databaseId} | ${b.permissions.join("+")} | ${b.madeAt ?? "before the period, or not in the log"} | ${b.madeBy ?? ""} | ${b.fixedAt ?? ""} | ${cell(b.fixedBy ?? "")} | ${statusText(b)} |`,
+          `| ${cell(`${b.email} (user ${b.userId})`)} | ${b.databaseId} | ${b.permissions.join("+")} | ${b.madeAt ? t(b.madeAt) : "before the period, or not in the log"} | ${b.madeBy ?? ""} | ${b.fixedAt ? t(b.fixedAt) : ""} | ${cell(b.fixedBy ?? "")} | ${statusText(b)} |`,
         );
     }
     if (w.unenforceable.length) {
       lines.push("", "Unenforceable:", "");
       for (const u of w.unenforceable)
         lines.push(
-          `- ${cell(u.email)} (user ${u.userId}) on database ${u.databaseId}: ${u.why}${u.madeAt ? `; made org admin at ${u.madeAt} by ${u.madeBy}` : ""}.`,
+          `- ${cell(u.email)} (user ${u.userId}) on database ${u.databaseId}: ${u.why}${u.madeAt ? `; made org admin at ${t(u.madeAt)} by ${u.madeBy}` : ""}.`,
         );
     }
     if (w.exceptionsInForce.length) {

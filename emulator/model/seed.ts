@@ -24,6 +24,11 @@
  * 3002 partial, 3003 eca. 2002 Internal Investigation (102, OFF): 3004 complete, 3005 suspended.
  * 2003 Compliance Audit (103): 3006. 2004 Contoso Matter (104): 3007. 2005 Board Review (101): 3008.
  *
+ * Matter team (no record of the API holds one: walls live in the access program): 2001's team is
+ * Alan and Barbara (`SEEDED.matterTeam`). Margaret's DB_UPLOAD on 2001 is outside it, so a
+ * matter-team wall with that team finds her grant as a breach at refresh, and Ada (org admin of
+ * 102, which 2001 keeps orgAdminAccess on for) as unenforceable; nothing is added to the world.
+ *
  * Invitations: 102 has one pending (new.hire@northwind.example) and one expired
  * (late.joiner@northwind.example); 103 has one pending. Directories: 5001 (102), 5002 (104).
  * Billing history and a year of activity events come from billingHistory.ts and eventLog.ts.
@@ -74,6 +79,16 @@ export const SEEDED = {
     pending: "new.hire@northwind.example",
     expired: "late.joiner@northwind.example",
     subOrgPending: "auditor@external.example",
+  },
+  /**
+   * The matter team of database 2001, for matter-team walls in examples and tests. It names people
+   * already seeded, so the world (its counts, its requests) is the same: Margaret's DB_UPLOAD on
+   * 2001 is outside the team (a breach), Ada reaches 2001 as org admin of 102 (unenforceable).
+   */
+  matterTeam: {
+    databaseId: 2001,
+    team: ["alan@northwind.example", "barbara@northwind.example"],
+    reason: "Northwind v. Contoso matter team",
   },
 } as const;
 

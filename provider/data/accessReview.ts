@@ -12,7 +12,7 @@ import type { DatabasePermission, OrganizationPermission } from "../../contract/
 import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { sortedSet } from "../normalize";
-import { wallCovers } from "../../contract/grants";
+import { wallCloses, wallFormProblems } from "../../contract/grants";
 import { compareText, mapLimit } from "../util";
 import { csvLine, markdownCell as md } from "./spreadsheetSafe";
 import { idArg } from "./args";
@@ -34,19 +34,28 @@ const getAccessMatrixArgs = z.strictObject({
   /**
    * The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot
    * read from the stack): each is listed in the review with its state (held, breached, unenforceable).
+   * Each gives exactly one of `people` (walled off) and `team` (a matter team: everyone else is walled off).
    */
   walls: z
     .array(
-      z.strictObject({
-        /** The wall's name in the report (e.g. the EthicalWall's resource name). */
-        name: z.string().min(1, { message: "must name the wall" }),
-        /** The walled databases. */
-        databaseIds: z.array(z.number().int().positive({ message: "must be a positive integer database id" })),
-        /** Emails and `*@domain` patterns walled off. */
-        people: z.array(z.string().trim().toLowerCase()),
-        /** Why the wall stands. */
-        reason: z.string(),
-      }),
+      z
+        .strictObject({
+          /** The wall's name in the report (e.g. the EthicalWall's resource name). */
+          name: z.string().min(1, { message: "must name the wall" }),
+          /** The walled databases. */
+          databaseIds: z.array(z.number().int().positive({ message: "must be a positive integer database id" })),
+          /** Exclusionary form: emails and `*@domain` patterns walled off. */
+          people: z.array(z.string().trim().toLowerCase()).optional(),
+          /** Matter-team form: the team, emails and `*@domain` patterns; everyone else with access to the databases is flagged. */
+          team: z.array(z.string().trim().toLowerCase()).optional(),
+          /** Matter-team form only: others who may see the matter besides the team. */
+          alsoAllowed: z.array(z.string().trim().toLowerCase()).optional(),
+          /** Why the wall stands. */
+          reason: z.string(),
+        })
+        .superRefine((w, ctx) => {
+          for (const p of wallFormProblems(w)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
+        }),
     )
     .optional(),
 });
@@ -119,6 +128,7 @@ export interface AccessSummary {
 export interface AccessWallFinding {
   databaseId: number;
   userId: number;
+  /** The email; for a database user the platform gives none (a matter-team wall flags them), the username or "user <id>". */
   email: string;
   /** Database permissions held (breach), or ["ORG_ADMIN"] for an org admin reaching the database through orgAdminAccess. */
   permissions: string[];
@@ -129,7 +139,12 @@ export interface AccessWall {
   name: string;
   reason: string;
   databaseIds: number[];
-  people: string[];
+  /** Exclusionary form: the people walled off, as given. */
+  people?: string[];
+  /** Matter-team form: the team, as given; everyone else is walled off. */
+  team?: string[];
+  /** Matter-team form: others who may see the matter, as given. */
+  alsoAllowed?: string[];
   /**
    * "held": nobody walled has access; "breached": a walled person holds permissions on a walled
    * database (up of the wall with onBreach "remove" can take them away); "unenforceable": a walled
@@ -153,14 +168,19 @@ export interface AccessMatrix {
   walls?: AccessWall[];
 }
 
-/** Each wall's state on the matrix's members and databases (wallCovers: emails and `*@domain` patterns). */
+/**
+ * Each wall's state on the matrix's members and databases, judged by the walls' one rule
+ * (contract/grants.ts wallCloses): an exclusionary wall closes its databases to the people it
+ * names, a matter-team wall to everyone its team and alsoAllowed do not cover.
+ */
 function wallsOf(
   walls: NonNullable<z.infer<typeof getAccessMatrixArgs>["walls"]>,
   members: AccessMember[],
   databases: AccessDatabase[],
 ): AccessWall[] {
   return walls.map((w) => {
-    const covered = (email: string | null) => email !== null && w.people.some((p) => wallCovers(p, email));
+    // A user the platform gives no email cannot be on a team: a matter-team wall flags them, as the EthicalWall does.
+    const covered = (email: string | null) => (email === null ? !!w.team : wallCloses(w, email));
     const ids = [...new Set(w.databaseIds)].sort((a, b) => a - b);
     const breaches: AccessWallFinding[] = [];
     const unenforceable: AccessWallFinding[] = [];
@@ -170,14 +190,21 @@ function wallsOf(
       if (!db || !db.readable) notChecked.push(id);
       if (!db) continue;
       for (const u of db.users)
-        if (covered(u.email)) breaches.push({ databaseId: id, userId: u.userId, email: u.email!, permissions: u.permissions });
+        if (covered(u.email))
+          breaches.push({
+            databaseId: id,
+            userId: u.userId,
+            email: u.email ?? (u.username || `user ${u.userId}`),
+            permissions: u.permissions,
+          });
       if (db.orgAdminAccess)
         for (const m of members)
           if (m.permissions.includes("ORG_ADMIN") && covered(m.email))
             unenforceable.push({ databaseId: id, userId: m.userId, email: m.email, permissions: ["ORG_ADMIN"] });
     }
     const state = unenforceable.length ? "unenforceable" : breaches.length ? "breached" : "held";
-    return { name: w.name, reason: w.reason, databaseIds: ids, people: w.people, state, breaches, unenforceable, notChecked };
+    const form = w.team ? { team: w.team, ...(w.alsoAllowed ? { alsoAllowed: w.alsoAllowed } : {}) } : { people: w.people };
+    return { name: w.name, reason: w.reason, databaseIds: ids, ...form, state, breaches, unenforceable, notChecked };
   });
 }
 
@@ -470,7 +497,7 @@ export function toMarkdown(matrix: AccessMatrix): string {
           w.name,
           w.reason,
           list(w.databaseIds.map(String)),
-          list(w.people),
+          w.team ? `team: ${list(w.team)}${w.alsoAllowed?.length ? `; also allowed: ${list(w.alsoAllowed)}` : ""}` : list(w.people ?? []),
           w.state,
           list([
             ...w.breaches.map((f) => `breach: ${finding(f)}`),

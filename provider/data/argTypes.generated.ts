@@ -11,16 +11,21 @@ export type GetAccessMatrixArgs = {
   /**
    * The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot
    * read from the stack): each is listed in the review with its state (held, breached, unenforceable).
+   * Each gives exactly one of `people` (walled off) and `team` (a matter team: everyone else is walled off).
    */
   walls?: {
     /** The wall's name in the report (e.g. the EthicalWall's resource name). */
     name: string;
     /** The walled databases. */
     databaseIds: number[];
-    /** Emails and `*@domain` patterns walled off. */
-    people: string[];
     /** Why the wall stands. */
     reason: string;
+    /** Exclusionary form: emails and `*@domain` patterns walled off. */
+    people?: string[];
+    /** Matter-team form: the team, emails and `*@domain` patterns; everyone else with access to the databases is flagged. */
+    team?: string[];
+    /** Matter-team form only: others who may see the matter besides the team. */
+    alsoAllowed?: string[];
   }[];
 };
 

@@ -1391,7 +1391,7 @@ export const SCHEMA = {
               $ref: "#/types/reviewadmin:index:GetAccessMatrixArgsWall",
             },
             description:
-              "The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot\nread from the stack): each is listed in the review with its state (held, breached, unenforceable).",
+              "The program's ethical walls (the EthicalWall resources' arguments, which a data source cannot\nread from the stack): each is listed in the review with its state (held, breached, unenforceable).\nEach gives exactly one of `people` (walled off) and `team` (a matter team: everyone else is walled off).",
           },
         },
         required: ["organizationId"],
@@ -3074,6 +3074,21 @@ export const SCHEMA = {
           items: {
             type: "string",
           },
+          description: "Exclusionary form: the people walled off, as given.",
+        },
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form: the team, as given; everyone else is walled off.",
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form: others who may see the matter, as given.",
         },
         state: {
           type: "string",
@@ -3100,7 +3115,7 @@ export const SCHEMA = {
           description: "Walled databases the review could not check: not the organization's, or not readable with this key.",
         },
       },
-      required: ["name", "reason", "databaseIds", "people", "state", "breaches", "unenforceable", "notChecked"],
+      required: ["name", "reason", "databaseIds", "state", "breaches", "unenforceable", "notChecked"],
     },
     "reviewadmin:index:AccessWallFinding": {
       type: "object",
@@ -3113,6 +3128,8 @@ export const SCHEMA = {
         },
         email: {
           type: "string",
+          description:
+            'The email; for a database user the platform gives none (a matter-team wall flags them), the username or "user <id>".',
         },
         permissions: {
           type: "array",
@@ -3944,19 +3961,33 @@ export const SCHEMA = {
           },
           description: "The walled databases.",
         },
+        reason: {
+          type: "string",
+          description: "Why the wall stands.",
+        },
         people: {
           type: "array",
           items: {
             type: "string",
           },
-          description: "Emails and `*@domain` patterns walled off.",
+          description: "Exclusionary form: emails and `*@domain` patterns walled off.",
         },
-        reason: {
-          type: "string",
-          description: "Why the wall stands.",
+        team: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form: the team, emails and `*@domain` patterns; everyone else with access to the databases is flagged.",
+        },
+        alsoAllowed: {
+          type: "array",
+          items: {
+            type: "string",
+          },
+          description: "Matter-team form only: others who may see the matter besides the team.",
         },
       },
-      required: ["name", "databaseIds", "people", "reason"],
+      required: ["name", "databaseIds", "reason"],
     },
     "reviewadmin:index:GetAccessMatrixResultOrganization": {
       type: "object",

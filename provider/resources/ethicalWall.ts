@@ -17,7 +17,15 @@ import * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
-import { admittedBy, exceptionStanding, exceptionText, wallCloses, type WallException, type WallRule } from "../../contract/grants";
+import {
+  admittedBy,
+  exceptionStanding,
+  exceptionText,
+  wallCloses,
+  wallFormProblems,
+  type WallException,
+  type WallRule,
+} from "../../contract/grants";
 import type { ReviewAdminClient } from "../client";
 import { isStatus } from "../failures";
 import { normalizeEmail, sortedSet } from "../normalize";
@@ -119,9 +127,6 @@ const Exception = z
       });
   });
 
-/** The form rule: exactly one of people and team; alsoAllowed with team only. */
-const FORM_RULE = "give exactly one of people (who is walled off) or team (the matter team: everyone else is walled off)";
-
 const Inputs = z
   .strictObject({
     databaseIds: z
@@ -148,14 +153,7 @@ const Inputs = z
     exceptionsInForce: z.array(z.any()).optional(),
   })
   .superRefine((w, ctx) => {
-    if (w.people && w.team) ctx.addIssue({ code: "custom", path: ["team"], message: `${FORM_RULE}, not both` });
-    if (!w.people && !w.team) ctx.addIssue({ code: "custom", path: ["people"], message: FORM_RULE });
-    if (w.alsoAllowed && !w.team)
-      ctx.addIssue({
-        code: "custom",
-        path: ["alsoAllowed"],
-        message: "is for a matter-team wall (team) only: a wall of people admits everyone it does not name",
-      });
+    for (const p of wallFormProblems(w)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
   });
 type Inputs = z.infer<typeof Inputs> & { exceptionsInForce?: WallException[] };
 argsMatch<

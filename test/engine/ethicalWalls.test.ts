@@ -7,7 +7,8 @@
  * admin of a database that keeps orgAdminAccess on is reported as unenforceable. Matter-team walls
  * (issue 37): a program granting outside the team fails its preview under the pack; an outsider
  * added in the web app is found at refresh with who added them and removed by up; an approved
- * exception admits its person until its end by the service's clock, then they are a breach.
+ * exception admits its person until its end by the service's clock, then they are a breach; the
+ * seeded world's matter team (SEEDED.matterTeam) finds the seeded grant outside it at refresh.
  */
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -185,7 +186,7 @@ describe("matter-team walls (issue 37)", () => {
     () => {
       new ra.EthicalWall("nvc-team", {
         databaseIds: [DB],
-        team: ["alan@northwind.example", "barbara@northwind.example"],
+        team: [...SEEDED.matterTeam.team], // Alan and Barbara
         reason: "NvC matter team",
         onBreach: "remove",
         ...(endsOn
@@ -193,6 +194,26 @@ describe("matter-team walls (issue 37)", () => {
           : {}),
       });
     };
+
+  it("a program declaring the seeded world's matter team finds the seeded grant outside it at refresh, and the org admin it cannot keep out", async () => {
+    const s = world.freshStack();
+    const { databaseId, team, reason } = SEEDED.matterTeam;
+    const program = () => {
+      new reviewadmin.EthicalWall("seeded-team", { databaseIds: [databaseId], team: [...team], reason });
+    };
+    await s.up(program);
+    const refresh = await s.refresh();
+    expect(logsOf(refresh)).toContain(
+      `breach: margaret@northwind.example (user ${MARGARET}) holds DB_UPLOAD on database ${databaseId}, which the wall closes to all but the matter team (${reason})`,
+    );
+    const outputs = s.find("seeded-team")!.outputs;
+    expect(outputs.breaches).toEqual([{ databaseId, userId: MARGARET, email: "margaret@northwind.example", permissions: ["DB_UPLOAD"] }]);
+    expect(outputs.unenforceable).toEqual([
+      { databaseId, organizationId: SEEDED.org, userId: SEEDED.users.orgAdmin, email: "ada@northwind.example" },
+    ]);
+    // onBreach "report" (the default): nothing was removed.
+    expect(world.emu.store.databases.findUser(databaseId, MARGARET)?.permissions).toEqual(["DB_UPLOAD"]);
+  });
 
   it("a program granting outside the team fails the preview, naming the wall, the person and the database", async () => {
     const s = world.freshStack();
