@@ -17,6 +17,9 @@ import { createHash } from "node:crypto";
 import { privilegesAmong } from "../../contract/grants";
 import { ATTENTION_WORDS, PERMISSION_WORDS, permissionText, type AccessLine, type ReviewOrganization, type ReviewPacket } from "./format";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
+import { NO_WALLS_KNOWN } from "./packetWalls";
+import { formText, statusText } from "./wallReport";
+import { exceptionText } from "../../contract/grants";
 import {
   codeLine,
   codeLineText,
@@ -290,6 +293,59 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, 
   return out;
 }
 
+/**
+ * The wall compliance report (packetWalls.ts), as review.md has it: per wall its breaches, what is
+ * unenforceable and the exceptions in force; one line when no wall is known or declared.
+ */
+function wallsSection(p: ReviewPacket, r: RenderOptions): string[] {
+  const out = [`<section id="walls">`, `<h2>Ethical walls: compliance report</h2>`];
+  const report = p.walls;
+  if (!report) return [...out, `<p>${codeSpans(NO_WALLS_KNOWN.replace(/\*\*/g, ""))}</p>`, `</section>`];
+  const t = (iso: string) => escapeHtml(timeText(iso, r));
+  out.push(`<p>Period: ${t(report.since)} to ${t(report.until)}. Walls of ${escapeHtml(report.source)}.</p>`);
+  if (report.walls.length === 0) out.push(`<p>The stack declares no ethical wall.</p>`);
+  for (const w of report.walls) {
+    const open = w.breaches.filter((b) => b.status === "open").length;
+    const fixed = w.breaches.filter((b) => b.status === "fixed").length;
+    out.push(
+      `<h3>${escapeHtml(w.name)}: ${formText(w)} on database${w.databaseIds.length === 1 ? "" : "s"} ${w.databaseIds.join(", ")} (${escapeHtml(w.reason)})</h3>`,
+      `<p>Breaches: ${w.breaches.length} (${fixed} fixed, ${open} open). Unenforceable: ${w.unenforceable.length}. Exceptions in force: ${w.exceptionsInForce.length}.</p>`,
+    );
+    if (w.breaches.length) {
+      out.push(
+        `<table class="walls"><thead><tr><th>person</th><th>database</th><th>permissions</th><th>made</th><th>made by</th><th>fixed</th><th>fixed by</th><th>status</th></tr></thead><tbody>`,
+        ...w.breaches.map(
+          (b) =>
+            `<tr class="${b.status}"><td>${escapeHtml(`${b.email} (user ${b.userId})`)}</td><td>${b.databaseId}</td><td>${escapeHtml(b.permissions.join(", "))}</td>` +
+            `<td>${b.madeAt ? t(b.madeAt) : "before the period, or not in the log"}</td><td>${escapeHtml(b.madeBy ?? "")}</td>` +
+            `<td>${b.fixedAt ? t(b.fixedAt) : ""}</td><td>${escapeHtml(b.fixedBy ?? "")}</td><td>${escapeHtml(statusText(b))}</td></tr>`,
+        ),
+        `</tbody></table>`,
+      );
+    }
+    if (w.unenforceable.length) {
+      out.push(
+        `<p>Unenforceable:</p>`,
+        `<ul>`,
+        ...w.unenforceable.map(
+          (u) =>
+            `<li>${escapeHtml(`${u.email} (user ${u.userId}) on database ${u.databaseId}: ${u.why}`)}${u.madeAt ? escapeHtml(`; made org admin at ${timeText(u.madeAt, r)} by ${u.madeBy}`) : ""}.</li>`,
+        ),
+        `</ul>`,
+      );
+    }
+    if (w.exceptionsInForce.length) {
+      out.push(
+        `<p>Exceptions in force on ${report.until.slice(0, 10)}:</p>`,
+        `<ul>`,
+        ...w.exceptionsInForce.map((x) => `<li>${escapeHtml(exceptionText(x))}</li>`),
+        `</ul>`,
+      );
+    }
+  }
+  return [...out, `</section>`];
+}
+
 /** review.html of a packet, times in the reviewer's zone. */
 export function html(p: ReviewPacket, r: RenderOptions): string {
   // "<" written as \u003c: no text in the JSON can close its script element.
@@ -312,12 +368,13 @@ export function html(p: ReviewPacket, r: RenderOptions): string {
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="muted">${escapeHtml(zoneNote(r))}</p>`,
     `<p><label for="filter">Filter people:</label> <input id="filter" type="search" placeholder="email, name, flag, reason or database" autocomplete="off"><span id="filter-note"></span></p>`,
-    `<nav><a href="#summary">Summary</a><a href="#how">How to read</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}</nav>`,
+    `<nav><a href="#summary">Summary</a><a href="#how">How to read</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a></nav>`,
     `</header>`,
     `<noscript><p>The tables of people are drawn by this page's script; review.md and review.csv hold the same.</p></noscript>`,
     ...summary(p),
     ...howToRead(p, r),
     ...p.organizations.flatMap((o, i) => organizationSection(o, i, p, r)),
+    ...wallsSection(p, r),
     `<script type="application/json" id="review-data">${json}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,
     `</body>`,

@@ -203,8 +203,10 @@ function breachesOn(
   return out;
 }
 
-const formText = (w: WallSection) => (w.form === "team" ? "matter team" : "people walled off");
-const statusText = (b: ReportedBreach) => (b.status === "gone" ? "no longer held (the removal is not recorded)" : b.status);
+/** A wall's form in words: "matter team" or "people walled off". */
+export const formText = (w: WallSection) => (w.form === "team" ? "matter team" : "people walled off");
+/** A breach's status in words. */
+export const statusText = (b: ReportedBreach) => (b.status === "gone" ? "no longer held (the removal is not recorded)" : b.status);
 
 /** How wallReportMarkdown writes the report: as walls.md (the defaults), or as a section of review.md. */
 export interface WallMarkdownOptions {

@@ -88,7 +88,7 @@ describe("review: the wall compliance report in the packet", () => {
     expect(r, r.err).toMatchObject({ code: 0 });
     const summary = JSON.parse(r.out);
     expect(summary.requests).toBeLessThanOrEqual(summary.requestBound);
-    expect(fs.readdirSync(out).sort()).toEqual(["manifest.json", "review.csv", "review.json", "review.md", "walls.csv"]);
+    expect(fs.readdirSync(out).sort()).toEqual(["manifest.json", "review.csv", "review.html", "review.json", "review.md", "walls.csv"]);
 
     // review.json's walls: the report `review walls` writes for the same period, from the same code.
     const since = new Date(T0).toISOString(); // 30 days before "as of"
@@ -169,9 +169,20 @@ describe("review: the wall compliance report in the packet", () => {
     );
     expect(md).not.toContain(NO_WALLS_KNOWN);
 
+    // review.html: the same report, escaped, times in the same zone.
+    const page = read(out, "review.html");
+    expect(page).toContain(`<section id="walls">`);
+    expect(page).toContain("<h3>nvc-team: matter team on database 2001 (NvC matter team)</h3>");
+    expect(page).toContain("<p>Breaches: 1 (1 fixed, 0 open). Unenforceable: 1. Exceptions in force: 1.</p>");
+    expect(page).toContain(
+      `<tr class="fixed"><td>linus@example.com (user 1011)</td><td>2001</td><td>DB_UPLOAD</td><td>2026-11-22 12:00 UTC</td><td>user 1001</td><td>2026-11-25 12:00 UTC</td><td>the wall (onBreach &quot;remove&quot;)</td><td>fixed</td></tr>`,
+    );
+    expect(page).toContain("ken@northwind.example (user 1010) on database 2001: an org admin of organization 102");
+    expect(page).toContain("ada@northwind.example (approved by grace@northwind.example: administers the platform; client consent NVC-1");
+
     // The manifest lists walls.csv with its digest, and the report's own reads apart from the population's.
     const manifest = JSON.parse(read(out, "manifest.json"));
-    expect(Object.keys(manifest.files)).toEqual(["review.csv", "review.json", "review.md", "walls.csv"]);
+    expect(Object.keys(manifest.files)).toEqual(["review.csv", "review.html", "review.json", "review.md", "walls.csv"]);
     expect(manifest.agrees).toBe(true);
     expect(manifest.wallReads.map((x: { operation: string }) => x.operation).sort()).toEqual([
       "GetDatabase",
@@ -183,7 +194,7 @@ describe("review: the wall compliance report in the packet", () => {
     expect(pages(manifest.reads) + pages(manifest.wallReads)).toBe(manifest.requests - 1);
     const verified = await runCli(["review", "verify", out]);
     expect(verified, verified.err).toMatchObject({ code: 0 });
-    expect(verified.out).toContain("the packet is as the review wrote it: 4 files match manifest.json");
+    expect(verified.out).toContain("the packet is as the review wrote it: 5 files match manifest.json");
 
     // The same world, the same "as of": the same bytes, manifest included.
     const first = filesOf(out);
@@ -207,7 +218,7 @@ describe("review: the wall compliance report in the packet", () => {
     const md = read(out, "review.md");
     expect(md.split("\n").filter((l) => l.includes("Ethical walls"))).toEqual([NO_WALLS_KNOWN]);
     expect(JSON.parse(read(out, "review.json")).walls).toBeUndefined();
-    expect(fs.readdirSync(out).sort()).toEqual(["manifest.json", "review.csv", "review.json", "review.md"]);
+    expect(fs.readdirSync(out).sort()).toEqual(["manifest.json", "review.csv", "review.html", "review.json", "review.md"]);
 
     const state = stackState("empty.json");
     const none = path.join(world.tmp, "no-walls");
