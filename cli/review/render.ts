@@ -298,15 +298,37 @@ function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOp
   return out;
 }
 
-/** What the code says of one line: the declaring resources, the permissions held beyond what they declare, and the end date, or "not declared". */
+/** What each kind of resource in the access program is, for people who do not read the code. */
+const KIND_WORDS: Record<string, string> = {
+  OrganizationMembers: "the organization's roster",
+  DatabaseUsers: "the database's roster",
+  OrgMember: "a membership",
+  OrgMemberPermissions: "a person's permissions",
+  DatabaseUserPermissions: "a database grant",
+  Invitation: "an invitation",
+  UserIdentifiers: "a person's identifiers",
+  EthicalWall: "the ethical wall",
+};
+
+/**
+ * A resource of the code in words, its kind kept for whoever looks it up:
+ * `OrganizationMembers "legal"` -> `the organization's roster "legal" (OrganizationMembers)`.
+ */
+export function resourceText(label: string): string {
+  const m = /^(\w+) ("[^"]*")(.*)$/s.exec(label);
+  const words = m && KIND_WORDS[m[1]!];
+  return words ? `${words} ${m[2]} (${m[1]})${m[3]}` : label;
+}
+
+/** What the code says of one line: who declares it, the permissions held beyond what they declare, and the end date, or "not in the code". */
 export function codeLineText(c: LineInCode): string {
   return c.declaredBy.length === 0
-    ? `${c.scope}: not declared`
-    : `${c.scope}: ${c.declaredBy.join(", ")}${c.notInCode?.length ? `; ${c.notInCode.join(" ")} not in code` : ""}${c.endsOn ? `, ends ${c.endsOn}` : ""}`;
+    ? `${c.scope}: not in the code`
+    : `${c.scope}: declared by ${c.declaredBy.map(resourceText).join(", ")}${c.notInCode?.length ? `; ${c.notInCode.join(" ")} not in code` : ""}${c.endsOn ? `, ends ${c.endsOn}` : ""}`;
 }
 
 /** The walls covering a person, in words: "walled by ...". */
-export const wallsText = (x: ReviewPerson) => (x.inCode?.walls ?? []).map((w) => `walled by ${w}`);
+export const wallsText = (x: ReviewPerson) => (x.inCode?.walls ?? []).map((w) => `walled by ${resourceText(w)}`);
 
 /** The code column: per line, codeLineText; then the walls. */
 function codeCell(x: ReviewPerson): string {

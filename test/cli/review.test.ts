@@ -405,8 +405,8 @@ describe("pulumi-reviewadmin review: what the code declares, judged per permissi
       /,"DatabaseUserPermissions ""margaret""",,DB_ADMIN,,,,$/,
     );
     const md = read(judged.out, "review.md");
-    expect(md).toContain('organization: OrganizationMembers "org"; ORG_ADMIN not in code');
-    expect(md).toContain('database 2001: DatabaseUserPermissions "margaret"; DB_ADMIN not in code');
+    expect(md).toContain(`organization: declared by the organization's roster "org" (OrganizationMembers); ORG_ADMIN not in code`);
+    expect(md).toContain('database 2001: declared by a database grant "margaret" (DatabaseUserPermissions); DB_ADMIN not in code');
     expect(md).toContain("or permissions beyond those the code declares for the line");
   });
 });

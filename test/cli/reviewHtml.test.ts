@@ -162,8 +162,8 @@ describe("review.html, as written", () => {
     ]);
     const code = data.organizations[0].lines.map((l: number[]) => data.strings[l[3]!]);
     expect(code).toEqual([
-      'organization: OrganizationMembers "org"; ORG_ADMIN not in code\nwalled by EthicalWall "w": conflict',
-      "database 9: not declared",
+      'organization: declared by the organization\'s roster "org" (OrganizationMembers); ORG_ADMIN not in code\nwalled by the ethical wall "w" (EthicalWall): conflict',
+      "database 9: not in the code",
     ]);
     expect(page).toContain("Judged against the code of acme/access/prod (3 resources)");
   });

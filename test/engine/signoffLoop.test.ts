@@ -215,7 +215,7 @@ describe("a review's remove decisions end in removed access, in every style expo
         .find((r) => r.includes(",grace@northwind.example,"));
       expect(row).toMatch(new RegExp(`,"OrganizationMembers ""organization-${ORG}""",,ORG_ADMIN,,,,$`));
       expect(fs.readFileSync(path.join(judged, "review.md"), "utf8")).toContain(
-        `organization: OrganizationMembers "organization-${ORG}"; ORG_ADMIN not in code`,
+        `organization: declared by the organization's roster "organization-${ORG}" (OrganizationMembers); ORG_ADMIN not in code`,
       );
     },
     300_000,
