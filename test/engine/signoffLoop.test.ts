@@ -161,8 +161,23 @@ describe("a review's remove decisions end in removed access, in every style expo
       expect(said).toMatch(new RegExp(`alan@northwind\\.example\\b[^\\n]*expired on ${day}`));
       expect(said).toMatch(new RegExp(`user ${MARGARET}\\b[^\\n]*expired on ${day}`));
 
+      // Remediation proved against the service: before the up both removals are still held (exit 1) ...
+      const remediation = ["review", "verify-remediation", ...common.filter((a) => a !== "-q"), "--signoff", signoff, "--packet", packet];
+      const pending = await runCli(remediation);
+      expect(pending.code, pending.err).toBe(1);
+      expect(pending.out).toMatch(/^2 removals of .* checked against the service at \S+: 0 gone, 2 not yet\.$/m);
+      expect(pending.out).toContain("  not yet applied alan@northwind.example on organization");
+
       const up = await writesOf(() => stack.up(program));
       expect(up.writes).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
+      // ... and after it both are gone, each with the service's time of the check, in remediation.json and the manifest.
+      const proved = await cli(remediation);
+      expect(proved.out).toMatch(/^2 removals of .* checked against the service at \S+: 2 gone, 0 not yet\.$/m);
+      expect(proved.out).toContain(`  gone margaret@northwind.example on database ${DB}`);
+      const manifest = JSON.parse(fs.readFileSync(path.join(packet, "manifest.json"), "utf8")) as { files: Record<string, unknown> };
+      expect(Object.keys(manifest.files)).toContain("remediation.json");
+      const report = JSON.parse(fs.readFileSync(path.join(packet, "remediation.json"), "utf8")) as { removals: { status: string }[] };
+      expect(report.removals.map((x) => x.status)).toEqual(["gone", "gone"]);
       // Exactly the two lines of access went (removing a member also clears them from projects and their primary organization).
       const alan = world.emu.store.users.findByEmail("alan@northwind.example")!;
       const after = worldOf(world.emu);
