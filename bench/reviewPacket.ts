@@ -51,6 +51,11 @@ export interface ReviewPacketResult {
   cliPeakRssBytes: number;
   /** Bytes of each file of the packet, by name. */
   files: Record<string, number>;
+  /**
+   * The packet's four files (review.md, review.html, review.csv, review.json) of a second run at
+   * the same --as-of against the same world: the names of those whose bytes differ (none: identical).
+   */
+  differOnRerun: string[];
   /** Absent when Chromium is not there (`htmlNotMeasured` says so). */
   html?: HtmlRender;
   htmlNotMeasured?: string;
@@ -141,20 +146,26 @@ export async function benchReviewPacket(
 ): Promise<ReviewPacketResult> {
   const out = path.join(tmp, "access-review");
   log("review: writing the review packet (pulumi-reviewadmin review, the compiled bin at 25 requests/s)...");
+  // Both runs review the world as of the same instant: the service's clock now.
+  const asOf = (await emu.control<{ now: string }>("GET", "/clock")).now;
+  const review = (dir: string) =>
+    runBin([
+      "review",
+      "--out",
+      dir,
+      "--as-of",
+      asOf,
+      "--base-url",
+      emu.url,
+      "--api-key-file",
+      keyFile,
+      "--firm-domain",
+      "northwind.example",
+      "--quiet",
+    ]);
   await emu.control("DELETE", "/requests");
   const t0 = performance.now();
-  const r = await runBin([
-    "review",
-    "--out",
-    out,
-    "--base-url",
-    emu.url,
-    "--api-key-file",
-    keyFile,
-    "--firm-domain",
-    "northwind.example",
-    "--quiet",
-  ]);
+  const r = await review(out);
   const wallMs = Math.round(performance.now() - t0);
   if (r.code !== 0) throw new Error(`review failed (exit ${r.code}): ${r.stderr.trim()}`);
   const counters = (await emu.control<{ counters: Counters }>("GET", "/requests?operation=(none)")).counters;
@@ -165,6 +176,13 @@ export async function benchReviewPacket(
       .map((f) => [f, fs.statSync(path.join(out, f)).size]),
   );
   const packet = JSON.parse(fs.readFileSync(path.join(out, "review.json"), "utf8")) as { organizations: { people: unknown[] }[] };
+  log("review: the same review again, at the same --as-of, to compare the files byte for byte...");
+  const again = path.join(tmp, "access-review-again");
+  const r2 = await review(again);
+  if (r2.code !== 0) throw new Error(`the second review failed (exit ${r2.code}): ${r2.stderr.trim()}`);
+  const differOnRerun = ["review.md", "review.html", "review.csv", "review.json"].filter(
+    (f) => !fs.readFileSync(path.join(out, f)).equals(fs.readFileSync(path.join(again, f))),
+  );
   const result: ReviewPacketResult = {
     people: packet.organizations.reduce((n, o) => n + o.people.length, 0),
     requests: counters.total,
@@ -172,6 +190,7 @@ export async function benchReviewPacket(
     wallMs,
     cliPeakRssBytes: r.peakBytes,
     files,
+    differOnRerun,
   };
   log(
     `review: ${result.people} people, ${result.requests} requests, ${(wallMs / 1000).toFixed(1)} s, peak ${(r.peakBytes / 1024 / 1024).toFixed(0)} MiB; ${Object.entries(
@@ -212,6 +231,9 @@ export async function benchReviewPacketAlone(world: ScaleWorld, log: (line: stri
 const mib = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MiB`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
+/** Whether the second run wrote the same bytes. */
+const rerunText = (r: ReviewPacketResult) => (r.differOnRerun.length === 0 ? "identical" : `**differ**: ${r.differOnRerun.join(", ")}`);
+
 /** The review step as a row of the export benchmark's step table (its columns: requests, writes, wall, CLI peak, plugin peak, checkpoint). */
 export function reviewStepRow(r: ReviewPacketResult): string {
   return `| review packet (\`pulumi-reviewadmin review\`, ${r.people.toLocaleString("en-US")} people) | ${r.requests} | ${r.writeCount} | ${(r.wallMs / 1000).toFixed(1)} s | ${(r.cliPeakRssBytes / 1024 / 1024).toFixed(0)} MiB | - | - |`;
@@ -219,7 +241,12 @@ export function reviewStepRow(r: ReviewPacketResult): string {
 
 /** The packet's files and review.html in Chromium, as a Markdown table. */
 export function reviewPacketMarkdown(r: ReviewPacketResult): string {
-  const rows = ["| review packet | measured |", "|---|---:|", ...Object.entries(r.files).map(([f, b]) => `| ${f} | ${mib(b)} |`)];
+  const rows = [
+    "| review packet | measured |",
+    "|---|---:|",
+    ...Object.entries(r.files).map(([f, b]) => `| ${f} | ${mib(b)} |`),
+    `| a second review at the same --as-of: review.md, .html, .csv, .json byte for byte | ${rerunText(r)} |`,
+  ];
   if (r.html)
     rows.push(
       `| review.html in headless ${r.html.chromium}: load (navigation start to load event, the first page of each table drawn; median of ${r.html.runs}) | ${secs(r.html.loadMs)} |`,
@@ -238,6 +265,7 @@ export function reviewPacketText(r: ReviewPacketResult): string {
   const lines = [
     `Review packet: ${r.people} people, ${r.requests} requests, ${r.writeCount} writes, ${(r.wallMs / 1000).toFixed(1)} s, CLI peak ${(r.cliPeakRssBytes / 1024 / 1024).toFixed(0)} MiB`,
     ...Object.entries(r.files).map(([f, b]) => `  ${f.padEnd(14)} ${mib(b)}`),
+    `  a second review at the same --as-of: ${rerunText(r)}`,
   ];
   lines.push(
     r.html

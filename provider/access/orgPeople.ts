@@ -8,7 +8,6 @@ import type { AddUser, Invitation, Member, OrganizationPermission } from "../../
 import type { ReviewAdminClient } from "../client";
 import { ignore404, ResourceError } from "../failures";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
-import { engineCallsRunning } from "./engineCalls";
 import { amend, memo, perClient } from "./runCache";
 
 // ---------------------------------------------------------------------------------------------
@@ -240,11 +239,7 @@ export const BATCH_SIZE = 100;
  * 25 req/s limiter anyway.
  */
 export const BATCH_WINDOW_MS = 200;
-/**
- * ...but no add waits more than this for its batch to be sent, and none waits at all once every
- * engine call the plugin is running is an add waiting in a batch (under `pulumi up` each holds one
- * of the engine's --parallel workers, so no other add can come).
- */
+/** ...but no add waits more than this for its batch to be sent. */
 export const BATCH_MAX_WAIT_MS = 1000;
 
 /** What E19 did for one person. */
@@ -285,26 +280,11 @@ function addUser(
     clearTimeout(b.timer);
     if (b.waiters.length >= BATCH_SIZE) {
       void flush(client, key, b);
-    } else if (everyCallWaits(batches)) {
-      // Every engine call in flight waits in a batch: nobody else can join, so waiting only holds the workers.
-      for (const [k, open] of [...batches]) {
-        clearTimeout(open.timer);
-        void flush(client, k, open);
-      }
     } else {
       const wait = Math.max(0, Math.min(BATCH_WINDOW_MS, b.openedAt + BATCH_MAX_WAIT_MS - Date.now()));
       b.timer = setTimeout(() => void flush(client, key, b), wait);
     }
   });
-}
-
-/** True when every engine call running (access/engineCalls.ts) is an add waiting in one of `batches`. */
-function everyCallWaits(batches: Map<string, Batch>): boolean {
-  const running = engineCallsRunning();
-  if (running === 0) return false; // not under the engine (a script calling the gateway): the window decides
-  let waiting = 0;
-  for (const b of batches.values()) waiting += b.waiters.length;
-  return waiting >= running;
 }
 
 async function flush(client: ReviewAdminClient, key: string, batch: Batch): Promise<void> {

@@ -19,7 +19,6 @@ import { definedOnly } from "../../util";
 import { claim, holderOf, type ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
 import { say, withResource } from "./messages";
-import { engineCall } from "../../access/engineCalls";
 import { fieldChanges } from "./rosterChanges";
 import { driftedTargets, targetOfGrant, whoChanged, whoChangedPeople, type GrantRef, type People } from "./whoChanged";
 
@@ -315,9 +314,6 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   /** Outputs after a write: the state, and when this program applied it (appliedAt). */
   const appliedOutputs = (state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(currentClient()) });
 
-  /** One engine call about the resource `urn`: its messages attached to it, and counted while it runs (access/engineCalls.ts). */
-  const counted = <T>(urn: string | undefined, fn: () => Promise<T>) => withResource(urn, () => engineCall(fn));
-
   /** Runs one operation, wording any failure as "<action>: <cause>". */
   async function run<T>(action: string, fn: (op: Operation) => Promise<T>, more?: { appliedAt?: number }): Promise<T> {
     try {
@@ -363,7 +359,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
 
     check: (olds, raw) => {
       const { news, urn } = takeRunMarks(raw);
-      return counted(urnOf(raw) ?? urn, async () => {
+      return withResource(urnOf(raw) ?? urn, async () => {
         const checked = checkInputs(def.inputs, news);
         if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
           const inputs = inputsOf(checked.inputs);
@@ -385,7 +381,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     diff: (id, olds, news) =>
-      counted(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         const rule = def.diff;
@@ -409,7 +405,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     create: (raw) =>
-      counted(urnFor(raw, labelOf(raw)), async () => {
+      withResource(urnFor(raw, labelOf(raw)), async () => {
         const inputs = inputsOf(raw);
         try {
           const result = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
@@ -426,7 +422,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     read: (id, props) =>
-      counted(urnFor(props, labelOf(props)), async () => {
+      withResource(urnFor(props, labelOf(props)), async () => {
         const stored = stateOf(props);
         // When the program last wrote the resource is kept across reads: the service has no such fact.
         const kept = keptApplied(props);
@@ -463,7 +459,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     update: (id, olds, news) =>
-      counted(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         // Nothing to write: the outputs stay as they were, appliedAt included.
@@ -483,7 +479,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     delete: (_id, props) =>
-      counted(urnFor(props, labelOf(props)), async () => {
+      withResource(urnFor(props, labelOf(props)), async () => {
         const state = stateOf(props);
         const action = `deleting ${def.label(state)}`;
         const holder = def.holds ? holderOf(def.holds(state)) : undefined;
