@@ -44,6 +44,12 @@ function descendants(root: number): number[] {
   return out;
 }
 
+/** The kernel's peak resident memory of `pid` (VmHWM) in bytes; 0 when it is gone or there is no /proc. */
+export function peakRssOf(pid: number): number {
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? "");
+  return hwm ? Number(hwm[1]) * 1024 : 0;
+}
+
 function roleOf(pid: number): keyof ProcessPeaks | undefined {
   const cmdline = read(`/proc/${pid}/cmdline`)?.split("\0") ?? [];
   if (cmdline.some((a) => a.includes("cmd/dynamic-provider"))) return "plugin";
@@ -59,8 +65,7 @@ export function sampleProcessMemory(intervalMs = 200): { stop(): ProcessPeaks } 
     for (const pid of descendants(process.pid)) {
       const role = roleOf(pid);
       if (!role) continue;
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`) ?? "");
-      if (hwm) peaks[role] = Math.max(peaks[role], Number(hwm[1]) * 1024);
+      peaks[role] = Math.max(peaks[role], peakRssOf(pid));
     }
   };
   const timer = setInterval(sample, intervalMs);

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { findChromium, openChromium } from "../harness/chromium";
 import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
+import { peakRssOf } from "./processMemory";
 import { repoRoot, writesIn } from "./exportedProject";
 import type { ScaleWorld } from "./scaleWorld";
 
@@ -71,14 +72,7 @@ function runBin(args: string[]): Promise<{ code: number | null; stderr: string; 
     });
     let stderr = "";
     let peakBytes = 0;
-    const sample = () => {
-      try {
-        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
-        if (hwm) peakBytes = Math.max(peakBytes, Number(hwm[1]) * 1024);
-      } catch {
-        // Gone, or no /proc here.
-      }
-    };
+    const sample = () => (peakBytes = Math.max(peakBytes, peakRssOf(child.pid!)));
     const timer = setInterval(sample, 200);
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);

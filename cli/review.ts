@@ -19,6 +19,7 @@ import { ownPackage } from "./packageInfo";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
 import { CODE_FLAGS } from "./review/format";
 import {
+  clearPacket,
   collectReads,
   commandLine,
   serviceSecond,
@@ -351,9 +352,8 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       },
       files,
     );
+    clearPacket(out);
     writeProject(out, { ...files, [MANIFEST_FILE]: manifest });
-    // A walls.csv an earlier review (with a stack) left is not of this packet: verify would name it unlisted.
-    if (!(WALLS_CSV in files)) fs.rmSync(path.join(out, WALLS_CSV), { force: true });
 
     const summary: ReviewSummary = {
       out: path.normalize(out),

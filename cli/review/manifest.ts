@@ -283,6 +283,25 @@ export function readManifest(dir: string, what = "FOLDER"): Manifest {
   return m;
 }
 
+/**
+ * Removes the files of the packet written into `dir` before, as its manifest.json lists them (the
+ * optional ones a new packet may not have: walls.csv, remediation.json), so the folder holds one
+ * packet and `review verify` finds no file of the old one "not listed". A folder without a
+ * manifest (or with another file of that name) is left as it is.
+ */
+export function clearPacket(dir: string): void {
+  let listed: unknown;
+  try {
+    listed = (JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), "utf8")) as Manifest).files;
+  } catch {
+    return;
+  }
+  if (typeof listed !== "object" || listed === null) return;
+  // Plain names only: a manifest never lists a path, and an edited one must not reach outside the folder.
+  for (const name of Object.keys(listed))
+    if (path.basename(name) === name && name !== "..") fs.rmSync(path.join(dir, name), { force: true });
+}
+
 /** Checks the files of the packet in `dir` against its manifest. */
 export function verifyPacket(dir: string): Verification {
   const manifest = readManifest(dir);

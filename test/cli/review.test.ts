@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { writesIn } from "../../bench/exportedProject";
 import { control } from "../support/emulatorHttp";
-import { PACKET_FORMAT, type ReviewPacket } from "../../cli/review/format";
+import { packetAtT0 } from "./reviewEmulator";
 import { renderPacket } from "../../cli/review/packetFiles";
 import { csvLine } from "../../provider/data/spreadsheetSafe";
 import { runCli } from "./runCli";
@@ -281,36 +281,26 @@ describe("review.csv cells", () => {
   });
 
   it("review.csv and review.md cells follow the reports' rules (those of the access matrix's toCsv and toMarkdown)", () => {
-    const packet: ReviewPacket = {
-      format: PACKET_FORMAT,
-      asOf: "2026-11-20T12:00:00.000Z",
-      staleDays: 90,
-      staleDaysByPrivilege: {},
-      expiringDays: 14,
-      activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: "2026-11-20T12:00:00.000Z" },
-      firmDomains: [],
-      notJudged: [],
-      organizations: [
-        {
-          id: 1,
-          name: "-1+cmd|' /C calc'!A0",
-          eventsRedacted: false,
-          eventsRead: 0,
-          databases: [],
-          databasesNotReadable: [],
-          people: [
-            {
-              key: "x@y.z",
-              userId: 7,
-              name: "-3",
-              lines: [{ scope: "organization", status: "member", permissions: [] }],
-              lastActivity: null,
-              flags: [],
-            },
-          ],
-        },
-      ],
-    };
+    const packet = packetAtT0([
+      {
+        id: 1,
+        name: "-1+cmd|' /C calc'!A0",
+        eventsRedacted: false,
+        eventsRead: 0,
+        databases: [],
+        databasesNotReadable: [],
+        people: [
+          {
+            key: "x@y.z",
+            userId: 7,
+            name: "-3",
+            lines: [{ scope: "organization", status: "member", permissions: [] }],
+            lastActivity: null,
+            flags: [],
+          },
+        ],
+      },
+    ]);
     const files = renderPacket(packet);
     expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,,,`);
     expect(files["review.md"]).toContain("## -1+cmd\\|' /C calc'!A0 (organization 1)");

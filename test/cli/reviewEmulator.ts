@@ -4,10 +4,27 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { PACKET_FORMAT, type ReviewOrganization, type ReviewPacket } from "../../cli/review/format";
 import { runCli } from "./runCli";
 
 /** The emulator's clock: it stands still, so "as of" and the service's clock at the read are T0 exactly. */
 export const T0 = Date.parse("2026-11-20T12:00:00.000Z");
+
+/** A packet as a review at T0 writes it with the defaults (90 stale days, 14 expiring, no firm domain), of `organizations`; `more` adds the rest (a stack). */
+export function packetAtT0(organizations: ReviewOrganization[], more: Partial<ReviewPacket> = {}): ReviewPacket {
+  return {
+    format: PACKET_FORMAT,
+    asOf: new Date(T0).toISOString(),
+    staleDays: 90,
+    staleDaysByPrivilege: {},
+    expiringDays: 14,
+    activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: new Date(T0).toISOString() },
+    firmDomains: [],
+    notJudged: [],
+    organizations,
+    ...more,
+  };
+}
 
 /**
  * One emulator per test file (clock: the emulator's own unless given) and a temporary folder

@@ -13,13 +13,13 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { findChromium, openChromium, type ChromiumPage } from "../../harness/chromium";
-import { PACKET_FORMAT, type ReviewPacket, type ReviewPerson } from "../../cli/review/format";
+import type { ReviewPacket, ReviewPerson } from "../../cli/review/format";
 import { escapeHtml, html, matrixKind } from "../../cli/review/html";
 import { sha256 } from "../../cli/review/manifest";
 import { renderPacket } from "../../cli/review/packetFiles";
 import { organizationCounts } from "../../cli/review/render";
 import { control } from "../support/emulatorHttp";
-import { useReviewEmulator } from "./reviewEmulator";
+import { packetAtT0, useReviewEmulator } from "./reviewEmulator";
 import { runCli } from "./runCli";
 
 const { world, review } = useReviewEmulator("html");
@@ -51,39 +51,29 @@ async function grow() {
 
 describe("review.html, as written", () => {
   it("escapes every name: the page holds no markup but its own, its script only by hash", () => {
-    const packet: ReviewPacket = {
-      format: PACKET_FORMAT,
-      asOf: "2026-11-20T12:00:00.000Z",
-      staleDays: 90,
-      staleDaysByPrivilege: {},
-      expiringDays: 14,
-      activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: "2026-11-20T12:00:00.000Z" },
-      firmDomains: [],
-      notJudged: [],
-      organizations: [
-        {
-          id: 1,
-          name: `Org ${EVIL}`,
-          eventsRedacted: false,
-          eventsRead: 0,
-          databases: [{ id: 9, name: `DB ${EVIL}` }],
-          databasesNotReadable: [{ id: 10, name: `Hidden ${EVIL}`, reason: `because ${EVIL}` }],
-          people: [
-            {
-              key: `x${EVIL}@y.z`,
-              userId: 7,
-              name: EVIL,
-              lines: [
-                { scope: "organization", status: "member", permissions: ["ORG_ADMIN"], identifiers: [`AB ${EVIL}`] },
-                { scope: "database 9", database: `DB ${EVIL}`, status: "granted", permissions: ["DB_UPLOAD"] },
-              ],
-              lastActivity: null,
-              flags: ["privileged", "stale"],
-            },
-          ],
-        },
-      ],
-    };
+    const packet = packetAtT0([
+      {
+        id: 1,
+        name: `Org ${EVIL}`,
+        eventsRedacted: false,
+        eventsRead: 0,
+        databases: [{ id: 9, name: `DB ${EVIL}` }],
+        databasesNotReadable: [{ id: 10, name: `Hidden ${EVIL}`, reason: `because ${EVIL}` }],
+        people: [
+          {
+            key: `x${EVIL}@y.z`,
+            userId: 7,
+            name: EVIL,
+            lines: [
+              { scope: "organization", status: "member", permissions: ["ORG_ADMIN"], identifiers: [`AB ${EVIL}`] },
+              { scope: "database 9", database: `DB ${EVIL}`, status: "granted", permissions: ["DB_UPLOAD"] },
+            ],
+            lastActivity: null,
+            flags: ["privileged", "stale"],
+          },
+        ],
+      },
+    ]);
     const page = renderPacket(packet)["review.html"];
     // Only the page's own two script elements, its one image-free body, and no attribute a name wrote.
     expect(page.match(/<script/gi)).toHaveLength(2);
@@ -104,17 +94,8 @@ describe("review.html, as written", () => {
   });
 
   it("with a stack, each line of access says what the code declares, and the walls go on the person's first line", () => {
-    const packet: ReviewPacket = {
-      format: PACKET_FORMAT,
-      asOf: "2026-11-20T12:00:00.000Z",
-      staleDays: 90,
-      staleDaysByPrivilege: {},
-      expiringDays: 14,
-      stack: { source: "acme/access/prod", resources: 3 },
-      activityWindow: { begin: "2026-08-22T12:00:00.000Z", end: "2026-11-20T12:00:00.000Z" },
-      firmDomains: [],
-      notJudged: [],
-      organizations: [
+    const packet = packetAtT0(
+      [
         {
           id: 1,
           name: "Org",
@@ -144,7 +125,8 @@ describe("review.html, as written", () => {
           ],
         },
       ],
-    };
+      { stack: { source: "acme/access/prod", resources: 3 } },
+    );
     const page = renderPacket(packet)["review.html"];
     const data = JSON.parse(/<script type="application\/json" id="review-data">([^]*?)<\/script>/.exec(page)![1]!);
     expect(data.withCode).toBe(true);

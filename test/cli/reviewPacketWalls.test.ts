@@ -16,6 +16,7 @@ import { SEEDED } from "../../emulator";
 import { control } from "../support/emulatorHttp";
 import { T0, useReviewEmulator } from "./reviewEmulator";
 import { runCli } from "./runCli";
+import { ADA_EXCEPTION, writeWallStack } from "./wallStack";
 
 const DB = SEEDED.databases.open;
 const U = SEEDED.users;
@@ -30,34 +31,9 @@ const filesOf = (dir: string) =>
       .map((f) => [f, read(dir, f)]),
   );
 
-const adaException = {
-  person: "ada@northwind.example",
-  approver: "grace@northwind.example",
-  reason: "administers the platform",
-  clientConsentRef: "NVC-1",
-  endsOn: "2099-01-01",
-};
-
-/** A `pulumi stack export` holding one matter-team wall (or none), as its state is after the wall removed Linus on `removedAt`. */
+/** The wall's stack export in this file's folder (wallStack.ts). */
 function stackState(name: string, removedAt?: string): string {
-  const file = path.join(world.tmp, name);
-  const type = "pulumi-nodejs:dynamic/reviewadmin:EthicalWall";
-  const outputs = {
-    databaseIds: [DB],
-    team: ["alan@northwind.example", "margaret@northwind.example"],
-    exceptions: [adaException],
-    reason: "NvC matter team",
-    onBreach: "remove",
-    walledUsers: {},
-    breaches: [],
-    unenforceable: [],
-    unreadableDatabaseIds: [],
-    orgAdminReach: { [String(DB)]: SEEDED.org },
-    removals: [{ databaseId: DB, userId: U.unaffiliated, email: "linus@example.com", permissions: ["DB_UPLOAD"], removedAt }],
-  };
-  const resources = removedAt ? [{ type, urn: `urn:pulumi:dev::access::${type}::nvc-team`, outputs }] : [];
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources } }));
-  return file;
+  return writeWallStack(path.join(world.tmp, name), removedAt);
 }
 
 const advance = async (days: number) => expect((await control(world.emu.url, "POST", "/clock", { advanceDays: days })).status).toBe(200);
@@ -136,7 +112,7 @@ describe("review: the wall compliance report in the packet", () => {
         unenforceable: [
           expect.objectContaining({ userId: U.aiAdmin, email: "ken@northwind.example", madeAt: orgAdminAt, madeBy: `user ${U.orgAdmin}` }),
         ],
-        exceptionsInForce: [adaException],
+        exceptionsInForce: [ADA_EXCEPTION],
       }),
     ]);
     expect(

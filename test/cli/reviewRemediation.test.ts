@@ -49,6 +49,13 @@ describe("review verify-remediation", () => {
     const verified = await runCli(["review", "verify", packet]);
     expect(verified, verified.out).toMatchObject({ code: 0 });
     expect(verified.out).toContain("5 files match manifest.json");
+
+    // A new review into the same folder is a new packet: the old one's remediation.json goes with it.
+    expect(await review(packet, "--as-of", new Date(T0).toISOString())).toMatchObject({ code: 0 });
+    expect(fs.existsSync(path.join(packet, "remediation.json"))).toBe(false);
+    const again = await runCli(["review", "verify", packet]);
+    expect(again, again.out).toMatchObject({ code: 0 });
+    expect(again.out).toContain("4 files match manifest.json");
   });
 
   it("bad input names the option (exit 2); --help says what it writes", async () => {

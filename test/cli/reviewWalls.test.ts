@@ -15,39 +15,15 @@ import { declaredBy } from "../../policy/declarations";
 import { control } from "../support/emulatorHttp";
 import { useCliEmulator } from "./reviewEmulator";
 import { runCli } from "./runCli";
+import { ADA_EXCEPTION, writeWallStack } from "./wallStack";
 
 const DB = SEEDED.databases.open;
 const U = SEEDED.users;
 const world = useCliEmulator("wall-report");
 
-const adaException = {
-  person: "ada@northwind.example",
-  approver: "grace@northwind.example",
-  reason: "administers the platform",
-  clientConsentRef: "NVC-1",
-  endsOn: "2099-01-01",
-};
-
-/** A `pulumi stack export` holding one matter-team wall, as its state is after the wall removed Linus on `removedAt`. */
+/** The wall's stack export in this file's folder (wallStack.ts). */
 function stackState(removedAt: string): string {
-  const file = path.join(world.tmp, "state.json");
-  const type = "pulumi-nodejs:dynamic/reviewadmin:EthicalWall";
-  const outputs = {
-    databaseIds: [DB],
-    team: ["alan@northwind.example", "margaret@northwind.example"],
-    exceptions: [adaException],
-    reason: "NvC matter team",
-    onBreach: "remove",
-    walledUsers: {},
-    breaches: [],
-    unenforceable: [],
-    unreadableDatabaseIds: [],
-    orgAdminReach: { [String(DB)]: SEEDED.org },
-    removals: [{ databaseId: DB, userId: U.unaffiliated, email: "linus@example.com", permissions: ["DB_UPLOAD"], removedAt }],
-  };
-  const resources = [{ type, urn: `urn:pulumi:dev::access::${type}::nvc-team`, outputs }];
-  fs.writeFileSync(file, JSON.stringify({ version: 3, deployment: { resources } }));
-  return file;
+  return writeWallStack(path.join(world.tmp, "state.json"), removedAt);
 }
 
 describe("review walls", () => {
@@ -118,7 +94,7 @@ describe("review walls", () => {
             madeBy: `user ${U.orgAdmin}`,
           },
         ],
-        exceptionsInForce: [adaException],
+        exceptionsInForce: [ADA_EXCEPTION],
         unreadableDatabaseIds: [],
       },
     ]);
