@@ -323,10 +323,16 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     }
   }
 
-  // Program-side views of the definition (declarations.ts), on the args as the program passes them.
-  const parsed = (args: Record<string, unknown>) => {
-    const r = def.inputs.safeParse(stripProvider(args));
-    return r.success ? r.data : undefined;
+  // Program-side views of the definition (declarations.ts), on the args as the program passes them;
+  // parsed once per args object (a roster's declares and handsOver both ask, 28,007 entries each).
+  const parses = new WeakMap<object, { data: I | undefined }>();
+  const parsed = (args: Record<string, unknown>): I | undefined => {
+    let hit = parses.get(args);
+    if (!hit) {
+      const r = def.inputs.safeParse(stripProvider(args));
+      parses.set(args, (hit = { data: r.success ? r.data : undefined }));
+    }
+    return hit.data;
   };
   const declares = def.claims ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.claims!) : undefined;
   const handsOver = def.handsOver ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.handsOver!) : undefined;
