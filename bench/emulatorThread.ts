@@ -6,6 +6,7 @@
  * when they arrive, as the service would.
  */
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { request, type Dispatcher } from "undici";
 import { startEmulator, type EmulatorOptions } from "../emulator";
 
 /** A running emulator thread. */
@@ -31,13 +32,17 @@ export async function startEmulatorThread(options: EmulatorOptions): Promise<Emu
     worker.once("exit", (code) => reject(new Error(`the emulator thread exited with code ${code} before listening`)));
   });
   const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${ready.url}/_emulator${path}`, {
-      method,
+    // A connection each (reset): a benchmark waits longer than the server keeps an idle one (a tsc
+    // of the exported project), and a pooled socket the server closed failed the next call with
+    // "other side closed".
+    const res = await request(`${ready.url}/_emulator${path}`, {
+      method: method as Dispatcher.HttpMethod,
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      reset: true,
     });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`emulator control ${method} ${path}: ${res.status} ${text.slice(0, 200)}`);
+    const text = await res.body.text();
+    if (res.statusCode >= 400) throw new Error(`emulator control ${method} ${path}: ${res.statusCode} ${text.slice(0, 200)}`);
     return (text ? (JSON.parse(text) as { data: T }).data : undefined) as T;
   };
   const close = async () => {

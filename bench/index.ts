@@ -12,6 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { inspect } from "node:util";
 import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
 import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { useCli } from "../harness/pulumiCli";
@@ -226,7 +227,8 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (e) => {
-    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    // inspect: a fetch failure says why only in its cause (the socket's error).
+    process.stderr.write(`bench failed: ${inspect(e)}\n`);
     process.exit(1);
   },
 );
