@@ -9,6 +9,7 @@ import type { ReviewAdminClient } from "../client";
 import { ignore404, ResourceError } from "../failures";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { amend, memo, perClient } from "./runCache";
+import { readInChains, splitPoints } from "./splitList";
 
 // ---------------------------------------------------------------------------------------------
 // The run's lists
@@ -18,14 +19,19 @@ const lists = perClient(() => ({
   invitations: new Map<number, Promise<Map<string, Invitation>>>(),
 }));
 
-async function listMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
-  const list = await client.listAll("GetOrganizationUsers", { orgId });
+/** Lists the members; `knownIds` (user ids a state holds) split a long list into chains read at once (splitList.ts). */
+async function listMembers(client: ReviewAdminClient, orgId: number, knownIds: readonly number[] = []): Promise<Map<number, Member>> {
+  const list = await readInChains(
+    splitPoints(knownIds),
+    (m: Member) => m.id,
+    (after) => client.paginate("GetOrganizationUsers", after === undefined ? { orgId } : { orgId, after }),
+  );
   return new Map(list.map((m) => [m.id, m]));
 }
 
-/** An organization's members by user id, listed once per run. */
-export function listedMembers(client: ReviewAdminClient, orgId: number): Promise<Map<number, Member>> {
-  return memo(lists(client).members, orgId, () => listMembers(client, orgId));
+/** An organization's members by user id, listed once per run; `knownIds` as in listMembers. */
+export function listedMembers(client: ReviewAdminClient, orgId: number, knownIds?: readonly number[]): Promise<Map<number, Member>> {
+  return memo(lists(client).members, orgId, () => listMembers(client, orgId, knownIds));
 }
 
 /** Lists an organization's members again, bypassing the run's list, and keeps the fresh list for the rest of the run. */
@@ -106,8 +112,8 @@ export function livePerson(x: Presence): LivePerson {
 }
 
 /** Everyone in the organization by lower-cased email: a member wins over an invitation of the same email. */
-export async function liveRoster(client: ReviewAdminClient, orgId: number): Promise<Map<string, Presence>> {
-  const [members, invitations] = await Promise.all([listedMembers(client, orgId), listedInvitations(client, orgId)]);
+export async function liveRoster(client: ReviewAdminClient, orgId: number, knownIds?: readonly number[]): Promise<Map<string, Presence>> {
+  const [members, invitations] = await Promise.all([listedMembers(client, orgId, knownIds), listedInvitations(client, orgId)]);
   const out = new Map<string, Presence>();
   for (const inv of invitations.values()) out.set(normalizeEmail(inv.email), { invitation: inv });
   for (const m of members.values()) out.set(normalizeEmail(m.email), { member: m });

@@ -307,7 +307,13 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
     ),
   onDay: (i, keys) => ({ ...i, members: Object.fromEntries(keys.map((e) => [e, i.members[e]!])) }),
   protectedKeys: (i) => i.protectedEmails ?? [],
-  read: liveRoster,
+  // The user ids a state holds split a long list into chains read at once (access/splitList.ts).
+  read: (client, id, stored) =>
+    liveRoster(
+      client,
+      id,
+      stored && [...Object.values(stored.members ?? {}), ...(stored.unmanaged ?? [])].flatMap((p) => (p.userId ? [p.userId] : [])),
+    ),
   managedOf: (i) =>
     Object.fromEntries(Object.entries(i.members).map(([email, p]) => [email, MANAGED_FIELDS.filter((f) => p[f] !== undefined)])),
   storedManaged: (s) => s.managed ?? {},

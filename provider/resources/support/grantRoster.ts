@@ -115,8 +115,8 @@ export interface GrantRosterKind<I extends RosterSettings, S extends RosterState
   onDay(i: I, keys: readonly string[]): I;
   /** Keys authoritative mode never removes. */
   protectedKeys(i: I): string[];
-  /** The scope as listed in this run (the gateway's cached read; after writes it holds them). */
-  read(client: ReviewAdminClient, id: number): Promise<R>;
+  /** The scope as listed in this run (the gateway's cached read; after writes it holds them); `stored`, when there is one, may speed the read. */
+  read(client: ReviewAdminClient, id: number, stored?: S): Promise<R>;
   /** What the roster manages of each entry, from the inputs, and as a state stores it. */
   managedOf(i: I): M;
   storedManaged(s: S): M;
@@ -305,7 +305,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       // authoritative preview reads the scope now: whoever it would remove is named, people given
       // access since the last refresh included.
       const stored = { ...kind.unmanaged(olds), ...(kind.storedEntries ? await kind.storedEntries(olds, news, op) : kind.entries(olds)) };
-      const have = news.mode === "authoritative" && op.preview && !refresh ? everyoneIn(news, await kind.read(client, id)) : stored;
+      const have = news.mode === "authoritative" && op.preview && !refresh ? everyoneIn(news, await kind.read(client, id, olds)) : stored;
       const plan = await planFor(client, news, have);
       if (!refresh && plan.day) warnExpiringSoon(action, plan.soon, plan.day, (k) => kind.words.name(k, undefined));
       const settings = settingLines(olds, news, settingRules);
@@ -334,7 +334,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     },
     async readLive(state, op) {
       const listed = withRecord(
-        kind.stateOf(state as unknown as I, kind.storedManaged(state), await kind.read(op.client, kind.scopeId(state))),
+        kind.stateOf(state as unknown as I, kind.storedManaged(state), await kind.read(op.client, kind.scopeId(state), state)),
         state.foundWhenAdopted,
       );
       // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
