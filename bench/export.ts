@@ -96,6 +96,8 @@ export interface ExportBenchResult {
   /** The runs under the real engine (the goals are judged on these). */
   firstUp: ExportPhase;
   noChangeUp: ExportPhase;
+  /** The same no-change up with PULUMI_PARALLEL_DIFF=true (Check and Diff of resources at once; docs/engine.md). */
+  noChangeUpParallelDiff?: ExportPhase;
   refresh: ExportPhase;
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
@@ -244,6 +246,9 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     engine = stack;
     const firstUp = await phase("engine: first up of the exported program", stack, () => stack.up(program));
     const noChangeUp = await phase("engine: no-change up", stack, () => stack.up(program, { expectNoChanges: true }));
+    const noChangeUpParallelDiff = await phase("engine: no-change up, PULUMI_PARALLEL_DIFF", stack, () =>
+      stack.up(program, { expectNoChanges: true, env: { PULUMI_PARALLEL_DIFF: "true" } }),
+    );
     const refresh = await phase("engine: refresh", stack, () => stack.refresh());
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
     // Last: it edits the project (a pull request's change) and writes nothing to the service.
@@ -312,6 +317,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       tsc: { ok: compiled.ok, wallMs: compiled.wallMs, output: compiled.output },
       firstUp,
       noChangeUp,
+      noChangeUpParallelDiff,
       refresh,
       worldUnchanged,
       reviewPreview,
@@ -349,6 +355,7 @@ export function exportText(r: ExportBenchResult): string {
   for (const [label, p] of [
     ["engine: first up", r.firstUp],
     ["engine: no-change up", r.noChangeUp],
+    ...(r.noChangeUpParallelDiff ? ([["  with PULUMI_PARALLEL_DIFF", r.noChangeUpParallelDiff]] as const) : []),
     ["engine: refresh", r.refresh],
   ] as const) {
     lines.push(
@@ -418,6 +425,7 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
       [
         ["engine: first up of the exported program", r.firstUp],
         ["engine: no-change up", r.noChangeUp],
+        ...(r.noChangeUpParallelDiff ? ([["engine: the same, with PULUMI_PARALLEL_DIFF=true", r.noChangeUpParallelDiff]] as const) : []),
         ["engine: refresh", r.refresh],
       ] as const
     ).map(

@@ -69,6 +69,8 @@ export interface EngineRunOptions {
   policyPacks?: string[];
   /** `--policy-pack-config` files, one per pack. */
   policyPackConfigs?: string[];
+  /** Extra environment of this run's CLI only (over the stack's `env`). */
+  env?: Record<string, string>;
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -385,6 +387,8 @@ export class EngineStack {
       const policy = { policyPacks: opts.policyPacks, policyPackConfigs: opts.policyPackConfigs };
       let outputs: Record<string, any> = {};
       let failure: unknown;
+      const envBefore = { ...stack.workspace.envVars };
+      Object.assign(stack.workspace.envVars, opts.env);
       try {
         if (kind === "up") {
           const res = await stack.up({
@@ -417,6 +421,8 @@ export class EngineStack {
         failure = err;
       } finally {
         stack.workspace.program = undefined;
+        for (const key of Object.keys(opts.env ?? {})) delete stack.workspace.envVars[key];
+        Object.assign(stack.workspace.envVars, envBefore);
       }
       this.lastTranscript = { text: rec.text };
       if (kind !== "preview" && this.opts.keepState !== false) this.state = stateOf(await stack.exportStack());
