@@ -36,7 +36,7 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser } from "../access/runCache";
 import { serviceNow, today } from "../access/clock";
 import { CalendarDay } from "./support/expiry";
-import { changedBy, personTarget } from "./support/whoChanged";
+import { changedBy, targetOfGrant } from "./support/whoChanged";
 import { lockoutEach } from "../access/plan";
 import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
 import { listedMembers } from "../access/orgPeople";
@@ -323,7 +323,8 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
 async function withMakers(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
   const out: WallBreach[] = [];
   for (const b of breaches) {
-    const said = await changedBy(client, personTarget({ databaseId: b.databaseId }, { userId: b.userId, email: b.email }));
+    const grant = { scope: { kind: "database", id: b.databaseId }, subject: { userId: b.userId, email: b.email } } as const;
+    const said = await changedBy(client, targetOfGrant(grant));
     out.push(said ? { ...b, madeBy: said } : b);
   }
   return out;
