@@ -18,10 +18,12 @@ import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import {
+  administers,
   admittedBy,
   exceptionStanding,
   exceptionText,
   wallCloses,
+  wallClosesTo,
   wallFormProblems,
   type WallException,
   type WallRule,
@@ -281,7 +283,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
       known.set(m.id, email);
       if (!wallCloses(rule, email)) continue;
       walled.set(m.id, email);
-      if (db.orgAdminAccess && m.permissions.includes("ORG_ADMIN") && !admitted(email))
+      if (db.orgAdminAccess && administers("organization", m.permissions) && !admitted(email))
         unenforceable.push({ databaseId, organizationId: orgId, userId: m.id, email });
     }
     // E23 is closed to org admins where orgAdminAccess is off: the wall cannot see that database's users.
@@ -296,8 +298,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
       const username = u.user.username ?? "";
       const email = known.get(userId) ?? walled.get(userId) ?? (username.includes("@") ? normalizeEmail(username) : undefined);
       // A matter-team wall admits only whom it names: someone the platform gives no email is outside it.
-      const closed = email === undefined ? !!rule.team : wallCloses(rule, email);
-      if (!closed) continue;
+      if (!wallClosesTo(rule, { email })) continue;
       const shown = email ?? (username || `user ${userId}`);
       if (email !== undefined) walled.set(userId, email);
       if (email !== undefined && admitted(email)) continue;
