@@ -191,6 +191,19 @@ export function sameClaim(a: Pick<Grant, "scope" | "subject">, b: Pick<Grant, "s
   return claimKeysOf(b).some((k) => keys.has(k));
 }
 
+/**
+ * True when an activity event's `data` names this grant: its subject (by user id, or by email
+ * whatever its case) in its scope (a database's events carry its `databaseId`, an organization's
+ * carry none). Refresh's who-changed and the packet's "since the last review" read the log through it.
+ */
+export function eventNamesGrant(data: Readonly<Record<string, unknown>> | null | undefined, g: Pick<Grant, "scope" | "subject">): boolean {
+  const d = data ?? {};
+  const { email, userId } = g.subject;
+  const person =
+    (userId != null && d.userId === userId) || (email !== undefined && typeof d.email === "string" && d.email.toLowerCase() === email);
+  return person && (g.scope.kind === "organization" ? d.databaseId === undefined : d.databaseId === g.scope.id);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Walls
 

@@ -4,7 +4,7 @@
  * (contract/grants.ts), and the three agree on who holds it (claim keys) and whether it is privileged.
  */
 import { describe, expect, it } from "vitest";
-import { claimKeysOf, isPrivilegedGrant, sameClaim, type Grant } from "../../contract/grants";
+import { claimKeysOf, eventNamesGrant, isPrivilegedGrant, sameClaim, type Grant } from "../../contract/grants";
 import { grantsOfExport, type ExportedOrganization } from "../../cli/export/read";
 import { buildPacket } from "../../cli/review/packet";
 import { grantOfLine } from "../../cli/review/format";
@@ -90,5 +90,18 @@ describe("the exporter, the packet and the pack agree on a grant through the mod
     expect(claimKeysOf(g)).toEqual(["member:102:user:1003"]);
     expect(sameClaim(g, exported[0]!)).toBe(true);
     expect(g.declaredBy).toBe('OrgMemberPermissions "ada-perms"');
+  });
+
+  it("an activity event names a grant of the packet's line as it names the exporter's: the subject in the scope", () => {
+    const [orgGrant, , , dbGrant] = exported;
+    const ada = people.find((p) => p.key === "ada@x.example")!;
+    const [orgLine, dbLine] = ada.lines.map((l) => grantOfLine(l, ada, ORG.id));
+    const promoted = { userId: 1003, email: "ADA@x.example" };
+    const granted = { userId: 1003, databaseId: 2001 };
+    expect([orgGrant, orgLine].map((g) => eventNamesGrant(promoted, g!))).toEqual([true, true]);
+    expect([orgGrant, orgLine].map((g) => eventNamesGrant(granted, g!))).toEqual([false, false]);
+    expect([dbGrant, dbLine].map((g) => eventNamesGrant(granted, g!))).toEqual([true, true]);
+    expect(eventNamesGrant({ ...granted, databaseId: 2002 }, dbLine!)).toBe(false);
+    expect(eventNamesGrant(null, orgLine!)).toBe(false);
   });
 });

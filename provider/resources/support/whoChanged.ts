@@ -10,7 +10,7 @@
 import deepEqual from "fast-deep-equal";
 import type { ActivityEvent } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
-import { normalizeEmail, type Grant, type Scope } from "../../../contract/grants";
+import { eventNamesGrant, normalizeEmail, type Grant, type Scope } from "../../../contract/grants";
 import { describeCause } from "../../failures";
 import { compareText } from "../../util";
 import { serviceNow } from "../../access/clock";
@@ -176,14 +176,6 @@ function ownerOf(client: ReviewAdminClient, databaseId: number): Promise<number>
   return memo(reads(client).owners, databaseId, () => client.call("GetDatabase", { databaseId }).then((d) => d.owningOrganizationId));
 }
 
-function names(e: ActivityEvent, t: ChangeTarget): boolean {
-  const d = e.data ?? {};
-  const { email, userId } = t.subject;
-  const person =
-    (userId != null && d.userId === userId) || (email !== undefined && typeof d.email === "string" && d.email.toLowerCase() === email);
-  return person && (t.scope.kind === "organization" ? d.databaseId === undefined : d.databaseId === t.scope.id);
-}
-
 /** The event types that change this kind of target. */
 function kinds(t: ChangeTarget): (type: string) => boolean {
   return t.scope.kind === "database" ? (type) => type.startsWith("DATABASE_USER_") : (type) => /^(USER_|INVITATION_)/.test(type);
@@ -200,7 +192,7 @@ export async function whoChanged(client: ReviewAdminClient, t: ChangeTarget): Pr
     const events = windowed?.events ?? (await recentEvents(client, orgId));
     const redacted = events.length > 0 && events.every((e) => e.data === null);
     const ofKind = events.filter((e) => kinds(t)(e.type));
-    const e = redacted ? ofKind.at(-1) : ofKind.filter((x) => names(x, t)).at(-1);
+    const e = redacted ? ofKind.at(-1) : ofKind.filter((x) => eventNamesGrant(x.data, t)).at(-1);
     if (!e && t.since !== undefined)
       return (
         `no event in organization ${orgId}'s activity log since this program last applied it (${new Date(t.since - 1000).toISOString()}) names this change` +
