@@ -110,6 +110,19 @@ export function privilegesAmong(kind: ScopeKind, permissions: readonly string[])
   return permissions.filter((p) => isPrivileged(kind, p)) as Privilege[];
 }
 
+/**
+ * The privileges a grant holds ({@link privilegesAmong} over its permissions): only the kind of its
+ * scope matters, so a line that knows no organization id can ask too.
+ */
+export function privilegesOf(g: { scope: Pick<Scope, "kind"> } & Pick<Grant, "permissions">): Privilege[] {
+  return privilegesAmong(g.scope.kind, g.permissions ?? []);
+}
+
+/** True when a grant holds a privilege: the review packet's "privileged" flag, the matrix's "admin" shade. */
+export function isPrivilegedGrant(g: { scope: Pick<Scope, "kind"> } & Pick<Grant, "permissions">): boolean {
+  return privilegesOf(g).length > 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The window
 
@@ -172,6 +185,25 @@ export function claimKeysOf(g: Pick<Grant, "scope" | "subject">): ClaimKey[] {
   return personKeys("member", g.scope.id, g.subject);
 }
 
+/** True when two grants are claimed under a common key: the same person (by email or user id) in the same scope. */
+export function sameClaim(a: Pick<Grant, "scope" | "subject">, b: Pick<Grant, "scope" | "subject">): boolean {
+  const keys = new Set(claimKeysOf(a));
+  return claimKeysOf(b).some((k) => keys.has(k));
+}
+
+/**
+ * True when an activity event's `data` names this grant: its subject (by user id, or by email
+ * whatever its case) in its scope (a database's events carry its `databaseId`, an organization's
+ * carry none). Refresh's who-changed and the packet's "since the last review" read the log through it.
+ */
+export function eventNamesGrant(data: Readonly<Record<string, unknown>> | null | undefined, g: Pick<Grant, "scope" | "subject">): boolean {
+  const d = data ?? {};
+  const { email, userId } = g.subject;
+  const person =
+    (userId != null && d.userId === userId) || (email !== undefined && typeof d.email === "string" && d.email.toLowerCase() === email);
+  return person && (g.scope.kind === "organization" ? d.databaseId === undefined : d.databaseId === g.scope.id);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Walls
 
@@ -222,6 +254,15 @@ export function wallFormProblems(w: WallRule): { field: keyof WallRule; message:
 export function wallCloses(w: WallRule, email: string): boolean {
   if (w.team) return ![...w.team, ...(w.alsoAllowed ?? [])].some((entry) => wallCovers(entry, email));
   return (w.people ?? []).some((entry) => wallCovers(entry, email));
+}
+
+/**
+ * True when the wall closes its databases to a grant's subject (exceptions aside): by email as
+ * {@link wallCloses}; a subject without an email (a database user the platform names by id only)
+ * cannot be on a team, so a matter-team wall closes to them and a wall of people does not.
+ */
+export function wallClosesTo(w: WallRule, subject: Subject): boolean {
+  return subject.email === undefined ? !!w.team : wallCloses(w, subject.email);
 }
 
 /** An approved exception to a wall: `person` may reach the wall's databases from `startsOn` until `endsOn`. */

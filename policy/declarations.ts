@@ -15,7 +15,7 @@
  */
 import { unknownValue } from "@pulumi/pulumi/runtime";
 import { unpackProps } from "../contract/packed";
-import type { WallException, WallRule } from "../contract/grants";
+import type { Grant, ScopeKind, WallException, WallRule } from "../contract/grants";
 
 /**
  * Type token prefix of every resource of this package. The pack may import only the contract,
@@ -138,12 +138,13 @@ export interface Perms {
 }
 
 /**
- * One person in one organization or database, as one resource declares them. `permissions`
- * undefined: the resource does not manage them; NOT_KNOWN: not known yet.
+ * One person in one organization or database, as one resource declares them: a grant
+ * (contract/grants.ts) whose values may not be known yet, see {@link grantOfDeclaration}.
+ * `permissions` undefined: the resource does not manage them; NOT_KNOWN: not known yet.
  */
 export interface Declaration {
   res: ResourceRef;
-  scope: "organization" | "database";
+  scope: ScopeKind;
   scopeId: Maybe<number>;
   level: Level;
   /** Lower-cased email (organization scope); undefined when named by user id. */
@@ -163,10 +164,29 @@ export interface Declaration {
   expiresOn?: Maybe<string>;
 }
 
+/**
+ * The grant a declaration makes, as far as it is known: undefined while its scope id is not known;
+ * the email and user id when known; the permissions when managed and all known; the end date when
+ * known; `declaredBy` its resource's label.
+ */
+export function grantOfDeclaration(d: Declaration): Grant | undefined {
+  if (isNotKnown(d.scopeId)) return undefined;
+  const email = isString(d.email) ? { email: d.email } : {};
+  const userId = isNumber(d.userId) ? { userId: d.userId } : {};
+  const perms = d.permissions === undefined || isNotKnown(d.permissions) || d.permissions.partial ? undefined : d.permissions.known;
+  return {
+    scope: { kind: d.scope, id: d.scopeId },
+    subject: { ...email, ...userId },
+    ...(perms ? { permissions: perms } : {}),
+    ...(isString(d.expiresOn) ? { window: { expiresOn: d.expiresOn } } : {}),
+    declaredBy: label(d.res),
+  };
+}
+
 /** A roster: which scope it owns, in which mode, and whom it leaves alone. */
 export interface Roster {
   res: ResourceRef;
-  scope: "organization" | "database";
+  scope: ScopeKind;
   scopeId: Maybe<number>;
   mode: Maybe<string>;
   /** Lower-cased emails / user ids (as strings) it declares; NOT_KNOWN if the map is not known. */

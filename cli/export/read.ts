@@ -15,6 +15,7 @@ import type {
   OrganizationPermission,
   User,
 } from "../../contract";
+import type { Grant } from "../../contract/grants";
 import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/normalize";
@@ -54,7 +55,7 @@ export interface ExportedInvitation {
   expired: boolean;
 }
 
-/** One user's permissions on a database. */
+/** One user's permissions on a database: a grant's subject and permissions (see {@link grantsOfExport}), with how the export names the user. */
 export interface ExportedGrant {
   userId: number;
   permissions: DatabasePermission[];
@@ -98,6 +99,25 @@ export interface ExportedAccess {
   scope: ExportScope;
   /** By id. */
   organizations: ExportedOrganization[];
+}
+
+/**
+ * What an organization's export holds as grants (contract/grants.ts): each member's membership,
+ * each pending invitation (an expired one grants nothing), each user's permissions on each database.
+ */
+export function grantsOfExport(org: ExportedOrganization): Grant[] {
+  const scope = { kind: "organization", id: org.id } as const;
+  return [
+    ...org.members.map((m) => ({ scope, subject: { email: m.email, userId: m.userId }, permissions: m.permissions })),
+    ...org.invitations.filter((i) => !i.expired).map((i) => ({ scope, subject: { email: i.email }, permissions: i.permissions })),
+    ...org.databases.flatMap((db) =>
+      db.grants.map((g) => ({
+        scope: { kind: "database", id: db.id } as const,
+        subject: { userId: g.userId },
+        permissions: g.permissions,
+      })),
+    ),
+  ];
 }
 
 /** A refusal before anything is written: the key cannot export what was asked. */

@@ -5,6 +5,7 @@
  * signoff.ts, readPacket.ts and inCode.ts read it.
  */
 import { DatabasePermission, OrganizationPermission } from "../../contract/schemas";
+import { normalizeEmail, privilegesOf, type Grant, type Privilege, type Scope, type ScopeKind } from "../../contract/grants";
 import { compareText } from "../../provider/util";
 import type { WallReport } from "./wallReport";
 
@@ -115,6 +116,33 @@ export interface AccessLine {
   expires?: string;
   /** Database lines: false for a suspended account. */
   active?: boolean;
+}
+
+/** The kind of scope of a line's `scope` text ("organization", "database <id>"). */
+export function lineScopeKind(scope: string): ScopeKind {
+  return scope === "organization" ? "organization" : "database";
+}
+
+/** The scope of a line of organization `orgId`'s packet: the organization, or the database its `scope` text names. */
+export function lineScope(scope: string, orgId: number): Scope {
+  return scope === "organization" ? { kind: "organization", id: orgId } : { kind: "database", id: Number(scope.slice("database ".length)) };
+}
+
+/**
+ * The privileges a line holds (contract/grants.ts privilegesOf). An expired invitation's
+ * permissions are still listed here: the packet's privileged flag leaves that line out.
+ */
+export function linePrivileges(l: Pick<AccessLine, "scope" | "permissions">): Privilege[] {
+  return privilegesOf({ scope: { kind: lineScopeKind(l.scope) }, permissions: l.permissions });
+}
+
+/**
+ * A line of a person's access in organization `orgId` as the grant it shows: the scope, the person
+ * (their email when the key is one, and their user id), and the permissions.
+ */
+export function grantOfLine(l: AccessLine, p: Pick<ReviewPerson, "key" | "userId">, orgId: number): Grant {
+  const subject = { ...(p.key.includes("@") ? { email: normalizeEmail(p.key) } : {}), userId: p.userId };
+  return { scope: lineScope(l.scope, orgId), subject, permissions: l.permissions };
 }
 
 /** One person and their access in one organization. */

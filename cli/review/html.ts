@@ -14,8 +14,15 @@
  * a function of the packet and the zone only.
  */
 import { createHash } from "node:crypto";
-import { privilegesAmong } from "../../contract/grants";
-import { ATTENTION_WORDS, PERMISSION_WORDS, permissionText, type AccessLine, type ReviewOrganization, type ReviewPacket } from "./format";
+import {
+  ATTENTION_WORDS,
+  linePrivileges,
+  PERMISSION_WORDS,
+  permissionText,
+  type AccessLine,
+  type ReviewOrganization,
+  type ReviewPacket,
+} from "./format";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
 import { NO_WALLS_KNOWN } from "./packetWalls";
 import { formText, statusText } from "./wallReport";
@@ -58,7 +65,7 @@ const KINDS = Object.keys(MATRIX_KINDS) as MatrixKind[];
 export function matrixKind(l: AccessLine): MatrixKind {
   if (l.status === "invitation-expired") return "expired";
   if (l.status === "granted" && l.active === false) return "suspended";
-  if (privilegesAmong(l.scope === "organization" ? "organization" : "database", l.permissions).length > 0) return "admin";
+  if (linePrivileges(l).length > 0) return "admin";
   if (l.status === "invited") return "invited";
   if (l.permissions.some((x) => x === "DB_DELETE" || x === "DB_LEGAL_HOLD")) return "write";
   return l.permissions.length > 0 ? "use" : "none";

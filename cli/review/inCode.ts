@@ -4,9 +4,18 @@
  * line of access and the end date they set, the ethical walls covering the person, and the flags
  * not-in-code, expiring-soon, walled and wall-breach.
  */
-import { isNotKnown, isNumber, isString, label, type Declaration, type Declared, type Wall, wallRuleOf } from "../../policy/declarations";
-import { admittedBy, dayOf, exceptionText, wallCloses } from "../../contract/grants";
-import type { Flag, PersonInCode, ReviewPerson } from "./format";
+import {
+  grantOfDeclaration,
+  isNotKnown,
+  isString,
+  label,
+  type Declaration,
+  type Declared,
+  type Wall,
+  wallRuleOf,
+} from "../../policy/declarations";
+import { admittedBy, dayOf, exceptionText, sameClaim, wallCloses } from "../../contract/grants";
+import { grantOfLine, type AccessLine, type Flag, type PersonInCode, type ReviewPerson } from "./format";
 
 const DAY_MS = 86_400_000;
 
@@ -18,14 +27,14 @@ function covers(wall: Wall, p: ReviewPerson): boolean {
   return wallCloses(rule, p.key);
 }
 
-/** Whether a declaration of the stack declares this line of the person's access in organization `orgId`. */
-function declares(d: Declaration, p: ReviewPerson, scope: string, orgId: number): boolean {
-  if (d.field === "userIdentifiers" || !isNumber(d.scopeId)) return false;
-  if (scope === "organization") {
-    if (d.scope !== "organization" || d.scopeId !== orgId) return false;
-    return (isString(d.email) && d.email === p.key) || (isNumber(d.userId) && d.userId === p.userId);
-  }
-  return d.scope === "database" && `database ${d.scopeId}` === scope && isNumber(d.userId) && d.userId === p.userId;
+/**
+ * Whether a declaration of the stack declares this line of the person's access in organization
+ * `orgId`: their grants share a claim key (contract/grants.ts sameClaim), as the provider's
+ * handover matches a person. Identifiers are not access.
+ */
+function declares(d: Declaration, p: ReviewPerson, l: AccessLine, orgId: number): boolean {
+  const g = d.field === "userIdentifiers" ? undefined : grantOfDeclaration(d);
+  return g !== undefined && sameClaim(g, grantOfLine(l, p, orgId));
 }
 
 /**
@@ -57,7 +66,7 @@ export function codeOf(declared: Declared, orgId: number, asOf: number, expiring
     const lines = p.lines
       .filter((l) => l.status !== "invitation-expired")
       .map((l) => {
-        const by = declared.declarations.filter((d) => declares(d, p, l.scope, orgId));
+        const by = declared.declarations.filter((d) => declares(d, p, l, orgId));
         const ends = by
           .map((d) => d.expiresOn)
           .filter(isString)

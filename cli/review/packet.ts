@@ -6,12 +6,11 @@
  * the "as of" time, so two reviews of the same world are byte-identical. The file format it
  * builds is in format.ts.
  */
-import { privilegesAmong } from "../../contract/grants";
 import type { ActivityEvent } from "../../contract/types";
 import { staleLimitDays } from "../../provider/data/stalePrivileged";
 import { compareText } from "../../provider/util";
 import type { ExportedAccess, ExportedOrganization } from "../export/read";
-import { compareKeys, FLAGS, PACKET_FORMAT, type Flag, type ReviewPacket, type ReviewPerson } from "./format";
+import { compareKeys, FLAGS, linePrivileges, PACKET_FORMAT, type Flag, type ReviewPacket, type ReviewPerson } from "./format";
 import { codeOf } from "./inCode";
 import type { StackDeclarations } from "./stack";
 
@@ -123,7 +122,7 @@ function privilegesOf(p: ReviewPerson): string[] {
   const out = new Set<string>();
   for (const l of p.lines) {
     if (l.status === "invitation-expired") continue;
-    privilegesAmong(l.scope === "organization" ? "organization" : "database", l.permissions).forEach((x) => out.add(x));
+    linePrivileges(l).forEach((x) => out.add(x));
   }
   return [...out];
 }

@@ -5,10 +5,12 @@
  * parent organization key the data is hidden, so the latest event of the kind the change needs
  * stands in, and the packet says the details are hidden.
  */
+import { eventNamesGrant } from "../../contract/grants";
 import type { ActivityEvent } from "../../contract/types";
 import { compareText } from "../../provider/util";
 import {
   compareKeys,
+  grantOfLine,
   type AccessLine,
   type ReviewChange,
   type ReviewOrganization,
@@ -28,15 +30,6 @@ function typesFor(kind: Kind, line: AccessLine): string[] {
     : kind === "lost"
       ? ["INVITATION_DELETED", "USER_ADDED"]
       : ["INVITATION_RESENT", "INVITATION_SENT"];
-}
-
-/** Whether an event's data names this person and line. */
-function names(e: ActivityEvent, key: string, userId: number | null, line: AccessLine): boolean {
-  const d = e.data ?? {};
-  const person = (userId !== null && d.userId === userId) || (typeof d.email === "string" && d.email.toLowerCase() === key);
-  if (!person) return false;
-  const db = /^database (\d+)$/.exec(line.scope);
-  return db ? d.databaseId === Number(db[1]) : d.databaseId === undefined;
 }
 
 /** Who the packets know by user id: "Ada Lovelace <ada@northwind.example>". */
@@ -62,6 +55,7 @@ const by = (e: ActivityEvent, people: PeopleById) =>
 
 /** "changed at <time> by user <id>", from the latest event that made the change, or why the log cannot say. */
 function attribute(
+  orgId: number,
   kind: Kind,
   key: string,
   userId: number | null,
@@ -82,7 +76,8 @@ function attribute(
     const others = ofKind.length > 1 ? ` (the latest of ${ofKind.length} such events since the last review)` : "";
     return `changed at ${at(last)} by ${by(last, people)}, details hidden for a parent key${others}`;
   }
-  const last = ofKind.filter((e) => names(e, key, userId, line)).at(-1);
+  const grant = grantOfLine(line, { key, userId }, orgId);
+  const last = ofKind.filter((e) => eventNamesGrant(e.data, grant)).at(-1);
   if (!last) {
     return line.status === "granted"
       ? "no event in the activity log names this change (database permissions set through the API are not logged)"
@@ -118,7 +113,7 @@ export function sinceLastReview(
     scope,
     ...(b ? { before: b } : {}),
     ...(a ? { after: a } : {}),
-    attribution: attribute(kind, key, userId, (a ?? b)!, span, redacted, people, a ? b : undefined),
+    attribution: attribute(now.id, kind, key, userId, (a ?? b)!, span, redacted, people, a ? b : undefined),
   });
   for (const [id, c] of cur) {
     const o = old.get(id);

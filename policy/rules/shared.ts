@@ -2,6 +2,7 @@
  * What the rules share: the finding they report, who a person is across resources, and the
  * grouping of declarations by organization or database.
  */
+import type { ScopeKind } from "../../contract/grants";
 import type { DatabasePermission, OrganizationPermission } from "../../contract/types";
 import { isNotKnown, isNumber, isString, type Declaration, type Declared, type Maybe, type Perms } from "../declarations";
 
@@ -53,7 +54,7 @@ export function personLabel(d: Declaration, emails: Map<number, string>): string
 }
 
 /** A scope as messages name it: `organization 102`, `database 2001`. */
-export function scopeLabel(scope: "organization" | "database", id: number): string {
+export function scopeLabel(scope: ScopeKind, id: number): string {
   return `${scope} ${id}`;
 }
 
@@ -74,7 +75,7 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 }
 
 /** Groups declarations by known scope id; also returns those whose scope id is not known yet. */
-export function byScope(declared: Declared, scope: "organization" | "database") {
+export function byScope(declared: Declared, scope: ScopeKind) {
   const groups = new Map<number, Declaration[]>();
   const unknownScope: Declaration[] = [];
   for (const d of declared.declarations) {
@@ -90,7 +91,7 @@ export function byScope(declared: Declared, scope: "organization" | "database") 
  * stack owns them whole, so what it declares is what will be there), or every scope the stack
  * grants permissions in ("declared"; invitations and identifiers grant none).
  */
-export function minimumScopes(declared: Declared, scope: "organization" | "database", which: "authoritative" | "declared"): number[] {
+export function minimumScopes(declared: Declared, scope: ScopeKind, which: "authoritative" | "declared"): number[] {
   const ids = new Set<number>();
   for (const r of declared.rosters) {
     // A mode or an id not known yet: not judged.

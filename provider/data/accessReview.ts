@@ -12,7 +12,7 @@ import type { DatabasePermission, OrganizationPermission } from "../../contract/
 import { ApiError } from "../client";
 import { answerText } from "../failures";
 import { sortedSet } from "../normalize";
-import { wallCloses, wallFormProblems } from "../../contract/grants";
+import { administers, ORG_ADMIN, wallClosesTo, wallFormProblems } from "../../contract/grants";
 import { compareText, mapLimit } from "../util";
 import { csvLine, markdownCell as md } from "./spreadsheetSafe";
 import { idArg } from "./args";
@@ -170,7 +170,7 @@ export interface AccessMatrix {
 
 /**
  * Each wall's state on the matrix's members and databases, judged by the walls' one rule
- * (contract/grants.ts wallCloses): an exclusionary wall closes its databases to the people it
+ * (contract/grants.ts wallClosesTo): an exclusionary wall closes its databases to the people it
  * names, a matter-team wall to everyone its team and alsoAllowed do not cover.
  */
 function wallsOf(
@@ -180,7 +180,7 @@ function wallsOf(
 ): AccessWall[] {
   return walls.map((w) => {
     // A user the platform gives no email cannot be on a team: a matter-team wall flags them, as the EthicalWall does.
-    const covered = (email: string | null) => (email === null ? !!w.team : wallCloses(w, email));
+    const covered = (email: string | null) => wallClosesTo(w, { email: email ?? undefined });
     const ids = [...new Set(w.databaseIds)].sort((a, b) => a - b);
     const breaches: AccessWallFinding[] = [];
     const unenforceable: AccessWallFinding[] = [];
@@ -199,8 +199,8 @@ function wallsOf(
           });
       if (db.orgAdminAccess)
         for (const m of members)
-          if (m.permissions.includes("ORG_ADMIN") && covered(m.email))
-            unenforceable.push({ databaseId: id, userId: m.userId, email: m.email, permissions: ["ORG_ADMIN"] });
+          if (administers("organization", m.permissions) && covered(m.email))
+            unenforceable.push({ databaseId: id, userId: m.userId, email: m.email, permissions: [ORG_ADMIN] });
     }
     const state = unenforceable.length ? "unenforceable" : breaches.length ? "breached" : "held";
     const form = w.team ? { team: w.team, ...(w.alsoAllowed ? { alsoAllowed: w.alsoAllowed } : {}) } : { people: w.people };
@@ -305,7 +305,7 @@ export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = 
       organization: { id: org.id, name: org.name },
       summary: {
         members: members.length,
-        orgAdmins: members.filter((m) => m.permissions.includes("ORG_ADMIN")).length,
+        orgAdmins: members.filter((m) => administers("organization", m.permissions)).length,
         pendingInvitations: invitations.filter((i) => i.status === "pending").length,
         expiredInvitations: invitations.filter((i) => i.status === "expired").length,
         databases: databases.length,

@@ -18,10 +18,12 @@ import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import {
+  administers,
   admittedBy,
   exceptionStanding,
   exceptionText,
   wallCloses,
+  wallClosesTo,
   wallFormProblems,
   type WallException,
   type WallRule,
@@ -36,7 +38,7 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { currentUser } from "../access/runCache";
 import { serviceNow, today } from "../access/clock";
 import { CalendarDay } from "./support/expiry";
-import { changedBy, personTarget } from "./support/whoChanged";
+import { changedBy, targetOfGrant } from "./support/whoChanged";
 import { lockoutEach } from "../access/plan";
 import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
 import { listedMembers } from "../access/orgPeople";
@@ -281,7 +283,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
       known.set(m.id, email);
       if (!wallCloses(rule, email)) continue;
       walled.set(m.id, email);
-      if (db.orgAdminAccess && m.permissions.includes("ORG_ADMIN") && !admitted(email))
+      if (db.orgAdminAccess && administers("organization", m.permissions) && !admitted(email))
         unenforceable.push({ databaseId, organizationId: orgId, userId: m.id, email });
     }
     // E23 is closed to org admins where orgAdminAccess is off: the wall cannot see that database's users.
@@ -296,8 +298,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
       const username = u.user.username ?? "";
       const email = known.get(userId) ?? walled.get(userId) ?? (username.includes("@") ? normalizeEmail(username) : undefined);
       // A matter-team wall admits only whom it names: someone the platform gives no email is outside it.
-      const closed = email === undefined ? !!rule.team : wallCloses(rule, email);
-      if (!closed) continue;
+      if (!wallClosesTo(rule, { email })) continue;
       const shown = email ?? (username || `user ${userId}`);
       if (email !== undefined) walled.set(userId, email);
       if (email !== undefined && admitted(email)) continue;
@@ -323,7 +324,8 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
 async function withMakers(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
   const out: WallBreach[] = [];
   for (const b of breaches) {
-    const said = await changedBy(client, personTarget({ databaseId: b.databaseId }, { userId: b.userId, email: b.email }));
+    const grant = { scope: { kind: "database", id: b.databaseId }, subject: { userId: b.userId, email: b.email } } as const;
+    const said = await changedBy(client, targetOfGrant(grant));
     out.push(said ? { ...b, madeBy: said } : b);
   }
   return out;

@@ -10,7 +10,7 @@
 import deepEqual from "fast-deep-equal";
 import type { ActivityEvent } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
-import type { Grant } from "../../../contract/grants";
+import { eventNamesGrant, normalizeEmail, type Grant, type Scope } from "../../../contract/grants";
 import { describeCause } from "../../failures";
 import { compareText } from "../../util";
 import { serviceNow } from "../../access/clock";
@@ -21,16 +21,6 @@ export const RECENT_EVENTS = 1000;
 /** At most this many events are read for one organization's window (10 pages of 10,000). */
 export const MAX_WINDOW_EVENTS = 100_000;
 const WINDOW_PAGE = 10_000;
-
-/** The person (and database) a drifted resource is about, from its state's fields. */
-export interface ChangeTarget {
-  organizationId?: number;
-  databaseId?: number;
-  userId?: number | null;
-  email?: string;
-  /** Unix ms: events from this instant on can be the change (the second after appliedAt); absent: unknown. */
-  since?: number;
-}
 
 /**
  * What this run has read of the log, per client (access/runCache.ts): each organization's recent
@@ -56,19 +46,34 @@ export type GrantRef = Pick<Grant, "scope" | "subject">;
 /** The people of a roster's state by key (email, or user id as text), each with the grant and what the state holds of them. */
 export type People = Map<string, { grant: GrantRef; held: unknown }>;
 
-/** The target of a grant, over the window since `appliedAt`. */
-export function targetOfGrant(g: GrantRef, appliedAt?: number): ChangeTarget {
-  const where = g.scope.kind === "organization" ? { organizationId: g.scope.id } : { databaseId: g.scope.id };
-  return personTarget(where, { email: g.subject.email, userId: g.subject.userId }, appliedAt);
+/**
+ * What the log is searched for: the grant a drifted resource is about (its scope and subject, the
+ * email lower-cased), and the window.
+ */
+export interface ChangeTarget extends GrantRef {
+  /** Unix ms: events from this instant on can be the change (the second after appliedAt); absent: unknown. */
+  since?: number;
 }
 
-/** The target of one person of a roster (an organization's member, a database's user), over the window since `appliedAt`. */
+/** The target of a grant, over the window since `appliedAt`. */
+export function targetOfGrant(g: GrantRef, appliedAt?: number): ChangeTarget {
+  const { email, userId } = g.subject;
+  const subject = { ...(email !== undefined ? { email: normalizeEmail(email) } : {}), userId: userId ?? null };
+  return { scope: g.scope, subject, since: windowStart(appliedAt) };
+}
+
+/** The scope a roster names as `{ organizationId }` or `{ databaseId }`. */
+function scopeOf(where: { organizationId: number } | { databaseId: number }): Scope {
+  return "organizationId" in where ? { kind: "organization", id: where.organizationId } : { kind: "database", id: where.databaseId };
+}
+
+/** The target of one person of a roster (an organization's member, a database's user): {@link targetOfGrant} of their grant. */
 export function personTarget(
   where: { organizationId: number } | { databaseId: number },
   who: { email?: string; userId?: number | null },
   appliedAt?: number,
 ): ChangeTarget {
-  return { ...where, userId: who.userId ?? null, email: who.email?.toLowerCase(), since: windowStart(appliedAt) };
+  return targetOfGrant({ scope: scopeOf(where), subject: { email: who.email, userId: who.userId } }, appliedAt);
 }
 
 /** whoChanged's sentence when the log names the change ("changed at ... by user 1005 (...)"), else "": for lists of people. */
@@ -118,7 +123,7 @@ export function driftedTargets(before: People, after: People | undefined, applie
 /** One line for a roster's drift: each person who changed and who changed them (MAX_NAMED at most). */
 export async function whoChangedPeople(client: ReviewAdminClient, targets: ChangeTarget[]): Promise<string> {
   const named = await Promise.all(
-    targets.slice(0, MAX_NAMED).map(async (t) => `${t.email ?? `user ${t.userId}`}: ${await whoChanged(client, t)}`),
+    targets.slice(0, MAX_NAMED).map(async (t) => `${t.subject.email ?? `user ${t.subject.userId}`}: ${await whoChanged(client, t)}`),
   );
   const more = targets.length > MAX_NAMED ? `; and ${targets.length - MAX_NAMED} more` : "";
   return named.join("; ") + more;
@@ -171,17 +176,9 @@ function ownerOf(client: ReviewAdminClient, databaseId: number): Promise<number>
   return memo(reads(client).owners, databaseId, () => client.call("GetDatabase", { databaseId }).then((d) => d.owningOrganizationId));
 }
 
-function names(e: ActivityEvent, t: ChangeTarget): boolean {
-  const d = e.data ?? {};
-  const person =
-    (t.userId != null && d.userId === t.userId) ||
-    (t.email !== undefined && typeof d.email === "string" && d.email.toLowerCase() === t.email);
-  return person && (t.databaseId === undefined ? d.databaseId === undefined : d.databaseId === t.databaseId);
-}
-
 /** The event types that change this kind of target. */
 function kinds(t: ChangeTarget): (type: string) => boolean {
-  return t.databaseId !== undefined ? (type) => type.startsWith("DATABASE_USER_") : (type) => /^(USER_|INVITATION_)/.test(type);
+  return t.scope.kind === "database" ? (type) => type.startsWith("DATABASE_USER_") : (type) => /^(USER_|INVITATION_)/.test(type);
 }
 
 /**
@@ -190,12 +187,12 @@ function kinds(t: ChangeTarget): (type: string) => boolean {
  */
 export async function whoChanged(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
   try {
-    const orgId = t.organizationId ?? (await ownerOf(client, t.databaseId!));
+    const orgId = t.scope.kind === "organization" ? t.scope.id : await ownerOf(client, t.scope.id);
     const windowed = t.since === undefined ? undefined : await eventsSince(client, orgId, t.since);
     const events = windowed?.events ?? (await recentEvents(client, orgId));
     const redacted = events.length > 0 && events.every((e) => e.data === null);
     const ofKind = events.filter((e) => kinds(t)(e.type));
-    const e = redacted ? ofKind.at(-1) : ofKind.filter((x) => names(x, t)).at(-1);
+    const e = redacted ? ofKind.at(-1) : ofKind.filter((x) => eventNamesGrant(x.data, t)).at(-1);
     if (!e && t.since !== undefined)
       return (
         `no event in organization ${orgId}'s activity log since this program last applied it (${new Date(t.since - 1000).toISOString()}) names this change` +
