@@ -142,6 +142,28 @@ export function planGrants(
   return { ...dated, add, change, remove, handedOver, losing };
 }
 
+/** The plan of one declared grant (a per-person resource: a roster of one, additive). */
+export interface OneGrantPlan {
+  /** Where the grant stands on the day; "expired" past its end. */
+  standing: "active" | "soon" | "expired" | "notYet";
+  /** Something is to be written: the grant is absent, or differs from what is held. */
+  write: boolean;
+  /** What is held is to go: the grant has expired. */
+  remove: boolean;
+  /** The write or the removal takes what anti-lockout guards (`losesGuarded`). */
+  losing: boolean;
+}
+
+/**
+ * `planGrants` for a map of one, in additive mode (a per-person resource never removes anyone it
+ * does not declare): `have` is what is held of the grant, undefined when nothing is.
+ */
+export function planOne(want: Grant, have: LiveGrant | undefined, s: Omit<PlanSettings, "mode">): OneGrantPlan {
+  const p = planGrants({ one: want }, have ? { one: have } : {}, { ...s, mode: "additive" });
+  const standing = p.expired.one ? "expired" : p.soon.one ? "soon" : p.current.one ? "active" : "notYet";
+  return { standing, write: p.add.length + p.change.length > 0, remove: p.remove.length > 0, losing: p.losing.length > 0 };
+}
+
 /** "ada@x.example (user 1001)", "user 1004" when no email is known. */
 export function subjectText(s: Subject): string {
   if (s.email && s.userId) return `${s.email} (user ${s.userId})`;

@@ -1,21 +1,23 @@
 /**
  * DatabaseUserPermissions: one user's permissions on one database (E23 to E26).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import { administers, takesAdmin } from "../../contract/grants";
+import { administers, takesAdmin, type Grant, type Scope } from "../../contract/grants";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { grantKey } from "./support/handover";
-import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
-import { assertAdminRemovalAllowed, guardAdminLoss, refusalAsFailure } from "./support/lockout";
+import { argsMatch, outputsMatch, stateHolds } from "./support/lifecycle";
+import { assertAdminRemovalAllowed, guardAdminLoss } from "./support/lockout";
 import { sameSet, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { planOne, type LiveGrant } from "../access/plan";
+import { CalendarDay } from "./support/expiry";
+import { personGrant, type Standing } from "./support/personGrant";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -67,77 +69,67 @@ export interface DatabaseUserPermissionsState {
 }
 stateHolds<DatabaseUserPermissionsState, Inputs>(true);
 
-const label = (s: { databaseId: number; userId: number }) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`;
+const scopeOf = (s: { databaseId: number }): Scope => ({ kind: "database", id: s.databaseId });
 
-function stateOf(inputs: Inputs, live: DatabaseUser, adopted: boolean, st: Standing = "active"): DatabaseUserPermissionsState {
+/** The state of the user as listed; `live` undefined: the end date has passed and nothing is held. */
+function stateOf(
+  inputs: Inputs,
+  live: DatabaseUser | undefined,
+  adopted: boolean,
+  st: Standing,
+  olds?: Pick<DatabaseUserPermissionsState, "active" | "username">,
+): DatabaseUserPermissionsState {
+  const kept = { databaseId: inputs.databaseId, userId: inputs.userId, allowAdminRemoval: inputs.allowAdminRemoval, adopted };
+  if (!live) {
+    const { active = false, username = null } = olds ?? {};
+    return definedOnly({ ...kept, permissions: [], active, username, expiresOn: inputs.expiresOn, expiredOn: inputs.expiresOn });
+  }
   return definedOnly({
-    databaseId: inputs.databaseId,
-    userId: inputs.userId,
-    allowAdminRemoval: inputs.allowAdminRemoval,
+    ...kept,
     permissions: sortedSet(live.permissions),
     active: live.active,
     username: live.user.username ?? null,
-    adopted,
     expiresOn: inputs.expiresOn,
     expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   });
 }
 
-/** The state of a grant whose end date has passed: nothing held, and when it ended. */
-function expiredState(
-  inputs: Inputs,
-  base: Pick<DatabaseUserPermissionsState, "active" | "username" | "adopted">,
-): DatabaseUserPermissionsState {
-  return definedOnly({
-    databaseId: inputs.databaseId,
-    userId: inputs.userId,
-    allowAdminRemoval: inputs.allowAdminRemoval,
-    permissions: [],
-    active: base.active,
-    username: base.username,
-    adopted: base.adopted,
-    expiresOn: inputs.expiresOn,
-    expiredOn: inputs.expiresOn,
-  });
-}
+/** The user's grant as the planner and anti-lockout see it. */
+const grantOf = (s: { databaseId: number; userId: number }, permissions: DatabasePermission[]): LiveGrant => ({
+  scope: scopeOf(s),
+  subject: { userId: s.userId },
+  permissions,
+});
 
-/** True when the change takes DB_ADMIN from the user without allowAdminRemoval. */
-function losesAdmin(olds: DatabaseUserPermissionsState, news: Inputs): boolean {
-  return takesAdmin("database", olds.permissions, news.permissions) && !news.allowAdminRemoval;
-}
-
-/** The database as anti-lockout names it. */
-const scopeOf = (s: { databaseId: number }) => ({ kind: "database" as const, id: s.databaseId });
-
-/**
- * Anti-lockout of a create: adopting a grant holding DB_ADMIN with permissions that lack it would
- * overwrite it (E26) and take DB_ADMIN from the key's own user or from the database's last
- * DB_ADMIN; refused unless allowAdminRemoval. Only a create without DB_ADMIN lists the database's users.
- */
-async function guardCreate(client: ReviewAdminClient, inputs: Inputs, action: string): Promise<void> {
-  if (administers("database", inputs.permissions) || inputs.allowAdminRemoval) return;
-  const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
-  if (takesAdmin("database", existing?.permissions, inputs.permissions))
-    await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
-}
+/** The grant the inputs declare. */
+const declared = (i: Inputs): Grant => ({ ...grantOf(i, i.permissions), window: { expiresOn: i.expiresOn } });
 
 /** Sets the user's permissions (E26 overwrites). */
 const setPermissions = (client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> =>
   setGrant(client, inputs.databaseId, inputs.userId, inputs.permissions);
 
-/** The inputs a state stands for (refresh writes them back). */
-function inputsOfState(s: DatabaseUserPermissionsState): Inputs {
-  return definedOnly({
-    databaseId: s.databaseId,
-    userId: s.userId,
-    permissions: s.permissions,
-    allowAdminRemoval: s.allowAdminRemoval,
-    expiresOn: s.expiresOn,
-  });
+/** Removes the user's permissions (saying `note` first), in turn with the database's other admin removals when it takes DB_ADMIN (lockout.ts). */
+async function removeUser(
+  client: ReviewAdminClient,
+  s: DatabaseUserPermissionsState,
+  allow: boolean | undefined,
+  action: string,
+  note: () => void,
+) {
+  const remove = () => {
+    note();
+    return removeGrant(client, s.databaseId, s.userId);
+  };
+  const guarded = administers("database", s.permissions) && !allow;
+  await (guarded ? guardAdminLoss(client, scopeOf(s), [s.userId], action, remove) : remove());
 }
 
-/** The DatabaseUserPermissions implementation run by the plugin. */
-export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermissionsState>({
+/** The user as the run lists the database's users. */
+const listed = async (client: ReviewAdminClient, s: { databaseId: number; userId: number }) =>
+  (await listedDatabaseUsers(client, s.databaseId)).get(s.userId);
+
+/** The DatabaseUserPermissions implementation run by the plugin (the steps: support/personGrant.ts). */
+export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissionsState, DatabaseUser>({
   kind: "DatabaseUserPermissions",
   inputs: Inputs,
   outputs: outputsMatch<DatabaseUserPermissionsState>()([
@@ -152,49 +144,49 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     "expiringSoon",
     "expiredOn",
   ]),
-  label,
-  subject: (s) => ({ scope: { kind: "database", id: s.databaseId }, subject: { userId: s.userId } }),
+  label: (s) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`,
+  subject: (s) => ({ scope: scopeOf(s), subject: { userId: s.userId } }),
   idOf: (s) => `${s.databaseId}/${s.userId}`,
   claims: (i) => [grantKey(i.databaseId, i.userId)],
   holds: (s) => [grantKey(s.databaseId, s.userId)],
 
-  // Anti-lockout of a create at preview, as diff does for an update; inputs not known yet are judged at up.
-  async check(inputs, olds, { client, action }) {
-    if (olds.databaseId !== undefined || containsUnknown(inputs)) return { failures: [] };
-    return { failures: await refusalAsFailure("permissions", () => guardCreate(client, inputs, action)) };
-  },
+  scopeKind: "database",
+  scopeId: (x) => x.databaseId,
   // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
   // always changes the database or the user, and a forced replace of the same grant finds it
   // claimed at delete (handover.ts), so the old delete never removes what the new one made.
-  async diff(olds, news, { client, action, refresh }) {
-    const result = diffFields(olds, news, {
-      replaceOn: ["databaseId", "userId"],
-    });
-    const step =
-      result.replaces?.length || containsUnknown(news.expiresOn)
-        ? undefined
-        : await expiryStep(client, action, `user ${olds.userId}`, news.expiresOn, olds.expiredOn, refresh);
-    // Removed once; a later up with the date still past has nothing to do.
-    if (step === "done") return { changes: false };
-    if (step === "remove" && takesAdmin("database", olds.permissions, undefined) && !news.allowAdminRemoval)
-      await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
-    // Past the end: removed. The end moved later (or went) after up removed the grant: granted again.
-    if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
-    // Anti-lockout at preview, only when the change takes DB_ADMIN away.
-    if (!result.replaces?.length && Array.isArray(news.permissions) && !containsUnknown(news.permissions) && losesAdmin(olds, news)) {
-      await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
-    }
-    return result;
+  diffRule: () => ({ replaceOn: ["databaseId", "userId"] }),
+  who: (s) => `user ${s.userId}`,
+  grant: declared,
+  heldGrant: (s) => (s.permissions.length ? grantOf(s, s.permissions) : undefined),
+  find: listed,
+  holding: (u) => u.permissions.length > 0,
+  stateOf,
+  inputsOf: (s) =>
+    definedOnly({
+      databaseId: s.databaseId,
+      userId: s.userId,
+      permissions: s.permissions,
+      allowAdminRemoval: s.allowAdminRemoval,
+      expiresOn: s.expiresOn,
+    }),
+  // Inputs not known yet are judged at up.
+  adoptionGuard: {
+    known: (i) => [i],
+    // A list that fails (a key without access: 403) finds nothing here: up lists again and words the error.
+    find: async (client, i) => {
+      const u = await listed(client, i).catch(() => undefined);
+      return u && grantOf(i, u.permissions);
+    },
   },
+  words: { noneMade: "nothing granted" },
 
-  async create(inputs, { client, action }) {
-    const st = await standingOf(client, inputs.expiresOn);
-    if (st === "expired") {
-      say.warn(`${action}: expired on ${inputs.expiresOn}: nothing granted`);
-      return expiredState(inputs, { active: false, username: null, adopted: false });
-    }
-    await guardCreate(client, inputs, action);
-    const existing = (await listedDatabaseUsers(client, inputs.databaseId)).get(inputs.userId);
+  async create(inputs, { client, action }, st) {
+    const existing = await listed(client, inputs);
+    const have = existing && grantOf(inputs, existing.permissions);
+    // Adopting a grant holding DB_ADMIN with permissions lacking it would take it (E26 overwrites): refused unless allowAdminRemoval.
+    if (!inputs.allowAdminRemoval && planOne(declared(inputs), have, { scope: scopeOf(inputs) }).losing)
+      await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
     const adopted = !!existing && existing.permissions.length > 0;
     if (adopted) say.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
     // Adopting the very permissions the program declares writes nothing: E26 would only set what
@@ -203,41 +195,23 @@ export const databaseUserPermissions = defineResource<Inputs, DatabaseUserPermis
     return stateOf(inputs, live, adopted, st);
   },
 
-  async read(state, { client }) {
-    const live = (await listedDatabaseUsers(client, state.databaseId)).get(state.userId);
-    const held = !!live && live.permissions.length > 0;
-    // An expired grant stays in state while nothing is held; granted again by hand, the next up removes it again.
-    if (state.expiredOn && !held) return { state };
-    if (!held) return undefined;
-    const fresh = stateOf(state, live, state.adopted, await standingOf(client, state.expiresOn));
-    return { state: fresh, inputs: inputsOfState(fresh) };
-  },
-
-  async update(olds, news, { client, action }) {
-    const st = await standingOf(client, news.expiresOn);
-    if (st === "expired") {
-      if (olds.expiredOn) return expiredState(news, olds);
-      const remove = () => {
-        say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`);
-        return removeGrant(client, news.databaseId, news.userId);
-      };
-      const guarded = takesAdmin("database", olds.permissions, undefined) && !news.allowAdminRemoval;
-      await (guarded ? guardAdminLoss(client, scopeOf(news), [news.userId], action, remove) : remove());
-      return expiredState(news, olds);
-    }
+  async update(olds, news, { client, action }, st) {
     const set = () => setPermissions(client, news);
-    const live = await (losesAdmin(olds, news) ? guardAdminLoss(client, scopeOf(news), [news.userId], action, set) : set());
+    const losesAdmin = takesAdmin("database", olds.permissions, news.permissions) && !news.allowAdminRemoval;
+    const live = await (losesAdmin ? guardAdminLoss(client, scopeOf(news), [news.userId], action, set) : set());
     return stateOf(news, live, olds.adopted, st);
   },
 
-  async delete(state, { client, action }) {
-    if (state.expiredOn) return; // removed when it expired; what is there now was granted by someone else
-    const remove = () => {
+  async expire(olds, news, { client, action }) {
+    await removeUser(client, olds, news.allowAdminRemoval, action, () =>
+      say.info(`${action}: expired on ${news.expiresOn}: removing the user's permissions on the database`),
+    );
+  },
+
+  async remove(state, { client, action }) {
+    await removeUser(client, state, state.allowAdminRemoval, action, () => {
       if (state.adopted) say.warn(`${action}: removing the permissions user ${state.userId} held before this program adopted them`);
-      return removeGrant(client, state.databaseId, state.userId);
-    };
-    const guarded = takesAdmin("database", state.permissions, undefined) && !state.allowAdminRemoval;
-    await (guarded ? guardAdminLoss(client, scopeOf(state), [state.userId], action, remove) : remove());
+    });
   },
 });
 

@@ -1,19 +1,20 @@
 /**
  * Invitation: a pending invitation managed on its own (E14, E15, E13, created through E19).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch, stateHolds } from "./support/lifecycle";
+import { argsMatch, outputsMatch, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "../access/orgPeople";
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import type { ReviewAdminClient } from "../client";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay, standingOf } from "./support/expiry";
+import { personGrant, type Standing } from "./support/personGrant";
 import { hasPassed } from "../access/clock";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
@@ -115,8 +116,8 @@ async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise
   return hasPassed(client, Date.parse(s.expiration));
 }
 
-/** The Invitation implementation run by the plugin. */
-export const invitation = defineResource<Inputs, InvitationState>({
+/** The Invitation implementation run by the plugin (the steps: support/personGrant.ts). */
+export const invitation = personGrant<Inputs, InvitationState, Presence>({
   kind: "Invitation",
   inputs: Inputs,
   outputs: outputsMatch<InvitationState>()([
@@ -141,61 +142,46 @@ export const invitation = defineResource<Inputs, InvitationState>({
   claims: (i) => personKeys("member", i.organizationId, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  async diff(olds, news, { client, action, refresh }) {
-    const result = diffFields(olds, news, {
-      replaceOn: ["organizationId", "email"],
-      // An accepted invitation is done: nothing of it changes. Names go with the invitation as sent.
-      ignore: olds.status === "accepted" ? Object.keys(news) : ["firstName", "lastName"],
-      normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
-    });
-    if (!result.replaces?.length && !containsUnknown(news.expiresOn)) {
-      if (olds.status === "accepted") {
-        if ((await standingOf(client, news.expiresOn)) === "expired")
-          say.warn(
-            `${action}: expired on ${news.expiresOn}, but accepted: ${olds.email} stays a member (end it with an OrgMember's expiresOn)`,
-          );
-      } else {
-        const step = await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
-        // Withdrawn once; a later up with the date still past has nothing to do.
-        if (step === "done") return { changes: false };
-        // Past the end: withdrawn. The end moved later (or went) after up withdrew it: invited again.
-        if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
-      }
-    }
-    const resendDue = news.resendWhenExpired !== false && (await isExpired(olds, client));
-    return { ...result, changes: result.changes || resendDue };
-  },
+  scopeKind: "organization",
+  scopeId: (x) => x.organizationId,
+  diffRule: (olds, news) => ({
+    replaceOn: ["organizationId", "email"],
+    // An accepted invitation is done: nothing of it changes. Names go with the invitation as sent.
+    ignore: olds.status === "accepted" ? Object.keys(news) : ["firstName", "lastName"],
+    normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
+  }),
+  who: (s) => s.email,
+  grant: (i) => ({
+    scope: { kind: "organization", id: i.organizationId },
+    subject: { email: i.email },
+    window: { expiresOn: i.expiresOn },
+  }),
+  // An invitation holds nothing anti-lockout guards: withdrawing one never locks anyone out.
+  heldGrant: () => undefined,
+  find: (client, s) => findPerson(client, s.organizationId, s.email, "userId" in s ? s.userId : undefined),
+  holding: () => true,
+  stateOf,
+  inputsOf,
+  words: { noneMade: "nobody invited" },
 
-  async create(inputs, { client, action }) {
-    const st = await standingOf(client, inputs.expiresOn);
-    if (st === "expired") {
-      say.warn(`${action}: expired on ${inputs.expiresOn}: nobody invited`);
-      return stateOf(inputs, undefined, false);
-    }
+  // Accepted, the invitation is a membership, which its end date does not end: said, not done.
+  async expires(olds, news, { client, action }) {
+    if (olds.status !== "accepted") return true;
+    if ((await standingOf(client, news.expiresOn)) === "expired")
+      say.warn(
+        `${action}: expired on ${news.expiresOn}, but accepted: ${olds.email} stays a member (end it with an OrgMember's expiresOn)`,
+      );
+    return false;
+  },
+  moreChanges: async (olds, news, { client }) => news.resendWhenExpired !== false && (await isExpired(olds, client)),
+
+  async create(inputs, { client, action }, st) {
     const { found, now } = await ensurePresent(client, inputs, null, action);
     if (found) say.info(`${action}: adopted ${describePresence(found)}`);
     return stateOf(inputs, now, !!found, st);
   },
 
-  async read(state, { client }) {
-    const now = await findPerson(client, state.organizationId, state.email, state.userId);
-    // Withdrawn at its end date and still gone: kept as it is. Back by hand: the next up withdraws it again.
-    if (!now && state.expiredOn) return { state };
-    if (!now) return undefined;
-    const fresh = stateOf(inputsOf(state), now, state.adopted, await standingOf(client, state.expiresOn));
-    return { state: fresh, inputs: inputsOf(fresh) };
-  },
-
-  async update(olds, news, { client, action }) {
-    const st = await standingOf(client, news.expiresOn);
-    if (st === "expired") {
-      const live = olds.expiredOn ? undefined : await findPerson(client, olds.organizationId, olds.email, olds.userId);
-      if (live && "invitation" in live) {
-        say.info(`${action}: expired on ${news.expiresOn}: withdrawing the invitation`);
-        await deleteInvitation(client, olds.organizationId, live.invitation.email);
-      }
-      return stateOf(news, undefined, olds.adopted);
-    }
+  async update(olds, news, { client, action }, st) {
     const { found, now } = await ensurePresent(client, news, olds.userId, action);
     // A new trigger re-sends on purpose, unless a fresh invitation was just sent, or the
     // invitation was re-sent after this state was written (the answer to our re-send was lost,
@@ -215,8 +201,15 @@ export const invitation = defineResource<Inputs, InvitationState>({
     return stateOf(news, now, olds.adopted, st);
   },
 
-  async delete(state, { client }) {
-    if (state.expiredOn) return; // withdrawn when it expired
+  async expire(olds, news, { client, action }) {
+    const live = await findPerson(client, olds.organizationId, olds.email, olds.userId);
+    if (live && "invitation" in live) {
+      say.info(`${action}: expired on ${news.expiresOn}: withdrawing the invitation`);
+      await deleteInvitation(client, olds.organizationId, live.invitation.email);
+    }
+  },
+
+  async remove(state, { client }) {
     const now = await findPerson(client, state.organizationId, state.email, state.userId);
     if (!now) return;
     if ("member" in now) {

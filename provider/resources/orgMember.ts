@@ -2,17 +2,17 @@
  * OrgMember: one person's membership of an organization, by email (E18 to E22, invitations
  * through E19/E15/E13).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import { administers, takesAdmin } from "../../contract/grants";
+import { takesAdmin, type Scope } from "../../contract/grants";
 import type { Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
-import { argsMatch, containsUnknown, defineResource, diffFields, outputsMatch } from "./support/lifecycle";
+import { argsMatch, containsUnknown, outputsMatch } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
-import { assertAdminRemovalAllowed, guardAdminLoss, refusalAsFailure } from "./support/lockout";
+import { guardAdminLoss } from "./support/lockout";
 import {
   deleteInvitation,
   describePresence,
@@ -25,7 +25,8 @@ import {
 } from "../access/orgPeople";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./support/expiry";
+import { CalendarDay } from "./support/expiry";
+import { personGrant, type Standing } from "./support/personGrant";
 import { hasPassed } from "../access/clock";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
@@ -100,6 +101,11 @@ export interface OrgMemberState {
   /** Set once up has removed the person because the end date passed: that date. */
   expiredOn?: string;
 }
+
+const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
+
+/** True while the state shows the person not yet a member and the inputs manage identifiers: they wait for acceptance. */
+const waiting = (olds: OrgMemberState, news: Inputs) => olds.status !== "active" && news.userIdentifiers !== undefined;
 
 function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): OrgMemberState {
   const managed: OrgMemberState["managed"] = [];
@@ -180,7 +186,7 @@ async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: 
     body.userIdentifiers = inputs.userIdentifiers;
   }
   const write = () => patchMember(client, inputs.organizationId, member, body);
-  return losesAdmin ? guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, write) : write();
+  return losesAdmin ? guardAdminLoss(client, scopeOf(inputs), [member.id], action, write) : write();
 }
 
 /** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
@@ -189,8 +195,6 @@ async function converge(client: ReviewAdminClient, inputs: Inputs, userId: numbe
   const applied: Presence = "member" in now ? { member: await applyToMember(client, inputs, now.member, action) } : now;
   return { found, now: applied };
 }
-
-const label = (s: { email: string; organizationId: number }) => `OrgMember ${s.email} in organization ${s.organizationId}`;
 
 /** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
 async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
@@ -206,13 +210,11 @@ async function removePerson(client: ReviewAdminClient, s: OrgMemberState, action
   if (!now) return;
   if ("invitation" in now) return deleteInvitation(client, s.organizationId, now.invitation.email);
   const remove = () => removeMember(client, s.organizationId, now.member.id);
-  await (s.allowAdminRemoval
-    ? remove()
-    : guardAdminLoss(client, { kind: "organization", id: s.organizationId }, [now.member.id], action, remove));
+  await (s.allowAdminRemoval ? remove() : guardAdminLoss(client, scopeOf(s), [now.member.id], action, remove));
 }
 
-/** The OrgMember implementation run by the plugin. */
-export const orgMember = defineResource<Inputs, OrgMemberState>({
+/** The OrgMember implementation run by the plugin (the steps: support/personGrant.ts). */
+export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   kind: "OrgMember",
   inputs: Inputs,
   outputs: outputsMatch<OrgMemberState>()([
@@ -233,8 +235,8 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     "expiringSoon",
     "expiredOn",
   ]),
-  label,
-  subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
+  label: (s) => `OrgMember ${s.email} in organization ${s.organizationId}`,
+  subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => [
     ...personKeys("member", i.organizationId, i),
@@ -243,72 +245,55 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
   ],
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  // Anti-lockout of a create that adopts an org admin with permissions lacking ORG_ADMIN, at
-  // preview as diff does for an update (up refuses it too: applyToMember). Only a create that
-  // takes ORG_ADMIN away lists the organization's members here.
-  async check(inputs, olds, { client, action }) {
-    const { organizationId, email, permissions, allowAdminRemoval } = inputs;
-    if (olds.organizationId !== undefined || containsUnknown([organizationId, email, permissions, allowAdminRemoval]))
-      return { failures: [] };
-    if (!permissions || administers("organization", permissions) || allowAdminRemoval) return { failures: [] };
-    const member = await memberByEmail(client, organizationId, email);
-    if (!member || !takesAdmin("organization", member.permissions, permissions)) return { failures: [] };
+  scopeKind: "organization",
+  scopeId: (x) => x.organizationId,
+  diffRule(olds, news) {
     return {
-      failures: await refusalAsFailure("permissions", () =>
-        assertAdminRemovalAllowed(client, { kind: "organization", id: organizationId }, member.id, action),
-      ),
-    };
-  },
-
-  async diff(olds, news, { client, action, refresh }) {
-    // Identifiers cannot be applied before the invitation is accepted: while the state says
-    // invited they are no change, unless the person has accepted since (one cached list per run).
-    const waiting = olds.status !== "active" && news.userIdentifiers !== undefined;
-    const result = diffFields(olds, news, {
       replaceOn: ["organizationId", "email"],
       // Names go with the invitation only (the API cannot rename a member); identifiers wait for acceptance.
-      ignore: ["firstName", "lastName", ...(waiting ? ["userIdentifiers"] : [])],
+      ignore: ["firstName", "lastName", ...(waiting(olds, news) ? ["userIdentifiers"] : [])],
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
-    });
-    const step =
-      result.replaces?.length || containsUnknown(news.expiresOn)
-        ? undefined
-        : await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
-    // Removed once; a later up with the date still past has nothing to do.
-    if (step === "done") return { changes: false };
-    if (step === "remove" && olds.status === "active" && olds.userId && !news.allowAdminRemoval)
-      await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
-    // Past the end: removed. The end moved later (or went) after up removed them: added again.
-    if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
+    };
+  },
+  who: (s) => s.email,
+  grant: (i) => ({
+    scope: scopeOf(i),
+    subject: { email: normalizeEmail(i.email) },
+    ...definedOnly({ permissions: i.permissions, identifiers: i.userIdentifiers }),
+    window: { expiresOn: i.expiresOn },
+  }),
+  heldGrant: (s) =>
+    s.status === "removed"
+      ? undefined
+      : { scope: scopeOf(s), subject: { email: s.email, userId: s.userId }, permissions: s.permissions, status: s.status },
+  find: (client, s) => findPerson(client, s.organizationId, s.email, "userId" in s ? s.userId : undefined),
+  holding: () => true,
+  stateOf,
+  inputsOf,
+  // A create that adopts an org admin with permissions lacking ORG_ADMIN (up refuses it too: applyToMember).
+  adoptionGuard: {
+    known: (i) => [i.organizationId, i.email, i.permissions, i.allowAdminRemoval],
+    find: async (client, i) => {
+      const m = await memberByEmail(client, i.organizationId, i.email);
+      return m && { scope: scopeOf(i), subject: { email: m.email, userId: m.id }, permissions: m.permissions, status: "active" };
+    },
+  },
+  words: { noneMade: "nobody added" },
+
+  async moreChanges(olds, news, { client, refresh }, replaced) {
+    // Identifiers cannot be applied before the invitation is accepted: while the state says
+    // invited they are no change, unless the person has accepted since (one cached list per run).
     const accepted =
-      waiting &&
+      waiting(olds, news) &&
       !refresh &&
-      !result.replaces?.length &&
+      !replaced &&
       !containsUnknown(news.userIdentifiers) &&
       (await acceptedWithOtherIdentifiers(client, olds, news));
     const resend = news.resendWhenExpired !== false && (await isExpired(olds, client));
-    // Anti-lockout at preview, only when the change takes ORG_ADMIN away, so a plain preview
-    // sends nothing. Permissions not known yet are judged at up (applyToMember), with the real value.
-    if (
-      !result.replaces?.length &&
-      olds.status === "active" &&
-      olds.userId &&
-      Array.isArray(news.permissions) &&
-      !containsUnknown(news.permissions) &&
-      !news.allowAdminRemoval &&
-      takesAdmin("organization", olds.permissions, news.permissions)
-    ) {
-      await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
-    }
-    return { ...result, changes: result.changes || resend || accepted };
+    return accepted || resend;
   },
 
-  async create(inputs, { client, action }) {
-    const st = await standingOf(client, inputs.expiresOn);
-    if (st === "expired") {
-      say.warn(`${action}: expired on ${inputs.expiresOn}: nobody added`);
-      return stateOf(inputs, undefined, false);
-    }
+  async create(inputs, { client, action }, st) {
     const { found, now } = await converge(client, inputs, null, action);
     if (found)
       say.info(
@@ -317,30 +302,17 @@ export const orgMember = defineResource<Inputs, OrgMemberState>({
     return stateOf(inputs, now, !!found, st);
   },
 
-  async read(state, { client }) {
-    const now = await findPerson(client, state.organizationId, state.email, state.userId);
-    // Removed at its end date and still gone: kept as it is. Back by hand: the next up removes them again.
-    if (!now && state.expiredOn) return { state };
-    if (!now) return undefined;
-    const fresh = stateOf(inputsOf(state), now, state.adopted, await standingOf(client, state.expiresOn));
-    return { state: fresh, inputs: inputsOf(fresh) };
-  },
-
-  async update(olds, news, { client, action }) {
-    const st = await standingOf(client, news.expiresOn);
-    if (st === "expired") {
-      if (!olds.expiredOn) {
-        say.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
-        await removePerson(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
-      }
-      return stateOf(news, undefined, olds.adopted);
-    }
+  async update(olds, news, { client, action }, st) {
     const { now } = await converge(client, news, olds.userId, action);
     return stateOf(news, now, olds.adopted, st);
   },
 
-  async delete(state, { client, action }) {
-    if (state.expiredOn) return; // removed when it expired; whoever is there now was added by someone else
+  async expire(olds, news, { client, action }) {
+    say.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
+    await removePerson(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
+  },
+
+  async remove(state, { client, action }) {
     if (state.adopted) say.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
     await removePerson(client, state, action);
   },

@@ -1,0 +1,203 @@
+/**
+ * A per-person resource (DatabaseUserPermissions, OrgMember, Invitation): one declared grant, a
+ * roster of one. A kind says only what is its own (its inputs and state, how it finds the person
+ * through the gateway, how it writes and removes, its words); the steps are here, once, on the
+ * same planner as the rosters (access/plan.ts `planOne`: `planGrants` for a map of one):
+ *
+ * - diff: the fields compared (a DiffRule), then the window on the service's day (expired: removed
+ *   once, preview says so; the end moved later after a removal: granted again; ending soon: warned),
+ *   then anti-lockout at preview on what the change takes (lockout.ts, the one rule).
+ * - check: anti-lockout of a create that would adopt a grant and take the administering permission.
+ * - create, update: past the end nothing is written (update removes what is held, once); else the
+ *   kind's write.
+ * - read (refresh): the person as listed; a grant removed at its end and still gone stays in state.
+ * - delete: nothing when expiry removed it already; else the kind's removal.
+ *
+ * Not a GrantRosterKind: a roster lists its whole scope at every step, a per-person resource must
+ * not (a plain preview sends nothing, an update writes without listing), so its "live" grant in
+ * diff and update is the one its state last saw.
+ */
+import { administers, type Grant, type Scope, type ScopeKind } from "../../../contract/grants";
+import { planOne, type LiveGrant, type OneGrantPlan } from "../../access/plan";
+import type { ReviewAdminClient } from "../../client";
+import type { ResourceImplementation } from "./implementation";
+import { dayIfDated, expiredLine, expiringSoonDays, warnExpiringSoon } from "./expiry";
+import { containsUnknown, defineResource, diffFields, type DiffRule, type Operation, type ResourceDefinition } from "./lifecycle";
+import { assertAdminRemovalAllowed, refusalAsFailure } from "./lockout";
+import { say } from "./messages";
+import { definedOnly } from "../../util";
+
+/** The inputs every per-person resource holds. */
+export interface PersonInputs {
+  allowAdminRemoval?: boolean;
+  /** "YYYY-MM-DD" (UTC): the grant ends at the start of this day. */
+  expiresOn?: string;
+}
+
+/** What every per-person resource's state holds. */
+export interface PersonState extends PersonInputs {
+  adopted: boolean;
+  /** Set once up has removed the grant because its end date passed. */
+  expiredOn?: string;
+}
+
+/** Where the grant stands on the service's day, as a kind's state records it. */
+export type Standing = OneGrantPlan["standing"];
+
+/** What one per-person kind supplies; the rest is this file's. `I`: inputs, `S`: state, `L`: the person as listed. */
+export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, L> extends Omit<
+  ResourceDefinition<I, S>,
+  "check" | "diff" | "create" | "read" | "update" | "delete"
+> {
+  scopeKind: ScopeKind;
+  /** The scope's id as inputs and state hold it. */
+  scopeId(x: I | S): number;
+  /** How the fields compare (the diff's changes and replacements). */
+  diffRule(olds: S, news: I): DiffRule;
+  /** How messages name the person: "user 1003", "ada@x.example". */
+  who(s: S): string;
+  /** The declared grant: a field left out is not managed. */
+  grant(i: I): Grant;
+  /** What the state last saw held, as a grant; undefined when nothing is. */
+  heldGrant(s: S): LiveGrant | undefined;
+  /** The person as listed in this run (the gateway's cached read), undefined when absent. */
+  find(client: ReviewAdminClient, x: I | S): Promise<L | undefined>;
+  /** Whether a listed person holds anything of the grant (false: as if absent). */
+  holding(l: L): boolean;
+  /** The state of the person as listed now; `live` undefined: removed at the end date. */
+  stateOf(inputs: I, live: L | undefined, adopted: boolean, standing: Standing, olds?: S): S;
+  /** The inputs a state stands for (refresh writes them back). */
+  inputsOf(s: S): I;
+  /** Anti-lockout of a create at check: the listed person, when the inputs that decide it are known. */
+  adoptionGuard?: {
+    /** The inputs that must be known to judge it. */
+    known(i: I): unknown[];
+    /** The listed person, read only when the declared grant could take what is guarded. */
+    find(client: ReviewAdminClient, i: I): Promise<LiveGrant | undefined>;
+  };
+  /** More reasons the diff finds a change (a re-send due, an invitation accepted since); after the window. */
+  moreChanges?(olds: S, news: I, op: Operation, replaced: boolean): Promise<boolean>;
+  /** Whether the end date still applies to what the state holds (an accepted invitation: no). */
+  expires?(olds: S, news: I, op: Operation): Promise<boolean>;
+  /** Brings the person in line with the inputs at create (adopting what is there). */
+  create(inputs: I, op: Operation, standing: Standing): Promise<S>;
+  /** Applies changed inputs before the end date. */
+  update(olds: S, news: I, op: Operation, standing: Standing): Promise<S>;
+  /** Removes what the grant holds at its end date (anti-lockout still holding). */
+  expire(olds: S, news: I, op: Operation): Promise<void>;
+  /** Removes what the grant holds at delete. */
+  remove(state: S, op: Operation): Promise<void>;
+  words: {
+    /** What a create past the end date does not do: "nothing granted", "nobody added". */
+    noneMade: string;
+  };
+}
+
+/** The declared grant without what a preview does not know yet: a field not known is judged at up. */
+function knownGrant(g: Grant): Grant {
+  const out = { ...g };
+  if (containsUnknown(out.permissions)) delete out.permissions;
+  if (containsUnknown(out.identifiers)) delete out.identifiers;
+  if (containsUnknown(out.window)) delete out.window;
+  return out;
+}
+
+/** Builds a per-person resource's implementation from its kind (see the file comment). */
+export function personGrant<I extends PersonInputs, S extends PersonState, L>(kind: PersonGrantKind<I, S, L>): ResourceImplementation {
+  const scopeOf = (x: I | S): Scope => ({ kind: kind.scopeKind, id: kind.scopeId(x) });
+  const userIdOf = (g: LiveGrant | undefined) => g?.subject.userId ?? undefined;
+
+  /** The one grant planned on the service's day (asked only when the grant has an end date). */
+  async function planFor(client: ReviewAdminClient, inputs: I, have: LiveGrant | undefined) {
+    const want = knownGrant(kind.grant(inputs));
+    const day = await dayIfDated(client, [want.window ?? {}]);
+    return { ...planOne(want, have, { scope: scopeOf(inputs), day, soonDays: expiringSoonDays() }), day };
+  }
+
+  /** Refuses at preview what anti-lockout refuses: taking what is guarded from the person `held` names. */
+  async function assertKept(client: ReviewAdminClient, x: I | S, held: LiveGrant | undefined, action: string) {
+    const userId = userIdOf(held);
+    if (userId !== undefined) await assertAdminRemovalAllowed(client, scopeOf(x), userId, action);
+  }
+
+  // What the lifecycle knows of a resource (lifecycle.ts); the kind's own steps stay here.
+  const { hideDiffs, claims, subject, holds, upgrade } = kind;
+  return defineResource<I, S>({
+    ...definedOnly({ hideDiffs, claims, subject, holds, upgrade }),
+    kind: kind.kind,
+    inputs: kind.inputs,
+    outputs: kind.outputs,
+    label: kind.label,
+    idOf: kind.idOf,
+
+    async check(inputs, olds, { client, action }) {
+      const guard = kind.adoptionGuard;
+      if (!guard || Object.keys(olds).length > 0 || containsUnknown(guard.known(inputs)) || inputs.allowAdminRemoval)
+        return { failures: [] };
+      // A create only adopts: only declared permissions lacking the administering one can take it, and only then is the scope listed.
+      const want = kind.grant(inputs);
+      if (!want.permissions || administers(kind.scopeKind, want.permissions)) return { failures: [] };
+      const have = await guard.find(client, inputs);
+      if (!have || !planOne(want, have, { scope: scopeOf(inputs) }).losing) return { failures: [] };
+      return { failures: await refusalAsFailure("permissions", () => assertKept(client, inputs, have, action)) };
+    },
+
+    async diff(olds, news, op) {
+      const { client, action, refresh } = op;
+      const result = diffFields(olds, news, kind.diffRule(olds, news));
+      const replaced = !!result.replaces?.length;
+      const held = kind.heldGrant(olds);
+      const dated = !replaced && !containsUnknown(news.expiresOn) && (await (kind.expires?.(olds, news, op) ?? true));
+      const plan = dated ? await planFor(client, news, held) : undefined;
+      if (plan?.standing === "expired") {
+        // Removed once; a later up with the date still past has nothing to do.
+        if (olds.expiredOn) return { changes: false };
+        say.warn(expiredLine(action, kind.who(olds), news.expiresOn!));
+        if (plan.losing && !news.allowAdminRemoval) await assertKept(client, olds, held, action);
+        return { changes: true, replaces: [] };
+      }
+      if (plan?.standing === "soon" && !refresh) warnExpiringSoon(action, { [kind.who(olds)]: news.expiresOn! }, plan.day!, (w) => w);
+      // The end moved later (or went) after up removed the grant: granted again.
+      if (plan && olds.expiredOn) return { changes: true, replaces: [] };
+      const more = (await kind.moreChanges?.(olds, news, op, replaced)) ?? false;
+      // Anti-lockout at preview, only when the change takes what is guarded; fields not known yet are judged at up.
+      if (!replaced && !news.allowAdminRemoval) {
+        const losing = plan ? plan.losing : (await planFor(client, { ...news, expiresOn: undefined }, held)).losing;
+        if (losing) await assertKept(client, olds, held, action);
+      }
+      return { ...result, changes: result.changes || more };
+    },
+
+    async create(inputs, op) {
+      const { standing } = await planFor(op.client, inputs, undefined);
+      if (standing === "expired") {
+        say.warn(`${op.action}: expired on ${inputs.expiresOn}: ${kind.words.noneMade}`);
+        return kind.stateOf(inputs, undefined, false, standing);
+      }
+      return kind.create(inputs, op, standing);
+    },
+
+    async read(state, { client }) {
+      const found = await kind.find(client, state);
+      const live = found && kind.holding(found) ? found : undefined;
+      // Removed at its end date and still gone: kept as it is. Back by hand: the next up removes it again.
+      if (!live && state.expiredOn) return { state };
+      if (!live) return undefined;
+      const { standing } = await planFor(client, kind.inputsOf(state), undefined);
+      const fresh = kind.stateOf(kind.inputsOf(state), live, state.adopted, standing, state);
+      return { state: fresh, inputs: kind.inputsOf(fresh) };
+    },
+
+    async update(olds, news, op) {
+      const { standing } = await planFor(op.client, news, undefined);
+      if (standing !== "expired") return kind.update(olds, news, op, standing);
+      if (!olds.expiredOn) await kind.expire(olds, news, op);
+      return kind.stateOf(news, undefined, olds.adopted, standing, olds);
+    },
+
+    async delete(state, op) {
+      if (state.expiredOn) return; // removed when it expired; what is there now was granted by someone else
+      await kind.remove(state, op);
+    },
+  });
+}
