@@ -8,6 +8,7 @@ import type { AddUser, Invitation, Member, OrganizationPermission } from "../../
 import type { ReviewAdminClient } from "../client";
 import { ignore404, ResourceError } from "../failures";
 import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
+import { hasPassed } from "./clock";
 import { amend, memo, perClient } from "./runCache";
 import { readInChains, splitPoints } from "./splitList";
 
@@ -46,6 +47,21 @@ export async function memberByEmail(client: ReviewAdminClient, orgId: number, em
   const wanted = normalizeEmail(email);
   for (const m of (await listedMembers(client, orgId)).values()) if (normalizeEmail(m.email) === wanted) return m;
   return undefined;
+}
+
+/**
+ * True when a stored invitation has lapsed: the state says expired, or it is still waiting
+ * (`waiting`: the state's word for it) and its expiration has passed by the service's clock.
+ * The one rule OrgMember and Invitation re-send by.
+ */
+export function invitationLapsed(
+  client: ReviewAdminClient,
+  stored: { status?: string; expiration?: string | null },
+  waiting: string,
+): Promise<boolean> {
+  if (stored.status === "expired") return Promise.resolve(true);
+  if (stored.status !== waiting || !stored.expiration) return Promise.resolve(false);
+  return hasPassed(client, Date.parse(stored.expiration));
 }
 
 /** An organization's pending and expired invitations by lower-cased email, listed once per run. */

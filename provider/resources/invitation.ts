@@ -9,13 +9,19 @@ import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, outputsMatch, stateHolds } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
-import { deleteInvitation, describePresence, ensurePresent, findPerson, resend, type Presence } from "../access/orgPeople";
+import {
+  deleteInvitation,
+  describePresence,
+  ensurePresent,
+  findPerson,
+  invitationLapsed,
+  resend,
+  type Presence,
+} from "../access/orgPeople";
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
-import type { ReviewAdminClient } from "../client";
 import { CalendarDay, standingOf } from "./support/expiry";
 import { personGrant, type Standing } from "./support/personGrant";
-import { hasPassed } from "../access/clock";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
@@ -106,16 +112,6 @@ function inputsOf(state: InvitationState): Inputs {
   return inputs;
 }
 
-/**
- * An invitation past its expiration by the service's clock. What this run already knows goes first;
- * the service is asked only to confirm (access/clock.ts), so a run where nothing looks expired sends nothing.
- */
-async function isExpired(s: InvitationState, client: ReviewAdminClient): Promise<boolean> {
-  if (s.status === "expired") return true;
-  if (s.status !== "pending" || !s.expiration) return false;
-  return hasPassed(client, Date.parse(s.expiration));
-}
-
 /** The Invitation implementation run by the plugin (the steps: support/personGrant.ts). */
 export const invitation = personGrant<Inputs, InvitationState, Presence>({
   kind: "Invitation",
@@ -173,7 +169,7 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
       );
     return false;
   },
-  moreChanges: async (olds, news, { client }) => news.resendWhenExpired !== false && (await isExpired(olds, client)),
+  moreChanges: async (olds, news, { client }) => news.resendWhenExpired !== false && (await invitationLapsed(client, olds, "pending")),
 
   async create(inputs, { client, action }, st) {
     const { found, now } = await ensurePresent(client, inputs, null, action);

@@ -18,6 +18,7 @@ import {
   describePresence,
   ensurePresent,
   findPerson,
+  invitationLapsed,
   memberByEmail,
   patchMember,
   removeMember,
@@ -27,7 +28,6 @@ import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifi
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay } from "./support/expiry";
 import { personGrant, type Standing } from "./support/personGrant";
-import { hasPassed } from "../access/clock";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";
@@ -164,16 +164,6 @@ function inputsOf(state: OrgMemberState): Inputs {
   });
 }
 
-/**
- * An invitation past its expiration by the service's clock. What this run already knows goes first;
- * the service is asked only to confirm (access/clock.ts), so a run where nothing looks expired sends nothing.
- */
-async function isExpired(state: OrgMemberState, client: ReviewAdminClient): Promise<boolean> {
-  if (state.status === "expired") return true;
-  if (state.status !== "invited" || !state.invitationExpiration) return false;
-  return hasPassed(client, Date.parse(state.invitationExpiration));
-}
-
 /** Brings a member's managed fields in line with the inputs (E22, only what differs). */
 async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: Member, action: string): Promise<Member> {
   const body: Parameters<typeof patchMember>[3] = {};
@@ -289,7 +279,9 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
       !replaced &&
       !containsUnknown(news.userIdentifiers) &&
       (await acceptedWithOtherIdentifiers(client, olds, news));
-    const resend = news.resendWhenExpired !== false && (await isExpired(olds, client));
+    const resend =
+      news.resendWhenExpired !== false &&
+      (await invitationLapsed(client, { status: olds.status, expiration: olds.invitationExpiration }, "invited"));
     return accepted || resend;
   },
 
