@@ -45,17 +45,30 @@ export function isPacked(value: unknown): value is string {
   return typeof value === "string" && (value.startsWith("{") || value.startsWith("["));
 }
 
-/** `props` with the packed properties of `kind` as JSON text; other values (unknowns, absent, strings) as they are. */
-export function packProps<T>(kind: string, props: T): T {
+/**
+ * `props` with the packed properties of `kind` as JSON text; other values (unknowns, absent,
+ * strings) as they are. `reuse`: props unpacked from `text` (unpackProps); a value that is the
+ * very object read from there takes that text back instead of being written again.
+ */
+export function packProps<T>(kind: string, props: T, reuse?: { from: unknown; text: unknown }): T {
   const fields = PACKED_PROPERTIES[kind];
   if (!fields || props === null || typeof props !== "object") return props;
   const out: Record<string, unknown> = { ...(props as Record<string, unknown>) };
-  for (const f of fields) if (out[f] !== null && typeof out[f] === "object") out[f] = canonicalJson(out[f]);
+  const from = (reuse?.from ?? {}) as Record<string, unknown>;
+  const text = (reuse?.text ?? {}) as Record<string, unknown>;
+  for (const f of fields) {
+    if (out[f] === null || typeof out[f] !== "object") continue;
+    out[f] = out[f] === from[f] && isPacked(text[f]) ? text[f] : canonicalJson(out[f]);
+  }
   return out as T;
 }
 
-/** `props` with the packed properties of `kind` read back; props of old states (the values themselves) as they are. */
-export function unpackProps<T>(kind: string, props: T): T {
+/**
+ * `props` with the packed properties of `kind` read back; props of old states (the values
+ * themselves) as they are. `read`: texts read already, shared by the calls given the same map
+ * (the same text gives the very same object: for values only compared, never changed).
+ */
+export function unpackProps<T>(kind: string, props: T, read?: Map<string, unknown>): T {
   const fields = PACKED_PROPERTIES[kind];
   if (!fields || props === null || typeof props !== "object") return props;
   let out: Record<string, unknown> | undefined;
@@ -63,7 +76,12 @@ export function unpackProps<T>(kind: string, props: T): T {
     const v = (props as Record<string, unknown>)[f];
     if (!isPacked(v)) continue;
     out ??= { ...(props as Record<string, unknown>) };
-    out[f] = JSON.parse(v);
+    let value = read?.get(v);
+    if (value === undefined) {
+      value = JSON.parse(v);
+      read?.set(v, value);
+    }
+    out[f] = value;
   }
   return (out ?? props) as T;
 }

@@ -89,8 +89,12 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
     // concurrent call must never see half-applied settings.
     configure: (req) => Promise.resolve(configure(req)),
     check: async (olds, news) => {
-      const r = await impl().check(inn(olds), inn(news));
-      return { ...r, inputs: out(r.inputs) };
+      // Unchanged inputs (the usual case) carry the same texts: each is read once.
+      const read = new Map<string, unknown>();
+      const old = unpackProps(kind, olds, read);
+      const r = await impl().check(old, unpackProps(kind, news, read));
+      // Inputs checked before come back as they went in (lifecycle.ts checkedBefore): their texts are kept, not written again.
+      return { ...r, inputs: packProps(kind, r.inputs, { from: old, text: olds }) };
     },
     diff: (id, olds, news) => impl().diff(id, inn(olds), inn(news)),
     create: async (inputs) => {

@@ -343,14 +343,12 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
   // Identifiers wait quietly for an invitation's acceptance; a person the state shows as invited is
   // looked up (one cached list per run) so identifiers are applied once they accept.
   async storedEntries(olds, news, op) {
-    const members = { ...olds.members };
-    const waiting = Object.keys(news.members).filter(
-      (e) => news.members[e]!.userIdentifiers && members[e] && members[e].status !== "active",
-    );
-    if (waiting.length && !op.refresh) {
-      const live = await liveRoster(op.client, olds.organizationId);
-      for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);
-    }
+    const stored = olds.members ?? {};
+    const waiting = Object.keys(news.members).filter((e) => news.members[e]!.userIdentifiers && stored[e] && stored[e].status !== "active");
+    if (!waiting.length || op.refresh) return stored;
+    const members = { ...stored };
+    const live = await liveRoster(op.client, olds.organizationId);
+    for (const e of waiting) if (live.get(e)) members[e] = livePerson(live.get(e)!);
     return members;
   },
   inputsOf,

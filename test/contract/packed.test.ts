@@ -37,6 +37,24 @@ describe("packed roster properties", () => {
     expect(unpackProps("OrganizationMembers", packed)).toEqual(props);
   });
 
+  it("reads a text once for the calls that share a map, and packs a value read from a text back as that text", () => {
+    const text = '{"ada@northwind.example":{"permissions":["ORG_ADMIN"]}}';
+    const read = new Map<string, unknown>();
+    const olds = unpackProps("OrganizationMembers", { members: text }, read);
+    const news = unpackProps("OrganizationMembers", { members: text, mode: "additive" }, read);
+    expect(news.members).toBe(olds.members);
+    expect(unpackProps("OrganizationMembers", { members: text }).members).not.toBe(olds.members);
+    // Taken back only when it is the very object read: an equal copy is written again (the same text, canonical).
+    const kept = packProps("OrganizationMembers", { members: olds.members }, { from: olds, text: { members: text } });
+    expect(kept.members).toBe(text);
+    const rewritten = packProps(
+      "OrganizationMembers",
+      { members: { ...(olds.members as unknown as object), "bob@x.example": {} } },
+      { from: olds, text: { members: text } },
+    );
+    expect(rewritten.members).toBe('{"ada@northwind.example":{"permissions":["ORG_ADMIN"]},"bob@x.example":{}}');
+  });
+
   it("reads a state written before packing, unknowns and absent values as they are", () => {
     const old = { databaseId: 2001, users: { "1003": { permissions: ["DB_UPLOAD"], active: true } } };
     expect(unpackProps("DatabaseUsers", old)).toBe(old);

@@ -197,12 +197,15 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       day,
       soonDays: expiringSoonDays(),
     });
-    return { ...plan, now: kind.onDay(inputs, Object.keys(plan.current)), day };
+    // Every entry in its window (the usual case): the inputs as they are.
+    const now = Object.keys(plan.current).length === Object.keys(grants).length ? inputs : kind.onDay(inputs, Object.keys(plan.current));
+    return { ...plan, now, day };
   }
 
   /** Anti-lockout at preview (lockout.ts), on everyone live at the scope, managed or not. */
   async function guardLockout(client: ReviewAdminClient, inputs: I, everyone: Record<string, L>, plan: AccessPlan, action: string) {
-    if (inputs.allowAdminRemoval) return;
+    // Nothing taken, nothing to judge: everyone as grants costs a second at 28,007 people.
+    if (inputs.allowAdminRemoval || plan.losing.length === 0) return;
     const grants = liveGrants(scopeOf(inputs), everyone);
     await assertKeepsAdmins(
       client,
@@ -257,13 +260,16 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
   /** The plan as the preview says it: one line per entry that changes (rosterChanges.ts). */
   function lines(news: I, plan: Plan<I>, have: Record<string, L>, olds: S, addedBy: Map<string, string>): string[] {
     const scope = scopeOf(news);
-    const want = kind.grants(plan.now);
-    const declared = kind.grants(news);
+    // The grants declared today; views are made only for the entries that get a line.
+    const want = plan.current;
+    const declared = news[kind.mapField as keyof I] as Record<string, unknown>;
     const wasManaged = new Set(kind.managedKeys(olds));
+    const changing = new Set(plan.change);
     return entryLines({
       name: (k) => kind.words.name(k, have[k]),
-      want: Object.fromEntries(Object.entries(want).map(([k, g]) => [k, viewOf(g)])),
-      have: Object.fromEntries(Object.entries(have).map(([k, l]) => [k, viewOf(kind.liveGrant(scope, k, l))])),
+      declared: Object.keys(want),
+      want: (k) => viewOf(want[k]!),
+      have: (k) => (have[k] ? viewOf(kind.liveGrant(scope, k, have[k])) : undefined),
       add: plan.add,
       change: plan.change,
       remove: plan.remove,
@@ -272,7 +278,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       expired: plan.expired,
       removedWhy: kind.words.removedWhy,
       addedBy,
-      adopted: Object.keys(want).filter((k) => have[k] && !wasManaged.has(k) && !plan.change.includes(k)),
+      adopted: Object.keys(want).filter((k) => have[k] && !wasManaged.has(k) && !changing.has(k)),
       dropped: news.mode === "additive" ? kind.managedKeys(olds).filter((k) => !declared[k] && have[k]) : [],
       droppedNote: (k) => kind.words.dropped(k, have[k]!),
       order: kind.order,

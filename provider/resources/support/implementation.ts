@@ -40,6 +40,8 @@ export interface ResourceShape {
    * the args are not valid; the program passes what else it declares under it (declarations.ts).
    */
   readonly handsOver?: (args: Record<string, unknown>) => string | undefined;
+  /** Whether the inputs' schema gives these args (resolved) back unchanged: their check may then skip it (lifecycle.ts RUN_MARKS). */
+  readonly inNormalForm?: (args: Record<string, unknown>) => boolean;
 }
 
 /** A resource kind's implementation (what `defineResource` makes): its methods, and its shape. */

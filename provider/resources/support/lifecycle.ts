@@ -44,8 +44,10 @@ export function appliedAt(client: ReviewAdminClient): string {
  *   but let an up apply everything else first.
  * - `__urn`: the resource's URN, so its messages are attached to it (messages.ts) from its check on,
  *   whether or not the plugin's requests carry it here (pluginHost.ts).
+ * - `__normal`: true when the program's own parse of the args, by the same installed package,
+ *   gave them back unchanged (`inNormalForm`): checking them again here would too.
  */
-export const RUN_MARKS = { preview: "__preview", urn: "__urn" } as const;
+export const RUN_MARKS = { preview: "__preview", urn: "__urn", normal: "__normal" } as const;
 
 /** Set by check when the program says this run is a preview (one plugin process serves one run). */
 let runIsPreview = false;
@@ -187,8 +189,13 @@ export class Unwritten<S> {
 /** True for the preview placeholder, anywhere in a value. */
 export function containsUnknown(value: unknown): boolean {
   if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+  if (value === null || typeof value !== "object") return false;
+  // Plain loops: a roster's map is tens of thousands of objects, walked at every Check and Diff.
+  if (Array.isArray(value)) {
+    for (const v of value) if (containsUnknown(v)) return true;
+    return false;
+  }
+  for (const k in value) if (containsUnknown((value as Record<string, unknown>)[k])) return true;
   return false;
 }
 
@@ -286,12 +293,22 @@ function appliedAtOf(props: unknown): number | undefined {
   return Number.isFinite(ms) ? ms : undefined;
 }
 
-/** Takes the run marks out of the program's inputs (RUN_MARKS): the inputs, and the URN given. */
-function takeRunMarks(news: unknown): { news: unknown; urn?: string } {
-  if (!news || typeof news !== "object" || !(RUN_MARKS.preview in news || RUN_MARKS.urn in news)) return { news };
-  const { [RUN_MARKS.preview]: preview, [RUN_MARKS.urn]: urn, ...rest } = news as Record<string, unknown>;
+/** Takes the run marks out of the program's inputs (RUN_MARKS): the inputs, the URN given, and whether they are in normal form. */
+function takeRunMarks(news: unknown): { news: unknown; urn?: string; normal?: boolean } {
+  if (!news || typeof news !== "object" || !Object.values(RUN_MARKS).some((m) => m in news)) return { news };
+  const { [RUN_MARKS.preview]: preview, [RUN_MARKS.urn]: urn, [RUN_MARKS.normal]: normal, ...rest } = news as Record<string, unknown>;
   if (preview === true) runIsPreview = true;
-  return { news: rest, ...(typeof urn === "string" && urn ? { urn } : {}) };
+  return { news: rest, ...(typeof urn === "string" && urn ? { urn } : {}), ...(normal === true ? { normal } : {}) };
+}
+
+/**
+ * True when the schema need not run: the program found the inputs in their normal form (the
+ * schema gives them back unchanged) and they are the stored inputs (`olds`) as they are. At 28,007
+ * people the schema was most of a no-change run's Check (docs/engine.md). `declaredElsewhere`,
+ * which the program adds after its own parse, is a record of text its schema gives back as it is.
+ */
+function checkedBefore(olds: unknown, news: unknown, normal: boolean | undefined): boolean {
+  return normal === true && deepEqual(olds, news);
 }
 
 /**
@@ -335,6 +352,10 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     return hit.data;
   };
   const declares = def.claims ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.claims!) : undefined;
+  const inNormalForm = (args: Record<string, unknown>) => {
+    const p = parsed(args);
+    return p !== undefined && deepEqual(p, args);
+  };
   const handsOver = def.handsOver ? (args: Record<string, unknown>) => mapDefined(parsed(args), def.handsOver!) : undefined;
 
   /**
@@ -361,13 +382,15 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     result instanceof Unwritten ? { ...outputsOf(result.state), ...keptApplied(olds) } : appliedOutputs(result);
 
   return {
-    definition: { ...def, declares, handsOver },
+    definition: { ...def, declares, handsOver, inNormalForm },
 
     check: (olds, raw) => {
-      const { news, urn } = takeRunMarks(raw);
+      const { news, urn, normal } = takeRunMarks(raw);
       return withResource(urnOf(raw) ?? urn, async () => {
-        const checked = checkInputs(def.inputs, news);
-        if (!checked.failures && def.claims && !containsUnknown(checked.inputs)) {
+        // Stored inputs never hold a value a preview does not know.
+        const same = checkedBefore(olds, news, normal);
+        const checked = same ? { inputs: olds as I, failures: undefined } : checkInputs(def.inputs, news);
+        if (!checked.failures && def.claims && (same || !containsUnknown(checked.inputs))) {
           const inputs = inputsOf(checked.inputs);
           claim(def.claims(inputs), def.label(inputs));
         }

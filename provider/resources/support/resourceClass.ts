@@ -93,6 +93,8 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
     const marks = {
       ...(pulumi.runtime.isDryRun() ? { [RUN_MARKS.preview]: true } : {}),
       [RUN_MARKS.urn]: urnOf(name, type, opts?.parent),
+      // Args known now and already in normal form need no second parse at check (the parse here is memoized).
+      ...(!holdsPending(args) && definition.inNormalForm?.(args as Record<string, unknown>) ? { [RUN_MARKS.normal]: true } : {}),
     };
     const props = {
       ...packedInputs(definition.kind, programProps(definition, name, args)),

@@ -104,10 +104,12 @@ export interface EntryView {
 export interface PlanView {
   /** How a key is named: "alan@x", "user 1003 (alan)". */
   name(key: string): string;
-  /** The entries the map declares today. */
-  want: Record<string, EntryView>;
-  /** The entries live (or as last read). */
-  have: Record<string, EntryView>;
+  /** The keys the map declares today. */
+  declared: readonly string[];
+  /** One of them as declared (asked only for the entries that get a line: a roster holds thousands). */
+  want: (key: string) => EntryView;
+  /** One entry as live (or as last read); undefined when it is not. */
+  have: (key: string) => EntryView | undefined;
   add: readonly string[];
   change: readonly string[];
   remove: readonly string[];
@@ -135,14 +137,15 @@ export function entryLines(v: PlanView): string[] {
   const until = (k: string) => (v.ends[k] ? `, until ${v.ends[k]}` : "");
   const endChanged = (k: string) => (v.ends[k] ?? null) !== (v.storedEnds[k] ?? null);
   for (const k of v.add) {
-    const w = v.want[k]!;
+    const w = v.want(k);
     const ids = w.identifiers ? `, identifiers ${w.identifiers}` : "";
     lines.push(`+ ${v.name(k)}: ${w.permissions ? permissionsText(w.permissions) : "permissions not managed"}${ids}${until(k)}`);
   }
-  const changes = new Set([...v.change, ...Object.keys(v.want).filter((k) => !v.add.includes(k) && endChanged(k))]);
+  const adding = new Set(v.add);
+  const changes = new Set([...v.change, ...v.declared.filter((k) => !adding.has(k) && endChanged(k))]);
   for (const k of [...changes].sort(v.order)) {
-    const w = v.want[k]!;
-    const h = v.have[k];
+    const w = v.want(k);
+    const h = v.have(k);
     const parts: string[] = [];
     if (h && w.permissions && !deepEqual(w.permissions, h.permissions))
       parts.push(`${permissionsText(h.permissions ?? [])} → ${permissionsText(w.permissions)}`);
@@ -153,7 +156,7 @@ export function entryLines(v: PlanView): string[] {
     if (parts.length) lines.push(`~ ${v.name(k)}${h?.status === "invited" ? " (invited)" : ""}: ${parts.join("; ")}`);
   }
   for (const k of v.remove) {
-    const h = v.have[k]!;
+    const h = v.have(k)!;
     const why = v.expired[k] ? `expired on ${v.expired[k]}` : v.removedWhy;
     const by = v.addedBy.get(k);
     const status = h.status && h.status !== "active" ? ` (${h.status})` : "";
@@ -161,7 +164,7 @@ export function entryLines(v: PlanView): string[] {
   }
   for (const k of [...(v.adopted ?? [])].sort(v.order))
     lines.push(
-      `~ ${v.name(k)}: now in the map, already there as declared (${permissionsText(v.have[k]?.permissions ?? [])}): nothing to write`,
+      `~ ${v.name(k)}: now in the map, already there as declared (${permissionsText(v.have(k)?.permissions ?? [])}): nothing to write`,
     );
   for (const k of [...v.dropped].sort(v.order)) lines.push(`~ ${v.name(k)}: no longer in the map: ${v.droppedNote(k)}`);
   return lines;
