@@ -32,6 +32,8 @@ export function emailsByUserId(declared: Declared, configured: Record<string, st
 /**
  * The key that identifies a person across resources: the email (organization scope; a user id
  * mapped to its email when known), else `user <id>`; undefined when not known yet.
+ * Not the grant model's claim keys (sameClaim): the key is the name messages print, and it joins
+ * a user id to the email userEmails maps it to, which claim keys cannot know.
  */
 export function personKey(d: Declaration, emails: Map<number, string>): string | undefined {
   if (d.scope === "organization") {

@@ -6,8 +6,8 @@
  * program's data source reads it, in a preview too, and the root stack's outputs carry it here.
  */
 import type { OrganizationPermission } from "../../contract/types";
-import { isNotKnown, isNumber, isObject, isString, label, type Declaration, type Declared } from "../declarations";
-import { DB_ADMIN } from "../../contract/grants";
+import { grantOfDeclaration, isNotKnown, isNumber, isObject, isString, label, type Declaration, type Declared } from "../declarations";
+import { DB_ADMIN, privilegesOf, sameClaim } from "../../contract/grants";
 import { emailsByUserId, type Finding } from "./shared";
 
 /** The root stack resource's type: its properties are the stack outputs. */
@@ -88,18 +88,25 @@ export function staleAnswersOf(outputs: Record<string, unknown>): StaleAnswer[] 
   return found;
 }
 
-/** The privileges of `p` this declaration grants (known permissions only). */
+/**
+ * The privileges of `p` this declaration grants (known permissions only): a declaration of the
+ * same person (a claim key in common, contract/grants.ts sameClaim) in the answer's organization,
+ * or in a database the answer says they administer.
+ */
 function granted(d: Declaration, p: StalePerson, answer: StaleAnswer, emails: Map<number, string>): string[] {
-  if (d.invitation || d.permissions === undefined || isNotKnown(d.permissions) || !isNumber(d.scopeId)) return [];
-  const perms = d.permissions.known;
-  if (d.scope === "organization") {
-    if (d.scopeId !== answer.organizationId) return [];
-    const email = isString(d.email) ? d.email : isNumber(d.userId) ? emails.get(d.userId) : undefined;
-    const same = email === p.email || (isNumber(d.userId) && d.userId === p.userId);
-    return same ? p.organizationPermissions.filter((x) => perms.includes(x)) : [];
-  }
-  const same = isNumber(d.userId) && d.userId === p.userId;
-  return same && p.databaseAdminOf.includes(d.scopeId) && perms.includes(DB_ADMIN) ? [`${DB_ADMIN} on database ${d.scopeId}`] : [];
+  const g = grantOfDeclaration(d);
+  if (d.invitation || g === undefined || d.permissions === undefined || isNotKnown(d.permissions)) return [];
+  // The known permissions count while others are not known yet (the grant holds only a complete list).
+  const privs = privilegesOf({ scope: g.scope, permissions: d.permissions.known });
+  // A declaration naming them by user id reaches them by email too, through userEmails and outputs.
+  const email = g.subject.email ?? (g.subject.userId != null ? emails.get(g.subject.userId) : undefined);
+  const same = sameClaim(
+    { scope: g.scope, subject: { ...g.subject, email } },
+    { scope: g.scope, subject: { email: p.email, userId: p.userId } },
+  );
+  if (g.scope.kind === "organization")
+    return g.scope.id === answer.organizationId && same ? p.organizationPermissions.filter((x) => privs.includes(x)) : [];
+  return same && p.databaseAdminOf.includes(g.scope.id) && privs.includes(DB_ADMIN) ? [`${DB_ADMIN} on database ${g.scope.id}`] : [];
 }
 
 /** Every privilege `p` holds, as the messages name them. */

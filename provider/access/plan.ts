@@ -188,6 +188,8 @@ export function lockoutCause(
   me: Subject | undefined,
 ): LockoutCause | undefined {
   if (losing.length === 0) return undefined;
+  // Not sameClaim: the key's user (`me`) is matched by email as the service spells it, at a
+  // database too, where claim keys know only the user id.
   const same = (a: Subject, b: Subject) => (a.userId != null && a.userId === b.userId) || (!!a.email && a.email === b.email);
   const admins = everyone.filter((g) => (g.status ?? "active") === "active" && administers(scope.kind, g.permissions));
   const mine = me && losing.find((l) => same(l.subject, me));

@@ -35,7 +35,7 @@ import {
   type GateFinding,
   type UnmanagedHolder,
 } from "../../access/gate";
-import { addedOutside, changedBy, personTarget } from "./whoChanged";
+import { addedOutside, changedBy, targetOfGrant } from "./whoChanged";
 
 /** The settings every roster's inputs hold besides its scope and its map. */
 export interface RosterSettings {
@@ -168,13 +168,9 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     gateFindings(settings, holders(state), privileged, state.foundWhenAdopted, inRun(settings));
   /** Who made a finding's person what they are, from the activity log since the roster was last applied. */
   const describeFor = (op: Operation, state: S) => (f: GateFinding) => {
-    const where = kind.scopeKind === "organization" ? { organizationId: kind.scopeId(state) } : { databaseId: kind.scopeId(state) };
-    const live = kind.unmanaged(state)[f.holder.key];
-    const g = live && kind.liveGrant(scopeOf(state), f.holder.key, live);
-    return changedBy(
-      op.client,
-      personTarget(where, { email: g?.subject.email, userId: g?.subject.userId ?? Number(f.holder.key) }, op.appliedAt),
-    );
+    // A finding is one of the state's unmanaged people (gate(settings, state) judges only them).
+    const g = kind.liveGrant(scopeOf(state), f.holder.key, kind.unmanaged(state)[f.holder.key]!);
+    return changedBy(op.client, targetOfGrant(g, op.appliedAt));
   };
   /** The state with what the first apply found kept while they hold no more than then. */
   const withRecord = (s: S, found: FoundWhenAdopted | undefined): S =>
@@ -322,9 +318,8 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       // The drift gate, on who the last run or refresh found, with the program's settings (access/gate.ts).
       const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, olds), kind.words.declare);
       if (!refresh) {
-        const fresh = plan.remove.filter((k) => !stored[k]).map((k) => ({ key: k, ...kind.liveGrant(scopeOf(news), k, have[k]!).subject }));
-        const where = kind.scopeKind === "organization" ? { organizationId: id } : { databaseId: id };
-        const addedBy = await addedOutside(client, where, fresh, op.appliedAt, kind.words.addedOutside);
+        const fresh = new Map(plan.remove.filter((k) => !stored[k]).map((k) => [k, kind.liveGrant(scopeOf(news), k, have[k]!)]));
+        const addedBy = await addedOutside(client, fresh, op.appliedAt, kind.words.addedOutside);
         const message = changeMessage(kind.label(news as never), lines(news, plan, have, olds, addedBy), settings, kind.words.entries);
         if (message) say.info(message);
       }

@@ -10,7 +10,7 @@
 import deepEqual from "fast-deep-equal";
 import type { ActivityEvent } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
-import { eventNamesGrant, normalizeEmail, type Grant, type Scope } from "../../../contract/grants";
+import { eventNamesGrant, normalizeEmail, type Grant } from "../../../contract/grants";
 import { describeCause } from "../../failures";
 import { compareText } from "../../util";
 import { serviceNow } from "../../access/clock";
@@ -62,20 +62,6 @@ export function targetOfGrant(g: GrantRef, appliedAt?: number): ChangeTarget {
   return { scope: g.scope, subject, since: windowStart(appliedAt) };
 }
 
-/** The scope a roster names as `{ organizationId }` or `{ databaseId }`. */
-function scopeOf(where: { organizationId: number } | { databaseId: number }): Scope {
-  return "organizationId" in where ? { kind: "organization", id: where.organizationId } : { kind: "database", id: where.databaseId };
-}
-
-/** The target of one person of a roster (an organization's member, a database's user): {@link targetOfGrant} of their grant. */
-export function personTarget(
-  where: { organizationId: number } | { databaseId: number },
-  who: { email?: string; userId?: number | null },
-  appliedAt?: number,
-): ChangeTarget {
-  return targetOfGrant({ scope: scopeOf(where), subject: { email: who.email, userId: who.userId } }, appliedAt);
-}
-
 /** whoChanged's sentence when the log names the change ("changed at ... by user 1005 (...)"), else "": for lists of people. */
 export async function changedBy(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
   const said = await whoChanged(client, t);
@@ -83,21 +69,20 @@ export async function changedBy(client: ReviewAdminClient, t: ChangeTarget): Pro
 }
 
 /**
- * For a roster's preview: who gave each of `people` (found live, never in the state) their access,
- * by key, when the activity log since `appliedAt` says ("<verb>: changed at ... by user 1005 (...)").
- * MAX_NAMED at most; nothing for the others.
+ * For a roster's preview: who gave each of `people` (their grants by key, found live, never in the
+ * state) their access, by key, when the activity log since `appliedAt` says ("<verb>: changed at
+ * ... by user 1005 (...)"). The first MAX_NAMED at most; nothing for the others.
  */
 export async function addedOutside(
   client: ReviewAdminClient,
-  where: { organizationId: number } | { databaseId: number },
-  people: readonly { key: string; email?: string; userId?: number | null }[],
+  people: ReadonlyMap<string, GrantRef>,
   appliedAt: number | undefined,
   verb: string,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  for (const p of people.slice(0, MAX_NAMED)) {
-    const said = await changedBy(client, personTarget(where, p, appliedAt));
-    if (said) out.set(p.key, `${verb}: ${said}`);
+  for (const [key, grant] of [...people].slice(0, MAX_NAMED)) {
+    const said = await changedBy(client, targetOfGrant(grant, appliedAt));
+    if (said) out.set(key, `${verb}: ${said}`);
   }
   return out;
 }
