@@ -30,8 +30,7 @@ export interface OrgMemberPermissionsArgs {
 export const orgMemberPermissions = memberFieldResource({
   kind: "OrgMemberPermissions",
   field: "permissions",
-  bodyField: "organizationPermissions",
-  claimKind: "permissions",
+  memberField: "permissions",
   schema: OrganizationPermissions,
   read: (m) => sortedSet(m.permissions),
   empty: [],

@@ -4,6 +4,7 @@
  * `userId` or `email`; create never adds anyone. Delete empties the field; the membership stays.
  */
 import { z } from "zod";
+import type { Scope } from "../../../contract/grants";
 import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
@@ -11,19 +12,19 @@ import { definedOnly } from "../../util";
 import { Email, OrganizationId, UserId } from "./inputs";
 import { personKeys } from "./handover";
 import { containsUnknown, defineResource, diffFields, outputsMatch } from "./lifecycle";
-import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
+import { adminLossGuard, assertAdminRemovalAllowed } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { normalizeEmail } from "../../normalize";
-import { listedMembers, memberByEmail, patchMember } from "../../access/orgPeople";
+import { findMember, writeMember, type MemberFields } from "../../access/orgPeople";
 import { CalendarDay, expiryStep, standingOf, type Standing } from "./expiry";
+
+const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
 
 /** Which E22 field a resource manages, and how to read it. */
 export interface MemberFieldSpec<F extends string, V> {
   kind: string;
   /** Input and output name of the value. */
   field: F;
-  /** E22 body name. */
-  bodyField: "organizationPermissions" | "userIdentifiers";
   /** Schema of the input value (normalizing: sorted, unique). */
   schema: z.ZodType<V>;
   /** The live value, normalized the same way. */
@@ -32,8 +33,8 @@ export interface MemberFieldSpec<F extends string, V> {
   empty: V;
   /** True when going from `from` to `to` takes ORG_ADMIN away. */
   removesAdmin?: (from: V, to: V) => boolean;
-  /** What a claim on this field is called (handover.ts). */
-  claimKind: "permissions" | "identifiers";
+  /** Which of the member's fields: its name in the gateway (orgPeople.ts `MemberFields`) and in a claim (handover.ts). */
+  memberField: keyof MemberFields;
   /** The field is a grant that takes `expiresOn`: from that day on up empties it. */
   expires?: boolean;
 }
@@ -58,14 +59,6 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
 
   const label = (s: MemberRef) => `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
 
-  async function findMember(client: ReviewAdminClient, s: { organizationId: number; userId?: number | null; email?: string }) {
-    if (s.userId) {
-      const byId = (await listedMembers(client, s.organizationId)).get(s.userId);
-      if (byId) return byId;
-    }
-    return s.email ? memberByEmail(client, s.organizationId, s.email) : undefined;
-  }
-
   function stateOf(inputs: MemberRef, member: Member, st: Standing = "active", expiredOn?: string): S {
     return definedOnly({
       expiresOn: inputs.expiresOn,
@@ -80,14 +73,15 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     }) as S;
   }
 
-  async function write(client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string): Promise<Member> {
-    const live = spec.read(member);
-    if (JSON.stringify(live) === JSON.stringify(value)) return member;
-    const patch = () => patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
-    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval)
-      return guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, patch);
-    return patch();
-  }
+  /** Writes the field (E22, only when it differs), guarded when it takes ORG_ADMIN. */
+  const write = (client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string) =>
+    writeMember(
+      client,
+      inputs.organizationId,
+      member,
+      { [spec.memberField]: value },
+      adminLossGuard(client, scopeOf(inputs), action, inputs.allowAdminRemoval),
+    );
 
   function notMember(s: MemberRef): Error {
     return new ResourceError(
@@ -110,10 +104,10 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       "expiredOn",
     ]),
     label,
-    subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
+    subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
     idOf: (s) => `${s.organizationId}/${s.userId}`,
-    claims: (i) => personKeys(spec.claimKind, i.organizationId, i),
-    holds: (s) => personKeys(spec.claimKind, s.organizationId, s),
+    claims: (i) => personKeys(spec.memberField, i.organizationId, i),
+    holds: (s) => personKeys(spec.memberField, s.organizationId, s),
 
     async diff(olds, news, { client, action, refresh }) {
       const result = diffFields(olds, news, {
@@ -128,7 +122,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       // Removed once; a later up with the date still past has nothing to do.
       if (step === "done") return { changes: false };
       if (step === "remove" && !news.allowAdminRemoval && spec.removesAdmin?.(olds[spec.field], spec.empty))
-        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
+        await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
       // Past the end: emptied. The end moved later (or went) after up emptied it: written again.
       if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
       // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
@@ -140,13 +134,13 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
         !containsUnknown(news[spec.field]) &&
         spec.removesAdmin?.(olds[spec.field], news[spec.field])
       ) {
-        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
+        await assertAdminRemovalAllowed(client, scopeOf(olds), olds.userId, action);
       }
       return result;
     },
 
     async create(inputs, { client, action }) {
-      const member = await findMember(client, inputs);
+      const member = await findMember(client, inputs.organizationId, inputs);
       if (!member) throw notMember(inputs);
       const st = await standingOf(client, inputs.expiresOn);
       // Already past its end: the grant counts as not declared, and nothing is written.
@@ -155,7 +149,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     },
 
     async read(state, { client }) {
-      const member = await findMember(client, state);
+      const member = await findMember(client, state.organizationId, state);
       if (!member) return undefined;
       const namedBy = state.namedBy === "email" ? { email: state.email } : { userId: state.userId };
       const kept = definedOnly({
@@ -171,7 +165,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     },
 
     async update(olds, news, { client, action }) {
-      const member = await findMember(client, { ...news, userId: news.userId ?? olds.userId });
+      const member = await findMember(client, news.organizationId, { ...news, userId: news.userId ?? olds.userId });
       if (!member) throw notMember(news);
       const st = await standingOf(client, news.expiresOn);
       if (st === "expired") return stateOf(news, await write(client, news, member, spec.empty, action), st, news.expiresOn);
@@ -180,7 +174,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
 
     async delete(state, { client, action }) {
       if (state.expiredOn) return; // emptied when it expired
-      const member = await findMember(client, state);
+      const member = await findMember(client, state.organizationId, state);
       if (!member) return; // no longer a member: nothing left to empty
       await write(client, state, member, spec.empty, action);
     },
