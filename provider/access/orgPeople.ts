@@ -138,13 +138,14 @@ export async function liveRoster(client: ReviewAdminClient, orgId: number, known
   return out;
 }
 
-/** What inviting a person needs. */
+/** What inviting a person needs, and the fields a program manages once they are a member (left out: not managed). */
 export interface PersonInputs {
   organizationId: number;
   email: string;
   firstName?: string;
   lastName?: string;
   permissions?: OrganizationPermission[];
+  userIdentifiers?: Identifier[];
   resendWhenExpired?: boolean;
 }
 
@@ -301,6 +302,23 @@ export async function ensurePresent(
   if (!found) return { found, now: await invite(client, inputs, action) };
   if ("member" in found) return { found, now: found };
   return { found, now: await reconcileInvitation(client, inputs, found.invitation, action) };
+}
+
+/**
+ * Brings a person in line with the inputs: present (`ensurePresent`) and, once a member, the
+ * managed fields written (`writeMember`, through `guard`). Returns what was found before and what is there now.
+ */
+export async function bringInLine(
+  client: ReviewAdminClient,
+  inputs: PersonInputs,
+  userId: number | null,
+  action: string,
+  guard: AdminLossGuard,
+): Promise<{ found: Presence | undefined; now: Presence }> {
+  const { found, now } = await ensurePresent(client, inputs, userId, action);
+  if (!("member" in now)) return { found, now };
+  const want = { permissions: inputs.permissions, identifiers: inputs.userIdentifiers };
+  return { found, now: { member: await writeMember(client, inputs.organizationId, now.member, want, guard) } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -14,14 +14,13 @@ import { argsMatch, containsUnknown, outputsMatch } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
 import { adminLossGuard } from "./support/lockout";
 import {
+  bringInLine,
   describePresence,
-  ensurePresent,
   findPerson,
   invitationLapsed,
   livePerson,
   memberByEmail,
   removePerson,
-  writeMember,
   type Presence,
 } from "../access/orgPeople";
 import { normalizeEmail, sameIdentifiers, type Identifier } from "../normalize";
@@ -111,16 +110,13 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st
   const managed: OrgMemberState["managed"] = [];
   if (inputs.permissions !== undefined) managed.push("permissions");
   if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
+  // Every input but the managed fields, which the state holds as they are live.
+  const { permissions: _p, userIdentifiers: _u, ...given } = inputs;
   const kept = {
-    organizationId: inputs.organizationId,
+    ...given,
     email: normalizeEmail(inputs.email),
-    firstName: inputs.firstName,
-    lastName: inputs.lastName,
-    resendWhenExpired: inputs.resendWhenExpired,
-    allowAdminRemoval: inputs.allowAdminRemoval,
     adopted,
     managed,
-    expiresOn: inputs.expiresOn,
     expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   };
   // Past the end date and removed: nothing is held.
@@ -152,14 +148,6 @@ function inputsOf(state: OrgMemberState): Inputs {
 /** The guard of this membership's writes that take ORG_ADMIN or the membership (lockout.ts). */
 const guardOf = (client: ReviewAdminClient, s: { organizationId: number; allowAdminRemoval?: boolean }, action: string) =>
   adminLossGuard(client, scopeOf(s), action, s.allowAdminRemoval);
-
-/** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
-async function converge(client: ReviewAdminClient, inputs: Inputs, userId: number | null, action: string) {
-  const { found, now } = await ensurePresent(client, inputs, userId, action);
-  if (!("member" in now)) return { found, now };
-  const want = { permissions: inputs.permissions, identifiers: inputs.userIdentifiers };
-  return { found, now: { member: await writeMember(client, inputs.organizationId, now.member, want, guardOf(client, inputs, action)) } };
-}
 
 /** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
 async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
@@ -254,7 +242,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   },
 
   async create(inputs, { client, action }, st) {
-    const { found, now } = await converge(client, inputs, null, action);
+    const { found, now } = await bringInLine(client, inputs, null, action, guardOf(client, inputs, action));
     if (found)
       say.info(
         `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
@@ -263,7 +251,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   },
 
   async update(olds, news, { client, action }, st) {
-    const { now } = await converge(client, news, olds.userId, action);
+    const { now } = await bringInLine(client, news, olds.userId, action, guardOf(client, news, action));
     return stateOf(news, now, olds.adopted, st);
   },
 
