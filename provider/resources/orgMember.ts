@@ -122,7 +122,7 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st
   // Past the end date and removed: nothing is held.
   if (!now) {
     const none = { userId: null, invitationExpiration: null, permissions: [], userIdentifiers: [] };
-    return definedOnly({ ...kept, status: "removed", ...none, expiredOn: inputs.expiresOn });
+    return definedOnly({ ...kept, status: "removed", ...none });
   }
   const { status, userId, permissions, userIdentifiers } = livePerson(now);
   const invitationExpiration = "invitation" in now ? now.invitation.expiration : null;
