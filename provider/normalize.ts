@@ -31,3 +31,8 @@ export function sameSet<T>(a: readonly T[], b: readonly T[]): boolean {
 export function normalizeIdentifiers(ids: readonly Identifier[]): Identifier[] {
   return ids.map((i) => ({ abbreviation: i.abbreviation, label: i.label })).sort((a, b) => compareText(a.abbreviation, b.abbreviation));
 }
+
+/** True when two lists of identifiers hold the same, whatever their order. */
+export function sameIdentifiers(a: readonly Identifier[], b: readonly Identifier[]): boolean {
+  return JSON.stringify(normalizeIdentifiers(a)) === JSON.stringify(normalizeIdentifiers(b));
+}

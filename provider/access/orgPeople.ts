@@ -4,10 +4,12 @@
  * invitations (each listed once per run, in pages of 200, and kept up to date by every write made
  * here), the writes themselves, and E19's batching. Nothing else writes a member or an invitation.
  */
+import { takesAdmin } from "../../contract/grants";
 import type { AddUser, Invitation, Member, OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { ignore404, ResourceError } from "../failures";
-import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
+import { normalizeEmail, normalizeIdentifiers, sameIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
+import { definedOnly } from "../util";
 import { hasPassed } from "./clock";
 import { amend, memo, perClient } from "./runCache";
 import { readInChains, splitPoints } from "./splitList";
@@ -136,14 +138,25 @@ export async function liveRoster(client: ReviewAdminClient, orgId: number, known
   return out;
 }
 
-/** What inviting a person needs. */
+/** What inviting a person needs, and the fields a program manages once they are a member (left out: not managed). */
 export interface PersonInputs {
   organizationId: number;
   email: string;
   firstName?: string;
   lastName?: string;
   permissions?: OrganizationPermission[];
+  userIdentifiers?: Identifier[];
   resendWhenExpired?: boolean;
+}
+
+/** The member with this user id, else the one with this email (case-insensitive); undefined when neither is a member. */
+export async function findMember(
+  client: ReviewAdminClient,
+  orgId: number,
+  by: { userId?: number | null; email?: string },
+): Promise<Member | undefined> {
+  const byId = by.userId ? (await listedMembers(client, orgId)).get(by.userId) : undefined;
+  return byId ?? (by.email ? memberByEmail(client, orgId, by.email) : undefined);
 }
 
 /** Finds the person as a member (by user id, then email) or as a pending or expired invitation. */
@@ -153,8 +166,7 @@ export async function findPerson(
   email: string,
   userId?: number | null,
 ): Promise<Presence | undefined> {
-  const members = await listedMembers(client, orgId);
-  const member = (userId ? members.get(userId) : undefined) ?? (await memberByEmail(client, orgId, email));
+  const member = await findMember(client, orgId, { userId, email });
   if (member) return { member };
   const invitation = (await listedInvitations(client, orgId)).get(normalizeEmail(email));
   return invitation ? { invitation } : undefined;
@@ -211,6 +223,52 @@ export async function patchMember(
 }
 
 /**
+ * Runs `write`, which takes ORG_ADMIN or the membership from the member `userId`, as anti-lockout
+ * allows (resources/support/lockout.ts `adminLossGuard`: in turn and judged on a fresh list, or
+ * straight through when the resource allows admin removal). The gateway says when a write needs
+ * it; the rule and its queue stay with the resources, which also judge previews by it.
+ */
+export type AdminLossGuard = <T>(userId: number, write: () => Promise<T>) => Promise<T>;
+
+/** A member's fields a program manages: one left out is not managed (never read or written). */
+export interface MemberFields {
+  permissions?: OrganizationPermission[];
+  identifiers?: Identifier[];
+}
+
+/**
+ * Writes the fields of `want` that differ from the member's (E22: one request, none when all
+ * agree) and returns the member as written; a write that takes ORG_ADMIN goes through `guard`.
+ */
+export async function writeMember(
+  client: ReviewAdminClient,
+  orgId: number,
+  member: Member,
+  want: MemberFields,
+  guard: AdminLossGuard,
+): Promise<Member> {
+  const permissions = want.permissions && !sameSet(member.permissions, want.permissions) ? want.permissions : undefined;
+  const identifiers = want.identifiers && !sameIdentifiers(member.userIdentifiers, want.identifiers) ? want.identifiers : undefined;
+  const write = () =>
+    patchMember(client, orgId, member, definedOnly({ organizationPermissions: permissions, userIdentifiers: identifiers }));
+  return permissions && takesAdmin("organization", member.permissions, permissions) ? guard(member.id, write) : write();
+}
+
+/** Removes the person: the member (E20, through `guard`) or their pending or expired invitation (E13); nobody there is done. */
+export async function removePerson(
+  client: ReviewAdminClient,
+  orgId: number,
+  person: { email: string; userId?: number | null },
+  guard: AdminLossGuard,
+): Promise<void> {
+  const now = await findPerson(client, orgId, person.email, person.userId);
+  if (!now) return;
+  if ("invitation" in now) return deleteInvitation(client, orgId, now.invitation.email);
+  const userId = now.member.id;
+  await guard(userId, () => removeMember(client, orgId, userId));
+}
+
+/**
  * An invitation exists: re-invite with new permissions when they differ (the API cannot edit an
  * invitation), re-send it when expired (unless resendWhenExpired is false), else keep it.
  */
@@ -244,6 +302,23 @@ export async function ensurePresent(
   if (!found) return { found, now: await invite(client, inputs, action) };
   if ("member" in found) return { found, now: found };
   return { found, now: await reconcileInvitation(client, inputs, found.invitation, action) };
+}
+
+/**
+ * Brings a person in line with the inputs: present (`ensurePresent`) and, once a member, the
+ * managed fields written (`writeMember`, through `guard`). Returns what was found before and what is there now.
+ */
+export async function bringInLine(
+  client: ReviewAdminClient,
+  inputs: PersonInputs,
+  userId: number | null,
+  action: string,
+  guard: AdminLossGuard,
+): Promise<{ found: Presence | undefined; now: Presence }> {
+  const { found, now } = await ensurePresent(client, inputs, userId, action);
+  if (!("member" in now)) return { found, now };
+  const want = { permissions: inputs.permissions, identifiers: inputs.userIdentifiers };
+  return { found, now: { member: await writeMember(client, inputs.organizationId, now.member, want, guard) } };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,11 +20,10 @@ import {
   standingOn,
   type ClaimKey,
   type Grant,
-  type GrantIdentifier,
   type Scope,
   type Subject,
 } from "../../contract/grants";
-import { normalizeIdentifiers, sameSet } from "../normalize";
+import { sameIdentifiers, sameSet } from "../normalize";
 
 /** A grant as it is live; at an organization, an invitation is "invited" (or "expired") until accepted. */
 export interface LiveGrant extends Grant {
@@ -97,9 +96,6 @@ export function differs(want: Grant, have: LiveGrant): boolean {
   if (want.identifiers && (have.status ?? "active") === "active" && !sameIdentifiers(want.identifiers, have.identifiers ?? [])) return true;
   return have.status === "expired";
 }
-
-const sameIdentifiers = (a: readonly GrantIdentifier[], b: readonly GrantIdentifier[]) =>
-  JSON.stringify(normalizeIdentifiers(a)) === JSON.stringify(normalizeIdentifiers(b));
 
 /**
  * True when going from `have` to `want` (undefined: removed) takes what anti-lockout guards at the

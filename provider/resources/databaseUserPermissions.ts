@@ -82,7 +82,7 @@ function stateOf(
   const kept = { databaseId: inputs.databaseId, userId: inputs.userId, allowAdminRemoval: inputs.allowAdminRemoval, adopted };
   if (!live) {
     const { active = false, username = null } = olds ?? {};
-    return definedOnly({ ...kept, permissions: [], active, username, expiresOn: inputs.expiresOn, expiredOn: inputs.expiresOn });
+    return definedOnly({ ...kept, permissions: [], active, username, expiresOn: inputs.expiresOn });
   }
   return definedOnly({
     ...kept,

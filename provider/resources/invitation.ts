@@ -94,7 +94,7 @@ const label = (s: { email: string; organizationId: number }) => `Invitation of $
 function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): InvitationState {
   const kept = { ...inputs, email: normalizeEmail(inputs.email), adopted, expiringSoon: st === "soon" ? inputs.expiresOn : undefined };
   // Withdrawn at its end date: nothing is pending.
-  if (!now) return definedOnly({ ...kept, status: "removed", expiration: null, userId: null, expiredOn: inputs.expiresOn });
+  if (!now) return definedOnly({ ...kept, status: "removed", expiration: null, userId: null });
   if ("member" in now) return definedOnly({ ...kept, status: "accepted", expiration: null, userId: now.member.id });
   return definedOnly({
     ...kept,

@@ -5,26 +5,25 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import { takesAdmin, type Scope } from "../../contract/grants";
-import type { Member, OrganizationPermission } from "../../contract/types";
+import type { Scope } from "../../contract/grants";
+import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, outputsMatch } from "./support/lifecycle";
 import { personKeys } from "./support/handover";
-import { guardAdminLoss } from "./support/lockout";
+import { adminLossGuard } from "./support/lockout";
 import {
-  deleteInvitation,
+  bringInLine,
   describePresence,
-  ensurePresent,
   findPerson,
   invitationLapsed,
+  livePerson,
   memberByEmail,
-  patchMember,
-  removeMember,
+  removePerson,
   type Presence,
 } from "../access/orgPeople";
-import { normalizeEmail, normalizeIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
+import { normalizeEmail, sameIdentifiers, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay } from "./support/expiry";
 import { personGrant, type Standing } from "./support/personGrant";
@@ -111,41 +110,23 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st
   const managed: OrgMemberState["managed"] = [];
   if (inputs.permissions !== undefined) managed.push("permissions");
   if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
+  // Every input but the managed fields, which the state holds as they are live.
+  const { permissions: _p, userIdentifiers: _u, ...given } = inputs;
   const kept = {
-    organizationId: inputs.organizationId,
+    ...given,
     email: normalizeEmail(inputs.email),
-    firstName: inputs.firstName,
-    lastName: inputs.lastName,
-    resendWhenExpired: inputs.resendWhenExpired,
-    allowAdminRemoval: inputs.allowAdminRemoval,
     adopted,
     managed,
-    expiresOn: inputs.expiresOn,
     expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   };
   // Past the end date and removed: nothing is held.
   if (!now) {
     const none = { userId: null, invitationExpiration: null, permissions: [], userIdentifiers: [] };
-    return definedOnly({ ...kept, status: "removed", ...none, expiredOn: inputs.expiresOn });
+    return definedOnly({ ...kept, status: "removed", ...none });
   }
-  if ("member" in now) {
-    return definedOnly({
-      ...kept,
-      status: "active",
-      userId: now.member.id,
-      invitationExpiration: null,
-      permissions: sortedSet(now.member.permissions),
-      userIdentifiers: normalizeIdentifiers(now.member.userIdentifiers),
-    });
-  }
-  return definedOnly({
-    ...kept,
-    status: now.invitation.expired ? "expired" : "invited",
-    userId: null,
-    invitationExpiration: now.invitation.expiration,
-    permissions: sortedSet(now.invitation.organizationPermissions),
-    userIdentifiers: [],
-  });
+  const { status, userId, permissions, userIdentifiers } = livePerson(now);
+  const invitationExpiration = "invitation" in now ? now.invitation.expiration : null;
+  return definedOnly({ ...kept, status, userId, invitationExpiration, permissions, userIdentifiers });
 }
 
 /** The inputs a state stands for: managed fields only, so a refresh rewrites them to what is live. */
@@ -164,44 +145,19 @@ function inputsOf(state: OrgMemberState): Inputs {
   });
 }
 
-/** Brings a member's managed fields in line with the inputs (E22, only what differs). */
-async function applyToMember(client: ReviewAdminClient, inputs: Inputs, member: Member, action: string): Promise<Member> {
-  const body: Parameters<typeof patchMember>[3] = {};
-  let losesAdmin = false;
-  if (inputs.permissions && !sameSet(member.permissions, inputs.permissions)) {
-    losesAdmin = takesAdmin("organization", member.permissions, inputs.permissions) && !inputs.allowAdminRemoval;
-    body.organizationPermissions = inputs.permissions;
-  }
-  if (inputs.userIdentifiers && JSON.stringify(normalizeIdentifiers(member.userIdentifiers)) !== JSON.stringify(inputs.userIdentifiers)) {
-    body.userIdentifiers = inputs.userIdentifiers;
-  }
-  const write = () => patchMember(client, inputs.organizationId, member, body);
-  return losesAdmin ? guardAdminLoss(client, scopeOf(inputs), [member.id], action, write) : write();
-}
-
-/** Makes the person present (invited, added or adopted) with the managed fields applied once they are a member. */
-async function converge(client: ReviewAdminClient, inputs: Inputs, userId: number | null, action: string) {
-  const { found, now } = await ensurePresent(client, inputs, userId, action);
-  const applied: Presence = "member" in now ? { member: await applyToMember(client, inputs, now.member, action) } : now;
-  return { found, now: applied };
-}
+/** The guard of this membership's writes that take ORG_ADMIN or the membership (lockout.ts). */
+const guardOf = (client: ReviewAdminClient, s: { organizationId: number; allowAdminRemoval?: boolean }, action: string) =>
+  adminLossGuard(client, scopeOf(s), action, s.allowAdminRemoval);
 
 /** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
 async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
   const now = await findPerson(client, olds.organizationId, olds.email, null);
-  return (
-    !!now && "member" in now && JSON.stringify(normalizeIdentifiers(now.member.userIdentifiers)) !== JSON.stringify(news.userIdentifiers)
-  );
+  return !!now && "member" in now && !sameIdentifiers(now.member.userIdentifiers, news.userIdentifiers ?? []);
 }
 
 /** Removes the person's membership (E20, anti-lockout unless allowed) or pending invitation (E13); gone already is done. */
-async function removePerson(client: ReviewAdminClient, s: OrgMemberState, action: string): Promise<void> {
-  const now = await findPerson(client, s.organizationId, s.email, s.userId);
-  if (!now) return;
-  if ("invitation" in now) return deleteInvitation(client, s.organizationId, now.invitation.email);
-  const remove = () => removeMember(client, s.organizationId, now.member.id);
-  await (s.allowAdminRemoval ? remove() : guardAdminLoss(client, scopeOf(s), [now.member.id], action, remove));
-}
+const remove = (client: ReviewAdminClient, s: OrgMemberState, action: string) =>
+  removePerson(client, s.organizationId, s, guardOf(client, s, action));
 
 /** The OrgMember implementation run by the plugin (the steps: support/personGrant.ts). */
 export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
@@ -260,7 +216,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   holding: () => true,
   stateOf,
   inputsOf,
-  // A create that adopts an org admin with permissions lacking ORG_ADMIN (up refuses it too: applyToMember).
+  // A create that adopts an org admin with permissions lacking ORG_ADMIN (up refuses it too: writeMember's guard).
   adoptionGuard: {
     known: (i) => [i.organizationId, i.email, i.permissions, i.allowAdminRemoval],
     find: async (client, i) => {
@@ -286,7 +242,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   },
 
   async create(inputs, { client, action }, st) {
-    const { found, now } = await converge(client, inputs, null, action);
+    const { found, now } = await bringInLine(client, inputs, null, action, guardOf(client, inputs, action));
     if (found)
       say.info(
         `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
@@ -295,18 +251,18 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   },
 
   async update(olds, news, { client, action }, st) {
-    const { now } = await converge(client, news, olds.userId, action);
+    const { now } = await bringInLine(client, news, olds.userId, action, guardOf(client, news, action));
     return stateOf(news, now, olds.adopted, st);
   },
 
   async expire(olds, news, { client, action }) {
     say.info(`${action}: expired on ${news.expiresOn}: removing ${olds.email} from the organization`);
-    await removePerson(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
+    await remove(client, { ...olds, allowAdminRemoval: news.allowAdminRemoval }, action);
   },
 
   async remove(state, { client, action }) {
     if (state.adopted) say.warn(`${action}: removing ${state.email}, who was a member before this program adopted them`);
-    await removePerson(client, state, action);
+    await remove(client, state, action);
   },
 });
 

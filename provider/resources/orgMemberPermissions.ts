@@ -2,7 +2,6 @@
  * OrgMemberPermissions: the organization permissions of one existing member (E21/E22).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { takesAdmin } from "../../contract/grants";
 import type { OrganizationPermission } from "../../contract/types";
 import { OrganizationPermissions } from "./support/inputs";
 import { argsMatch } from "./support/lifecycle";
@@ -30,12 +29,10 @@ export interface OrgMemberPermissionsArgs {
 export const orgMemberPermissions = memberFieldResource({
   kind: "OrgMemberPermissions",
   field: "permissions",
-  bodyField: "organizationPermissions",
-  claimKind: "permissions",
+  memberField: "permissions",
   schema: OrganizationPermissions,
   read: (m) => sortedSet(m.permissions),
   empty: [],
-  removesAdmin: (from, to) => takesAdmin("organization", from, to),
   expires: true,
 });
 argsMatch<OrgMemberPermissionsArgs, MemberFieldInputs<"permissions", OrganizationPermission[]>>(true);

@@ -32,8 +32,7 @@ export interface UserIdentifiersArgs {
 export const userIdentifiers = memberFieldResource({
   kind: "UserIdentifiers",
   field: "identifiers",
-  bodyField: "userIdentifiers",
-  claimKind: "identifiers",
+  memberField: "identifiers",
   schema: IdentifierList,
   read: (m) => normalizeIdentifiers(m.userIdentifiers),
   empty: [] as Identifier[],

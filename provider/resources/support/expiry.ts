@@ -93,31 +93,6 @@ export function dateFields(m: { ends: Record<string, string>; soon: Record<strin
   return { expiresOn: nonEmpty(m.ends), expiringSoon: nonEmpty(m.soon), expired: nonEmpty(m.expired) };
 }
 
-/**
- * What a per-person resource's diff does about its end date (DatabaseUserPermissions, OrgMember,
- * OrgMemberPermissions, Invitation): "remove" (past it, not removed yet: preview says so),
- * "done" (removed before; nothing to do), "restore" (removed before, but the end moved later or
- * went), or undefined (judge the change as usual). Warns of an end within expiringSoonDays.
- */
-export async function expiryStep(
-  client: ReviewAdminClient,
-  action: string,
-  who: string,
-  expiresOn: string | undefined,
-  expiredOn: string | undefined,
-  refresh = false,
-): Promise<"remove" | "done" | "restore" | undefined> {
-  const day = expiresOn ? await today(client) : undefined;
-  const st = day ? standing({ expiresOn }, day) : "active";
-  if (st === "expired") {
-    if (expiredOn) return "done";
-    say.warn(expiredLine(action, who, expiresOn!));
-    return "remove";
-  }
-  if (st === "soon" && !refresh) warnExpiringSoon(action, { [who]: expiresOn! }, day!, (w) => w);
-  return expiredOn ? "restore" : undefined;
-}
-
 /** Where a grant stands today by the service's clock ("active" without an end date: nothing is asked). */
 export async function standingOf(client: ReviewAdminClient, expiresOn: string | undefined): Promise<Standing> {
   return expiresOn ? standing({ expiresOn }, await today(client)) : "active";

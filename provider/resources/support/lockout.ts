@@ -17,7 +17,7 @@ import { administers, type Scope } from "../../../contract/grants";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
 import { listedDatabaseUsers, relistDatabaseUsers } from "../../access/databaseGrants";
-import { listedMembers, relistMembers } from "../../access/orgPeople";
+import { listedMembers, relistMembers, type AdminLossGuard } from "../../access/orgPeople";
 import { lockoutRefusal, type LiveGrant } from "../../access/plan";
 import { currentUser } from "../../access/runCache";
 
@@ -122,4 +122,9 @@ export async function guardAdminLoss<T>(
     if (problem) throw problem;
     return write();
   });
+}
+
+/** The guard a gateway's write takes (orgPeople.ts `AdminLossGuard`): `guardAdminLoss` at the scope, or straight through when `allow`. */
+export function adminLossGuard(client: ReviewAdminClient, scope: Scope, what: string, allow: boolean | undefined): AdminLossGuard {
+  return (userId, write) => (allow ? write() : guardAdminLoss(client, scope, [userId], what, write));
 }

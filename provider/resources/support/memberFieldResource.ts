@@ -2,38 +2,39 @@
  * One field (E22) of one existing member, for repos where membership itself is managed elsewhere
  * (SSO, say): the shape shared by OrgMemberPermissions and UserIdentifiers. The member is named by
  * `userId` or `email`; create never adds anyone. Delete empties the field; the membership stays.
+ * A per-person grant (personGrant.ts) whose end date empties the field instead of removing anyone.
  */
 import { z } from "zod";
+import type { Scope } from "../../../contract/grants";
 import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
 import { definedOnly } from "../../util";
 import { Email, OrganizationId, UserId } from "./inputs";
 import { personKeys } from "./handover";
-import { containsUnknown, defineResource, diffFields, outputsMatch } from "./lifecycle";
-import { assertAdminRemovalAllowed, guardAdminLoss } from "./lockout";
+import { outputsMatch } from "./lifecycle";
+import { adminLossGuard } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { normalizeEmail } from "../../normalize";
-import { listedMembers, memberByEmail, patchMember } from "../../access/orgPeople";
-import { CalendarDay, expiryStep, standingOf, type Standing } from "./expiry";
+import { findMember, writeMember, type MemberFields } from "../../access/orgPeople";
+import { CalendarDay, type Standing } from "./expiry";
+import { personGrant } from "./personGrant";
+
+const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
 
 /** Which E22 field a resource manages, and how to read it. */
 export interface MemberFieldSpec<F extends string, V> {
   kind: string;
   /** Input and output name of the value. */
   field: F;
-  /** E22 body name. */
-  bodyField: "organizationPermissions" | "userIdentifiers";
   /** Schema of the input value (normalizing: sorted, unique). */
   schema: z.ZodType<V>;
   /** The live value, normalized the same way. */
   read: (m: Member) => V;
   /** The value written at delete. */
   empty: V;
-  /** True when going from `from` to `to` takes ORG_ADMIN away. */
-  removesAdmin?: (from: V, to: V) => boolean;
-  /** What a claim on this field is called (handover.ts). */
-  claimKind: "permissions" | "identifiers";
+  /** Which of the member's fields: its name in the gateway (orgPeople.ts `MemberFields`), in a grant and in a claim (handover.ts). */
+  memberField: keyof MemberFields;
   /** The field is a grant that takes `expiresOn`: from that day on up empties it. */
   expires?: boolean;
 }
@@ -57,20 +58,12 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     }) as unknown as z.ZodType<I>;
 
   const label = (s: MemberRef) => `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
+  const isEmpty = (m: Member) => JSON.stringify(spec.read(m)) === JSON.stringify(spec.empty);
 
-  async function findMember(client: ReviewAdminClient, s: { organizationId: number; userId?: number | null; email?: string }) {
-    if (s.userId) {
-      const byId = (await listedMembers(client, s.organizationId)).get(s.userId);
-      if (byId) return byId;
-    }
-    return s.email ? memberByEmail(client, s.organizationId, s.email) : undefined;
-  }
-
-  function stateOf(inputs: MemberRef, member: Member, st: Standing = "active", expiredOn?: string): S {
+  function stateOf(inputs: MemberRef, member: Member, st: Standing): S {
     return definedOnly({
       expiresOn: inputs.expiresOn,
       expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
-      expiredOn,
       organizationId: inputs.organizationId,
       userId: member.id,
       email: normalizeEmail(member.email),
@@ -80,22 +73,38 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     }) as S;
   }
 
-  async function write(client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string): Promise<Member> {
-    const live = spec.read(member);
-    if (JSON.stringify(live) === JSON.stringify(value)) return member;
-    const patch = () => patchMember(client, inputs.organizationId, member, { [spec.bodyField]: value });
-    if (spec.removesAdmin?.(live, value) && !inputs.allowAdminRemoval)
-      return guardAdminLoss(client, { kind: "organization", id: inputs.organizationId }, [member.id], action, patch);
-    return patch();
+  /** The inputs a state stands for: the member named as the program named them. */
+  function inputsOf(state: S): I {
+    const namedBy = state.namedBy === "email" ? { email: state.email } : { userId: state.userId };
+    return definedOnly({
+      organizationId: state.organizationId,
+      ...namedBy,
+      allowAdminRemoval: state.allowAdminRemoval,
+      expiresOn: state.expiresOn,
+      [spec.field]: state[spec.field],
+    }) as I;
   }
 
-  function notMember(s: MemberRef): Error {
-    return new ResourceError(
-      `${label(s)}: ${s.email ?? `user ${s.userId}`} is not a member of organization ${s.organizationId}; ${spec.kind} manages existing members only (use OrgMember to add people)`,
+  /** Writes the field (E22, only when it differs), guarded when it takes ORG_ADMIN. */
+  const write = (client: ReviewAdminClient, inputs: MemberRef, member: Member, value: V, action: string) =>
+    writeMember(
+      client,
+      inputs.organizationId,
+      member,
+      { [spec.memberField]: value },
+      adminLossGuard(client, scopeOf(inputs), action, inputs.allowAdminRemoval),
+    );
+
+  /** The member a create or update names (an update: by the user id its state found, else as named); not a member fails. */
+  async function member(client: ReviewAdminClient, inputs: I, olds?: S): Promise<Member> {
+    const found = await findMember(client, inputs.organizationId, { ...inputs, userId: inputs.userId ?? olds?.userId });
+    if (found) return found;
+    throw new ResourceError(
+      `${label(inputs)}: ${inputs.email ?? `user ${inputs.userId}`} is not a member of organization ${inputs.organizationId}; ${spec.kind} manages existing members only (use OrgMember to add people)`,
     );
   }
 
-  return defineResource<I, S>({
+  return personGrant<I, S, Member>({
     kind: spec.kind,
     inputs: Inputs,
     outputs: outputsMatch<S>()([
@@ -110,79 +119,43 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       "expiredOn",
     ]),
     label,
-    subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
+    subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
     idOf: (s) => `${s.organizationId}/${s.userId}`,
-    claims: (i) => personKeys(spec.claimKind, i.organizationId, i),
-    holds: (s) => personKeys(spec.claimKind, s.organizationId, s),
+    claims: (i) => personKeys(spec.memberField, i.organizationId, i),
+    holds: (s) => personKeys(spec.memberField, s.organizationId, s),
 
-    async diff(olds, news, { client, action, refresh }) {
-      const result = diffFields(olds, news, {
-        replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
-        // The member is named by one of the two: the other is not an input of this resource.
-        ignore: ["userId", "email"],
-      });
-      const step =
-        result.replaces?.length || containsUnknown(news.expiresOn)
-          ? undefined
-          : await expiryStep(client, action, olds.email, news.expiresOn, olds.expiredOn, refresh);
-      // Removed once; a later up with the date still past has nothing to do.
-      if (step === "done") return { changes: false };
-      if (step === "remove" && !news.allowAdminRemoval && spec.removesAdmin?.(olds[spec.field], spec.empty))
-        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
-      // Past the end: emptied. The end moved later (or went) after up emptied it: written again.
-      if (step === "remove" || step === "restore") return { changes: true, replaces: [] };
-      // Anti-lockout at preview, only when the change takes ORG_ADMIN away. A value not known yet
-      // is judged at up, with the real value (write checks again).
-      if (
-        result.changes &&
-        !result.replaces?.length &&
-        !news.allowAdminRemoval &&
-        !containsUnknown(news[spec.field]) &&
-        spec.removesAdmin?.(olds[spec.field], news[spec.field])
-      ) {
-        await assertAdminRemovalAllowed(client, { kind: "organization", id: olds.organizationId }, olds.userId, action);
-      }
-      return result;
-    },
+    scopeKind: "organization",
+    scopeId: (x) => x.organizationId,
+    diffRule: (_olds, news) => ({
+      replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
+      // The member is named by one of the two: the other is not an input of this resource.
+      ignore: ["userId", "email"],
+    }),
+    who: (s) => s.email,
+    grant: (i) => ({
+      scope: scopeOf(i),
+      subject: definedOnly({ email: i.email, userId: i.userId }),
+      [spec.memberField]: i[spec.field],
+      window: { expiresOn: i.expiresOn },
+    }),
+    heldGrant: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId }, [spec.memberField]: s[spec.field] }),
+    find: (client, x) => findMember(client, x.organizationId, x),
+    holding: (m) => !isEmpty(m),
+    // personGrant hands a field kind its member (`field`) in stateOf, create, update and expire.
+    stateOf: (inputs, m, _adopted, st) => stateOf(inputs, m!, st),
+    inputsOf,
+    field: { person: member },
+    // Past the end a create writes nothing and says nothing: the member's field stays as found.
+    words: {},
 
-    async create(inputs, { client, action }) {
-      const member = await findMember(client, inputs);
-      if (!member) throw notMember(inputs);
-      const st = await standingOf(client, inputs.expiresOn);
-      // Already past its end: the grant counts as not declared, and nothing is written.
-      if (st === "expired") return stateOf(inputs, member, st, inputs.expiresOn);
-      return stateOf(inputs, await write(client, inputs, member, inputs[spec.field], action), st);
-    },
+    create: async (inputs, { client, action }, st, m) => stateOf(inputs, await write(client, inputs, m!, inputs[spec.field], action), st),
+    update: async (_olds, news, { client, action }, st, m) => stateOf(news, await write(client, news, m!, news[spec.field], action), st),
+    expire: (_olds, news, { client, action }, m) => write(client, news, m!, spec.empty, action),
 
-    async read(state, { client }) {
-      const member = await findMember(client, state);
-      if (!member) return undefined;
-      const namedBy = state.namedBy === "email" ? { email: state.email } : { userId: state.userId };
-      const kept = definedOnly({
-        organizationId: state.organizationId,
-        ...namedBy,
-        allowAdminRemoval: state.allowAdminRemoval,
-        expiresOn: state.expiresOn,
-      });
-      // Emptied at its end date and still empty: kept so. Given back by hand: the next up empties it again.
-      const stillEmpty = JSON.stringify(spec.read(member)) === JSON.stringify(spec.empty);
-      const fresh = stateOf(kept, member, await standingOf(client, state.expiresOn), stillEmpty ? state.expiredOn : undefined);
-      return { state: fresh, inputs: { ...kept, [spec.field]: fresh[spec.field] } as I };
-    },
-
-    async update(olds, news, { client, action }) {
-      const member = await findMember(client, { ...news, userId: news.userId ?? olds.userId });
-      if (!member) throw notMember(news);
-      const st = await standingOf(client, news.expiresOn);
-      if (st === "expired") return stateOf(news, await write(client, news, member, spec.empty, action), st, news.expiresOn);
-      return stateOf(news, await write(client, news, member, news[spec.field], action), st);
-    },
-
-    async delete(state, { client, action }) {
-      if (state.expiredOn) return; // emptied when it expired
-      const member = await findMember(client, state);
-      if (!member) return; // no longer a member: nothing left to empty
-      await write(client, state, member, spec.empty, action);
+    async remove(state, { client, action }) {
+      const found = await findMember(client, state.organizationId, state);
+      // No longer a member: nothing left to empty.
+      if (found) await write(client, state, found, spec.empty, action);
     },
   });
 }

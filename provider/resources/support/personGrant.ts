@@ -1,17 +1,22 @@
 /**
- * A per-person resource (DatabaseUserPermissions, OrgMember, Invitation): one declared grant, a
- * roster of one. A kind says only what is its own (its inputs and state, how it finds the person
- * through the gateway, how it writes and removes, its words); the steps are here, once, on the
- * same planner as the rosters (access/plan.ts `planOne`: `planGrants` for a map of one):
+ * A per-person resource (DatabaseUserPermissions, OrgMember, Invitation, and the member-field
+ * resources OrgMemberPermissions and UserIdentifiers): one declared grant, a roster of one. A kind
+ * says only what is its own (its inputs and state, how it finds the person through the gateway,
+ * how it writes and removes, its words); the steps are here, once, on the same planner as the
+ * rosters (access/plan.ts `planOne`: `planGrants` for a map of one):
  *
  * - diff: the fields compared (a DiffRule), then the window on the service's day (expired: removed
  *   once, preview says so; the end moved later after a removal: granted again; ending soon: warned),
  *   then anti-lockout at preview on what the change takes (lockout.ts, the one rule).
  * - check: anti-lockout of a create that would adopt a grant and take the administering permission.
  * - create, update: past the end nothing is written (update removes what is held, once); else the
- *   kind's write.
+ *   kind's write. The end date is the engine's to record (`expiredOn`).
  * - read (refresh): the person as listed; a grant removed at its end and still gone stays in state.
  * - delete: nothing when expiry removed it already; else the kind's removal.
+ *
+ * A field kind (`field`: one field of a person who is there already) differs in what its end
+ * removes: the field is emptied and the person stays. So its person is found first at create and
+ * update (absent fails, past the end too), and refresh drops it only once the person is gone.
  *
  * Not a GrantRosterKind: a roster lists its whole scope at every step, a per-person resource must
  * not (a plain preview sends nothing, an update writes without listing), so its "live" grant in
@@ -36,7 +41,8 @@ export interface PersonInputs {
 
 /** What every per-person resource's state holds. */
 export interface PersonState extends PersonInputs {
-  adopted: boolean;
+  /** Absent where the resource never adopts anyone (a field kind). */
+  adopted?: boolean;
   /** Set once up has removed the grant because its end date passed. */
   expiredOn?: string;
 }
@@ -64,8 +70,11 @@ export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, 
   find(client: ReviewAdminClient, x: I | S): Promise<L | undefined>;
   /** Whether a listed person holds anything of the grant (false: as if absent). */
   holding(l: L): boolean;
-  /** The state of the person as listed now; `live` undefined: removed at the end date. */
-  stateOf(inputs: I, live: L | undefined, adopted: boolean, standing: Standing, olds?: S): S;
+  /**
+   * The state of the person as listed now, without `expiredOn` (the engine records it); `live`
+   * undefined: removed at the end date (a field kind always gets its person).
+   */
+  stateOf(inputs: I, live: L | undefined, adopted: S["adopted"], standing: Standing, olds?: S): S;
   /** The inputs a state stands for (refresh writes them back). */
   inputsOf(s: S): I;
   /** Anti-lockout of a create at check: the listed person, when the inputs that decide it are known. */
@@ -79,17 +88,22 @@ export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, 
   moreChanges?(olds: S, news: I, op: Operation, replaced: boolean): Promise<boolean>;
   /** Whether the end date still applies to what the state holds (an accepted invitation: no). */
   expires?(olds: S, news: I, op: Operation): Promise<boolean>;
-  /** Brings the person in line with the inputs at create (adopting what is there). */
-  create(inputs: I, op: Operation, standing: Standing): Promise<S>;
-  /** Applies changed inputs before the end date. */
-  update(olds: S, news: I, op: Operation, standing: Standing): Promise<S>;
-  /** Removes what the grant holds at its end date (anti-lockout still holding). */
-  expire(olds: S, news: I, op: Operation): Promise<void>;
+  /**
+   * Set for a grant on one field of a person who is there already (see the file comment): how a
+   * create or update finds that person (`olds`: the state an update starts from); throws when absent.
+   */
+  field?: { person(client: ReviewAdminClient, inputs: I, olds?: S): Promise<L> };
+  /** Brings the person in line with the inputs at create (adopting what is there); `person`: a field kind's. */
+  create(inputs: I, op: Operation, standing: Standing, person?: L): Promise<S>;
+  /** Applies changed inputs before the end date; `person`: a field kind's. */
+  update(olds: S, news: I, op: Operation, standing: Standing, person?: L): Promise<S>;
+  /** Removes what the grant holds at its end date (anti-lockout still holding); a field kind empties `person`'s field and returns them. */
+  expire(olds: S, news: I, op: Operation, person?: L): Promise<L | void>;
   /** Removes what the grant holds at delete. */
   remove(state: S, op: Operation): Promise<void>;
   words: {
-    /** What a create past the end date does not do: "nothing granted", "nobody added". */
-    noneMade: string;
+    /** What a create past the end date does not do: "nothing granted", "nobody added"; absent: nothing is said. */
+    noneMade?: string;
   };
 }
 
@@ -102,6 +116,13 @@ function knownGrant(g: Grant): Grant {
   return out;
 }
 
+/** A field kind's grant past its end: its fields emptied, the person kept. */
+const emptied = (g: Grant): Grant =>
+  definedOnly({ scope: g.scope, subject: g.subject, permissions: g.permissions && [], identifiers: g.identifiers && [] });
+
+/** The state with its end recorded: `expiredOn` set (the date the grant was removed at) or gone. */
+const ended = <S extends PersonState>(state: S, expiredOn: string | undefined): S => definedOnly({ ...state, expiredOn });
+
 /** Builds a per-person resource's implementation from its kind (see the file comment). */
 export function personGrant<I extends PersonInputs, S extends PersonState, L>(kind: PersonGrantKind<I, S, L>): ResourceImplementation {
   const scopeOf = (x: I | S): Scope => ({ kind: kind.scopeKind, id: kind.scopeId(x) });
@@ -111,7 +132,11 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
   async function planFor(client: ReviewAdminClient, inputs: I, have: LiveGrant | undefined) {
     const want = knownGrant(kind.grant(inputs));
     const day = await dayIfDated(client, [want.window ?? {}]);
-    return { ...planOne(want, have, { scope: scopeOf(inputs), day, soonDays: expiringSoonDays() }), day };
+    const plan = planOne(want, have, { scope: scopeOf(inputs), day, soonDays: expiringSoonDays() });
+    // Past its end a field kind's grant is its field emptied: what that takes is what the end takes.
+    if (plan.standing === "expired" && kind.field)
+      return { ...plan, losing: planOne(emptied(kind.grant(inputs)), have, { scope: scopeOf(inputs) }).losing, day };
+    return { ...plan, day };
   }
 
   /** Refuses at preview what anti-lockout refuses: taking what is guarded from the person `held` names. */
@@ -169,30 +194,36 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
     },
 
     async create(inputs, op) {
+      // A field kind's person must be there, past the end too (the state names them): found before the day is asked.
+      const person = await kind.field?.person(op.client, inputs);
       const { standing } = await planFor(op.client, inputs, undefined);
       if (standing === "expired") {
-        say.warn(`${op.action}: expired on ${inputs.expiresOn}: ${kind.words.noneMade}`);
-        return kind.stateOf(inputs, undefined, false, standing);
+        if (kind.words.noneMade) say.warn(`${op.action}: expired on ${inputs.expiresOn}: ${kind.words.noneMade}`);
+        return ended(kind.stateOf(inputs, person, false, standing), inputs.expiresOn);
       }
-      return kind.create(inputs, op, standing);
+      return kind.create(inputs, op, standing, person);
     },
 
     async read(state, { client }) {
       const found = await kind.find(client, state);
-      const live = found && kind.holding(found) ? found : undefined;
+      const held = !!found && kind.holding(found);
       // Removed at its end date and still gone: kept as it is. Back by hand: the next up removes it again.
-      if (!live && state.expiredOn) return { state };
+      if (!held && state.expiredOn && !kind.field) return { state };
+      // A field kind's person holding an empty field is still there (emptied at its end, or by hand).
+      const live = held || kind.field ? found : undefined;
       if (!live) return undefined;
       const { standing } = await planFor(client, kind.inputsOf(state), undefined);
-      const fresh = kind.stateOf(kind.inputsOf(state), live, state.adopted, standing, state);
+      // Emptied at its end date and still empty: a field kind's state keeps saying so.
+      const fresh = ended(kind.stateOf(kind.inputsOf(state), live, state.adopted, standing, state), held ? undefined : state.expiredOn);
       return { state: fresh, inputs: kind.inputsOf(fresh) };
     },
 
     async update(olds, news, op) {
+      const person = await kind.field?.person(op.client, news, olds);
       const { standing } = await planFor(op.client, news, undefined);
-      if (standing !== "expired") return kind.update(olds, news, op, standing);
-      if (!olds.expiredOn) await kind.expire(olds, news, op);
-      return kind.stateOf(news, undefined, olds.adopted, standing, olds);
+      if (standing !== "expired") return kind.update(olds, news, op, standing, person);
+      const left = olds.expiredOn ? person : await kind.expire(olds, news, op, person);
+      return ended(kind.stateOf(news, left || undefined, olds.adopted, standing, olds), news.expiresOn);
     },
 
     async delete(state, op) {
