@@ -9,10 +9,17 @@
  * its plugin several times smaller. Nothing is lost for the reader: these are the properties the
  * preview hides already (the roster's diff names each person who changes instead).
  *
+ * A large output text is also deflated ({@link packOutputs}): the outputs are written only by the
+ * provider (create, update, and a refresh that found a change), cross the engine at every step
+ * and fill most of the checkpoint. Inputs stay plain JSON: the program writes them at every run,
+ * and compressed bytes could differ between two machines' zlib for the same content.
+ *
  * The rule is written here, not in the provider, because the policy pack and `review --stack`
  * read the same properties from the engine and from `pulumi stack export`, and may import only
- * the contract. Old states hold the maps themselves: {@link unpackProps} reads both.
+ * the contract. Old states hold the maps themselves or plain JSON text: {@link unpackProps} reads all three.
  */
+import deepEqual from "fast-deep-equal";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 /** What both rosters keep beside their own map: the undeclared, the gate's record, end dates. */
 const ROSTER_LISTS = ["unmanaged", "knownExceptions", "declaredElsewhere", "expiresOn", "expiringSoon", "expired", "foundWhenAdopted"];
@@ -40,9 +47,25 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-/** True for a packed value: JSON text of an object or a list (a property of these never holds another string). */
+/** The prefix of a deflated packed text: raw deflate, then base64 (no JSON text starts so). */
+const DEFLATED = "deflate:";
+
+/** Output texts longer than this are deflated (a roster of about 300 people); shorter ones stay readable. */
+export const DEFLATE_ABOVE = 64 * 1024;
+
+/** True for a packed value: JSON text of an object or a list, or that text deflated (a property of these never holds another string). */
 export function isPacked(value: unknown): value is string {
-  return typeof value === "string" && (value.startsWith("{") || value.startsWith("["));
+  return typeof value === "string" && (value.startsWith("{") || value.startsWith("[") || value.startsWith(DEFLATED));
+}
+
+/** The value a packed text holds, plain or deflated. */
+export function unpackValue(text: string): unknown {
+  const json = text.startsWith(DEFLATED) ? inflateRawSync(Buffer.from(text.slice(DEFLATED.length), "base64")).toString("utf8") : text;
+  return JSON.parse(json) as unknown;
+}
+
+function deflated(json: string): string {
+  return json.length > DEFLATE_ABOVE ? DEFLATED + deflateRawSync(json, { level: 1 }).toString("base64") : json;
 }
 
 /**
@@ -51,16 +74,34 @@ export function isPacked(value: unknown): value is string {
  * very object read from there takes that text back instead of being written again.
  */
 export function packProps<T>(kind: string, props: T, reuse?: { from: unknown; text: unknown }): T {
+  const from = (reuse?.from ?? {}) as Record<string, unknown>;
+  const text = (reuse?.text ?? {}) as Record<string, unknown>;
+  return packEach(kind, props, (f, v) => (v === from[f] && isPacked(text[f]) ? text[f] : canonicalJson(v)));
+}
+
+/** `props` with each packed property of `kind` that holds an object or a list given to `pack`. */
+function packEach<T>(kind: string, props: T, pack: (field: string, value: object) => unknown): T {
   const fields = PACKED_PROPERTIES[kind];
   if (!fields || props === null || typeof props !== "object") return props;
   const out: Record<string, unknown> = { ...(props as Record<string, unknown>) };
-  const from = (reuse?.from ?? {}) as Record<string, unknown>;
-  const text = (reuse?.text ?? {}) as Record<string, unknown>;
   for (const f of fields) {
-    if (out[f] === null || typeof out[f] !== "object") continue;
-    out[f] = out[f] === from[f] && isPacked(text[f]) ? text[f] : canonicalJson(out[f]);
+    const v = out[f];
+    if (v !== null && typeof v === "object") out[f] = pack(f, v);
   }
   return out as T;
+}
+
+/**
+ * A resource's outputs packed as {@link packProps} packs inputs, the long texts deflated.
+ * `stored`: the stored outputs as the engine sent them (`text`) and as {@link unpackProps} read
+ * them (`value`, never changed since); a value equal to the one stored (a refresh that found
+ * nothing changed) takes the stored text back, whatever its form, so that the engine sees no
+ * change in a state an older version wrote either.
+ */
+export function packOutputs<T>(kind: string, props: T, stored?: { text: unknown; value: unknown }): T {
+  const text = (stored?.text ?? {}) as Record<string, unknown>;
+  const value = (stored?.value ?? {}) as Record<string, unknown>;
+  return packEach(kind, props, (f, v) => (isPacked(text[f]) && deepEqual(v, value[f]) ? text[f] : deflated(canonicalJson(v))));
 }
 
 /**
@@ -78,7 +119,7 @@ export function unpackProps<T>(kind: string, props: T, read?: Map<string, unknow
     out ??= { ...(props as Record<string, unknown>) };
     let value = read?.get(v);
     if (value === undefined) {
-      value = JSON.parse(v);
+      value = unpackValue(v);
       read?.set(v, value);
     }
     out[f] = value;

@@ -21,7 +21,7 @@ import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 import { attachToPlugin } from "./pluginHost";
-import { packProps, unpackProps } from "../contract/packed";
+import { packOutputs, packProps, unpackProps } from "../contract/packed";
 
 // Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
 attachToPlugin();
@@ -72,12 +72,13 @@ export function implementationOf(kind: string): ResourceImpl {
  * The provider of one kind, as Pulumi's dynamic-provider plugin calls it: what the `__provider`
  * text of every resource loads (resourceClass.ts `providerSource`). A roster's large properties
  * cross the engine as JSON text on this face (contract/packed.ts): read back on the way in,
- * packed again on the way out, so the implementations see one shape on both faces.
+ * packed again on the way out (long output texts deflated), so the implementations see one shape
+ * on both faces.
  */
 export function shim(kind: string): pulumi.dynamic.ResourceProvider {
   const impl = () => implementationOf(kind);
   const inn = <T>(props: T): T => unpackProps(kind, props);
-  const out = <T>(props: T): T => packProps(kind, props);
+  const out = <T>(props: T): T => packOutputs(kind, props);
   const packedFailure = (err: unknown): never => {
     // A partial create carries the half-created resource's properties (lifecycle.ts IncompleteCreate).
     const e = err as { properties?: unknown };
@@ -102,8 +103,11 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       return { ...r, outs: out(r.outs) };
     },
     read: async (id, props) => {
-      const r = await impl().read(id, inn(props));
-      return { ...r, ...(r.props ? { props: out(r.props) } : {}), ...(r.inputs ? { inputs: out(r.inputs) } : {}) };
+      const stored = inn(props);
+      const r = await impl().read(id, stored);
+      // What the read found unchanged keeps its stored text: a refresh with no drift rewrites nothing.
+      const found = r.props ? { props: packOutputs(kind, r.props, { text: props, value: stored }) } : {};
+      return { ...r, ...found, ...(r.inputs ? { inputs: packProps(kind, r.inputs) } : {}) };
     },
     update: async (id, olds, news) => {
       const r = await impl().update(id, inn(olds), inn(news));

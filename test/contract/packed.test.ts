@@ -3,10 +3,11 @@
  * text whatever the key order, states written before packing read as they are, values that are
  * not packed (unknowns, scalars, absent) pass through, and the packed properties are exactly the
  * properties each roster hides from the preview. The engine-level proof (an older state, a
- * no-change up) is test/engine/olderStates.test.ts and test/engine/rosterScale.test.ts.
+ * no-change up, a large roster's deflated outputs) is test/engine/olderStates.test.ts and
+ * test/engine/gitops.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, PACKED_PROPERTIES, packProps, unpackProps } from "../../contract/packed";
+import { canonicalJson, DEFLATE_ABOVE, PACKED_PROPERTIES, packOutputs, packProps, unpackProps, unpackValue } from "../../contract/packed";
 import type { ResourceImplementation } from "../../provider/resources/support/implementation";
 import { implementationOf, resourceKinds } from "../../provider/runtime";
 
@@ -53,6 +54,48 @@ describe("packed roster properties", () => {
       { from: olds, text: { members: text } },
     );
     expect(rewritten.members).toBe('{"ada@northwind.example":{"permissions":["ORG_ADMIN"]},"bob@x.example":{}}');
+  });
+
+  it("deflates a long output text, keeps a short one readable, and reads both back", () => {
+    const members = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [
+        `person${i}@northwind.example`,
+        { firstName: `P${i}`, permissions: ["DB_UPLOAD"], status: "active" },
+      ]),
+    );
+    const outs = packOutputs("OrganizationMembers", {
+      organizationId: 102,
+      members,
+      managed: { "ada@northwind.example": ["permissions"] },
+    });
+    expect(canonicalJson(members).length).toBeGreaterThan(DEFLATE_ABOVE);
+    expect(outs.members).toMatch(/^deflate:[A-Za-z0-9+/=]+$/);
+    expect((outs.members as unknown as string).length).toBeLessThan(canonicalJson(members).length / 5);
+    expect(outs.managed).toBe('{"ada@northwind.example":["permissions"]}');
+    expect(unpackProps("OrganizationMembers", outs)).toEqual({
+      organizationId: 102,
+      members,
+      managed: { "ada@northwind.example": ["permissions"] },
+    });
+    expect(unpackValue(outs.members as unknown as string)).toEqual(members);
+    // Inputs are never deflated: the program writes them at every run, and the engine compares them as text.
+    expect(packProps("OrganizationMembers", { members }).members).toBe(canonicalJson(members));
+  });
+
+  it("keeps a stored output text, in whatever form, when the value read is the same", () => {
+    const big = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}@x.example`, { permissions: ["ORG_ADMIN"], userId: i }]));
+    for (const text of [canonicalJson(big), packOutputs("OrganizationMembers", { members: big }).members as unknown as string]) {
+      const stored = unpackProps("OrganizationMembers", { members: text });
+      // A read builds its values anew: an equal copy keeps the text, a change writes a new one.
+      const same = packOutputs("OrganizationMembers", { members: structuredClone(big) }, { text: { members: text }, value: stored });
+      expect(same.members).toBe(text);
+      const changed = packOutputs(
+        "OrganizationMembers",
+        { members: { ...big, "new@x.example": { permissions: [] } } },
+        { text: { members: text }, value: stored },
+      );
+      expect(unpackValue(changed.members as unknown as string)).toEqual({ ...big, "new@x.example": { permissions: [] } });
+    }
   });
 
   it("reads a state written before packing, unknowns and absent values as they are", () => {

@@ -204,12 +204,14 @@ const diagnosticsOf = (output: string) => output.slice(output.indexOf("Diagnosti
 /** Write requests since `emu.traffic.log.reset()`, by operation. */
 const writes = () => writesIn(emu.traffic.log.counters.byOperation);
 
+/** The stack's resources as `pulumi stack export` shows them. */
+async function stackExport(): Promise<{ urn: string; type: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }[]> {
+  return JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", STACK)).deployment.resources;
+}
+
 /** The stored outputs of the stack's resource named `name`, as `pulumi stack export` shows them. */
 async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
-  const exported = JSON.parse(await sh(path.join(ws, "access"), "pulumi", "stack", "export", "--stack", STACK));
-  const resource = (exported.deployment.resources as { urn: string; type: string; outputs: Record<string, unknown> }[]).find((r) =>
-    r.urn.endsWith(`::${name}`),
-  );
+  const resource = (await stackExport()).find((r) => r.urn.endsWith(`::${name}`));
   // A roster's maps are JSON text in the state (contract/packed.ts).
   return unpackProps(resource!.type.split(":").pop()!, resource!.outputs);
 }
@@ -255,6 +257,11 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     emu.traffic.log.reset();
     await sh(access, "pulumi", "up", "--yes", "--non-interactive", "--expect-no-changes");
     expect(emu.traffic.log.counters.total).toBe(0);
+    // The roster's large outputs are stored deflated, its inputs as the program wrote them (contract/packed.ts).
+    const roster = (await stackExport()).find((r) => r.type.endsWith(":OrganizationMembers"))!;
+    expect(roster.outputs.members).toMatch(/^deflate:/);
+    expect(roster.inputs.members).toMatch(/^\{"/);
+    expect(Object.keys((await stackOutputsOf(roster.urn.split("::").pop()!)).members as object).length).toBeGreaterThanOrEqual(2007);
 
     await sh(ws, "git", "init", "-q", "-b", "main");
     await sh(ws, "git", "add", ".");

@@ -8,7 +8,7 @@
  * resource runs today's code (which reads every older state: see SCHEMA_VERSION in lifecycle.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { canonicalJson, isPacked, PACKED_PROPERTIES } from "../../../contract/packed";
+import { canonicalJson, isPacked, PACKED_PROPERTIES, unpackValue } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere, holdsPending } from "./declarations";
 import type { ResourceShape } from "./implementation";
@@ -112,7 +112,7 @@ export abstract class ReviewAdminResource extends pulumi.CustomResource {
     const self = this as unknown as Record<string, unknown>;
     for (const field of PACKED_PROPERTIES[definition.kind] ?? []) {
       const packed = self[field];
-      if (pulumi.Output.isInstance(packed)) self[field] = packed.apply((v) => (isPacked(v) ? (JSON.parse(v) as unknown) : v));
+      if (pulumi.Output.isInstance(packed)) self[field] = packed.apply((v) => (isPacked(v) ? unpackValue(v) : v));
     }
     // A failed step is reported once, by the engine, on this resource; its outputs reject too, and a
     // rejection nothing handles would make the program print the same failure again, with a stack.
