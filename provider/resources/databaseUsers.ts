@@ -285,7 +285,6 @@ export const databaseUsers = grantRoster<Inputs, DatabaseUsersState, LiveUser, M
   unmanaged: (s) => Object.fromEntries((s.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u])),
   // The username is an outside user's email.
   liveGrant: (scope, id, u) => ({ scope, subject: { userId: Number(id) }, permissions: u.permissions }),
-  holder: (dbId, id, u) => ({ who: userText(id, u), key: id, keys: [grantKey(dbId, id)], permissions: u.permissions }),
   write,
   inputsOf,
 });

@@ -328,17 +328,6 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
     identifiers: p.userIdentifiers,
     status: p.status,
   }),
-  // Expired invitations give no access: the drift gate passes them.
-  holder: (orgId, email, p) =>
-    p.status === "expired"
-      ? undefined
-      : {
-          who: email,
-          key: email,
-          keys: personKeys("member", orgId, { email, userId: p.userId }),
-          permissions: p.permissions,
-          status: p.status,
-        },
   write,
   // Identifiers wait quietly for an invitation's acceptance; a person the state shows as invited is
   // looked up (one cached list per run) so identifiers are applied once they accept.

@@ -13,7 +13,7 @@
  */
 import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
-import { isPrivileged, type Grant, type Scope, type ScopeKind } from "../../../contract/grants";
+import { claimKeysOf, isPrivileged, type Grant, type Scope, type ScopeKind } from "../../../contract/grants";
 import { planGrants, type AccessPlan, type LiveGrant } from "../../access/plan";
 import type { ReviewAdminClient } from "../../client";
 import { sameSet } from "../../normalize";
@@ -129,8 +129,6 @@ export interface GrantRosterKind<I extends RosterSettings, S extends RosterState
   unmanaged(s: S): Record<string, L>;
   /** One live entry as a grant. */
   liveGrant(scope: Scope, key: string, live: L): LiveGrant;
-  /** One unmanaged entry as the drift gate sees it; undefined when it grants nothing (an expired invitation). */
-  holder(scopeId: number, key: string, live: L): UnmanagedHolder | undefined;
   /** Writes the plan (adds, changes, removals) in the kind's order. */
   write(step: WriteStep<I, R>): Promise<void>;
   /** Hook for a diff: the map's entries as the preview should judge them (OrganizationMembers looks up invitations that may have been accepted). */
@@ -162,7 +160,15 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
   /** Everyone listed at the scope, managed or not, by key. */
   const everyoneIn = (settings: I, listed: R) =>
     kind.entries(kind.stateOf({ ...settings, mode: "authoritative" }, kind.managedOf({ ...settings, [kind.mapField]: {} }), listed));
-  const holders = (s: S) => Object.entries(kind.unmanaged(s)).flatMap(([k, l]) => kind.holder(kind.scopeId(s), k, l) ?? []);
+  /** The state's unmanaged people as the drift gate sees them, keyed as the grant model claims them; an expired invitation grants nothing. */
+  const holders = (s: S): UnmanagedHolder[] =>
+    Object.entries(kind.unmanaged(s)).flatMap(([k, l]) => {
+      const g = kind.liveGrant(scopeOf(s), k, l);
+      if (g.status === "expired") return [];
+      return [
+        definedOnly({ who: kind.words.name(k, l), key: k, keys: claimKeysOf(g), permissions: g.permissions ?? [], status: g.status }),
+      ];
+    });
   /** Who the drift gate stops on, judged with `settings` against the record of `state`. */
   const gate = (settings: I | S, state: S): GateFinding[] =>
     gateFindings(settings, holders(state), privileged, state.foundWhenAdopted, inRun(settings));
