@@ -5,7 +5,8 @@
  * call time. Every setting is one row of SETTINGS: its config key, its environment variable and
  * its rule.
  */
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumiLog from "@pulumi/pulumi/log";
+import * as pulumiConfig from "@pulumi/pulumi/runtime/config";
 import * as path from "node:path";
 import { OpenApiError } from "../contract/openapi";
 import { getClient, type ReviewAdminClient } from "./client";
@@ -187,12 +188,12 @@ function definedOf<T extends object>(obj: T): Partial<T> {
 
 /** Writes debug lines where a run shows them: the Pulumi CLI's output in a program or the plugin, the console in a script. */
 function debugLine(line: string): void {
-  void pulumi.log.info(line);
+  void pulumiLog.info(line);
 }
 
 /** Writes a warning where a run shows it: the Pulumi CLI's output in a program or the plugin, the console in a script. */
 function warningLine(line: string): void {
-  void pulumi.log.warn(line);
+  void pulumiLog.warn(line);
 }
 
 /** Writes `line` when the debug switch (`reviewadmin:log` / REVIEWADMIN_LOG = debug) is on. */
@@ -253,9 +254,9 @@ export function warnAboutConfig(): void {
   if (g[warned]) return;
   g[warned] = true;
   // isConfigSecret is exported by the SDK's runtime but missing from its type declarations.
-  const isSecret = (pulumi.runtime as unknown as { isConfigSecret?: (k: string) => boolean }).isConfigSecret;
+  const isSecret = (pulumiConfig as unknown as { isConfigSecret?: (k: string) => boolean }).isConfigSecret;
   try {
-    for (const line of configWarnings(pulumi.runtime.allConfig(), isSecret ?? (() => true))) void pulumi.log.warn(line);
+    for (const line of configWarnings(pulumiConfig.allConfig(), isSecret ?? (() => true))) void pulumiLog.warn(line);
   } catch {
     // Not in a Pulumi program: nothing to warn about.
   }

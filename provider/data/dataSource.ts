@@ -8,7 +8,10 @@
  * Data sources are plain async functions: they work in a Pulumi program and in a plain Node
  * script alike. Nothing here touches Pulumi's runtime unless a Pulumi program is running.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Config } from "@pulumi/pulumi/config";
+import { all, Output, output } from "@pulumi/pulumi/output";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import type { CallOptions, ReviewAdminClient } from "../client";
 import { CONFIG_NAMESPACE, currentClient, settingsFromConfig, SettingsError, type Settings } from "../settings";
 import { definedOnly } from "../util";
@@ -41,7 +44,7 @@ export type OutputArgs<T> = { [K in keyof T]: pulumi.Input<T[K]> };
  */
 export function settingsFromPulumiConfig(): Partial<Settings> {
   try {
-    const config = new pulumi.Config(CONFIG_NAMESPACE);
+    const config = new Config(CONFIG_NAMESPACE);
     return definedOnly(settingsFromConfig((key) => config.get(key)));
   } catch (err) {
     if (err instanceof SettingsError) throw err;
@@ -117,12 +120,10 @@ export type Plain<T> = T extends readonly (infer E)[]
 export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Promise<R>): OutputFn<A, R> {
   const form = (args?: OutputArgs<A>, opts?: DataSourceOutputOptions): pulumi.Output<Plain<R>> => {
     const deps = opts?.dependsOn === undefined ? [] : Array.isArray(opts.dependsOn) ? opts.dependsOn : [opts.dependsOn];
-    const waits: pulumi.Output<unknown>[] = deps.map((r) =>
-      pulumi.CustomResource.isInstance(r) ? (r as pulumi.CustomResource).id : r.urn,
-    );
+    const waits: pulumi.Output<unknown>[] = deps.map((r) => (CustomResource.isInstance(r) ? (r as CustomResource).id : r.urn));
     const { dependsOn: _ignored, ...rest } = opts ?? {};
-    const resolvedArgs = pulumi.output(mapTopLevel(args ?? {}, boxDate) as pulumi.Input<object>) as pulumi.Output<unknown>;
-    const ready = waits.length === 0 ? resolvedArgs : pulumi.all([resolvedArgs, ...waits]).apply((all) => all[0]);
+    const resolvedArgs = output(mapTopLevel(args ?? {}, boxDate) as pulumi.Input<object>) as pulumi.Output<unknown>;
+    const ready = waits.length === 0 ? resolvedArgs : all([resolvedArgs, ...waits]).apply((all) => all[0]);
     return ready.apply((resolved) => fn(mapTopLevel(resolved, unboxDate) as A, rest)) as unknown as pulumi.Output<Plain<R>>;
   };
   return form as OutputFn<A, R>;
@@ -135,7 +136,7 @@ export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Prom
 const dateBoxes = new WeakSet<() => Date>();
 
 function boxDate(value: unknown): unknown {
-  if (pulumi.Output.isInstance(value)) return value.apply(boxDate);
+  if (Output.isInstance(value)) return value.apply(boxDate);
   if (value instanceof Promise) return value.then(boxDate);
   if (!(value instanceof Date)) return value;
   const box = () => value;
@@ -149,6 +150,6 @@ function unboxDate(value: unknown): unknown {
 
 /** `args` with `fn` applied to each top-level value; anything but a plain object as it is (the schema refuses it). */
 function mapTopLevel(args: unknown, fn: (value: unknown) => unknown): unknown {
-  if (args === null || typeof args !== "object" || Array.isArray(args) || pulumi.Output.isInstance(args)) return args;
+  if (args === null || typeof args !== "object" || Array.isArray(args) || Output.isInstance(args)) return args;
   return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, fn(v)]));
 }

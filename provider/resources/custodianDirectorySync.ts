@@ -5,7 +5,7 @@
  * check reports at plan time which rows will not be synced (../custodians/ignoredRows.ts).
  */
 import { createHash } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import {

@@ -8,7 +8,7 @@
  * either (only NONE for deduplication), so they are free strings; what is known is checked at plan
  * time: the timezone is a real IANA name, the OCR language is 'auto' or a 3-letter ISO 639-3 code.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import type { CreateDatasetRequest } from "../../contract/types";

@@ -13,7 +13,7 @@
  * wall's check found behind its emails and patterns, since rosters name users by id.
  */
 import { createHash } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";

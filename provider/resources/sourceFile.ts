@@ -28,7 +28,9 @@
  */
 import * as fs from "node:fs";
 import * as nodePath from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
+import { mergeOptions } from "@pulumi/pulumi/resource";
 import { say } from "./support/messages";
 import { z } from "zod";
 import { ParameterError } from "../../contract/parameterError";
@@ -509,13 +511,13 @@ export class SourceFile extends ReviewAdminResource {
     // credential): the inputs are made secret, as Pulumi's generated SDKs do for secret
     // properties, and the outputs are listed in additionalSecretOutputs.
     const secrets: Partial<SourceFileArgs> = {};
-    if (args.passwords !== undefined) secrets.passwords = pulumi.secret(args.passwords);
-    if (args.directLink !== undefined) secrets.directLink = pulumi.secret(args.directLink);
+    if (args.passwords !== undefined) secrets.passwords = secret(args.passwords);
+    if (args.directLink !== undefined) secrets.directLink = secret(args.directLink);
     super(
       sourceFile.definition,
       name,
       { ...args, ...secrets },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }),
+      mergeOptions(opts, { additionalSecretOutputs: ["passwords", "directLink"] }),
     );
   }
 }

@@ -5,6 +5,8 @@
  * timed: the stack frames V8 hands to Error.prepareStackTrace while resources are constructed.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as reviewadmin from "../../provider";
 
@@ -82,5 +84,24 @@ describe("registering a resource", () => {
       Error.prepareStackTrace = original;
     }
     expect(positions.some((p) => p.includes("registrationStacks.test.ts"))).toBe(true);
+  });
+});
+
+describe("what a program loads with the package", () => {
+  // @pulumi/pulumi's index also loads its Automation API and, through closure serialization,
+  // TypeScript: 0.6 s of a program's start before its first resource reaches the engine. The
+  // package takes each value from the SDK's own module (eslint keeps it so); counted, not timed.
+  it("loads neither TypeScript nor the Automation API nor the SDK's index", () => {
+    const entry = path.join(__dirname, "../../dist/provider/index.js");
+    const script = `require(${JSON.stringify(entry)});
+      const loaded = Object.keys(require.cache);
+      console.log(JSON.stringify(["/node_modules/typescript/", "/@pulumi/pulumi/automation/", "/@pulumi/pulumi/index.js", "/@pulumi/pulumi/resource.js"]
+        .map((part) => loaded.filter((f) => f.includes(part)).length)));`;
+    const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    expect(r.stderr).toBe("");
+    const [typescript, automation, index, resource] = JSON.parse(r.stdout) as number[];
+    expect({ typescript, automation, index }).toEqual({ typescript: 0, automation: 0, index: 0 });
+    // The count is real: the SDK's resource module is loaded.
+    expect(resource).toBe(1);
   });
 });

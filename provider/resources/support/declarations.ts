@@ -13,15 +13,19 @@
  * output of values already known. A resource whose identity waits on another resource's outputs
  * is left to the claims made at check.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { Output, output } from "@pulumi/pulumi/output";
+import { getStackResource } from "@pulumi/pulumi/runtime/stack";
 import type { ResourceShape } from "./implementation";
 import { compareText } from "../../util";
 
 interface Declaration {
   /** `OrgMember "alan"`: the kind and the Pulumi name, as the roster's log names it. */
   holder: string;
-  /** Set once the resource's args are known (never, for args unknown in a preview). */
-  keys?: readonly string[];
+  /**
+   * Its claim keys, made when a roster first asks (an additive program never does); set once the
+   * resource's args are known (never, for args unknown in a preview).
+   */
+  keys?: () => readonly string[];
 }
 
 // One list per run: an inline program (Automation API) runs many times in one process. Keyed by
@@ -31,43 +35,52 @@ const NO_STACK = {};
 function thisRun(): Declaration[] {
   const g = globalThis as unknown as Record<symbol, WeakMap<object, Declaration[]>>;
   const runs = (g[SLOT] ??= new WeakMap());
-  const stack = pulumi.runtime.getStackResource() ?? NO_STACK;
+  const stack = getStackResource() ?? NO_STACK;
   let list = runs.get(stack);
   if (!list) runs.set(stack, (list = []));
   return list;
 }
 
-/** Records what the resource `name` of kind `shape` declares (once its args are known); returns its entry. */
-export function declare(shape: ResourceShape, name: string, args: object): Declaration | undefined {
-  if (!shape.declares) return undefined;
+/**
+ * Records what the resource `name` of kind `shape` declares (once its args are known); returns its
+ * entry. `plain`: the args hold no output or promise (holdsPending, which the caller has run).
+ */
+export function declare(shape: ResourceShape, name: string, args: object, plain: boolean): Declaration | undefined {
+  const declares = shape.declares;
+  if (!declares) return undefined;
   const entry: Declaration = { holder: `${shape.kind} "${name}"` };
   const list = thisRun();
   list.push(entry);
+  const keysOf = (known: object) => {
+    let keys: readonly string[] | undefined;
+    return () => (keys ??= declares(known as Record<string, unknown>) ?? []);
+  };
   // Plain args (an exported roster of 28,007 people) need no output: resolving one walks every value.
-  if (!holdsPending(args)) entry.keys = shape.declares(args as Record<string, unknown>) ?? [];
-  else
-    pulumi.output(args as Record<string, unknown>).apply((resolved) => {
-      entry.keys = shape.declares!(resolved as Record<string, unknown>) ?? [];
-    });
+  if (plain) entry.keys = keysOf(args);
+  else output(args as Record<string, unknown>).apply((resolved) => void (entry.keys = keysOf(resolved as object)));
   return entry;
+}
+
+/** True when a value is itself an output or a promise (what it holds aside). */
+export function isPending(v: unknown): boolean {
+  return v !== null && typeof v === "object" && (Output.isInstance(v) || typeof (v as { then?: unknown }).then === "function");
 }
 
 /** True when a value holds an output or a promise anywhere (so it is not plain data yet). */
 export function holdsPending(v: unknown): boolean {
   if (v === null || typeof v !== "object") return false;
-  if (pulumi.Output.isInstance(v) || typeof (v as { then?: unknown }).then === "function") return true;
-  return (Array.isArray(v) ? v : Object.values(v)).some(holdsPending);
+  return isPending(v) || (Array.isArray(v) ? v : Object.values(v)).some(holdsPending);
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The value of an input once resolved, or undefined when it is not known (a preview). */
-async function known(value: object): Promise<Record<string, unknown> | undefined> {
-  if (!holdsPending(value)) return value as Record<string, unknown>;
+/** The value of an input once resolved, or undefined when it is not known (a preview); `plain` as for declare. */
+async function known(value: object, plain: boolean): Promise<Record<string, unknown> | undefined> {
+  if (plain) return value as Record<string, unknown>;
   // Output.promise() is the SDK's own way to await an output; it gives undefined for unknowns,
   // where apply() would never call back and the roster would never register.
-  const output = pulumi.output(value) as unknown as { promise(): Promise<Record<string, unknown> | undefined> };
-  return output.promise();
+  const out = output(value) as unknown as { promise(): Promise<Record<string, unknown> | undefined> };
+  return out.promise();
 }
 
 /**
@@ -80,8 +93,9 @@ export async function declaredElsewhere(
   self: Declaration | undefined,
   shape: ResourceShape,
   args: object,
+  plain: boolean,
 ): Promise<Record<string, string> | undefined> {
-  const resolved = await known(args);
+  const resolved = await known(args, plain);
   const prefix = resolved && shape.handsOver?.(resolved);
   if (!prefix) return undefined;
   const list = thisRun();
@@ -115,7 +129,7 @@ function indexOf(list: Declaration[]): Map<string, { key: string; entry: Declara
   if (cached && cached.length === list.length && cached.known === known) return cached.byScope;
   const byScope = new Map<string, { key: string; entry: Declaration }[]>();
   for (const entry of list)
-    for (const key of entry.keys ?? []) {
+    for (const key of entry.keys?.() ?? []) {
       const scope = scopeOf(key);
       let at = byScope.get(scope);
       if (!at) byScope.set(scope, (at = []));

@@ -21,16 +21,33 @@ import type { ClaimKey } from "../../../contract/grants";
 // Claim keys are the grant model's (contract/grants.ts).
 export { grantKey, personKeys, type ClaimKey, type ClaimKind } from "../../../contract/grants";
 
-// Symbol.for: one registry per process even if two copies of this package are loaded.
-const SLOT = Symbol.for("pulumi-reviewadmin.claims");
-function registry(): Map<ClaimKey, string> {
-  const g = globalThis as unknown as Record<symbol, Map<ClaimKey, string>>;
-  return (g[SLOT] ??= new Map());
+/** The claims of a run: keys by holder, and the claims not yet turned into keys. */
+interface Registry {
+  byKey: Map<ClaimKey, string>;
+  waiting: { keys: () => readonly ClaimKey[]; holder: string }[];
 }
 
-/** Records that the resource `holder` (its label) declares these keys in this run. */
-export function claim(keys: readonly ClaimKey[], holder: string): void {
-  for (const key of keys) registry().set(key, holder);
+// Symbol.for: one registry per process even if two copies of this package are loaded.
+const SLOT = Symbol.for("pulumi-reviewadmin.claims.lazy");
+function registry(): Registry {
+  const g = globalThis as unknown as Record<symbol, Registry>;
+  return (g[SLOT] ??= { byKey: new Map(), waiting: [] });
+}
+
+/**
+ * Records that the resource `holder` (its label) declares the keys `keys()` gives in this run.
+ * The keys are made only when a holder is asked for (a delete, a roster's removal or drift
+ * gate): a run that removes nobody never makes them (28,007 people: 250 ms of a roster's check).
+ */
+export function claim(keys: () => readonly ClaimKey[], holder: string): void {
+  registry().waiting.push({ keys, holder });
+}
+
+/** The run's claims by key, the later claim of a key winning. */
+function claimsByKey(): Map<ClaimKey, string> {
+  const r = registry();
+  for (const c of r.waiting.splice(0)) for (const key of c.keys()) r.byKey.set(key, c.holder);
+  return r.byKey;
 }
 
 /**
@@ -40,8 +57,9 @@ export function claim(keys: readonly ClaimKey[], holder: string): void {
  * here, which is right: the new one holds them.
  */
 export function holderOf(keys: readonly ClaimKey[], declared: Readonly<Record<ClaimKey, string>> = {}): string | undefined {
+  const inRun = claimsByKey();
   for (const key of keys) {
-    const holder = declared[key] ?? registry().get(key);
+    const holder = declared[key] ?? inRun.get(key);
     if (holder !== undefined) return holder;
   }
   return undefined;

@@ -6,8 +6,8 @@
  * failures, "404 on read means gone", "404 on delete means done", the state schema version and
  * outputs free of `undefined`.
  */
-import * as pulumi from "@pulumi/pulumi";
-import { unknownValue } from "@pulumi/pulumi/runtime";
+import type * as pulumi from "@pulumi/pulumi";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
@@ -392,7 +392,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         const checked = same ? { inputs: olds as I, failures: undefined } : checkInputs(def.inputs, news);
         if (!checked.failures && def.claims && (same || !containsUnknown(checked.inputs))) {
           const inputs = inputsOf(checked.inputs);
-          claim(def.claims(inputs), def.label(inputs));
+          claim(() => def.claims!(inputs), def.label(inputs));
         }
         // Only failures under preview unknowns left: the resource's own check still runs on what is known.
         if (!checked.failures && urn) urnByLabel.set(`${def.kind} ${def.label(inputsOf(checked.inputs))}`, urn);

@@ -7,7 +7,7 @@
  * prints it, progress included: "info: [runtime] ..." on the plugin's stdout, which the engine shows on the stack.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as pulumi from "@pulumi/pulumi";
+import * as pulumiLog from "@pulumi/pulumi/log";
 import { engineLog, SEVERITY } from "../../pluginHost";
 
 const current = new AsyncLocalStorage<string | undefined>();
@@ -21,7 +21,7 @@ type Level = "info" | "warning";
 function send(level: Level, message: string, ephemeral: boolean): Promise<void> {
   const urn = current.getStore();
   const log = engineLog();
-  const fallback = () => void (level === "info" ? pulumi.log.info(message) : pulumi.log.warn(message));
+  const fallback = () => void (level === "info" ? pulumiLog.info(message) : pulumiLog.warn(message));
   if (!log || !urn || !engineAnswers) {
     fallback();
     return Promise.resolve();
