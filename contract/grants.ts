@@ -174,6 +174,18 @@ export function personKeys(kind: Exclude<ClaimKind, "grant">, orgId: number, who
   return keys;
 }
 
+/**
+ * What declaring a person in an organization claims (an OrgMember, a roster's entry): their
+ * membership, and each field the declaration manages.
+ */
+export function memberClaims(orgId: number, who: Subject, manages: { permissions?: unknown; userIdentifiers?: unknown }): ClaimKey[] {
+  return [
+    ...personKeys("member", orgId, who),
+    ...(manages.permissions ? personKeys("permissions", orgId, who) : []),
+    ...(manages.userIdentifiers ? personKeys("identifiers", orgId, who) : []),
+  ];
+}
+
 /** The key of one user's grant on one database. */
 export function grantKey(databaseId: number, userId: number | string): ClaimKey {
   return `grant:${databaseId}:${userId}`;

@@ -225,14 +225,6 @@ export const databaseUsers = grantRoster<Inputs, DatabaseUsersState, LiveUser, M
     "foundWhenAdopted",
   ]),
   label: (s) => `DatabaseUsers of database ${s.databaseId}`,
-  // Who-changed at refresh: the users of the map (everyone when authoritative) and the unmanaged, by user id.
-  people: (s) =>
-    new Map(
-      [...Object.entries(s.users ?? {}), ...(s.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u] as const)].map(([id, u]) => [
-        id,
-        { grant: { scope: { kind: "database", id: s.databaseId }, subject: { userId: Number(id) } }, held: u },
-      ]),
-    ),
   idOf: (s) => `database/${s.databaseId}`,
   // Authoritative removals hand over, and the drift gate accepts, grants the program declares elsewhere.
   handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `grant:${i.databaseId}:` : undefined),

@@ -11,7 +11,7 @@ import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, containsUnknown, outputsMatch } from "./support/lifecycle";
-import { personKeys } from "./support/handover";
+import { memberClaims, personKeys } from "./support/handover";
 import { adminLossGuard } from "./support/lockout";
 import {
   bringInLine,
@@ -184,11 +184,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   label: (s) => `OrgMember ${s.email} in organization ${s.organizationId}`,
   subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
-  claims: (i) => [
-    ...personKeys("member", i.organizationId, i),
-    ...(i.permissions ? personKeys("permissions", i.organizationId, i) : []),
-    ...(i.userIdentifiers ? personKeys("identifiers", i.organizationId, i) : []),
-  ],
+  claims: (i) => memberClaims(i.organizationId, i, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
   scopeKind: "organization",

@@ -9,7 +9,7 @@ import type { OrganizationPermission } from "../../contract/types";
 import { compareText, definedOnly, mapLimit } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
-import { personKeys } from "./support/handover";
+import { memberClaims } from "./support/handover";
 import {
   deleteInvitation,
   invite,
@@ -250,23 +250,10 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
     "foundWhenAdopted",
   ]),
   label,
-  // Who-changed at refresh: the people of the map (everyone when authoritative) and the unmanaged, by email.
-  people: (s) =>
-    new Map(
-      [...Object.entries(s.members ?? {}), ...(s.unmanaged ?? []).map(({ email, ...p }) => [email, p] as const)].map(([email, p]) => [
-        email,
-        { grant: { scope: { kind: "organization", id: s.organizationId }, subject: { email, userId: p.userId } }, held: p },
-      ]),
-    ),
   idOf: (s) => `organization/${s.organizationId}`,
   // Authoritative removals hand over, and the drift gate accepts, people the program declares elsewhere.
   handsOver: (i) => (i.mode === "authoritative" || i.onUnmanaged !== "ignore" ? `member:${i.organizationId}:` : undefined),
-  claims: (i) =>
-    Object.entries(i.members).flatMap(([email, p]) => [
-      ...personKeys("member", i.organizationId, { email }),
-      ...(p.permissions ? personKeys("permissions", i.organizationId, { email }) : []),
-      ...(p.userIdentifiers ? personKeys("identifiers", i.organizationId, { email }) : []),
-    ]),
+  claims: (i) => Object.entries(i.members).flatMap(([email, p]) => memberClaims(i.organizationId, { email }, p)),
   releaseNote: "no longer managed; its members stay as they are.",
 
   scopeKind: "organization",

@@ -35,7 +35,7 @@ import {
   type GateFinding,
   type UnmanagedHolder,
 } from "../../access/gate";
-import { addedOutside, changedBy, targetOfGrant } from "./whoChanged";
+import { addedOutside, changedBy, targetOfGrant, type People } from "./whoChanged";
 
 /** The settings every roster's inputs hold besides its scope and its map. */
 export interface RosterSettings {
@@ -77,7 +77,7 @@ export interface WriteStep<I, R> {
 /** What one roster kind supplies; the rest is this file's. `I`: inputs, `S`: state, `L`: one live entry, `R`: the scope as listed. */
 export interface GrantRosterKind<I extends RosterSettings, S extends RosterStateBase, L, R, M> extends Omit<
   RosterDefinition<I, S>,
-  "diff" | "reconcile" | "readLive" | "previewAdoption"
+  "diff" | "reconcile" | "readLive" | "previewAdoption" | "people"
 > {
   inputs: z.ZodType<I>;
   scopeKind: ScopeKind;
@@ -178,6 +178,14 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     const g = kind.liveGrant(scopeOf(state), f.holder.key, kind.unmanaged(state)[f.holder.key]!);
     return changedBy(op.client, targetOfGrant(g, op.appliedAt));
   };
+  /** Who-changed at refresh: the map's entries (everyone when authoritative) and the unmanaged, by key, each as its live grant. */
+  const people = (s: S): People =>
+    new Map(
+      [...Object.entries(kind.entries(s)), ...Object.entries(kind.unmanaged(s))].map(([k, l]) => {
+        const { scope, subject } = kind.liveGrant(scopeOf(s), k, l);
+        return [k, { grant: { scope, subject }, held: l }];
+      }),
+    );
   /** The state with what the first apply found kept while they hold no more than then. */
   const withRecord = (s: S, found: FoundWhenAdopted | undefined): S =>
     definedOnly({ ...s, foundWhenAdopted: keptRecord(found, holders(s)) }) as S;
@@ -295,6 +303,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
 
   return rosterResource<I, S>({
     ...kind,
+    people,
     async diff(olds, news, op) {
       const { client, action, refresh } = op;
       // A preview with values not known yet: say it may change, and judge lockout at up.

@@ -19,7 +19,7 @@
 import type { ClaimKey } from "../../../contract/grants";
 
 // Claim keys are the grant model's (contract/grants.ts).
-export { grantKey, personKeys, type ClaimKey, type ClaimKind } from "../../../contract/grants";
+export { grantKey, memberClaims, personKeys, type ClaimKey, type ClaimKind } from "../../../contract/grants";
 
 /** The claims of a run: keys by holder, and the claims not yet turned into keys. */
 interface Registry {
