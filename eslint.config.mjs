@@ -36,7 +36,8 @@ export default tseslint.config(
           paths: ["@pulumi/pulumi", "@pulumi/pulumi/runtime"].map((name) => ({
             name,
             allowTypeImports: true,
-            message: "import values from the SDK's own module (@pulumi/pulumi/output, /resource, /log, /config, /runtime/settings ...): the index loads TypeScript",
+            message:
+              "import values from the SDK's own module (@pulumi/pulumi/output, /resource, /log, /config, /runtime/settings ...): the index loads TypeScript",
           })),
         },
       ],
