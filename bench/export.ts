@@ -153,7 +153,7 @@ function totalsOf(byOperation: Record<string, { total: number }>): Record<string
 
 /**
  * Runs `pulumi <args>` on the stack as a user at a shell would; its steps from the CLI's summary
- * ("203 unchanged": the stack's own resource counted, as the engine's events count it not).
+ * ("203 unchanged": the CLI counts the stack's own resource, which the engine's events leave out).
  */
 async function cliSteps(stack: EngineStack, args: string[]): Promise<Record<string, number>> {
   const r = await stack.cli(args);

@@ -51,9 +51,9 @@ export function declare(shape: ResourceShape, name: string, args: object, plain:
   const entry: Declaration = { holder: `${shape.kind} "${name}"` };
   const list = thisRun();
   list.push(entry);
-  const keysOf = (known: object) => {
+  const keysOf = (resolved: object) => {
     let keys: readonly string[] | undefined;
-    return () => (keys ??= declares(known as Record<string, unknown>) ?? []);
+    return () => (keys ??= declares(resolved as Record<string, unknown>) ?? []);
   };
   // Plain args (an exported roster of 28,007 people) need no output: resolving one walks every value.
   if (plain) entry.keys = keysOf(args);
