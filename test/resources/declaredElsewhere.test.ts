@@ -3,10 +3,11 @@
  * program declares beside it, registered after it or before it, whether the roster's args are
  * plain data (an exported roster) or wait on outputs. Under the SDK's mocks, so a slip in how the
  * program builds the input shows here in a second; the engine tests (handover, identity) show
- * what the roster then does with it.
+ * what the roster then does with it. Also: a roster's packed outputs read back as the values they
+ * hold, parsed only when the program reads them.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as reviewadmin from "../../provider";
 
 const registered = new Map<string, Record<string, unknown>>();
@@ -54,5 +55,32 @@ describe("an authoritative roster's declaredElsewhere", () => {
     });
     new reviewadmin.OrgMember("grace", { organizationId: 103, email: pulumi.output("grace@northwind.example") });
     expect(await declaredBy(roster, "pending-roster")).toEqual({ "member:103:email:grace@northwind.example": 'OrgMember "grace"' });
+  });
+});
+
+describe("a roster's packed outputs in the program", () => {
+  it("read as the values they hold, and are parsed only when read (most programs never read a roster's entries)", async () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const roster = new reviewadmin.OrganizationMembers("outputs-roster", {
+        organizationId: 104,
+        mode: "additive",
+        members: { "bob@northwind.example": { permissions: ["AI_ADMIN"] } },
+      });
+      await new Promise((resolve) => roster.id.apply(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      const text = registered.get("outputs-roster")?.members;
+      expect(text).toBe('{"bob@northwind.example":{"permissions":["AI_ADMIN"]}}');
+      const parsedText = () => parse.mock.calls.filter(([arg]) => arg === text).length;
+      expect(parsedText()).toBe(0);
+      expect(await new Promise((resolve) => roster.members.apply(resolve))).toEqual({
+        "bob@northwind.example": { permissions: ["AI_ADMIN"] },
+      });
+      expect(parsedText()).toBe(1);
+      // The same output at every read: parsed once.
+      expect(roster.members).toBe(roster.members);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
