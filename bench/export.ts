@@ -35,6 +35,7 @@ import { RunError, type RunResult } from "../harness/runResult";
 import { benchReviewPacket, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
 import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
+import { floorProgram } from "./engineFloor";
 
 /**
  * The size of the world: synthetic members, and databases with new members holding DB_UPLOAD on
@@ -106,6 +107,11 @@ export interface ExportBenchResult {
    */
   noChangeUpCli?: ExportPhase;
   refreshCli?: ExportPhase;
+  /**
+   * The engine's floor for a program of this size, at a shell (engineFloor.ts): a no-change `up`
+   * and a `preview --diff` of as many dynamic resources whose provider does nothing.
+   */
+  engineFloor?: { noChangeUp: ExportPhase; preview: ExportPhase };
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
   reviewPreview: ReviewPreviewResult;
@@ -284,13 +290,29 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     const refreshCli = await phase("engine: refresh, `pulumi refresh` at a shell", stack, () =>
       cliSteps(stack, ["refresh", "--yes", "--skip-preview"]),
     );
+    const resources = 1 + databasesExported;
+    // The same CLI and backend, a stack of its own: as many resources, doing nothing.
+    const floorStack = new EngineStack({ project: "reviewadmin-floor", stack: "floor", config: {}, keepState: false });
+    let engineFloor: ExportBenchResult["engineFloor"];
+    try {
+      await floorStack.up(floorProgram(project, resources));
+      engineFloor = {
+        noChangeUp: await phase(`engine floor: no-change up of ${resources} resources that do nothing, at a shell`, floorStack, () =>
+          cliSteps(floorStack, ["up", "--yes", "--skip-preview", "--expect-no-changes"]),
+        ),
+        preview: await phase(`engine floor: preview --diff of ${resources} resources that do nothing, at a shell`, floorStack, () =>
+          cliSteps(floorStack, ["preview", "--diff"]),
+        ),
+      };
+    } finally {
+      await floorStack.close();
+    }
     const worldUnchanged = accessOf(await emu.control<WorldSnapshot>("GET", "/state")) === before;
     // Last: it edits the project (a pull request's change) and writes nothing to the service.
     const reviewPreview = await benchReviewPreview(stack, project, (line) => log(`export: ${line}`));
     // Reads only: the world is as the runs left it (unchanged, checked above).
     const reviewPacket = await benchReviewPacket(emu, keyFile, tmp, (line) => log(`export: ${line}`));
 
-    const resources = 1 + databasesExported;
     const goals: ExportGoal[] = [
       {
         id: "export-requests",
@@ -339,6 +361,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
             refreshCli,
             [firstUp, noChangeUp, refresh, noChangeUpCli, refreshCli],
             reviewPreview.preview.wallMs,
+            engineFloor,
           )
         : []),
     ].map((g) => ({ ...g, met: g.measured <= g.limit }));
@@ -360,6 +383,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       refresh,
       noChangeUpCli,
       refreshCli,
+      engineFloor,
       worldUnchanged,
       reviewPreview,
       reviewPacket,
@@ -400,6 +424,12 @@ export function exportText(r: ExportBenchResult): string {
     ["engine: refresh", r.refresh],
     ...(r.noChangeUpCli ? ([["no-change `pulumi up`", r.noChangeUpCli]] as const) : []),
     ...(r.refreshCli ? ([["`pulumi refresh`", r.refreshCli]] as const) : []),
+    ...(r.engineFloor
+      ? ([
+          ["engine floor: up", r.engineFloor.noChangeUp],
+          ["engine floor: preview", r.engineFloor.preview],
+        ] as const)
+      : []),
   ] as const) {
     lines.push(
       `  ${label.padEnd(22)} ${String(p.requests).padStart(5)} requests, ${p.writeCount} writes, ${secs(p.wallMs).padStart(7)}, plugin peak ${mib(p.pluginPeakRssBytes)}, CLI peak ${mib(p.cliPeakRssBytes)}, checkpoint ${mib(p.checkpointBytes)}, steps ${JSON.stringify(p.steps)}`,
@@ -429,11 +459,14 @@ function enterpriseGoals(
   refresh: ExportPhase,
   phases: ExportPhase[],
   previewMs: number,
+  floor: ExportBenchResult["engineFloor"],
 ): Omit<ExportGoal, "met">[] {
+  const floorOf = (p: ExportPhase | undefined, what: string) =>
+    p ? ` (the engine's floor, ${what} of as many resources that do nothing: ${secs(p.wallMs)})` : "";
   return [
     {
       id: "no-change-up-seconds",
-      description: "a no-change `pulumi up` at a shell: wall seconds",
+      description: `a no-change \`pulumi up\` at a shell: wall seconds${floorOf(floor?.noChangeUp, "the same up")}`,
       limit: 8,
       measured: tenths(noChangeUp.wallMs),
     },
@@ -451,7 +484,7 @@ function enterpriseGoals(
     },
     {
       id: "review-preview-seconds",
-      description: "`pulumi preview --diff` of one change: wall seconds",
+      description: `\`pulumi preview --diff\` of one change: wall seconds${floorOf(floor?.preview, "a preview")}`,
       limit: 10,
       measured: tenths(previewMs),
     },
@@ -478,6 +511,12 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
         ["engine: refresh", r.refresh],
         ...(r.noChangeUpCli ? ([["no-change `pulumi up` at a shell (no event stream)", r.noChangeUpCli]] as const) : []),
         ...(r.refreshCli ? ([["`pulumi refresh` at a shell (no event stream)", r.refreshCli]] as const) : []),
+        ...(r.engineFloor
+          ? ([
+              ["engine floor: no-change `pulumi up` of as many resources that do nothing", r.engineFloor.noChangeUp],
+              ["engine floor: `pulumi preview --diff` of the same", r.engineFloor.preview],
+            ] as const)
+          : []),
       ] as const
     ).map(
       ([label, p]) =>
