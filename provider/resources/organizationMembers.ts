@@ -7,7 +7,7 @@ import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
 import { compareText, definedOnly, mapLimit } from "../util";
-import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
+import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions, readEmail } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
 import { memberClaims } from "./support/handover";
 import {
@@ -82,14 +82,14 @@ const Inputs = z.strictObject({
   members: z.record(z.string(), Person).transform((m, ctx) => {
     const out: Record<string, Person> = {};
     for (const [raw, person] of Object.entries(m)) {
-      const parsed = Email.safeParse(raw);
-      if (!parsed.success) {
-        ctx.addIssue({ code: "custom", message: `'${raw}' must be an email address`, path: [raw] });
+      const read = readEmail(raw);
+      if (!("email" in read)) {
+        ctx.addIssue({ code: "custom", message: `'${raw}' ${read.problem}`, path: [raw] });
         continue;
       }
-      if (out[parsed.data])
+      if (out[read.email])
         ctx.addIssue({ code: "custom", message: `'${raw}' is listed twice (emails are compared case-insensitively)`, path: [raw] });
-      out[parsed.data] = person;
+      out[read.email] = person;
     }
     return Object.fromEntries(Object.entries(out).sort(([a], [b]) => compareText(a, b)));
   }),

@@ -19,13 +19,26 @@ export const OrganizationId = idInput("organization");
 export const DatabaseId = idInput("database");
 export const UserId = idInput("user");
 
-/** An email address (at most 254 characters, the limit of RFC 5321), stored trimmed and lower-cased. */
-export const Email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254, { message: "must be at most 254 characters (the longest email address there can be)" })
-  .pipe(z.email({ message: "must be an email address" }));
+/**
+ * `raw` as an email address is stored (trimmed, lower-cased: at most 254 characters, the limit of
+ * RFC 5321, in zod's email pattern), or what is wrong with it. The one email rule: Email applies
+ * it, and a roster reads its map's keys with it directly (at 28,007 keys a schema run per key
+ * cost ten times as much).
+ */
+export function readEmail(raw: string): { email: string } | { problem: string } {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254) return { problem: "must be at most 254 characters (the longest email address there can be)" };
+  if (!z.regexes.email.test(email)) return { problem: "must be an email address" };
+  return { email };
+}
+
+/** An email address, stored trimmed and lower-cased (readEmail). */
+export const Email = z.string().transform((raw, ctx) => {
+  const read = readEmail(raw);
+  if ("email" in read) return read.email;
+  ctx.addIssue({ code: "custom", message: read.problem });
+  return z.NEVER;
+});
 
 /**
  * Characters no name may hold: C0 and C1 controls (NUL, tab, line breaks, DEL), the line and
