@@ -9,10 +9,12 @@
  * its plugin several times smaller. Nothing is lost for the reader: these are the properties the
  * preview hides already (the roster's diff names each person who changes instead).
  *
- * A large output text is also deflated ({@link packOutputs}): the outputs are written only by the
- * provider (create, update, and a refresh that found a change), cross the engine at every step
- * and fill most of the checkpoint. Inputs stay plain JSON: the program writes them at every run,
- * and compressed bytes could differ between two machines' zlib for the same content.
+ * A long text is also deflated ({@link packValue}), inputs and outputs alike: each crosses the
+ * engine several times at every step (the program's registration, Check's request and answer,
+ * Diff) through the SDK's JavaScript protobuf codec, and fills the checkpoint. Two machines' zlib
+ * may deflate the same content to other bytes; nothing compares these texts as such: the
+ * provider reads inputs back and compares the values (lifecycle.ts checkedBefore), and an
+ * output read unchanged keeps its stored text ({@link packOutputs}).
  *
  * The rule is written here, not in the provider, because the policy pack and `review --stack`
  * read the same properties from the engine and from `pulumi stack export`, and may import only
@@ -50,7 +52,7 @@ export function canonicalJson(value: unknown): string {
 /** The prefix of a deflated packed text: raw deflate, then base64 (no JSON text starts so). */
 const DEFLATED = "deflate:";
 
-/** Output texts longer than this are deflated (a roster of about 300 people); shorter ones stay readable. */
+/** Texts longer than this are deflated (a roster of about 300 people); shorter ones stay readable. */
 export const DEFLATE_ABOVE = 64 * 1024;
 
 /** True for a packed value: JSON text of an object or a list, or that text deflated (a property of these never holds another string). */
@@ -64,19 +66,25 @@ export function unpackValue(text: string): unknown {
   return JSON.parse(json) as unknown;
 }
 
-function deflated(json: string): string {
+/** The packed text of a value: its canonical JSON, deflated when long. */
+export function packValue(value: unknown): string {
+  const json = canonicalJson(value);
   return json.length > DEFLATE_ABOVE ? DEFLATED + deflateRawSync(json, { level: 1 }).toString("base64") : json;
 }
 
 /**
- * `props` with the packed properties of `kind` as JSON text; other values (unknowns, absent,
- * strings) as they are. `reuse`: props unpacked from `text` (unpackProps); a value that is the
- * very object read from there takes that text back instead of being written again.
+ * `props` with the packed properties of `kind` as packed text; other values (unknowns, absent,
+ * strings) as they are. `reuse`: props unpacked from `text` (unpackProps), in order of preference;
+ * a value that is the very object read from one takes that text back instead of being written again.
  */
-export function packProps<T>(kind: string, props: T, reuse?: { from: unknown; text: unknown }): T {
-  const from = (reuse?.from ?? {}) as Record<string, unknown>;
-  const text = (reuse?.text ?? {}) as Record<string, unknown>;
-  return packEach(kind, props, (f, v) => (v === from[f] && isPacked(text[f]) ? text[f] : canonicalJson(v)));
+export function packProps<T>(kind: string, props: T, reuse: readonly { from: unknown; text: unknown }[] = []): T {
+  return packEach(kind, props, (f, v) => {
+    for (const r of reuse) {
+      const text = (r.text as Record<string, unknown> | undefined)?.[f];
+      if (v === (r.from as Record<string, unknown> | undefined)?.[f] && isPacked(text)) return text;
+    }
+    return packValue(v);
+  });
 }
 
 /** `props` with each packed property of `kind` that holds an object or a list given to `pack`. */
@@ -92,7 +100,7 @@ function packEach<T>(kind: string, props: T, pack: (field: string, value: object
 }
 
 /**
- * A resource's outputs packed as {@link packProps} packs inputs, the long texts deflated.
+ * A resource's outputs packed as {@link packProps} packs inputs.
  * `stored`: the stored outputs as the engine sent them (`text`) and as {@link unpackProps} read
  * them (`value`, never changed since); a value equal to the one stored (a refresh that found
  * nothing changed) takes the stored text back, whatever its form, so that the engine sees no
@@ -101,7 +109,7 @@ function packEach<T>(kind: string, props: T, pack: (field: string, value: object
 export function packOutputs<T>(kind: string, props: T, stored?: { text: unknown; value: unknown }): T {
   const text = (stored?.text ?? {}) as Record<string, unknown>;
   const value = (stored?.value ?? {}) as Record<string, unknown>;
-  return packEach(kind, props, (f, v) => (isPacked(text[f]) && deepEqual(v, value[f]) ? text[f] : deflated(canonicalJson(v))));
+  return packEach(kind, props, (f, v) => (isPacked(text[f]) && deepEqual(v, value[f]) ? text[f] : packValue(v)));
 }
 
 /**

@@ -93,9 +93,16 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       // Unchanged inputs (the usual case) carry the same texts: each is read once.
       const read = new Map<string, unknown>();
       const old = unpackProps(kind, olds, read);
-      const r = await impl().check(old, unpackProps(kind, news, read));
-      // Inputs checked before come back as they went in (lifecycle.ts checkedBefore): their texts are kept, not written again.
-      return { ...r, inputs: packProps(kind, r.inputs, { from: old, text: olds }) };
+      const given = unpackProps(kind, news, read);
+      const r = await impl().check(old, given);
+      // Inputs that come back as they went in (lifecycle.ts checkedBefore) keep their texts, the program's first.
+      return {
+        ...r,
+        inputs: packProps(kind, r.inputs, [
+          { from: given, text: news },
+          { from: old, text: olds },
+        ]),
+      };
     },
     diff: (id, olds, news) => impl().diff(id, inn(olds), inn(news)),
     create: async (inputs) => {

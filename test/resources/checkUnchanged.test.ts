@@ -6,7 +6,7 @@
  * nothing.
  */
 import { describe, expect, it } from "vitest";
-import { packProps, unpackProps } from "../../contract/packed";
+import { canonicalJson, packProps, unpackProps } from "../../contract/packed";
 import type { ResourceImplementation } from "../../provider/resources/support/implementation";
 import { implementationOf, shim } from "../../provider/runtime";
 import { RUN_MARKS } from "../../provider/resources/support/lifecycle";
@@ -45,5 +45,18 @@ describe("check of inputs in normal form, stored as they are", () => {
     expect((await shim(KIND).check!(stored, sent(odd))).failures?.map((f) => f.property)).toEqual(failed);
     const fine = sent({ "ada@northwind.example": { permissions: ["ORG_ADMIN"] } });
     expect((await shim(KIND).check!(fine, sent(odd, normal))).failures?.map((f) => f.property)).toEqual(failed);
+  });
+
+  it("gives back the program's texts, deflated, where the stored ones say the same in plain JSON (a state of 0.4.x)", async () => {
+    const many = Object.fromEntries(
+      Array.from({ length: 2000 }, (_, i) => [`person${String(i).padStart(4, "0")}@northwind.example`, { permissions: ["DB_UPLOAD"] }]),
+    );
+    const program = sent(many, normal);
+    expect(program.members).toMatch(/^deflate:/);
+    const stored = { ...sent(many), members: canonicalJson(many) };
+    const checked = await shim(KIND).check!(stored, program);
+    expect(checked.failures ?? []).toEqual([]);
+    expect(checked.inputs.members).toBe(program.members);
+    expect(unpackProps(KIND, checked.inputs).members).toEqual(many);
   });
 });

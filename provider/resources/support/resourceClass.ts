@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Output, output } from "@pulumi/pulumi/output";
 import { createUrn, CustomResource } from "@pulumi/pulumi/resource";
 import { isDryRun } from "@pulumi/pulumi/runtime/settings";
-import { canonicalJson, isPacked, PACKED_PROPERTIES, unpackValue } from "../../../contract/packed";
+import { isPacked, PACKED_PROPERTIES, packValue, unpackValue } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere, holdsPending, isPending } from "./declarations";
 import type { ResourceShape } from "./implementation";
@@ -151,7 +151,7 @@ function packedInputs(kind: string, props: Record<string, unknown>, plain: boole
     if (v === undefined || v === null) continue;
     // Plain args hold nothing pending at any depth; what programProps adds (declaredElsewhere) is a promise itself.
     const pending = plain ? isPending(v) : holdsPending(v);
-    out[field] = pending ? output(v).apply((known) => (known === undefined ? undefined : canonicalJson(known))) : canonicalJson(v);
+    out[field] = pending ? output(v).apply((known) => (known === undefined ? undefined : packValue(known))) : packValue(v);
   }
   return out;
 }
