@@ -11,7 +11,7 @@
  */
 import { Readable } from "node:stream";
 import { inspect } from "node:util";
-import { FormData as UndiciFormData, type Pool } from "undici";
+import type { FormData as UndiciFormData, Pool } from "undici";
 import { ParameterError } from "../../contract/parameterError";
 import { parseOrThrow } from "../../contract/params";
 import { type RouteDef } from "../../contract/routes";
@@ -25,7 +25,7 @@ import { clientCacheKey, resolveOptions, type ClientOptions, type ResolvedOption
 import { pacerFor, type RequestPacer } from "./pacer";
 import { PageBounds } from "./pagination";
 import { checkUrl, isInsecureHttp, keyFingerprint, REDACTED } from "./security";
-import { acquirePool, releasePool, type WireBody, type WireResponse } from "./transport";
+import { acquirePool, releasePool, undici, type WireBody, type WireResponse } from "./transport";
 
 /** Counters since construction: requests sent (retries included), retries, 429 answers, requests per operation. */
 export interface ClientStats {
@@ -79,7 +79,7 @@ function isFormDataLike(value: unknown): value is FormData {
  * request() only encodes its own class, and a fresh copy per attempt makes a retry re-encode it.
  */
 function toUndiciFormData(form: FormData): UndiciFormData {
-  const copy = new UndiciFormData();
+  const copy = new (undici().FormData)();
   for (const [name, value] of form.entries()) {
     if (typeof value === "string") copy.append(name, value);
     else copy.append(name, value, (value as File).name);

@@ -4,8 +4,19 @@
  * it reports either an answer (any status) or a WireFailure.
  */
 import { Readable } from "node:stream";
-import { FormData as UndiciFormData, Pool } from "undici";
+import type { FormData as UndiciFormData, Pool } from "undici";
 import type { IncomingHttpHeaders } from "undici/types/header";
+
+let undiciModule: typeof import("undici") | undefined;
+
+/**
+ * undici, loaded when first needed, not with this module: its load is about 130 ms of the start
+ * of every process that imports the package (a program, the dynamic-provider plugin), and a run
+ * that sends nothing, such as a no-change `up`, never needs it (docs/engine.md).
+ */
+export function undici(): typeof import("undici") {
+  return (undiciModule ??= require("undici") as typeof import("undici"));
+}
 
 /** A pool and how many clients use it; closed when the last one lets go. */
 interface SharedPool {
@@ -20,7 +31,7 @@ const pools = new Map<string, SharedPool>();
 export function acquirePool(origin: string): Pool {
   let shared = pools.get(origin);
   if (!shared || shared.pool.closed) {
-    shared = { pool: new Pool(origin), users: 0 };
+    shared = { pool: new (undici().Pool)(origin), users: 0 };
     pools.set(origin, shared);
   }
   shared.users += 1;
