@@ -107,7 +107,7 @@ export class ReviewAdminClient {
   readonly #stats: ClientStats = { requests: 0, retries: 0, throttled: 0, byOperation: {} };
   readonly #readers = new Set<(answer: AnswerRead) => void>();
 
-  /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pool and pacer. */
+  /** Validates the options (throws ClientConfigError or InsecureUrlError) and joins the shared pacer; the shared pool at the first request. */
   constructor(opts: ClientOptions) {
     const o = resolveOptions(opts);
     this.#o = o;
@@ -126,7 +126,7 @@ export class ReviewAdminClient {
       log: (line) => this.#log(line),
       tally: (event, operationId) => this.#tally(event, operationId),
     };
-    this.#poolFor(o.base.origin);
+    // The base URL's pool is joined at the first request: a run that sends none never loads undici (transport.ts).
   }
 
   /**

@@ -99,6 +99,9 @@ describe("what a program loads with the package", () => {
           .map((part) => loaded.filter((f) => f.includes(part)).length); };
       require(${JSON.stringify(path.join(dist, "index.js"))});
       require(${JSON.stringify(path.join(dist, "runtime.js"))});
+      // A no-change run's diff makes a client and sends nothing.
+      const { ReviewAdminClient } = require(${JSON.stringify(path.join(dist, "client/client.js"))});
+      new ReviewAdminClient({ baseUrl: "http://127.0.0.1:9", apiKey: "ra_test_${"k".repeat(32)}" });
       const before = count();
       require(${JSON.stringify(path.join(dist, "client/transport.js"))}).acquirePool("http://127.0.0.1:9");
       console.log(JSON.stringify({ before, after: count() }));`;
