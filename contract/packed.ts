@@ -66,22 +66,28 @@ export function unpackValue(text: string): unknown {
   return JSON.parse(json) as unknown;
 }
 
+/** A JSON text as packed: deflated when long. */
+export function packText(json: string): string {
+  return json.length > DEFLATE_ABOVE ? DEFLATED + deflateRawSync(json, { level: 1 }).toString("base64") : json;
+}
+
 /** The packed text of a value: its canonical JSON, deflated when long. */
 export function packValue(value: unknown): string {
-  const json = canonicalJson(value);
-  return json.length > DEFLATE_ABOVE ? DEFLATED + deflateRawSync(json, { level: 1 }).toString("base64") : json;
+  return packText(canonicalJson(value));
 }
 
 /**
  * `props` with the packed properties of `kind` as packed text; other values (unknowns, absent,
  * strings) as they are. `reuse`: props unpacked from `text` (unpackProps), in order of preference;
- * a value that is the very object read from one takes that text back instead of being written again.
+ * a value that is the very object read from one (`byValue`: or an equal one) takes that text back
+ * instead of being written again.
  */
-export function packProps<T>(kind: string, props: T, reuse: readonly { from: unknown; text: unknown }[] = []): T {
+export function packProps<T>(kind: string, props: T, reuse: readonly { from: unknown; text: unknown; byValue?: boolean }[] = []): T {
   return packEach(kind, props, (f, v) => {
     for (const r of reuse) {
       const text = (r.text as Record<string, unknown> | undefined)?.[f];
-      if (v === (r.from as Record<string, unknown> | undefined)?.[f] && isPacked(text)) return text;
+      const from = (r.from as Record<string, unknown> | undefined)?.[f];
+      if (isPacked(text) && (v === from || (r.byValue && deepEqual(v, from)))) return text;
     }
     return packValue(v);
   });

@@ -95,11 +95,12 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       const old = unpackProps(kind, olds, read);
       const given = unpackProps(kind, news, read);
       const r = await impl().check(old, given);
-      // Inputs that come back as they went in (lifecycle.ts checkedBefore) keep their texts, the program's first.
+      // Inputs that come back as they went in keep their texts: the program's when its values were
+      // in normal form (the schema gave them back equal), else the stored ones (lifecycle.ts checkedBefore).
       return {
         ...r,
         inputs: packProps(kind, r.inputs, [
-          { from: given, text: news },
+          { from: given, text: news, byValue: true },
           { from: old, text: olds },
         ]),
       };

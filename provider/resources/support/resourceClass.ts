@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Output, output } from "@pulumi/pulumi/output";
 import { createUrn, CustomResource } from "@pulumi/pulumi/resource";
 import { isDryRun } from "@pulumi/pulumi/runtime/settings";
-import { isPacked, PACKED_PROPERTIES, packValue, unpackValue } from "../../../contract/packed";
+import { isPacked, PACKED_PROPERTIES, packText, unpackValue } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere, holdsPending, isPending } from "./declarations";
 import type { ResourceShape } from "./implementation";
@@ -140,9 +140,12 @@ export abstract class ReviewAdminResource extends CustomResource {
 }
 
 /**
- * A roster's large inputs as JSON text (contract/packed.ts says why): at once when the value holds
- * no output or promise, else when it resolves (an unknown anywhere in it leaves the whole unknown
- * in a preview, which the roster reads as "not known yet", as it reads an unknown entry).
+ * A roster's large inputs as packed JSON text (contract/packed.ts says why): at once when the value
+ * holds no output or promise, else when it resolves (an unknown anywhere in it leaves the whole
+ * unknown in a preview, which the roster reads as "not known yet", as it reads an unknown entry).
+ * In the program's own key order, not the canonical one: the same program writes the same text at
+ * every run, the plugin compares values, and at 28,007 people canonical JSON took 150 to 210 ms of
+ * the program's start against 50 ms.
  */
 function packedInputs(kind: string, props: Record<string, unknown>, plain: boolean): Record<string, unknown> {
   const out = { ...props };
@@ -151,7 +154,9 @@ function packedInputs(kind: string, props: Record<string, unknown>, plain: boole
     if (v === undefined || v === null) continue;
     // Plain args hold nothing pending at any depth; what programProps adds (declaredElsewhere) is a promise itself.
     const pending = plain ? isPending(v) : holdsPending(v);
-    out[field] = pending ? output(v).apply((known) => (known === undefined ? undefined : packValue(known))) : packValue(v);
+    out[field] = pending
+      ? output(v).apply((known) => (known === undefined ? undefined : packText(JSON.stringify(known))))
+      : packText(JSON.stringify(v));
   }
   return out;
 }
