@@ -47,7 +47,7 @@ describe("check of inputs in normal form, stored as they are", () => {
     expect((await shim(KIND).check!(fine, sent(odd, normal))).failures?.map((f) => f.property)).toEqual(failed);
   });
 
-  it("gives back the program's texts, deflated, where the stored ones say the same in plain JSON (a state of 0.4.x)", async () => {
+  it("gives back the program's texts, deflated, where the stored ones say the same in plain JSON (a state written before inputs were deflated)", async () => {
     const many = Object.fromEntries(
       Array.from({ length: 2000 }, (_, i) => [`person${String(i).padStart(4, "0")}@northwind.example`, { permissions: ["DB_UPLOAD"] }]),
     );

@@ -389,7 +389,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       return withResource(urnOf(raw) ?? urn, async () => {
         // Stored inputs never hold a value a preview does not know.
         const same = checkedBefore(olds, news, normal);
-        // Equal to the stored inputs: the program's own are given back (their texts, maybe packed anew, are kept: runtime.ts).
+        // Equal to the stored inputs: the program's own values are given back, so that its texts are kept (runtime.ts).
         const checked = same ? { inputs: news as I, failures: undefined } : checkInputs(def.inputs, news);
         if (!checked.failures && def.claims && (same || !containsUnknown(checked.inputs))) {
           const inputs = inputsOf(checked.inputs);
