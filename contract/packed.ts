@@ -14,7 +14,7 @@
  * Diff) through the SDK's JavaScript protobuf codec, and fills the checkpoint. Two machines' zlib
  * may deflate the same content to other bytes; nothing compares these texts as such: the
  * provider reads inputs back and compares the values (lifecycle.ts checkedBefore), and an
- * output read unchanged keeps its stored text ({@link packOutputs}).
+ * output read unchanged keeps its stored text ({@link packProps}).
  *
  * The rule is written here, not in the provider, because the policy pack and `review --stack`
  * read the same properties from the engine and from `pulumi stack export`, and may import only
@@ -77,20 +77,17 @@ export function packValue(value: unknown): string {
 }
 
 /**
- * `props` with the packed properties of `kind` as packed text; other values (unknowns, absent,
- * strings) as they are. `reuse`: props unpacked from `text` (unpackProps), in order of preference;
- * a value that is the very object read from one (`byValue`: or an equal one) takes that text back
- * instead of being written again.
+ * `props` (inputs or outputs) with the packed properties of `kind` as packed text; other values
+ * (unknowns, absent, strings) as they are. `kept`: props as the engine sent them (`text`) and as
+ * {@link unpackProps} read them (`value`, never changed since); a value equal to the one read
+ * takes that text back, whatever its form: a check of the program's inputs keeps the program's
+ * text, and a refresh that found nothing changed rewrites nothing, so that the engine sees no
+ * change in a state an older version wrote either.
  */
-export function packProps<T>(kind: string, props: T, reuse: readonly { from: unknown; text: unknown; byValue?: boolean }[] = []): T {
-  return packEach(kind, props, (f, v) => {
-    for (const r of reuse) {
-      const text = (r.text as Record<string, unknown> | undefined)?.[f];
-      const from = (r.from as Record<string, unknown> | undefined)?.[f];
-      if (isPacked(text) && (v === from || (r.byValue && deepEqual(v, from)))) return text;
-    }
-    return packValue(v);
-  });
+export function packProps<T>(kind: string, props: T, kept?: { text: unknown; value: unknown }): T {
+  const text = (kept?.text ?? {}) as Record<string, unknown>;
+  const value = (kept?.value ?? {}) as Record<string, unknown>;
+  return packEach(kind, props, (f, v) => (isPacked(text[f]) && deepEqual(v, value[f]) ? text[f] : packValue(v)));
 }
 
 /** `props` with each packed property of `kind` that holds an object or a list given to `pack`. */
@@ -103,19 +100,6 @@ function packEach<T>(kind: string, props: T, pack: (field: string, value: object
     if (v !== null && typeof v === "object") out[f] = pack(f, v);
   }
   return out as T;
-}
-
-/**
- * A resource's outputs packed as {@link packProps} packs inputs.
- * `stored`: the stored outputs as the engine sent them (`text`) and as {@link unpackProps} read
- * them (`value`, never changed since); a value equal to the one stored (a refresh that found
- * nothing changed) takes the stored text back, whatever its form, so that the engine sees no
- * change in a state an older version wrote either.
- */
-export function packOutputs<T>(kind: string, props: T, stored?: { text: unknown; value: unknown }): T {
-  const text = (stored?.text ?? {}) as Record<string, unknown>;
-  const value = (stored?.value ?? {}) as Record<string, unknown>;
-  return packEach(kind, props, (f, v) => (isPacked(text[f]) && deepEqual(v, value[f]) ? text[f] : packValue(v)));
 }
 
 /**

@@ -21,7 +21,7 @@ import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 import { attachToPlugin } from "./pluginHost";
-import { packOutputs, packProps, unpackProps } from "../contract/packed";
+import { packProps, unpackProps } from "../contract/packed";
 
 // Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
 attachToPlugin();
@@ -78,7 +78,7 @@ export function implementationOf(kind: string): ResourceImpl {
 export function shim(kind: string): pulumi.dynamic.ResourceProvider {
   const impl = () => implementationOf(kind);
   const inn = <T>(props: T): T => unpackProps(kind, props);
-  const out = <T>(props: T): T => packOutputs(kind, props);
+  const out = <T>(props: T): T => packProps(kind, props);
   const packedFailure = (err: unknown): never => {
     // A partial create carries the half-created resource's properties (lifecycle.ts IncompleteCreate).
     const e = err as { properties?: unknown };
@@ -95,15 +95,9 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       const old = unpackProps(kind, olds, read);
       const given = unpackProps(kind, news, read);
       const r = await impl().check(old, given);
-      // Inputs that come back as they went in keep their texts: the program's when its values were
-      // in normal form (the schema gave them back equal), else the stored ones (lifecycle.ts checkedBefore).
-      return {
-        ...r,
-        inputs: packProps(kind, r.inputs, [
-          { from: given, text: news, byValue: true },
-          { from: old, text: olds },
-        ]),
-      };
+      // Values that come back as the program gave them (in normal form, or equal to the stored ones:
+      // lifecycle.ts checkedBefore) keep the program's texts.
+      return { ...r, inputs: packProps(kind, r.inputs, { text: news, value: given }) };
     },
     diff: (id, olds, news) => impl().diff(id, inn(olds), inn(news)),
     create: async (inputs) => {
@@ -114,7 +108,7 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       const stored = inn(props);
       const r = await impl().read(id, stored);
       // What the read found unchanged keeps its stored text: a refresh with no drift rewrites nothing.
-      const found = r.props ? { props: packOutputs(kind, r.props, { text: props, value: stored }) } : {};
+      const found = r.props ? { props: packProps(kind, r.props, { text: props, value: stored }) } : {};
       return { ...r, ...found, ...(r.inputs ? { inputs: packProps(kind, r.inputs) } : {}) };
     },
     update: async (id, olds, news) => {

@@ -7,7 +7,7 @@
  * test/engine/gitops.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, DEFLATE_ABOVE, PACKED_PROPERTIES, packOutputs, packProps, unpackProps, unpackValue } from "../../contract/packed";
+import { canonicalJson, DEFLATE_ABOVE, PACKED_PROPERTIES, packProps, unpackProps, unpackValue } from "../../contract/packed";
 import type { ResourceImplementation } from "../../provider/resources/support/implementation";
 import { implementationOf, resourceKinds } from "../../provider/runtime";
 
@@ -45,12 +45,14 @@ describe("packed roster properties", () => {
     const news = unpackProps("OrganizationMembers", { members: text, mode: "additive" }, read);
     expect(news.members).toBe(olds.members);
     expect(unpackProps("OrganizationMembers", { members: text }).members).not.toBe(olds.members);
-    // Taken back only when it is the very object read: an equal copy is written again (the same text, canonical).
-    const kept = packProps("OrganizationMembers", { members: olds.members }, [{ from: olds, text: { members: text } }]);
+    // Taken back when it is the value read; a changed value is written again (canonical).
+    const kept = packProps("OrganizationMembers", { members: olds.members }, { text: { members: text }, value: olds });
     expect(kept.members).toBe(text);
-    const rewritten = packProps("OrganizationMembers", { members: { ...(olds.members as unknown as object), "bob@x.example": {} } }, [
-      { from: olds, text: { members: text } },
-    ]);
+    const rewritten = packProps(
+      "OrganizationMembers",
+      { members: { ...(olds.members as unknown as object), "bob@x.example": {} } },
+      { text: { members: text }, value: olds },
+    );
     expect(rewritten.members).toBe('{"ada@northwind.example":{"permissions":["ORG_ADMIN"]},"bob@x.example":{}}');
   });
 
@@ -61,7 +63,7 @@ describe("packed roster properties", () => {
         { firstName: `P${i}`, permissions: ["DB_UPLOAD"], status: "active" },
       ]),
     );
-    const outs = packOutputs("OrganizationMembers", {
+    const outs = packProps("OrganizationMembers", {
       organizationId: 102,
       members,
       managed: { "ada@northwind.example": ["permissions"] },
@@ -85,12 +87,12 @@ describe("packed roster properties", () => {
 
   it("keeps a stored output text, in whatever form, when the value read is the same", () => {
     const big = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`p${i}@x.example`, { permissions: ["ORG_ADMIN"], userId: i }]));
-    for (const text of [canonicalJson(big), packOutputs("OrganizationMembers", { members: big }).members as unknown as string]) {
+    for (const text of [canonicalJson(big), packProps("OrganizationMembers", { members: big }).members as unknown as string]) {
       const stored = unpackProps("OrganizationMembers", { members: text });
       // A read builds its values anew: an equal copy keeps the text, a change writes a new one.
-      const same = packOutputs("OrganizationMembers", { members: structuredClone(big) }, { text: { members: text }, value: stored });
+      const same = packProps("OrganizationMembers", { members: structuredClone(big) }, { text: { members: text }, value: stored });
       expect(same.members).toBe(text);
-      const changed = packOutputs(
+      const changed = packProps(
         "OrganizationMembers",
         { members: { ...big, "new@x.example": { permissions: [] } } },
         { text: { members: text }, value: stored },
