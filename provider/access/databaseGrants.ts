@@ -6,6 +6,8 @@
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { ignore404 } from "../failures";
+import { mapLimit } from "../util";
+import type { RosterWrite } from "./plan";
 import { amend, memo, perClient } from "./runCache";
 
 const lists = perClient(() => new Map<number, Promise<Map<number, DatabaseUser>>>());
@@ -40,4 +42,28 @@ export async function setGrant(
 export async function removeGrant(client: ReviewAdminClient, databaseId: number, userId: number): Promise<void> {
   await client.call("DeleteDatabaseUser", { databaseId, userId }).catch(ignore404);
   await amend(lists(client), databaseId, (m) => m.delete(userId));
+}
+
+/**
+ * A DatabaseUsers roster's writes: each grant to add or change set (E26), in the roster's order,
+ * then removals (E24), eight at a time; through `guarded` when the plan takes a DB_ADMIN.
+ */
+export async function writeDatabaseRoster({ client, scope, plan, wrote, guarded }: RosterWrite<unknown, unknown>): Promise<void> {
+  const sets = new Set([...plan.add, ...plan.change]);
+  const writeAll = async () => {
+    // The plan's grants of the day, in the roster's order; at a database their permissions are database permissions.
+    await mapLimit(
+      Object.keys(plan.current).filter((id) => sets.has(id)),
+      8,
+      async (id) => {
+        await setGrant(client, scope.id, Number(id), (plan.current[id]!.permissions ?? []) as DatabasePermission[]);
+        wrote();
+      },
+    );
+    await mapLimit(plan.remove, 8, async (id) => {
+      await removeGrant(client, scope.id, Number(id));
+      wrote();
+    });
+  };
+  await (plan.losing.length ? guarded(writeAll) : writeAll());
 }

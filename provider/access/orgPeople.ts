@@ -9,8 +9,9 @@ import type { AddUser, Invitation, Member, OrganizationPermission } from "../../
 import type { ReviewAdminClient } from "../client";
 import { ignore404, ResourceError } from "../failures";
 import { normalizeEmail, normalizeIdentifiers, sameIdentifiers, sameSet, sortedSet, type Identifier } from "../normalize";
-import { definedOnly } from "../util";
+import { definedOnly, mapLimit } from "../util";
 import { hasPassed } from "./clock";
+import type { RosterWrite } from "./plan";
 import { amend, memo, perClient } from "./runCache";
 import { readInChains, splitPoints } from "./splitList";
 
@@ -319,6 +320,52 @@ export async function bringInLine(
   if (!("member" in now)) return { found, now };
   const want = { permissions: inputs.permissions, identifiers: inputs.userIdentifiers };
   return { found, now: { member: await writeMember(client, inputs.organizationId, now.member, want, guard) } };
+}
+
+/** A person an OrganizationMembers roster declares: what inviting them needs and the fields it manages (left out: not managed). */
+export type RosterPerson = Pick<PersonInputs, "firstName" | "lastName" | "permissions" | "userIdentifiers">;
+
+// The roster's writes run inside its own anti-lockout guard (`guarded`), which judged them all.
+const alreadyGuarded: AdminLossGuard = (_userId, write) => write();
+
+/**
+ * An OrganizationMembers roster's writes: adds first, all at once (the batcher sends one E19 per
+ * permission set), then, guarded, changes (a pending invitation reconciled, a member's differing
+ * fields written) and removals (the member, or the pending invitation), eight at a time.
+ */
+export async function writeOrganizationRoster(
+  step: RosterWrite<{ members: Record<string, RosterPerson> }, Map<string, Presence>>,
+): Promise<void> {
+  const { client, action, plan, now, listed, wrote } = step;
+  const orgId = step.scope.id;
+  const person = (email: string): PersonInputs => ({ organizationId: orgId, email, ...now.members[email] });
+  const fields = (email: string): MemberFields => ({
+    permissions: now.members[email]!.permissions,
+    identifiers: now.members[email]!.userIdentifiers,
+  });
+  const each = (keys: readonly string[], limit: number, write: (email: string) => Promise<unknown>) =>
+    mapLimit(keys, limit, async (email) => {
+      await write(email);
+      wrote();
+    });
+  const add = async (email: string) => {
+    const got = await invite(client, person(email), action);
+    if ("member" in got) await writeMember(client, orgId, got.member, { identifiers: fields(email).identifiers }, alreadyGuarded);
+  };
+  const change = (email: string) => {
+    const x = listed.get(email)!;
+    if ("invitation" in x) return reconcileInvitation(client, person(email), x.invitation, action);
+    return writeMember(client, orgId, x.member, fields(email), alreadyGuarded);
+  };
+  const remove = (email: string) => {
+    const x = listed.get(email)!;
+    return "member" in x ? removeMember(client, orgId, x.member.id) : deleteInvitation(client, orgId, x.invitation.email);
+  };
+  await each(plan.add, Infinity, add);
+  await step.guarded(async () => {
+    await each(plan.change, 8, change);
+    await each(plan.remove, 8, remove);
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
   type Scope,
   type Subject,
 } from "../../contract/grants";
+import type { ReviewAdminClient } from "../client";
 import { sameIdentifiers, sameSet } from "../normalize";
 
 /** A grant as it is live; at an organization, an invitation is "invited" (or "expired") until accepted. */
@@ -61,6 +62,29 @@ export interface AccessPlan {
   handedOver: [string, string][];
   /** Keys whose removal or change takes what anti-lockout guards (`losesGuarded`). */
   losing: string[];
+}
+
+/**
+ * What a roster's writes are given (the gateways' `writeOrganizationRoster`, `writeDatabaseRoster`;
+ * the roster engine, resources/support/grantRoster.ts, makes it). `I`: the inputs, `R`: the scope as listed.
+ */
+export interface RosterWrite<I, R> {
+  client: ReviewAdminClient;
+  action: string;
+  scope: Scope;
+  plan: AccessPlan;
+  /** The inputs with only the entries in their window today. */
+  now: I;
+  /** The scope as listed before the writes. */
+  listed: R;
+  /** Call after each write (progress lines from 100 writes on). */
+  wrote: () => void;
+  /**
+   * Runs writes that take what anti-lockout guards (ORG_ADMIN or membership, DB_ADMIN) from the
+   * plan's `losing` entries: judged in turn with the scope's other admin removals, against a fresh
+   * list (resources/support/lockout.ts); straight through when allowAdminRemoval is set.
+   */
+  guarded: (write: () => Promise<void>) => Promise<void>;
 }
 
 /** The declared grants (or anything with a window) on `day` (undefined: all current), with their end dates. */

@@ -5,17 +5,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
-import { definedOnly, mapLimit } from "../util";
+import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
 import { grantKey } from "./support/handover";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { DeclaredElsewhere, onUnmanagedSchema, rosterMode, type RosterInternals } from "./support/roster";
-import { grantRoster, type WriteStep } from "./support/grantRoster";
+import { grantRoster } from "./support/grantRoster";
 import type { OnUnmanaged, RosterMode } from "../access/rosterMode";
 import { permissionsText } from "./support/rosterChanges";
-import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
+import { listedDatabaseUsers, writeDatabaseRoster } from "../access/databaseGrants";
 import { CalendarDay, checkWindow, type Window } from "./support/expiry";
 
 /** One user's entry with dates: the permissions, and the window they hold in (support/expiry.ts). */
@@ -181,26 +181,6 @@ function inputsOf(state: DatabaseUsersState): Inputs {
   });
 }
 
-/** Sets (adds and changes, in the map's order), then removals; when one takes DB_ADMIN, all go in turn with the database's other admin removals. */
-async function write({ client, scope, plan, now, wrote, guarded }: WriteStep<Inputs, Map<number, DatabaseUser>>) {
-  const sets = new Set([...plan.add, ...plan.change]);
-  const writeAll = async () => {
-    await mapLimit(
-      Object.keys(now.users).filter((id) => sets.has(id)),
-      8,
-      async (id) => {
-        await setGrant(client, scope.id, Number(id), permissionsOf(now.users[id]!));
-        wrote();
-      },
-    );
-    await mapLimit(plan.remove, 8, async (id) => {
-      await removeGrant(client, scope.id, Number(id));
-      wrote();
-    });
-  };
-  await (plan.losing.length ? guarded(writeAll) : writeAll());
-}
-
 /** "user 1003 (alan)" when the live state knows the username. */
 const userText = (id: string, u: LiveUser | undefined) => `user ${id}${u?.username ? ` (${u.username})` : ""}`;
 
@@ -277,7 +257,7 @@ export const databaseUsers = grantRoster<Inputs, DatabaseUsersState, LiveUser, M
   unmanaged: (s) => Object.fromEntries((s.unmanaged ?? []).map(({ userId, ...u }) => [String(userId), u])),
   // The username is an outside user's email.
   liveGrant: (scope, id, u) => ({ scope, subject: { userId: Number(id) }, permissions: u.permissions }),
-  write,
+  write: writeDatabaseRoster,
   inputsOf,
 });
 

@@ -3,28 +3,17 @@
  * email (E18 to E22, invitations through E19/E15/E13).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
-import { compareText, definedOnly, mapLimit } from "../util";
+import { compareText, definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions, readEmail } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
 import { memberClaims } from "./support/handover";
-import {
-  deleteInvitation,
-  invite,
-  liveRoster,
-  livePerson,
-  patchMember,
-  reconcileInvitation,
-  removeMember,
-  type LivePerson,
-  type Presence,
-} from "../access/orgPeople";
+import { liveRoster, livePerson, writeOrganizationRoster, type LivePerson, type Presence } from "../access/orgPeople";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { DeclaredElsewhere, onUnmanagedSchema, rosterMode, type RosterInternals } from "./support/roster";
-import { grantRoster, type WriteStep } from "./support/grantRoster";
+import { grantRoster } from "./support/grantRoster";
 import type { OnUnmanaged, RosterMode } from "../access/rosterMode";
 import { CalendarDay, checkWindow } from "./support/expiry";
 
@@ -190,43 +179,6 @@ function inputsOf(state: OrganizationMembersState): Inputs {
   });
 }
 
-/** Adds first (concurrently, so the batcher sends one E19 per permission set), then changes, removals last. */
-async function write({ client, action, scope, plan, now, listed, wrote, guarded }: WriteStep<Inputs, Map<string, Presence>>) {
-  const orgId = scope.id;
-  await Promise.all(
-    plan.add.map(async (email) => {
-      const want = now.members[email]!;
-      const got = await invite(client, { organizationId: orgId, email, ...want }, action);
-      if ("member" in got && want.userIdentifiers) await patchMember(client, orgId, got.member, { userIdentifiers: want.userIdentifiers });
-      wrote();
-    }),
-  );
-  const writeChanges = () =>
-    mapLimit(plan.change, 8, async (email) => {
-      const want = now.members[email]!;
-      const x = listed.get(email)!;
-      if ("invitation" in x)
-        return void (await reconcileInvitation(client, { organizationId: orgId, email, ...want }, x.invitation, action));
-      const have = livePerson(x);
-      await patchMember(client, orgId, x.member, {
-        organizationPermissions: want.permissions && !deepEqual(want.permissions, have.permissions) ? want.permissions : undefined,
-        userIdentifiers: want.userIdentifiers && !deepEqual(want.userIdentifiers, have.userIdentifiers) ? want.userIdentifiers : undefined,
-      });
-      wrote();
-    });
-  const writeRemovals = () =>
-    mapLimit(plan.remove, 8, async (email) => {
-      const x = listed.get(email)!;
-      if ("member" in x) await removeMember(client, orgId, x.member.id);
-      else await deleteInvitation(client, orgId, x.invitation.email);
-      wrote();
-    });
-  await guarded(async () => {
-    await writeChanges();
-    await writeRemovals();
-  });
-}
-
 const label = (s: { organizationId: number }) => `OrganizationMembers of organization ${s.organizationId}`;
 
 /** The OrganizationMembers implementation run by the plugin (the steps: grantRoster.ts). */
@@ -315,7 +267,7 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
     identifiers: p.userIdentifiers,
     status: p.status,
   }),
-  write,
+  write: writeOrganizationRoster,
   // Identifiers wait quietly for an invitation's acceptance; a person the state shows as invited is
   // looked up (one cached list per run) so identifiers are applied once they accept.
   async storedEntries(olds, news, op) {

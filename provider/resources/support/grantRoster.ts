@@ -14,7 +14,7 @@
 import deepEqual from "fast-deep-equal";
 import type { z } from "zod";
 import { claimKeysOf, isPrivileged, type Grant, type Scope, type ScopeKind } from "../../../contract/grants";
-import { planGrants, type AccessPlan, type LiveGrant } from "../../access/plan";
+import { planGrants, type AccessPlan, type LiveGrant, type RosterWrite } from "../../access/plan";
 import type { ReviewAdminClient } from "../../client";
 import { sameSet } from "../../normalize";
 import { definedOnly } from "../../util";
@@ -52,26 +52,6 @@ export interface RosterStateBase extends RosterSettings {
   expiringSoon?: Record<string, string>;
   expired?: Record<string, string>;
   foundWhenAdopted?: FoundWhenAdopted;
-}
-
-/** What a roster's writes are given: the plan, the entries declared today, what was listed, and the progress counter. */
-export interface WriteStep<I, R> {
-  client: ReviewAdminClient;
-  action: string;
-  scope: Scope;
-  plan: AccessPlan;
-  /** The inputs with only the entries in their window today. */
-  now: I;
-  /** The scope as listed before the writes. */
-  listed: R;
-  /** Call after each write (progress lines from 100 writes on). */
-  wrote: () => void;
-  /**
-   * Runs writes that take what anti-lockout guards (ORG_ADMIN or membership, DB_ADMIN) from the
-   * plan's `losing` entries: judged in turn with the scope's other admin removals, against a fresh
-   * list (lockout.ts); straight through when allowAdminRemoval is set.
-   */
-  guarded: (write: () => Promise<void>) => Promise<void>;
 }
 
 /** What one roster kind supplies; the rest is this file's. `I`: inputs, `S`: state, `L`: one live entry, `R`: the scope as listed. */
@@ -129,8 +109,8 @@ export interface GrantRosterKind<I extends RosterSettings, S extends RosterState
   unmanaged(s: S): Record<string, L>;
   /** One live entry as a grant. */
   liveGrant(scope: Scope, key: string, live: L): LiveGrant;
-  /** Writes the plan (adds, changes, removals) in the kind's order. */
-  write(step: WriteStep<I, R>): Promise<void>;
+  /** Writes the plan (adds, changes, removals) in the kind's order: its gateway's roster writes. */
+  write(step: RosterWrite<I, R>): Promise<void>;
   /** Hook for a diff: the map's entries as the preview should judge them (OrganizationMembers looks up invitations that may have been accepted). */
   storedEntries?(olds: S, news: I, op: Operation): Promise<Record<string, L>>;
   /** The inputs a live state stands for (refresh writes them back). */
