@@ -240,9 +240,6 @@ export const SCHEMA = {
           },
           description: "The user's live permissions on the database, sorted.",
         },
-        allowAdminRemoval: {
-          type: "boolean",
-        },
         active: {
           type: "boolean",
           description: "Whether the user's account is active, as the service reports it.",
@@ -254,17 +251,21 @@ export const SCHEMA = {
           type: "boolean",
           description: "True when the user already held permissions on the database when the resource was created.",
         },
-        expiresOn: {
-          type: "string",
-          description: "The declared end date (absent in older states, and for grants without one).",
-        },
         expiringSoon: {
           type: "string",
           description: "The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh.",
         },
         expiredOn: {
           type: "string",
-          description: "Set once up has removed the grant because its end date passed (or found it gone): that date.",
+          description:
+            "Set once up has ended the grant because its end date passed (removed the person or the permissions, withdrew the invitation): that date.",
+        },
+        allowAdminRemoval: {
+          type: "boolean",
+        },
+        expiresOn: {
+          type: "string",
+          description: '"YYYY-MM-DD" (UTC): the grant ends at the start of this day.',
         },
         schemaVersion: {
           type: "integer",
@@ -820,7 +821,7 @@ export const SCHEMA = {
         },
         expiresOn: {
           type: "string",
-          description: "The declared end date (absent in older states, and without one).",
+          description: '"YYYY-MM-DD" (UTC): the grant ends at the start of this day.',
         },
         expiringSoon: {
           type: "string",
@@ -828,7 +829,8 @@ export const SCHEMA = {
         },
         expiredOn: {
           type: "string",
-          description: "Set once up has withdrawn the invitation because the end date passed: that date.",
+          description:
+            "Set once up has ended the grant because its end date passed (removed the person or the permissions, withdrew the invitation): that date.",
         },
         schemaVersion: {
           type: "integer",
@@ -907,11 +909,20 @@ export const SCHEMA = {
         },
         expiresOn: {
           type: "string",
-          description: "The declared end date (absent in older states, and for memberships without one).",
+          description: '"YYYY-MM-DD" (UTC): the grant ends at the start of this day.',
         },
         expiringSoon: {
           type: "string",
           description: "The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh.",
+        },
+        adopted: {
+          type: "boolean",
+          description: "True when create found the person already a member or invited and took them over.",
+        },
+        expiredOn: {
+          type: "string",
+          description:
+            "Set once up has ended the grant because its end date passed (removed the person or the permissions, withdrew the invitation): that date.",
         },
         organizationId: {
           type: "integer",
@@ -931,10 +942,6 @@ export const SCHEMA = {
           type: "string",
           description: "When the pending invitation expires; null for members.",
         },
-        adopted: {
-          type: "boolean",
-          description: "True when create found the person already a member or invited and took them over.",
-        },
         permissions: {
           type: "array",
           items: {
@@ -949,10 +956,6 @@ export const SCHEMA = {
           },
           description: "Live user identifiers (empty while invited).",
         },
-        expiredOn: {
-          type: "string",
-          description: "Set once up has removed the person because the end date passed: that date.",
-        },
         schemaVersion: {
           type: "integer",
           description: "Version of the state layout this resource was last written with.",
@@ -962,7 +965,7 @@ export const SCHEMA = {
           description: "When this program last created or updated the resource (ISO, the service's clock, whole seconds).",
         },
       },
-      required: ["email", "organizationId", "status", "userId", "invitationExpiration", "adopted", "permissions", "userIdentifiers"],
+      required: ["email", "adopted", "organizationId", "status", "userId", "invitationExpiration", "permissions", "userIdentifiers"],
     },
     "reviewadmin:index:OrgMemberPermissions": {
       description:
@@ -1012,6 +1015,10 @@ export const SCHEMA = {
           type: "string",
           description: "The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh.",
         },
+        expiredOn: {
+          type: "string",
+          description: "Set once up has emptied the field because the end date passed: that date.",
+        },
         organizationId: {
           type: "integer",
         },
@@ -1024,10 +1031,6 @@ export const SCHEMA = {
           items: {
             $ref: "#/types/reviewadmin:index:OrganizationPermission",
           },
-        },
-        expiredOn: {
-          type: "string",
-          description: "Set once up has emptied the field because the end date passed: that date.",
         },
         schemaVersion: {
           type: "integer",

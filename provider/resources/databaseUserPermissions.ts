@@ -17,7 +17,7 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import { planOne, type LiveGrant } from "../access/plan";
 import { CalendarDay } from "./support/expiry";
-import { personGrant, type Standing } from "./support/personGrant";
+import { personGrant, type PersonState } from "./support/personGrant";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {
@@ -49,23 +49,16 @@ type Inputs = z.infer<typeof Inputs>;
 argsMatch<DatabaseUserPermissionsArgs, z.input<typeof Inputs>>(true);
 
 /** What a DatabaseUserPermissions stores: its inputs, and what the service says of the user. */
-export interface DatabaseUserPermissionsState {
+export interface DatabaseUserPermissionsState extends PersonState {
   databaseId: number;
   userId: number;
   /** The user's live permissions on the database, sorted. */
   permissions: DatabasePermission[];
-  allowAdminRemoval?: boolean;
   /** Whether the user's account is active, as the service reports it. */
   active: boolean;
   username: string | null;
   /** True when the user already held permissions on the database when the resource was created. */
   adopted: boolean;
-  /** The declared end date (absent in older states, and for grants without one). */
-  expiresOn?: string;
-  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
-  expiringSoon?: string;
-  /** Set once up has removed the grant because its end date passed (or found it gone): that date. */
-  expiredOn?: string;
 }
 stateHolds<DatabaseUserPermissionsState, Inputs>(true);
 
@@ -76,7 +69,6 @@ function stateOf(
   inputs: Inputs,
   live: DatabaseUser | undefined,
   adopted: boolean,
-  st: Standing,
   olds?: Pick<DatabaseUserPermissionsState, "active" | "username">,
 ): DatabaseUserPermissionsState {
   const kept = { databaseId: inputs.databaseId, userId: inputs.userId, allowAdminRemoval: inputs.allowAdminRemoval, adopted };
@@ -90,7 +82,6 @@ function stateOf(
     active: live.active,
     username: live.user.username ?? null,
     expiresOn: inputs.expiresOn,
-    expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   });
 }
 
@@ -181,7 +172,7 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
   },
   words: { noneMade: "nothing granted" },
 
-  async create(inputs, { client, action }, st) {
+  async create(inputs, { client, action }) {
     const existing = await listed(client, inputs);
     const have = existing && grantOf(inputs, existing.permissions);
     // Adopting a grant holding DB_ADMIN with permissions lacking it would take it (E26 overwrites): refused unless allowAdminRemoval.
@@ -192,14 +183,14 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
     // Adopting the very permissions the program declares writes nothing: E26 would only set what
     // is there, and an exported program's first up must send no write (cli/export).
     const live = adopted && sameSet(existing.permissions, inputs.permissions) ? existing : await setPermissions(client, inputs);
-    return stateOf(inputs, live, adopted, st);
+    return stateOf(inputs, live, adopted);
   },
 
-  async update(olds, news, { client, action }, st) {
+  async update(olds, news, { client, action }) {
     const set = () => setPermissions(client, news);
     const losesAdmin = takesAdmin("database", olds.permissions, news.permissions) && !news.allowAdminRemoval;
     const live = await (losesAdmin ? guardAdminLoss(client, scopeOf(news), [news.userId], action, set) : set());
-    return stateOf(news, live, olds.adopted, st);
+    return stateOf(news, live, olds.adopted);
   },
 
   async expire(olds, news, { client, action }) {

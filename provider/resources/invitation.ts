@@ -21,7 +21,7 @@ import {
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay, standingOf } from "./support/expiry";
-import { personGrant, type Standing } from "./support/personGrant";
+import { personGrant, type PersonState } from "./support/personGrant";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";
@@ -62,7 +62,7 @@ type Inputs = z.infer<typeof Inputs>;
 argsMatch<InvitationArgs, z.input<typeof Inputs>>(true);
 
 /** What an Invitation stores: its inputs, and where the invitation stands. */
-export interface InvitationState {
+export interface InvitationState extends Omit<PersonState, "allowAdminRemoval"> {
   organizationId: number;
   /** Lower-cased. */
   email: string;
@@ -80,19 +80,13 @@ export interface InvitationState {
   userId: number | null;
   /** True when create found the invitation (or the membership) already there. */
   adopted: boolean;
-  /** The declared end date (absent in older states, and without one). */
-  expiresOn?: string;
-  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
-  expiringSoon?: string;
-  /** Set once up has withdrawn the invitation because the end date passed: that date. */
-  expiredOn?: string;
 }
 stateHolds<InvitationState, Inputs>(true);
 
 const label = (s: { email: string; organizationId: number }) => `Invitation of ${s.email} to organization ${s.organizationId}`;
 
-function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): InvitationState {
-  const kept = { ...inputs, email: normalizeEmail(inputs.email), adopted, expiringSoon: st === "soon" ? inputs.expiresOn : undefined };
+function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): InvitationState {
+  const kept = { ...inputs, email: normalizeEmail(inputs.email), adopted };
   // Withdrawn at its end date: nothing is pending.
   if (!now) return definedOnly({ ...kept, status: "removed", expiration: null, userId: null });
   if ("member" in now) return definedOnly({ ...kept, status: "accepted", expiration: null, userId: now.member.id });
@@ -171,13 +165,13 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
   },
   moreChanges: async (olds, news, { client }) => news.resendWhenExpired !== false && (await invitationLapsed(client, olds, "pending")),
 
-  async create(inputs, { client, action }, st) {
+  async create(inputs, { client, action }) {
     const { found, now } = await ensurePresent(client, inputs, null, action);
     if (found) say.info(`${action}: adopted ${describePresence(found)}`);
-    return stateOf(inputs, now, !!found, st);
+    return stateOf(inputs, now, !!found);
   },
 
-  async update(olds, news, { client, action }, st) {
+  async update(olds, news, { client, action }) {
     const { found, now } = await ensurePresent(client, news, olds.userId, action);
     // A new trigger re-sends on purpose, unless a fresh invitation was just sent, or the
     // invitation was re-sent after this state was written (the answer to our re-send was lost,
@@ -192,9 +186,9 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
       now.invitation === found.invitation &&
       !resentSince(found.invitation)
     ) {
-      return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted, st);
+      return stateOf(news, { invitation: await resend(client, news.organizationId, news.email) }, olds.adopted);
     }
-    return stateOf(news, now, olds.adopted, st);
+    return stateOf(news, now, olds.adopted);
   },
 
   async expire(olds, news, { client, action }) {

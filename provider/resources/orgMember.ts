@@ -26,7 +26,7 @@ import {
 import { normalizeEmail, sameIdentifiers, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay } from "./support/expiry";
-import { personGrant, type Standing } from "./support/personGrant";
+import { personGrant, type PersonState } from "./support/personGrant";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";
@@ -71,14 +71,13 @@ type Inputs = z.infer<typeof Inputs>;
 argsMatch<OrgMemberArgs, z.input<typeof Inputs>>(true);
 
 /** What an OrgMember stores: its inputs, where the person stands, and the live managed fields. */
-export interface OrgMemberState {
+export interface OrgMemberState extends PersonState {
   organizationId: number;
   /** Lower-cased. */
   email: string;
   firstName?: string;
   lastName?: string;
   resendWhenExpired?: boolean;
-  allowAdminRemoval?: boolean;
   /** `active`, `invited` or `expired`. */
   status: MemberStatus;
   /** The platform user id; null until the invitation is accepted. */
@@ -93,12 +92,6 @@ export interface OrgMemberState {
   userIdentifiers: Identifier[];
   /** Which optional fields the program manages (given in the inputs). */
   managed: ("permissions" | "userIdentifiers")[];
-  /** The declared end date (absent in older states, and for memberships without one). */
-  expiresOn?: string;
-  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
-  expiringSoon?: string;
-  /** Set once up has removed the person because the end date passed: that date. */
-  expiredOn?: string;
 }
 
 const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
@@ -106,7 +99,7 @@ const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization
 /** True while the state shows the person not yet a member and the inputs manage identifiers: they wait for acceptance. */
 const waiting = (olds: OrgMemberState, news: Inputs) => olds.status !== "active" && news.userIdentifiers !== undefined;
 
-function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st: Standing = "active"): OrgMemberState {
+function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): OrgMemberState {
   const managed: OrgMemberState["managed"] = [];
   if (inputs.permissions !== undefined) managed.push("permissions");
   if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
@@ -117,7 +110,6 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean, st
     email: normalizeEmail(inputs.email),
     adopted,
     managed,
-    expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
   };
   // Past the end date and removed: nothing is held.
   if (!now) {
@@ -237,18 +229,18 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
     return accepted || resend;
   },
 
-  async create(inputs, { client, action }, st) {
+  async create(inputs, { client, action }) {
     const { found, now } = await bringInLine(client, inputs, null, action, guardOf(client, inputs, action));
     if (found)
       say.info(
         `${action}: adopted ${describePresence(found)}; only the fields this program manages change, and destroy removes them (set retainOnDelete to keep them)`,
       );
-    return stateOf(inputs, now, !!found, st);
+    return stateOf(inputs, now, !!found);
   },
 
-  async update(olds, news, { client, action }, st) {
+  async update(olds, news, { client, action }) {
     const { now } = await bringInLine(client, news, olds.userId, action, guardOf(client, news, action));
-    return stateOf(news, now, olds.adopted, st);
+    return stateOf(news, now, olds.adopted);
   },
 
   async expire(olds, news, { client, action }) {

@@ -17,7 +17,7 @@ import { adminLossGuard } from "./lockout";
 import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFieldTypes";
 import { normalizeEmail } from "../../normalize";
 import { findMember, writeMember, type MemberFields } from "../../access/orgPeople";
-import { CalendarDay, type Standing } from "./expiry";
+import { CalendarDay } from "./expiry";
 import { personGrant } from "./personGrant";
 
 const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
@@ -60,10 +60,9 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
   const label = (s: MemberRef) => `${spec.kind} of ${s.email ?? `user ${s.userId}`} in organization ${s.organizationId}`;
   const isEmpty = (m: Member) => JSON.stringify(spec.read(m)) === JSON.stringify(spec.empty);
 
-  function stateOf(inputs: MemberRef, member: Member, st: Standing): S {
+  function stateOf(inputs: MemberRef, member: Member): S {
     return definedOnly({
       expiresOn: inputs.expiresOn,
-      expiringSoon: st === "soon" ? inputs.expiresOn : undefined,
       organizationId: inputs.organizationId,
       userId: member.id,
       email: normalizeEmail(member.email),
@@ -142,14 +141,14 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     find: (client, x) => findMember(client, x.organizationId, x),
     holding: (m) => !isEmpty(m),
     // personGrant hands a field kind its member (`field`) in stateOf, create, update and expire.
-    stateOf: (inputs, m, _adopted, st) => stateOf(inputs, m!, st),
+    stateOf: (inputs, m) => stateOf(inputs, m!),
     inputsOf,
     field: { person: member },
     // Past the end a create writes nothing and says nothing: the member's field stays as found.
     words: {},
 
-    create: async (inputs, { client, action }, st, m) => stateOf(inputs, await write(client, inputs, m!, inputs[spec.field], action), st),
-    update: async (_olds, news, { client, action }, st, m) => stateOf(news, await write(client, news, m!, news[spec.field], action), st),
+    create: async (inputs, { client, action }, m) => stateOf(inputs, await write(client, inputs, m!, inputs[spec.field], action)),
+    update: async (_olds, news, { client, action }, m) => stateOf(news, await write(client, news, m!, news[spec.field], action)),
     expire: (_olds, news, { client, action }, m) => write(client, news, m!, spec.empty, action),
 
     async remove(state, { client, action }) {

@@ -43,7 +43,9 @@ export interface PersonInputs {
 export interface PersonState extends PersonInputs {
   /** Absent where the resource never adopts anyone (a field kind). */
   adopted?: boolean;
-  /** Set once up has removed the grant because its end date passed. */
+  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
+  expiringSoon?: string;
+  /** Set once up has ended the grant because its end date passed (removed the person or the permissions, withdrew the invitation): that date. */
   expiredOn?: string;
 }
 
@@ -71,10 +73,10 @@ export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, 
   /** Whether a listed person holds anything of the grant (false: as if absent). */
   holding(l: L): boolean;
   /**
-   * The state of the person as listed now, without `expiredOn` (the engine records it); `live`
-   * undefined: removed at the end date (a field kind always gets its person).
+   * The state of the person as listed now, without `expiringSoon` and `expiredOn` (the engine
+   * records them); `live` undefined: removed at the end date (a field kind always gets its person).
    */
-  stateOf(inputs: I, live: L | undefined, adopted: S["adopted"], standing: Standing, olds?: S): S;
+  stateOf(inputs: I, live: L | undefined, adopted: S["adopted"], olds?: S): S;
   /** The inputs a state stands for (refresh writes them back). */
   inputsOf(s: S): I;
   /** Anti-lockout of a create at check: the listed person, when the inputs that decide it are known. */
@@ -93,10 +95,10 @@ export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, 
    * create or update finds that person (`olds`: the state an update starts from); throws when absent.
    */
   field?: { person(client: ReviewAdminClient, inputs: I, olds?: S): Promise<L> };
-  /** Brings the person in line with the inputs at create (adopting what is there); `person`: a field kind's. */
-  create(inputs: I, op: Operation, standing: Standing, person?: L): Promise<S>;
-  /** Applies changed inputs before the end date; `person`: a field kind's. */
-  update(olds: S, news: I, op: Operation, standing: Standing, person?: L): Promise<S>;
+  /** Brings the person in line with the inputs at create (adopting what is there); `person`: a field kind's. Returns `stateOf`'s state. */
+  create(inputs: I, op: Operation, person?: L): Promise<S>;
+  /** Applies changed inputs before the end date; `person`: a field kind's. Returns `stateOf`'s state. */
+  update(olds: S, news: I, op: Operation, person?: L): Promise<S>;
   /** Removes what the grant holds at its end date (anti-lockout still holding); a field kind empties `person`'s field and returns them. */
   expire(olds: S, news: I, op: Operation, person?: L): Promise<L | void>;
   /** Removes what the grant holds at delete. */
@@ -120,8 +122,12 @@ function knownGrant(g: Grant): Grant {
 const emptied = (g: Grant): Grant =>
   definedOnly({ scope: g.scope, subject: g.subject, permissions: g.permissions && [], identifiers: g.identifiers && [] });
 
-/** The state with its end recorded: `expiredOn` set (the date the grant was removed at) or gone. */
-const ended = <S extends PersonState>(state: S, expiredOn: string | undefined): S => definedOnly({ ...state, expiredOn });
+/**
+ * The state with what the engine records of the window: `expiringSoon` (the end date while it is
+ * near) and `expiredOn` (the date the grant was removed at), each set or gone.
+ */
+const recorded = <I extends PersonInputs, S extends PersonState>(state: S, inputs: I, standing: Standing, expiredOn?: string): S =>
+  definedOnly({ ...state, expiringSoon: standing === "soon" ? inputs.expiresOn : undefined, expiredOn });
 
 /** Builds a per-person resource's implementation from its kind (see the file comment). */
 export function personGrant<I extends PersonInputs, S extends PersonState, L>(kind: PersonGrantKind<I, S, L>): ResourceImplementation {
@@ -199,9 +205,9 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       const { standing } = await planFor(op.client, inputs, undefined);
       if (standing === "expired") {
         if (kind.words.noneMade) say.warn(`${op.action}: expired on ${inputs.expiresOn}: ${kind.words.noneMade}`);
-        return ended(kind.stateOf(inputs, person, false, standing), inputs.expiresOn);
+        return recorded(kind.stateOf(inputs, person, false), inputs, standing, inputs.expiresOn);
       }
-      return kind.create(inputs, op, standing, person);
+      return recorded(await kind.create(inputs, op, person), inputs, standing);
     },
 
     async read(state, { client }) {
@@ -212,18 +218,19 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       // A field kind's person holding an empty field is still there (emptied at its end, or by hand).
       const live = held || kind.field ? found : undefined;
       if (!live) return undefined;
-      const { standing } = await planFor(client, kind.inputsOf(state), undefined);
+      const inputs = kind.inputsOf(state);
+      const { standing } = await planFor(client, inputs, undefined);
       // Emptied at its end date and still empty: a field kind's state keeps saying so.
-      const fresh = ended(kind.stateOf(kind.inputsOf(state), live, state.adopted, standing, state), held ? undefined : state.expiredOn);
+      const fresh = recorded(kind.stateOf(inputs, live, state.adopted, state), inputs, standing, held ? undefined : state.expiredOn);
       return { state: fresh, inputs: kind.inputsOf(fresh) };
     },
 
     async update(olds, news, op) {
       const person = await kind.field?.person(op.client, news, olds);
       const { standing } = await planFor(op.client, news, undefined);
-      if (standing !== "expired") return kind.update(olds, news, op, standing, person);
+      if (standing !== "expired") return recorded(await kind.update(olds, news, op, person), news, standing);
       const left = olds.expiredOn ? person : await kind.expire(olds, news, op, person);
-      return ended(kind.stateOf(news, left || undefined, olds.adopted, standing, olds), news.expiresOn);
+      return recorded(kind.stateOf(news, left || undefined, olds.adopted, olds), news, standing, news.expiresOn);
     },
 
     async delete(state, op) {
