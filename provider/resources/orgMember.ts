@@ -99,18 +99,13 @@ const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization
 /** True while the state shows the person not yet a member and the inputs manage identifiers: they wait for acceptance. */
 const waiting = (olds: OrgMemberState, news: Inputs) => olds.status !== "active" && news.userIdentifiers !== undefined;
 
+const MANAGED = ["permissions", "userIdentifiers"] as const;
+
 function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): OrgMemberState {
-  const managed: OrgMemberState["managed"] = [];
-  if (inputs.permissions !== undefined) managed.push("permissions");
-  if (inputs.userIdentifiers !== undefined) managed.push("userIdentifiers");
+  const managed = MANAGED.filter((f) => inputs[f] !== undefined);
   // Every input but the managed fields, which the state holds as they are live.
   const { permissions: _p, userIdentifiers: _u, ...given } = inputs;
-  const kept = {
-    ...given,
-    email: normalizeEmail(inputs.email),
-    adopted,
-    managed,
-  };
+  const kept = { ...given, email: normalizeEmail(inputs.email), adopted, managed };
   // Past the end date and removed: nothing is held.
   if (!now) {
     const none = { userId: null, invitationExpiration: null, permissions: [], userIdentifiers: [] };

@@ -146,6 +146,19 @@ describe("OrganizationMembers", () => {
     });
   });
 
+  it("adds platform users as members, writing identifiers only where they differ from the new membership's", async () => {
+    const linus = store().users.get(SEEDED.users.unaffiliated).email.toLowerCase();
+    const donald = store().users.get(SEEDED.users.otherOrgAdmin).email.toLowerCase();
+    const dk = [{ abbreviation: "DK", label: "Donald Knuth" }];
+    const sent = record();
+    const members = { [linus]: { userIdentifiers: [] }, [donald]: { userIdentifiers: dk } };
+    const r = await world().run(async (run) => (await res(run, "org")).up({ ...additive, members }));
+    // One E19 for both; one E22, for Donald: Linus's new membership already has no identifiers.
+    expect(sent.writes().map((w) => w.split(" ")[0])).toEqual(["PatchOrganizationUser", "PostOrganizationUsers"]);
+    expect(r.outs.members[linus]).toMatchObject({ status: "active", userIdentifiers: [] });
+    expect(r.outs.members[donald]).toMatchObject({ status: "active", userIdentifiers: dk });
+  });
+
   it("refuses bad input at check", async () => {
     await world().run(async (run) => {
       const text = await failuresOf(run, { organizationId: ORG, mode: "sometimes", members: { "a@x.example": { permissions: ["ROOT"] } } });
