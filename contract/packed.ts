@@ -102,12 +102,72 @@ function packEach<T>(kind: string, props: T, pack: (field: string, value: object
   return out as T;
 }
 
+/** Texts read already, by text: what {@link unpackProps} asks before it reads one, and tells after. */
+export type ReadTexts = Pick<Map<string, unknown>, "get" | "set">;
+
+/**
+ * Long texts one step made or read, with their values, for a later step to take instead of reading
+ * them again (the plugin's shim, provider/runtime.ts, says which). Each is taken once, by one step,
+ * so it is shared as {@link unpackProps} shares values (only compared, never changed); at most
+ * `most` are kept, the oldest let go first: they are large.
+ */
+export class HandedOn {
+  readonly #values = new Map<string, object>();
+  constructor(readonly most: number) {}
+
+  /** Keeps these texts' values for a later step. */
+  add(pairs: readonly [string, object][]): void {
+    for (const [text, value] of pairs) {
+      this.#values.delete(text);
+      this.#values.set(text, value);
+    }
+    for (const text of this.#values.keys()) if (this.#values.size > this.most) this.#values.delete(text);
+  }
+
+  /** The texts one step has read: its own reads, else a value handed on (taken, then the step's own). */
+  reader(): ReadTexts {
+    const own = new Map<string, unknown>();
+    return {
+      get: (text: string) => {
+        if (own.has(text)) return own.get(text);
+        const value = this.#values.get(text);
+        this.#values.delete(text);
+        if (value !== undefined) own.set(text, value);
+        return value;
+      },
+      set: (text: string, value: unknown) => own.set(text, value),
+    } as ReadTexts;
+  }
+}
+
+/**
+ * The deflated texts of `packed` (props as {@link packProps} made them from `values`), each with
+ * its value: the one `kept.value` read from the same text when packProps took that text back (the
+ * very value the text reads as), else the one packed (equal in content).
+ */
+export function deflatedPairs(
+  kind: string,
+  packed: unknown,
+  values: unknown,
+  kept?: { text: unknown; value: unknown },
+): [string, object][] {
+  const texts = (packed ?? {}) as Record<string, unknown>;
+  const given = (kept?.text ?? {}) as Record<string, unknown>;
+  const read = (kept?.value ?? {}) as Record<string, unknown>;
+  const held = (values ?? {}) as Record<string, unknown>;
+  return (PACKED_PROPERTIES[kind] ?? []).flatMap((f) => {
+    const t = texts[f];
+    const v = t === given[f] ? read[f] : held[f];
+    return typeof t === "string" && t.startsWith(DEFLATED) && v !== null && typeof v === "object" ? [[t, v] as [string, object]] : [];
+  });
+}
+
 /**
  * `props` with the packed properties of `kind` read back; props of old states (the values
  * themselves) as they are. `read`: texts read already, shared by the calls given the same map
  * (the same text gives the very same object: for values only compared, never changed).
  */
-export function unpackProps<T>(kind: string, props: T, read?: Map<string, unknown>): T {
+export function unpackProps<T>(kind: string, props: T, read?: ReadTexts): T {
   const fields = PACKED_PROPERTIES[kind];
   if (!fields || props === null || typeof props !== "object") return props;
   let out: Record<string, unknown> | undefined;

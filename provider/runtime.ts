@@ -21,7 +21,7 @@ import type { ResourceImpl } from "./resources/support/implementation";
 import { userIdentifiers } from "./resources/userIdentifiers";
 import { CONFIG_NAMESPACE, setConfiguredSettings, settingsFromConfig } from "./settings";
 import { attachToPlugin } from "./pluginHost";
-import { packProps, unpackProps } from "../contract/packed";
+import { deflatedPairs, HandedOn, packProps, unpackProps, type ReadTexts } from "../contract/packed";
 
 // Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
 attachToPlugin();
@@ -69,6 +69,13 @@ export function implementationOf(kind: string): ResourceImpl {
 }
 
 /**
+ * Long texts one step made or read, for the next step of the same resource to take: the engine
+ * hands them back (Check's inputs at Diff; Read's state and inputs at the Diff a refresh runs right
+ * after), and at 28,007 people reading one again is 0.1 to 0.2 s (docs/engine.md).
+ */
+const handedOn = new HandedOn(8);
+
+/**
  * The provider of one kind, as Pulumi's dynamic-provider plugin calls it: what the `__provider`
  * text of every resource loads (resourceClass.ts `providerSource`). A roster's large properties
  * cross the engine as JSON text on this face (contract/packed.ts): read back on the way in,
@@ -77,7 +84,7 @@ export function implementationOf(kind: string): ResourceImpl {
  */
 export function shim(kind: string): pulumi.dynamic.ResourceProvider {
   const impl = () => implementationOf(kind);
-  const inn = <T>(props: T): T => unpackProps(kind, props);
+  const inn = <T>(props: T, read?: ReadTexts): T => unpackProps(kind, props, read ?? handedOn.reader());
   const out = <T>(props: T): T => packProps(kind, props);
   const packedFailure = (err: unknown): never => {
     // A partial create carries the half-created resource's properties (lifecycle.ts IncompleteCreate).
@@ -91,15 +98,21 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
     configure: (req) => Promise.resolve(configure(req)),
     check: async (olds, news) => {
       // Unchanged inputs (the usual case) carry the same texts: each is read once.
-      const read = new Map<string, unknown>();
-      const old = unpackProps(kind, olds, read);
-      const given = unpackProps(kind, news, read);
+      const read = handedOn.reader();
+      const old = inn(olds, read);
+      const given = inn(news, read);
       const r = await impl().check(old, given);
       // Values that come back as the program gave them (in normal form, or equal to the stored ones:
       // lifecycle.ts checkedBefore) keep the program's texts.
-      return { ...r, inputs: packProps(kind, r.inputs, { text: news, value: given }) };
+      const kept = { text: news, value: given };
+      const inputs = packProps(kind, r.inputs, kept);
+      handedOn.add(deflatedPairs(kind, inputs, r.inputs, kept));
+      return { ...r, inputs };
     },
-    diff: (id, olds, news) => impl().diff(id, inn(olds), inn(news)),
+    diff: (id, olds, news) => {
+      const read = handedOn.reader();
+      return impl().diff(id, inn(olds, read), inn(news, read));
+    },
     create: async (inputs) => {
       const r = await impl().create(inn(inputs)).catch(packedFailure);
       return { ...r, outs: out(r.outs) };
@@ -108,8 +121,11 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
       const stored = inn(props);
       const r = await impl().read(id, stored);
       // What the read found unchanged keeps its stored text: a refresh with no drift rewrites nothing.
-      const found = r.props ? { props: packProps(kind, r.props, { text: props, value: stored }) } : {};
-      return { ...r, ...found, ...(r.inputs ? { inputs: packProps(kind, r.inputs) } : {}) };
+      const kept = { text: props, value: stored };
+      const found = r.props ? { props: packProps(kind, r.props, kept) } : {};
+      const inputs = r.inputs ? { inputs: packProps(kind, r.inputs) } : {};
+      handedOn.add([...deflatedPairs(kind, found.props, r.props, kept), ...deflatedPairs(kind, inputs.inputs, r.inputs)]);
+      return { ...r, ...found, ...inputs };
     },
     update: async (id, olds, news) => {
       const r = await impl().update(id, inn(olds), inn(news));

@@ -7,7 +7,16 @@
  * test/engine/gitops.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalJson, DEFLATE_ABOVE, PACKED_PROPERTIES, packProps, unpackProps, unpackValue } from "../../contract/packed";
+import {
+  canonicalJson,
+  DEFLATE_ABOVE,
+  deflatedPairs,
+  HandedOn,
+  PACKED_PROPERTIES,
+  packProps,
+  unpackProps,
+  unpackValue,
+} from "../../contract/packed";
 import type { ResourceImplementation } from "../../provider/resources/support/implementation";
 import { implementationOf, resourceKinds } from "../../provider/runtime";
 
@@ -120,5 +129,44 @@ describe("packed roster properties", () => {
       const hidden = (implementationOf(kind) as ResourceImplementation).definition.hideDiffs ?? [];
       expect([...(PACKED_PROPERTIES[kind] ?? [])].sort(), kind).toEqual([...hidden].sort());
     }
+  });
+
+  it("hands a long text's value on to one later step, which takes it instead of reading the text again", () => {
+    const many = (n: number) =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`person${i}@northwind.example`, { permissions: ["DB_UPLOAD"] }]));
+    const members = many(3000);
+    const small = { "ada@northwind.example": ["permissions"] };
+    const packed = packProps("OrganizationMembers", { members, managed: small });
+    // Only deflated texts are handed on: a short one costs nothing to read again.
+    const pairs = deflatedPairs("OrganizationMembers", packed, { members, managed: small });
+    expect(pairs).toEqual([[packed.members, members]]);
+    // A text packProps took back pairs with the value read from it, not with the equal one given.
+    const read = unpackProps("OrganizationMembers", packed);
+    const kept = { text: packed, value: read };
+    const again = packProps("OrganizationMembers", { members: many(3000) }, kept);
+    expect(again.members).toBe(packed.members);
+    expect(deflatedPairs("OrganizationMembers", again, { members: many(3000) }, kept)[0]![1]).toBe(read.members);
+
+    const handed = new HandedOn(2);
+    handed.add(pairs);
+    // The next step: olds and news carry the same text; it is taken once and shared by both, the
+    // very object handed on (a read would make a new one).
+    const step = handed.reader();
+    const olds = unpackProps("OrganizationMembers", { members: packed.members }, step);
+    const news = unpackProps("OrganizationMembers", { members: packed.members, mode: "additive" }, step);
+    expect(olds.members).toBe(members);
+    expect(news.members).toBe(members);
+    // Taken: a later step reads the text itself.
+    const later = unpackProps("OrganizationMembers", { members: packed.members }, handed.reader());
+    expect(later.members).not.toBe(members);
+    expect(later.members).toEqual(members);
+    // At most `most` are kept, the oldest let go first.
+    handed.add([
+      ["deflate:a", { a: 1 }],
+      ["deflate:b", { b: 1 }],
+      ["deflate:c", { c: 1 }],
+    ]);
+    expect(handed.reader().get("deflate:a")).toBeUndefined();
+    expect(handed.reader().get("deflate:c")).toEqual({ c: 1 });
   });
 });
