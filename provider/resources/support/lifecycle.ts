@@ -464,7 +464,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
           const found = await read(stored, op);
           // Drift on a person (changed or gone behind the program's back): say who did it, from the
           // activity log since the program last applied the resource.
-          if (!isImport(props) && (!found || !deepEqual(outputsOf(found.state), outputsOf(stored)))) {
+          const same = !!found && deepEqual(outputsOf(found.state), outputsOf(stored));
+          if (!isImport(props) && !same) {
             const one = def.subject?.(stored);
             const how = found ? "changed" : "removed";
             if (one)
@@ -479,7 +480,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
           justRead.add(`${def.kind}/${id}`);
           return {
             id,
-            props: { ...outputsOf(found.state), ...kept },
+            // Nothing drifted: the stored values themselves, which the shim packs back as their stored texts without comparing again.
+            props: { ...outputsOf(same ? stored : found.state), ...kept },
             ...(found.inputs ? { inputs: definedOnly(found.inputs as object) } : {}),
           };
         } catch (err) {
