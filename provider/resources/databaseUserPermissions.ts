@@ -17,7 +17,8 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import { planOne, type LiveGrant } from "../access/plan";
 import { CalendarDay } from "./support/expiry";
-import { personGrant, type PersonState } from "./support/personGrant";
+import { personGrant } from "./support/personGrant";
+import type { PersonState } from "./support/personTypes";
 
 /** Inputs of a DatabaseUserPermissions. */
 export interface DatabaseUserPermissionsArgs {

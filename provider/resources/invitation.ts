@@ -21,7 +21,8 @@ import {
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay, standingOf } from "./support/expiry";
-import { personGrant, type PersonState } from "./support/personGrant";
+import { personGrant } from "./support/personGrant";
+import type { PersonState } from "./support/personTypes";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
 export type InvitationStatus = "pending" | "expired" | "accepted" | "removed";

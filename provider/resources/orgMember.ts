@@ -26,7 +26,8 @@ import {
 import { normalizeEmail, sameIdentifiers, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay } from "./support/expiry";
-import { personGrant, type PersonState } from "./support/personGrant";
+import { personGrant } from "./support/personGrant";
+import type { PersonState } from "./support/personTypes";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
 export type MemberStatus = "active" | "invited" | "expired" | "removed";

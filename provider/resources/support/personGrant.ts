@@ -31,23 +31,9 @@ import { containsUnknown, defineResource, diffFields, type DiffRule, type Operat
 import { assertAdminRemovalAllowed, refusalAsFailure } from "./lockout";
 import { say } from "./messages";
 import { definedOnly } from "../../util";
+import type { PersonInputs, PersonState } from "./personTypes";
 
-/** The inputs every per-person resource holds. */
-export interface PersonInputs {
-  allowAdminRemoval?: boolean;
-  /** "YYYY-MM-DD" (UTC): the grant ends at the start of this day. */
-  expiresOn?: string;
-}
-
-/** What every per-person resource's state holds. */
-export interface PersonState extends PersonInputs {
-  /** Absent where the resource never adopts anyone (a field kind). */
-  adopted?: boolean;
-  /** The end date, when it falls within reviewadmin:expiringSoonDays (default 14) of the last up or refresh. */
-  expiringSoon?: string;
-  /** Set once up has ended the grant because its end date passed (removed the person or the permissions, withdrew the invitation): that date. */
-  expiredOn?: string;
-}
+export type { PersonInputs, PersonState } from "./personTypes";
 
 /** Where the grant stands on the service's day, as a kind's state records it. */
 export type Standing = OneGrantPlan["standing"];
