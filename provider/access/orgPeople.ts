@@ -205,13 +205,13 @@ export async function deleteInvitation(client: ReviewAdminClient, orgId: number,
 }
 
 /** Removes a member (E20); one already gone counts as done. */
-export async function removeMember(client: ReviewAdminClient, orgId: number, userId: number): Promise<void> {
+async function removeMember(client: ReviewAdminClient, orgId: number, userId: number): Promise<void> {
   await client.call("DeleteOrganizationUser", { orgId, userId }).catch(ignore404);
   await forgetMember(client, orgId, userId);
 }
 
 /** Sets a member's permissions and/or identifiers (E22); nothing is sent for an empty change. */
-export async function patchMember(
+async function patchMember(
   client: ReviewAdminClient,
   orgId: number,
   member: Member,
@@ -273,7 +273,7 @@ export async function removePerson(
  * An invitation exists: re-invite with new permissions when they differ (the API cannot edit an
  * invitation), re-send it when expired (unless resendWhenExpired is false), else keep it.
  */
-export async function reconcileInvitation(
+async function reconcileInvitation(
   client: ReviewAdminClient,
   inputs: PersonInputs,
   inv: Invitation,

@@ -33,10 +33,8 @@ import { say } from "./messages";
 import { definedOnly } from "../../util";
 import type { PersonInputs, PersonState } from "./personTypes";
 
-export type { PersonInputs, PersonState } from "./personTypes";
-
 /** Where the grant stands on the service's day, as a kind's state records it. */
-export type Standing = OneGrantPlan["standing"];
+type Standing = OneGrantPlan["standing"];
 
 /** What one per-person kind supplies; the rest is this file's. `I`: inputs, `S`: state, `L`: the person as listed. */
 export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, L> extends Omit<
