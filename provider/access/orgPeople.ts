@@ -273,12 +273,7 @@ export async function removePerson(
  * An invitation exists: re-invite with new permissions when they differ (the API cannot edit an
  * invitation), re-send it when expired (unless resendWhenExpired is false), else keep it.
  */
-async function reconcileInvitation(
-  client: ReviewAdminClient,
-  inputs: PersonInputs,
-  inv: Invitation,
-  action: string,
-): Promise<Presence> {
+async function reconcileInvitation(client: ReviewAdminClient, inputs: PersonInputs, inv: Invitation, action: string): Promise<Presence> {
   const orgId = inputs.organizationId;
   if (inputs.permissions && !sameSet(inv.organizationPermissions, inputs.permissions)) {
     await deleteInvitation(client, orgId, inv.email);
