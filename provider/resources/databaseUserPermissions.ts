@@ -17,7 +17,7 @@ import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { listedDatabaseUsers, removeGrant, setGrant } from "../access/databaseGrants";
 import { planOne, type LiveGrant } from "../access/plan";
 import { CalendarDay } from "./support/expiry";
-import { personGrant } from "./support/personGrant";
+import { personGrant, type OwnFields } from "./support/personGrant";
 import type { PersonState } from "./support/personTypes";
 
 /** Inputs of a DatabaseUserPermissions. */
@@ -124,44 +124,30 @@ const listed = async (client: ReviewAdminClient, s: { databaseId: number; userId
 export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissionsState, DatabaseUser>({
   kind: "DatabaseUserPermissions",
   inputs: Inputs,
-  outputs: outputsMatch<DatabaseUserPermissionsState>()([
+  outputs: outputsMatch<OwnFields<DatabaseUserPermissionsState>>()([
     "databaseId",
     "userId",
     "permissions",
-    "allowAdminRemoval",
     "active",
     "username",
     "adopted",
-    "expiresOn",
-    "expiringSoon",
-    "expiredOn",
   ]),
   label: (s) => `DatabaseUserPermissions of user ${s.userId} on database ${s.databaseId}`,
-  subject: (s) => ({ scope: scopeOf(s), subject: { userId: s.userId } }),
   idOf: (s) => `${s.databaseId}/${s.userId}`,
   claims: (i) => [grantKey(i.databaseId, i.userId)],
   holds: (s) => [grantKey(s.databaseId, s.userId)],
 
-  scopeKind: "database",
-  scopeId: (x) => x.databaseId,
+  scope: scopeOf,
   // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
   // always changes the database or the user, and a forced replace of the same grant finds it
   // claimed at delete (handover.ts), so the old delete never removes what the new one made.
   diffRule: () => ({ replaceOn: ["databaseId", "userId"] }),
-  who: (s) => `user ${s.userId}`,
+  person: (s) => ({ userId: s.userId }),
   grant: declared,
   heldGrant: (s) => (s.permissions.length ? grantOf(s, s.permissions) : undefined),
   find: listed,
   holding: (u) => u.permissions.length > 0,
   stateOf,
-  inputsOf: (s) =>
-    definedOnly({
-      databaseId: s.databaseId,
-      userId: s.userId,
-      permissions: s.permissions,
-      allowAdminRemoval: s.allowAdminRemoval,
-      expiresOn: s.expiresOn,
-    }),
   // Inputs not known yet are judged at up.
   adoptionGuard: {
     known: (i) => [i],

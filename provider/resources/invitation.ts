@@ -4,6 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
+import type { Scope } from "../../contract/grants";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
@@ -21,7 +22,7 @@ import {
 import { normalizeEmail, sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay, standingOf } from "./support/expiry";
-import { personGrant } from "./support/personGrant";
+import { personGrant, type OwnFields } from "./support/personGrant";
 import type { PersonState } from "./support/personTypes";
 
 /** Where an invitation stands; "removed": up withdrew it when its `expiresOn` came. */
@@ -84,6 +85,8 @@ export interface InvitationState extends Omit<PersonState, "allowAdminRemoval"> 
 }
 stateHolds<InvitationState, Inputs>(true);
 
+const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
+
 const label = (s: { email: string; organizationId: number }) => `Invitation of ${s.email} to organization ${s.organizationId}`;
 
 function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): InvitationState {
@@ -102,16 +105,11 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): I
   });
 }
 
-function inputsOf(state: InvitationState): Inputs {
-  const { status: _s, expiration: _e, userId: _u, adopted: _a, expiringSoon: _n, expiredOn: _x, ...inputs } = state;
-  return inputs;
-}
-
 /** The Invitation implementation run by the plugin (the steps: support/personGrant.ts). */
 export const invitation = personGrant<Inputs, InvitationState, Presence>({
   kind: "Invitation",
   inputs: Inputs,
-  outputs: outputsMatch<InvitationState>()([
+  outputs: outputsMatch<OwnFields<InvitationState>>()([
     "organizationId",
     "email",
     "firstName",
@@ -123,27 +121,22 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
     "expiration",
     "userId",
     "adopted",
-    "expiresOn",
-    "expiringSoon",
-    "expiredOn",
   ]),
   label,
-  subject: (s) => ({ scope: { kind: "organization", id: s.organizationId }, subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => personKeys("member", i.organizationId, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  scopeKind: "organization",
-  scopeId: (x) => x.organizationId,
+  scope: scopeOf,
   diffRule: (olds, news) => ({
     replaceOn: ["organizationId", "email"],
     // An accepted invitation is done: nothing of it changes. Names go with the invitation as sent.
     ignore: olds.status === "accepted" ? Object.keys(news) : ["firstName", "lastName"],
     normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
   }),
-  who: (s) => s.email,
+  person: (s) => ({ email: s.email, userId: s.userId }),
   grant: (i) => ({
-    scope: { kind: "organization", id: i.organizationId },
+    scope: scopeOf(i),
     subject: { email: i.email },
     window: { expiresOn: i.expiresOn },
   }),
@@ -152,7 +145,6 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
   find: (client, s) => findPerson(client, s.organizationId, s.email, "userId" in s ? s.userId : undefined),
   holding: () => true,
   stateOf,
-  inputsOf,
   words: { noneMade: "nobody invited" },
 
   // Accepted, the invitation is a membership, which its end date does not end: said, not done.

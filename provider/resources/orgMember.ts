@@ -26,7 +26,7 @@ import {
 import { normalizeEmail, sameIdentifiers, type Identifier } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 import { CalendarDay } from "./support/expiry";
-import { personGrant } from "./support/personGrant";
+import { personGrant, type OwnFields } from "./support/personGrant";
 import type { PersonState } from "./support/personTypes";
 
 /** Where a person stands in an organization; "removed": up took them out when their `expiresOn` came. */
@@ -117,22 +117,6 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): O
   return definedOnly({ ...kept, status, userId, invitationExpiration, permissions, userIdentifiers });
 }
 
-/** The inputs a state stands for: managed fields only, so a refresh rewrites them to what is live. */
-function inputsOf(state: OrgMemberState): Inputs {
-  const managed = new Set(state.managed ?? []);
-  return definedOnly({
-    organizationId: state.organizationId,
-    email: state.email,
-    firstName: state.firstName,
-    lastName: state.lastName,
-    permissions: managed.has("permissions") ? state.permissions : undefined,
-    userIdentifiers: managed.has("userIdentifiers") ? state.userIdentifiers : undefined,
-    resendWhenExpired: state.resendWhenExpired,
-    allowAdminRemoval: state.allowAdminRemoval,
-    expiresOn: state.expiresOn,
-  });
-}
-
 /** The guard of this membership's writes that take ORG_ADMIN or the membership (lockout.ts). */
 const guardOf = (client: ReviewAdminClient, s: { organizationId: number; allowAdminRemoval?: boolean }, action: string) =>
   adminLossGuard(client, scopeOf(s), action, s.allowAdminRemoval);
@@ -151,13 +135,12 @@ const remove = (client: ReviewAdminClient, s: OrgMemberState, action: string) =>
 export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   kind: "OrgMember",
   inputs: Inputs,
-  outputs: outputsMatch<OrgMemberState>()([
+  outputs: outputsMatch<OwnFields<OrgMemberState>>()([
     "organizationId",
     "email",
     "firstName",
     "lastName",
     "resendWhenExpired",
-    "allowAdminRemoval",
     "status",
     "userId",
     "invitationExpiration",
@@ -165,18 +148,13 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
     "permissions",
     "userIdentifiers",
     "managed",
-    "expiresOn",
-    "expiringSoon",
-    "expiredOn",
   ]),
   label: (s) => `OrgMember ${s.email} in organization ${s.organizationId}`,
-  subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
   idOf: (s) => `${s.organizationId}/${s.email}`,
   claims: (i) => memberClaims(i.organizationId, i, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  scopeKind: "organization",
-  scopeId: (x) => x.organizationId,
+  scope: scopeOf,
   diffRule(olds, news) {
     return {
       replaceOn: ["organizationId", "email"],
@@ -185,7 +163,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
       normalize: (field, v) => (field === "email" && typeof v === "string" ? normalizeEmail(v) : v),
     };
   },
-  who: (s) => s.email,
+  person: (s) => ({ email: s.email, userId: s.userId }),
   grant: (i) => ({
     scope: scopeOf(i),
     subject: { email: normalizeEmail(i.email) },
@@ -199,7 +177,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   find: (client, s) => findPerson(client, s.organizationId, s.email, "userId" in s ? s.userId : undefined),
   holding: () => true,
   stateOf,
-  inputsOf,
+  optional: MANAGED,
   // A create that adopts an org admin with permissions lacking ORG_ADMIN (up refuses it too: writeMember's guard).
   adoptionGuard: {
     known: (i) => [i.organizationId, i.email, i.permissions, i.allowAdminRemoval],

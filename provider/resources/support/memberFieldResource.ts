@@ -18,7 +18,7 @@ import type { MemberFieldInputs, MemberFieldState, MemberRef } from "./memberFie
 import { normalizeEmail } from "../../normalize";
 import { findMember, writeMember, type MemberFields } from "../../access/orgPeople";
 import { CalendarDay } from "./expiry";
-import { personGrant } from "./personGrant";
+import { personGrant, type OwnFields } from "./personGrant";
 
 const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
 
@@ -106,31 +106,19 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
   return personGrant<I, S, Member>({
     kind: spec.kind,
     inputs: Inputs,
-    outputs: outputsMatch<S>()([
-      "organizationId",
-      "userId",
-      "email",
-      spec.field,
-      "allowAdminRemoval",
-      "namedBy",
-      "expiresOn",
-      "expiringSoon",
-      "expiredOn",
-    ]),
+    outputs: outputsMatch<OwnFields<S>>()(["organizationId", "userId", "email", spec.field as keyof OwnFields<S> & string, "namedBy"]),
     label,
-    subject: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId } }),
     idOf: (s) => `${s.organizationId}/${s.userId}`,
     claims: (i) => personKeys(spec.memberField, i.organizationId, i),
     holds: (s) => personKeys(spec.memberField, s.organizationId, s),
 
-    scopeKind: "organization",
-    scopeId: (x) => x.organizationId,
+    scope: scopeOf,
     diffRule: (_olds, news) => ({
       replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
       // The member is named by one of the two: the other is not an input of this resource.
       ignore: ["userId", "email"],
     }),
-    who: (s) => s.email,
+    person: (s) => ({ email: s.email, userId: s.userId }),
     grant: (i) => ({
       scope: scopeOf(i),
       subject: definedOnly({ email: i.email, userId: i.userId }),

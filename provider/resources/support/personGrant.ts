@@ -22,12 +22,20 @@
  * not (a plain preview sends nothing, an update writes without listing), so its "live" grant in
  * diff and update is the one its state last saw.
  */
-import { administers, type Grant, type Scope, type ScopeKind } from "../../../contract/grants";
+import { administers, type Grant, type Scope, type Subject } from "../../../contract/grants";
 import { planOne, type LiveGrant, type OneGrantPlan } from "../../access/plan";
 import type { ReviewAdminClient } from "../../client";
 import type { ResourceImplementation } from "./implementation";
 import { dayIfDated, expiredLine, expiringSoonDays, warnExpiringSoon } from "./expiry";
-import { containsUnknown, defineResource, diffFields, type DiffRule, type Operation, type ResourceDefinition } from "./lifecycle";
+import {
+  containsUnknown,
+  defineResource,
+  diffFields,
+  type DiffRule,
+  type Operation,
+  type OutputList,
+  type ResourceDefinition,
+} from "./lifecycle";
 import { assertAdminRemovalAllowed, refusalAsFailure } from "./lockout";
 import { say } from "./messages";
 import { definedOnly } from "../../util";
@@ -36,18 +44,25 @@ import type { PersonInputs, PersonState } from "./personTypes";
 /** Where the grant stands on the service's day, as a kind's state records it. */
 type Standing = OneGrantPlan["standing"];
 
+/** The state fields every per-person kind has, which personGrant adds to a kind's outputs. */
+const PERSON_OUTPUTS = ["allowAdminRemoval", "expiresOn", "expiringSoon", "expiredOn"] as const;
+
+/** A kind's own state fields: its outputs list names these (`outputsMatch<OwnFields<S>>()`), personGrant the rest. */
+export type OwnFields<S extends PersonState> = Omit<S, (typeof PERSON_OUTPUTS)[number]>;
+
 /** What one per-person kind supplies; the rest is this file's. `I`: inputs, `S`: state, `L`: the person as listed. */
 export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, L> extends Omit<
   ResourceDefinition<I, S>,
-  "check" | "diff" | "create" | "read" | "update" | "delete"
+  "check" | "diff" | "create" | "read" | "update" | "delete" | "outputs" | "subject"
 > {
-  scopeKind: ScopeKind;
-  /** The scope's id as inputs and state hold it. */
-  scopeId(x: I | S): number;
+  /** The kind's own state fields (see OwnFields). */
+  outputs: OutputList<OwnFields<S>>;
+  /** The organization or database the grant is in, as inputs and state name it. */
+  scope(x: I | S): Scope;
   /** How the fields compare (the diff's changes and replacements). */
   diffRule(olds: S, news: I): DiffRule;
-  /** How messages name the person: "user 1003", "ada@x.example". */
-  who(s: S): string;
+  /** Who the state's grant is for; messages name them by email, else "user 1003"; who-changed looks them up. */
+  person(s: S): Subject;
   /** The declared grant: a field left out is not managed. */
   grant(i: I): Grant;
   /** What the state last saw held, as a grant; undefined when nothing is. */
@@ -61,8 +76,13 @@ export interface PersonGrantKind<I extends PersonInputs, S extends PersonState, 
    * records them); `live` undefined: removed at the end date (a field kind always gets its person).
    */
   stateOf(inputs: I, live: L | undefined, adopted: S["adopted"], olds?: S): S;
-  /** The inputs a state stands for (refresh writes them back). */
-  inputsOf(s: S): I;
+  /**
+   * The inputs a state stands for (refresh writes them back). Left out: the state's fields the
+   * inputs' schema names, each of `optional` only while the state's `managed` lists it.
+   */
+  inputsOf?(s: S): I;
+  /** Inputs managed only when given: the state holds them as live and lists the given ones in `managed`. */
+  optional?: readonly (keyof I & string)[];
   /** Anti-lockout of a create at check: the listed person, when the inputs that decide it are known. */
   adoptionGuard?: {
     /** The inputs that must be known to judge it. */
@@ -113,9 +133,20 @@ const emptied = (g: Grant): Grant =>
 const recorded = <I extends PersonInputs, S extends PersonState>(state: S, inputs: I, standing: Standing, expiredOn?: string): S =>
   definedOnly({ ...state, expiringSoon: standing === "soon" ? inputs.expiresOn : undefined, expiredOn });
 
+/** The inputs a state stands for, by the default rule (see PersonGrantKind.inputsOf). */
+function storedInputs<I>(names: string[], state: PersonState, optional: readonly string[]): I {
+  const fields = state as PersonState & { managed?: readonly string[] } & Record<string, unknown>;
+  const left = new Set(optional.filter((f) => !fields.managed?.includes(f)));
+  return definedOnly(Object.fromEntries(names.filter((n) => !left.has(n)).map((n) => [n, fields[n]]))) as I;
+}
+
 /** Builds a per-person resource's implementation from its kind (see the file comment). */
 export function personGrant<I extends PersonInputs, S extends PersonState, L>(kind: PersonGrantKind<I, S, L>): ResourceImplementation {
-  const scopeOf = (x: I | S): Scope => ({ kind: kind.scopeKind, id: kind.scopeId(x) });
+  const scopeOf = kind.scope;
+  // The default inputsOf names the inputs by the schema's fields: an object schema's `shape`.
+  const names = Object.keys((kind.inputs as { shape?: object }).shape ?? {});
+  if (!kind.inputsOf && !names.length) throw new Error(`${kind.kind}: a kind without inputsOf needs an object schema`);
+  const inputsOf = kind.inputsOf ?? ((s: S) => storedInputs<I>(names, s, kind.optional ?? []));
   const userIdOf = (g: LiveGrant | undefined) => g?.subject.userId ?? undefined;
 
   /** The one grant planned on the service's day (asked only when the grant has an end date). */
@@ -136,12 +167,14 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
   }
 
   // What the lifecycle knows of a resource (lifecycle.ts); the kind's own steps stay here.
-  const { hideDiffs, claims, subject, holds, upgrade } = kind;
+  const { hideDiffs, claims, holds, upgrade } = kind;
+  const who = (s: S) => kind.person(s).email ?? `user ${kind.person(s).userId}`;
   return defineResource<I, S>({
-    ...definedOnly({ hideDiffs, claims, subject, holds, upgrade }),
+    ...definedOnly({ hideDiffs, claims, holds, upgrade }),
+    subject: (s) => ({ scope: scopeOf(s), subject: kind.person(s) }),
     kind: kind.kind,
     inputs: kind.inputs,
-    outputs: kind.outputs,
+    outputs: [...kind.outputs, ...PERSON_OUTPUTS] as readonly string[] as OutputList<S>,
     label: kind.label,
     idOf: kind.idOf,
 
@@ -151,7 +184,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
         return { failures: [] };
       // A create only adopts: only declared permissions lacking the administering one can take it, and only then is the scope listed.
       const want = kind.grant(inputs);
-      if (!want.permissions || administers(kind.scopeKind, want.permissions)) return { failures: [] };
+      if (!want.permissions || administers(want.scope.kind, want.permissions)) return { failures: [] };
       const have = await guard.find(client, inputs);
       if (!have || !planOne(want, have, { scope: scopeOf(inputs) }).losing) return { failures: [] };
       return { failures: await refusalAsFailure("permissions", () => assertKept(client, inputs, have, action)) };
@@ -167,11 +200,11 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       if (plan?.standing === "expired") {
         // Removed once; a later up with the date still past has nothing to do.
         if (olds.expiredOn) return { changes: false };
-        say.warn(expiredLine(action, kind.who(olds), news.expiresOn!));
+        say.warn(expiredLine(action, who(olds), news.expiresOn!));
         if (plan.losing && !news.allowAdminRemoval) await assertKept(client, olds, held, action);
         return { changes: true, replaces: [] };
       }
-      if (plan?.standing === "soon" && !refresh) warnExpiringSoon(action, { [kind.who(olds)]: news.expiresOn! }, plan.day!, (w) => w);
+      if (plan?.standing === "soon" && !refresh) warnExpiringSoon(action, { [who(olds)]: news.expiresOn! }, plan.day!, (w) => w);
       // The end moved later (or went) after up removed the grant: granted again.
       if (plan && olds.expiredOn) return { changes: true, replaces: [] };
       const more = (await kind.moreChanges?.(olds, news, op, replaced)) ?? false;
@@ -202,11 +235,11 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       // A field kind's person holding an empty field is still there (emptied at its end, or by hand).
       const live = held || kind.field ? found : undefined;
       if (!live) return undefined;
-      const inputs = kind.inputsOf(state);
+      const inputs = inputsOf(state);
       const { standing } = await planFor(client, inputs, undefined);
       // Emptied at its end date and still empty: a field kind's state keeps saying so.
       const fresh = recorded(kind.stateOf(inputs, live, state.adopted, state), inputs, standing, held ? undefined : state.expiredOn);
-      return { state: fresh, inputs: kind.inputsOf(fresh) };
+      return { state: fresh, inputs: inputsOf(fresh) };
     },
 
     async update(olds, news, op) {
