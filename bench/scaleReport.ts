@@ -11,6 +11,7 @@ import {
   type ProgramVariant,
   type ScaleResult,
   type ScaleWorld,
+  type Phase,
   type VariantResult,
   VARIANT_LABEL,
 } from "./scaleWorld";
@@ -122,6 +123,7 @@ export function scaleText(r: ScaleResult): string {
       lines.push(
         `  ${PHASE_LABEL[p].padEnd(18)} ${String(x.requests).padStart(8)} ${(rr ? times(rr.requests) : "").padStart(9)} ${secs(x.wallMs).padStart(8)} ${(rr ? times(rr.wall) : "").padStart(9)} ${secs(x.rateFloorMs).padStart(8)} ${String(x.throttled).padStart(5)}  ${ops}${x.verified.ok ? "" : `  VERIFY FAILED: ${x.verified.detail}`}`,
       );
+      if (x.timeline) lines.push(`  ${"".padEnd(18)} ${timelineText(x)}`);
       if (x.memory)
         lines.push(
           `  ${"".padEnd(18)} peak memory: CLI ${mib(x.memory.cli)}, plugin ${mib(x.memory.plugin)}; checkpoint ${mib(x.checkpointBytes ?? 0)}`,
@@ -147,6 +149,10 @@ export function scaleText(r: ScaleResult): string {
 }
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** "1.9 s before the first request, 168.6 s of requests (floor 168.5 s), 2.6 s after the last" */
+const timelineText = (x: VariantResult["phases"][Phase]) =>
+  `${secs(x.timeline!.beforeFirstMs)} s before the first request, ${secs(x.timeline!.requestsMs)} s of requests (floor ${secs(x.rateFloorMs)} s), ${secs(x.timeline!.afterLastMs)} s after the last`;
 
 /** The figures as Markdown, for the README. */
 export function scaleMarkdown(r: ScaleResult): string {
@@ -186,6 +192,18 @@ export function scaleMarkdown(r: ScaleResult): string {
       return `${mib(x.memory?.cli ?? 0)} | ${mib(x.memory?.plugin ?? 0)} | ${mib(x.checkpointBytes ?? 0)}`;
     };
     out.push(`| ${PHASE_LABEL[p]} | ${ran.map(m).join(" | ")} |`);
+  }
+  out.push("");
+  out.push("Where each phase's wall time went, from the emulator's log (the requests span against the client's floor for them):");
+  out.push("");
+  out.push(`| phase | ${ran.map((k) => VARIANT_LABEL[k]).join(" | ")} |`);
+  out.push(`|---|${ran.map(() => "---|").join("")}`);
+  for (const p of PHASES) {
+    const t = (k: ProgramVariant) => {
+      const x = r.variants[k]!.phases[p];
+      return x.timeline ? timelineText(x) : "no request";
+    };
+    out.push(`| ${PHASE_LABEL[p]} | ${ran.map(t).join(" | ")} |`);
   }
   for (const k of ran) {
     const sizes = r.variants[k]!.phases.create.e19BatchSizes ?? [];

@@ -4,7 +4,7 @@
  * from the emulator's request log.
  */
 import { performance } from "node:perf_hooks";
-import { SEEDED, addSyntheticDatabases, addSyntheticMembers, startEmulator, type RunningEmulator } from "../emulator";
+import { SEEDED, addSyntheticDatabases, addSyntheticMembers, startEmulator, type LogEntry, type RunningEmulator } from "../emulator";
 import { routes } from "../contract/routes";
 import type { EngineStack } from "../harness/engineStack";
 import { sampleProcessMemory, type ProcessPeaks } from "./processMemory";
@@ -61,6 +61,11 @@ export interface PhaseResult {
   memory?: ProcessPeaks;
   /** Under the engine: size of the stack's checkpoint file after the phase. */
   checkpointBytes?: number;
+  /**
+   * Where the wall time went, from the emulator's log: before the first request arrived, from then
+   * to the last answer, and after it (absent when the phase sent nothing or the log overflowed).
+   */
+  timeline?: { beforeFirstMs: number; requestsMs: number; afterLastMs: number };
 }
 
 /** The programs under the real engine, and the naive baseline. */
@@ -227,8 +232,10 @@ export async function measure(
   w.e19Batches.length = 0;
   const memory = engine ? sampleProcessMemory() : undefined;
   const t0 = performance.now();
+  const started = Date.now();
   const extra = (await run()) ?? {};
   const wallMs = performance.now() - t0;
+  const timeline = timelineOf(log.list(), log.counters.total, started, wallMs);
   const engineFigures = engine ? { memory: memory!.stop(), checkpointBytes: engine.checkpointBytes() } : {};
   const c = log.counters;
   const byOperation = Object.fromEntries(
@@ -252,5 +259,14 @@ export async function measure(
     verified: verify(),
     ...(w.e19Batches.length > 0 ? { e19BatchSizes: [...w.e19Batches] } : {}),
     ...engineFigures,
+    ...(timeline ? { timeline } : {}),
   };
+}
+
+/** A phase's wall time split at its first request's arrival and its last answer (see PhaseResult.timeline). */
+function timelineOf(entries: LogEntry[], total: number, startedAt: number, wallMs: number): PhaseResult["timeline"] {
+  if (!entries.length || entries.length < total) return undefined;
+  const first = Math.min(...entries.map((e) => Date.parse(e.time) - e.durationMs)) - startedAt;
+  const last = Math.max(...entries.map((e) => Date.parse(e.time))) - startedAt;
+  return { beforeFirstMs: Math.round(first), requestsMs: Math.round(last - first), afterLastMs: Math.round(wallMs - last) };
 }

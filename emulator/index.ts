@@ -46,7 +46,7 @@ export { KEY_SHAPE } from "./model/keys";
 export { OpenApiError } from "../contract/openapi";
 export type { ClockOption } from "./model/clock";
 export type { Caller, WorldSnapshot } from "./model/records";
-export type { RequestRecord, Traffic } from "./traffic";
+export type { LogEntry, RequestRecord, Traffic } from "./traffic";
 export { type UploadOptions, type UploadStore } from "./model/uploadStore";
 
 /** Requests per second per account, as the spec says. */
