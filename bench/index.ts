@@ -40,9 +40,9 @@ Options:
                        bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise)
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md
-  --variants LIST      scale: run only these program variants (comma-separated: perMember,
-                       perMemberTuned, rosters); the naive baseline always runs. Results go
-                       to bench/results/scale-<variants>[-quick].json unless --out says otherwise
+  --variants LIST      the scale benchmark alone, with only these program variants (comma-separated:
+                       perMember, perMemberTuned, rosters); the naive baseline always runs. Results
+                       go to bench/results/scale-<variants>[-quick].json unless --out says otherwise
   --sequential         scale: run the naive baseline after the programs instead of beside
                        them in a worker thread (it is rate-bound either way; this takes longer)
   --strict             exit with code 1 when a goal is not met (default: report it, exit 0)
@@ -100,6 +100,9 @@ function parseArgs(argv: string[]): Args | "help" {
   if (args.enterprise && args.only && args.only !== "export" && args.only !== "review")
     throw new UsageError("--enterprise runs the export benchmark (or --only review, the review packet's) only");
   if (args.enterprise) args.only ??= "export";
+  // Program variants are the scale benchmark's: naming some runs it alone, into a file of its own.
+  if (args.variants && args.only && args.only !== "scale") throw new UsageError("--variants goes with the scale benchmark only");
+  if (args.variants) args.only = "scale";
   // The review packet alone writes a file of its own: it never overwrites the full runs' results.
   const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
   // A run of some scale variants only writes a file of its own too.
