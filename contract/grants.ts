@@ -15,6 +15,12 @@ export interface Scope {
   id: number;
 }
 
+/** The organization scope of anything that names an `organizationId`. */
+export const organizationScope = (x: { organizationId: number }): Scope => ({ kind: "organization", id: x.organizationId });
+
+/** The database scope of anything that names a `databaseId`. */
+export const databaseScope = (x: { databaseId: number }): Scope => ({ kind: "database", id: x.databaseId });
+
 /** Who holds it: an email (lower-cased), a user id, or both when known. */
 export interface Subject {
   email?: string;

@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import { administers, takesAdmin, type Grant, type Scope } from "../../contract/grants";
+import { administers, databaseScope, takesAdmin, type Grant } from "../../contract/grants";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
@@ -63,8 +63,6 @@ export interface DatabaseUserPermissionsState extends PersonState {
 }
 stateHolds<DatabaseUserPermissionsState, Inputs>(true);
 
-const scopeOf = (s: { databaseId: number }): Scope => ({ kind: "database", id: s.databaseId });
-
 /** The state of the user as listed; `live` undefined: the end date has passed and nothing is held. */
 function stateOf(
   inputs: Inputs,
@@ -88,7 +86,7 @@ function stateOf(
 
 /** The user's grant as the planner and anti-lockout see it. */
 const grantOf = (s: { databaseId: number; userId: number }, permissions: DatabasePermission[]): LiveGrant => ({
-  scope: scopeOf(s),
+  scope: databaseScope(s),
   subject: { userId: s.userId },
   permissions,
 });
@@ -113,7 +111,7 @@ async function removeUser(
     return removeGrant(client, s.databaseId, s.userId);
   };
   const guarded = administers("database", s.permissions) && !allow;
-  await (guarded ? guardAdminLoss(client, scopeOf(s), [s.userId], action, remove) : remove());
+  await (guarded ? guardAdminLoss(client, databaseScope(s), [s.userId], action, remove) : remove());
 }
 
 /** The user as the run lists the database's users. */
@@ -137,7 +135,7 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
   claims: (i) => [grantKey(i.databaseId, i.userId)],
   holds: (s) => [grantKey(s.databaseId, s.userId)],
 
-  scope: scopeOf,
+  scope: databaseScope,
   // Create-first: a failed create (a mistyped user id) must not cost the old grant. A replace
   // always changes the database or the user, and a forced replace of the same grant finds it
   // claimed at delete (handover.ts), so the old delete never removes what the new one made.
@@ -163,8 +161,8 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
     const existing = await listed(client, inputs);
     const have = existing && grantOf(inputs, existing.permissions);
     // Adopting a grant holding DB_ADMIN with permissions lacking it would take it (E26 overwrites): refused unless allowAdminRemoval.
-    if (!inputs.allowAdminRemoval && planOne(declared(inputs), have, { scope: scopeOf(inputs) }).losing)
-      await assertAdminRemovalAllowed(client, scopeOf(inputs), inputs.userId, action);
+    if (!inputs.allowAdminRemoval && planOne(declared(inputs), have, { scope: databaseScope(inputs) }).losing)
+      await assertAdminRemovalAllowed(client, databaseScope(inputs), inputs.userId, action);
     const adopted = !!existing && existing.permissions.length > 0;
     if (adopted) say.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
     // Adopting the very permissions the program declares writes nothing: E26 would only set what
@@ -176,7 +174,7 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
   async update(olds, news, { client, action }) {
     const set = () => setPermissions(client, news);
     const losesAdmin = takesAdmin("database", olds.permissions, news.permissions) && !news.allowAdminRemoval;
-    const live = await (losesAdmin ? guardAdminLoss(client, scopeOf(news), [news.userId], action, set) : set());
+    const live = await (losesAdmin ? guardAdminLoss(client, databaseScope(news), [news.userId], action, set) : set());
     return stateOf(news, live, olds.adopted);
   },
 

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { DatabasePermission, DatabaseUser } from "../../contract/types";
+import { databaseScope } from "../../contract/grants";
 import { definedOnly } from "../util";
 import { DatabaseId, DatabasePermissions, UserId } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
@@ -239,7 +240,7 @@ export const databaseUsers = grantRoster<Inputs, DatabaseUsersState, LiveUser, M
       Object.entries(i.users).map(([id, e]) => [
         id,
         {
-          scope: { kind: "database", id: i.databaseId },
+          scope: databaseScope(i),
           subject: { userId: Number(id) },
           permissions: permissionsOf(e),
           window: windowOf(e),

@@ -20,6 +20,7 @@ import type { DatabasePermission, DatabaseUser } from "../../contract/types";
 import {
   administers,
   admittedBy,
+  databaseScope,
   exceptionStanding,
   exceptionText,
   wallCloses,
@@ -324,7 +325,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
 async function withMakers(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
   const out: WallBreach[] = [];
   for (const b of breaches) {
-    const grant = { scope: { kind: "database", id: b.databaseId }, subject: { userId: b.userId, email: b.email } } as const;
+    const grant = { scope: databaseScope(b), subject: { userId: b.userId, email: b.email } };
     const said = await changedBy(client, targetOfGrant(grant));
     out.push(said ? { ...b, madeBy: said } : b);
   }

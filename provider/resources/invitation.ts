@@ -4,7 +4,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import type { Scope } from "../../contract/grants";
+import { organizationScope } from "../../contract/grants";
 import type { OrganizationPermission } from "../../contract/types";
 import { definedOnly } from "../util";
 import { Email, Name, OrganizationId, OrganizationPermissions } from "./support/inputs";
@@ -85,8 +85,6 @@ export interface InvitationState extends Omit<PersonState, "allowAdminRemoval"> 
 }
 stateHolds<InvitationState, Inputs>(true);
 
-const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
-
 const label = (s: { email: string; organizationId: number }) => `Invitation of ${s.email} to organization ${s.organizationId}`;
 
 function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): InvitationState {
@@ -127,7 +125,7 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
   claims: (i) => personKeys("member", i.organizationId, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  scope: scopeOf,
+  scope: organizationScope,
   diffRule: (olds, news) => ({
     replaceOn: ["organizationId", "email"],
     // An accepted invitation is done: nothing of it changes. Names go with the invitation as sent.
@@ -136,7 +134,7 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
   }),
   person: (s) => ({ email: s.email, userId: s.userId }),
   grant: (i) => ({
-    scope: scopeOf(i),
+    scope: organizationScope(i),
     subject: { email: i.email },
     window: { expiresOn: i.expiresOn },
   }),

@@ -5,7 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { say } from "./support/messages";
 import { z } from "zod";
-import type { Scope } from "../../contract/grants";
+import { organizationScope } from "../../contract/grants";
 import type { OrganizationPermission } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { definedOnly } from "../util";
@@ -95,8 +95,6 @@ export interface OrgMemberState extends PersonState {
   managed: ("permissions" | "userIdentifiers")[];
 }
 
-const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
-
 /** True while the state shows the person not yet a member and the inputs manage identifiers: they wait for acceptance. */
 const waiting = (olds: OrgMemberState, news: Inputs) => olds.status !== "active" && news.userIdentifiers !== undefined;
 
@@ -119,7 +117,7 @@ function stateOf(inputs: Inputs, now: Presence | undefined, adopted: boolean): O
 
 /** The guard of this membership's writes that take ORG_ADMIN or the membership (lockout.ts). */
 const guardOf = (client: ReviewAdminClient, s: { organizationId: number; allowAdminRemoval?: boolean }, action: string) =>
-  adminLossGuard(client, scopeOf(s), action, s.allowAdminRemoval);
+  adminLossGuard(client, organizationScope(s), action, s.allowAdminRemoval);
 
 /** True when a person the state shows as invited is a member now, without the identifiers the inputs want. */
 async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: OrgMemberState, news: Inputs): Promise<boolean> {
@@ -154,7 +152,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   claims: (i) => memberClaims(i.organizationId, i, i),
   holds: (s) => personKeys("member", s.organizationId, s),
 
-  scope: scopeOf,
+  scope: organizationScope,
   diffRule(olds, news) {
     return {
       replaceOn: ["organizationId", "email"],
@@ -165,7 +163,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   },
   person: (s) => ({ email: s.email, userId: s.userId }),
   grant: (i) => ({
-    scope: scopeOf(i),
+    scope: organizationScope(i),
     subject: { email: normalizeEmail(i.email) },
     ...definedOnly({ permissions: i.permissions, identifiers: i.userIdentifiers }),
     window: { expiresOn: i.expiresOn },
@@ -173,7 +171,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
   heldGrant: (s) =>
     s.status === "removed"
       ? undefined
-      : { scope: scopeOf(s), subject: { email: s.email, userId: s.userId }, permissions: s.permissions, status: s.status },
+      : { scope: organizationScope(s), subject: { email: s.email, userId: s.userId }, permissions: s.permissions, status: s.status },
   find: (client, s) => findPerson(client, s.organizationId, s.email, "userId" in s ? s.userId : undefined),
   holding: () => true,
   stateOf,
@@ -183,7 +181,7 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
     known: (i) => [i.organizationId, i.email, i.permissions, i.allowAdminRemoval],
     find: async (client, i) => {
       const m = await memberByEmail(client, i.organizationId, i.email);
-      return m && { scope: scopeOf(i), subject: { email: m.email, userId: m.id }, permissions: m.permissions, status: "active" };
+      return m && { scope: organizationScope(i), subject: { email: m.email, userId: m.id }, permissions: m.permissions, status: "active" };
     },
   },
   words: { noneMade: "nobody added" },

@@ -5,6 +5,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OrganizationPermission } from "../../contract/types";
+import { organizationScope } from "../../contract/grants";
 import { compareText, definedOnly } from "../util";
 import { Email, IdentifierList, Name, OrganizationId, OrganizationPermissions, readEmail } from "./support/inputs";
 import { argsMatch, outputsMatch } from "./support/lifecycle";
@@ -236,7 +237,7 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
       Object.entries(i.members).map(([email, p]) => [
         email,
         {
-          scope: { kind: "organization", id: i.organizationId },
+          scope: organizationScope(i),
           subject: { email },
           permissions: p.permissions,
           identifiers: p.userIdentifiers,

@@ -5,7 +5,7 @@
  * A per-person grant (personGrant.ts) whose end date empties the field instead of removing anyone.
  */
 import { z } from "zod";
-import type { Scope } from "../../../contract/grants";
+import { organizationScope } from "../../../contract/grants";
 import type { Member } from "../../../contract/types";
 import type { ReviewAdminClient } from "../../client";
 import { ResourceError } from "../../failures";
@@ -19,8 +19,6 @@ import { normalizeEmail } from "../../normalize";
 import { findMember, writeMember, type MemberFields } from "../../access/orgPeople";
 import { CalendarDay } from "./expiry";
 import { personGrant, type OwnFields } from "./personGrant";
-
-const scopeOf = (s: { organizationId: number }): Scope => ({ kind: "organization", id: s.organizationId });
 
 /** Which E22 field a resource manages, and how to read it. */
 export interface MemberFieldSpec<F extends string, V> {
@@ -91,7 +89,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
       inputs.organizationId,
       member,
       { [spec.memberField]: value },
-      adminLossGuard(client, scopeOf(inputs), action, inputs.allowAdminRemoval),
+      adminLossGuard(client, organizationScope(inputs), action, inputs.allowAdminRemoval),
     );
 
   /** The member a create or update names (an update: by the user id its state found, else as named); not a member fails. */
@@ -112,7 +110,7 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     claims: (i) => personKeys(spec.memberField, i.organizationId, i),
     holds: (s) => personKeys(spec.memberField, s.organizationId, s),
 
-    scope: scopeOf,
+    scope: organizationScope,
     diffRule: (_olds, news) => ({
       replaceOn: ["organizationId", news.userId !== undefined ? "userId" : "email"],
       // The member is named by one of the two: the other is not an input of this resource.
@@ -120,12 +118,12 @@ export function memberFieldResource<F extends string, V>(spec: MemberFieldSpec<F
     }),
     person: (s) => ({ email: s.email, userId: s.userId }),
     grant: (i) => ({
-      scope: scopeOf(i),
+      scope: organizationScope(i),
       subject: definedOnly({ email: i.email, userId: i.userId }),
       [spec.memberField]: i[spec.field],
       window: { expiresOn: i.expiresOn },
     }),
-    heldGrant: (s) => ({ scope: scopeOf(s), subject: { email: s.email, userId: s.userId }, [spec.memberField]: s[spec.field] }),
+    heldGrant: (s) => ({ scope: organizationScope(s), subject: { email: s.email, userId: s.userId }, [spec.memberField]: s[spec.field] }),
     find: (client, x) => findMember(client, x.organizationId, x),
     holding: (m) => !isEmpty(m),
     // personGrant hands a field kind its member (`field`) in stateOf, create, update and expire.

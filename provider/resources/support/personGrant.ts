@@ -168,7 +168,10 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
 
   // What the lifecycle knows of a resource (lifecycle.ts); the kind's own steps stay here.
   const { hideDiffs, claims, holds, upgrade } = kind;
-  const who = (s: S) => kind.person(s).email ?? `user ${kind.person(s).userId}`;
+  const who = (s: S) => {
+    const p = kind.person(s);
+    return p.email ?? `user ${p.userId}`;
+  };
   return defineResource<I, S>({
     ...definedOnly({ hideDiffs, claims, holds, upgrade }),
     subject: (s) => ({ scope: scopeOf(s), subject: kind.person(s) }),
