@@ -24,6 +24,8 @@ export function sortedSet<T>(items: readonly T[]): T[] {
 
 /** True when two lists hold the same items, whatever their order. */
 export function sameSet<T>(a: readonly T[], b: readonly T[]): boolean {
+  // Stored and declared lists are both kept sorted: the same items in the same order need no sort.
+  if (a.length === b.length && a.every((x, i) => x === b[i])) return true;
   return JSON.stringify(sortedSet(a)) === JSON.stringify(sortedSet(b));
 }
 
@@ -34,5 +36,6 @@ export function normalizeIdentifiers(ids: readonly Identifier[]): Identifier[] {
 
 /** True when two lists of identifiers hold the same, whatever their order. */
 export function sameIdentifiers(a: readonly Identifier[], b: readonly Identifier[]): boolean {
+  if (a.length === b.length && a.every((x, i) => x.abbreviation === b[i]!.abbreviation && x.label === b[i]!.label)) return true;
   return JSON.stringify(normalizeIdentifiers(a)) === JSON.stringify(normalizeIdentifiers(b));
 }

@@ -83,6 +83,22 @@ describe("planGrants", () => {
     expect(differs(person("a@x", { permissions: ["B", "A"] }), member("a@x", 1, ["A", "B"]))).toBe(false);
   });
 
+  it("differs compares sets and identifiers by content, in the same order or not", () => {
+    const ab = [
+      { abbreviation: "A", label: "Ada" },
+      { abbreviation: "B", label: "Bea" },
+    ];
+    const same = (want: Partial<Grant>, have: Partial<LiveGrant>) => !differs(person("a@x", want), member("a@x", 1, [], have));
+    expect(same({ permissions: ["A", "B"] }, { permissions: ["A", "B"] })).toBe(true);
+    expect(same({ permissions: ["A", "A", "B"] }, { permissions: ["B", "A"] })).toBe(true);
+    expect(same({ permissions: ["A", "B"] }, { permissions: ["A", "C"] })).toBe(false);
+    expect(same({ permissions: ["A"] }, { permissions: ["A", "B"] })).toBe(false);
+    expect(same({ identifiers: ab }, { identifiers: ab.map((i) => ({ ...i })) })).toBe(true);
+    expect(same({ identifiers: ab }, { identifiers: [...ab].reverse() })).toBe(true);
+    expect(same({ identifiers: ab }, { identifiers: [ab[0]!, { abbreviation: "B", label: "Bee" }] })).toBe(false);
+    expect(same({ identifiers: ab }, { identifiers: [ab[0]!, { abbreviation: "C", label: "Bea" }] })).toBe(false);
+  });
+
   it("authoritative removes the undeclared, except the protected and what another resource of the run declares", () => {
     const live = { "a@x": member("a@x", 1, []), "p@x": member("p@x", 2, []), "h@x": member("h@x", 3, []) };
     const plan = planGrants({}, live, {

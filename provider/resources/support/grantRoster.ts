@@ -312,7 +312,9 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
         !deepEqual(plan.ends, olds.expiresOn ?? {});
       // The drift gate, on who the last run or refresh found, with the program's settings (access/gate.ts).
       const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, olds), kind.words.declare);
-      if (!refresh) {
+      // Nothing to add, change or remove, the same keys and end dates: the preview has no line to make.
+      const writes = plan.add.length + plan.change.length + plan.remove.length;
+      if (!refresh && (changed || writes > 0)) {
         const fresh = new Map(plan.remove.filter((k) => !stored[k]).map((k) => [k, kind.liveGrant(scopeOf(news), k, have[k]!)]));
         const addedBy = await addedOutside(client, fresh, op.appliedAt, kind.words.addedOutside);
         const message = changeMessage(kind.label(news as never), lines(news, plan, have, olds, addedBy), settings, kind.words.entries);
@@ -320,7 +322,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       }
       // Anti-lockout at preview (it asks nothing unless the plan takes what it guards).
       await guardLockout(client, plan.now, have, plan, action);
-      return { changes: plan.add.length + plan.change.length + plan.remove.length > 0 || changed || waits, replaces: [] };
+      return { changes: writes > 0 || changed || waits, replaces: [] };
     },
     reconcile,
     async previewAdoption(inputs, op) {
