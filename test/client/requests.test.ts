@@ -220,24 +220,4 @@ describe("getClient", () => {
     t.track(c);
     expect(c).not.toBe(a);
   });
-
-  it("gives the last client again for the same options only while it is open, judging options as they are now", async () => {
-    const opts = { baseUrl: t.server.url, apiKey: newKey() };
-    const a = getClient(opts);
-    t.track(a);
-    expect(getClient({ ...opts })).toBe(a);
-    await a.close();
-    const b = getClient(opts);
-    t.track(b);
-    expect(b).not.toBe(a);
-    expect(b.toJSON().closed).toBe(false);
-    // A caller's list changed after the call: the next call is judged on the list as it is now.
-    const hosts: string[] = [];
-    const c = getClient({ ...opts, insecureHttpHosts: hosts });
-    t.track(c);
-    hosts.push("reviewadmin.test");
-    const d = getClient({ ...opts, insecureHttpHosts: hosts });
-    t.track(d);
-    expect(d).not.toBe(c);
-  });
 });
