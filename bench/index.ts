@@ -5,9 +5,10 @@
  * bench/results/latest.json) and the tables as Markdown beside it (same name, `.md`), for the
  * README. `--enterprise` runs the export benchmark alone on the enterprise world
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
- * (bench/results/review-packet[-enterprise|-quick].json).
+ * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
+ * bench/results/roster-steps.json).
  *
- *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review|roster] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -16,6 +17,7 @@ import { inspect } from "node:util";
 import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
 import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { useCli } from "../harness/pulumiCli";
+import { benchRosterSteps, rosterStepsMarkdown, rosterStepsText, type RosterStepsResult } from "./rosterSteps";
 import { benchScale } from "./scale";
 import { scaleMarkdown, scaleText } from "./scaleReport";
 import { FULL_WORLD, PROGRAM_VARIANTS, QUICK_WORLD, type ProgramVariant, type ScaleResult } from "./scaleWorld";
@@ -37,7 +39,10 @@ Options:
   --only NAME          run one benchmark only: scale, upload, export, or review (the review packet
                        of the export's world, or the enterprise world's with --enterprise, and
                        review.html in headless Chromium; the export benchmark includes it; results in
-                       bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise)
+                       bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise),
+                       or roster (the steps of a 28,007-person roster that a no-change run pays, each
+                       against its baseline, in fresh processes; no engine, about a minute; results in
+                       bench/results/roster-steps.json unless --out says otherwise)
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md
   --variants LIST      the scale benchmark alone, with only these program variants (comma-separated:
@@ -61,7 +66,7 @@ interface Args {
   enterprise: boolean;
   sequential: boolean;
   strict: boolean;
-  only?: "scale" | "upload" | "export" | "review";
+  only?: "scale" | "upload" | "export" | "review" | "roster";
   /** scale: the program variants to run (default all). */
   variants?: ProgramVariant[];
   out: string;
@@ -85,8 +90,8 @@ function parseArgs(argv: string[]): Args | "help" {
     else if (a === "--strict") args.strict = true;
     else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
-      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review")
-        throw new UsageError(`--only takes scale, upload, export or review, not '${v}'`);
+      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster")
+        throw new UsageError(`--only takes scale, upload, export, review or roster, not '${v}'`);
       args.only = v;
     } else if (a === "--variants" || a.startsWith("--variants=")) {
       const vs = value("--variants").split(",");
@@ -99,6 +104,7 @@ function parseArgs(argv: string[]): Args | "help" {
   if (args.enterprise && args.quick) throw new UsageError("--enterprise and --quick do not go together");
   if (args.enterprise && args.only && args.only !== "export" && args.only !== "review")
     throw new UsageError("--enterprise runs the export benchmark (or --only review, the review packet's) only");
+  if (args.quick && args.only === "roster") throw new UsageError("--only roster measures 28,007 people: --quick does not go with it");
   if (args.enterprise) args.only ??= "export";
   // Program variants are the scale benchmark's: naming some runs it alone, into a file of its own.
   if (args.variants && args.only && args.only !== "scale") throw new UsageError("--variants goes with the scale benchmark only");
@@ -107,7 +113,8 @@ function parseArgs(argv: string[]): Args | "help" {
   const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
   // A run of some scale variants only writes a file of its own too.
   const some = args.variants ? `scale-${args.variants.join("-")}${args.quick ? "-quick" : ""}.json` : undefined;
-  args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? (args.enterprise ? "enterprise.json" : "latest.json"));
+  const roster = args.only === "roster" ? "roster-steps.json" : undefined;
+  args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? roster ?? (args.enterprise ? "enterprise.json" : "latest.json"));
   return args;
 }
 
@@ -129,7 +136,7 @@ async function main(): Promise<number> {
 
   const log = (line: string) => process.stderr.write(`${line}\n`);
   // The program-level figures are the real engine's: find the Pulumi CLI, or build it once.
-  const needsEngine = args.only !== "upload" && args.only !== "review";
+  const needsEngine = args.only !== "upload" && args.only !== "review" && args.only !== "roster";
   const cli = needsEngine ? useCli({ build: true, log }) : undefined;
   if (cli && !cli.found) throw new Error(`the scale and export benchmarks run under the Pulumi CLI, and ${cli.reason}`);
   const started = new Date();
@@ -143,6 +150,7 @@ async function main(): Promise<number> {
     upload?: UploadBenchResult;
     export?: ExportBenchResult;
     reviewPacket?: ReviewPacketResult;
+    rosterSteps?: RosterStepsResult;
   } = {
     startedAt: started.toISOString(),
     quick: args.quick,
@@ -215,6 +223,13 @@ async function main(): Promise<number> {
         .join(" ")} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
       "",
     );
+  }
+
+  if (args.only === undefined || args.only === "roster") {
+    const steps = benchRosterSteps({ log });
+    results.rosterSteps = steps;
+    process.stdout.write(`\n${rosterStepsText(steps)}\n`);
+    md.push(rosterStepsMarkdown(steps), "");
   }
 
   results.finishedAt = new Date().toISOString();
