@@ -41,7 +41,7 @@ Options:
                        review.html in headless Chromium; the export benchmark includes it; results in
                        bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise),
                        or roster (the steps of a 28,007-person roster that a no-change run pays, each
-                       against its baseline, in fresh processes; no engine, about a minute; results in
+                       against its baseline, in fresh processes; no engine, under a minute; results in
                        bench/results/roster-steps.json unless --out says otherwise)
   --out <file>         JSON results file (default bench/results/latest.json); the Markdown
                        tables go beside it with the extension .md

@@ -1,11 +1,11 @@
 /**
  * The steps of a large roster that every no-change run pays (issue 35), each against its
- * baseline in the same run, each sample in a fresh process (a program and the plugin parse and
- * plan once per run, cold): the inputs' parse by zod's runtime parser against its compiled fast
- * path (lifecycle.ts `compiled`); and the planner's comparison of unchanged people's permission
- * sets and identifiers, stored in the declared order, against the same comparison sorting both
- * sides (normalize.ts sameSet and sameIdentifiers before their shortcut for lists in the same order). Synthetic people shaped as the enterprise world's:
- * no emulator, no engine.
+ * baseline in the same run, each sample in a fresh process (a program and the plugin do each once
+ * per run, cold): the inputs' parse by zod's compiled fast path (lifecycle.ts `compiled`) against
+ * its runtime parser; and the planner's comparison of unchanged people's permission sets and
+ * identifiers, stored in the declared order, against the same comparison sorting both sides
+ * (normalize.ts sameSet and sameIdentifiers before their shortcut for lists in the same order).
+ * Synthetic people shaped as the enterprise world's: no emulator, no engine.
  */
 import { execFileSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
