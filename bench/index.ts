@@ -34,7 +34,7 @@ Options:
   --quick              a fast check: scale and export with ${QUICK_WORLD.members} members, ${QUICK_WORLD.databases} databases x ${QUICK_WORLD.usersPerDatabase} users;
                        upload of a ${QUICK_UPLOAD.fileBytes / 1024 / 1024} MiB file, ${QUICK_UPLOAD.rounds} round
   --enterprise         the export benchmark alone, on the enterprise world: ${ENTERPRISE_WORLD.members} members and
-                       ${ENTERPRISE_WORLD.databases} databases x ${ENTERPRISE_WORLD.usersPerDatabase} users (about 3 minutes); results in
+                       ${ENTERPRISE_WORLD.databases} databases x ${ENTERPRISE_WORLD.usersPerDatabase} users (8 to 15 minutes under the engine); results in
                        bench/results/enterprise.json unless --out says otherwise
   --only NAME          run one benchmark only: scale, upload, export, or review (the review packet
                        of the export's world, or the enterprise world's with --enterprise, and
