@@ -2,7 +2,7 @@
  * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8), the upload benchmark
  * (bench/upload.ts, issue 7) and the export benchmark (bench/export.ts, issue 14, with the review
  * packet's, bench/reviewPacket.ts, issue 36). Writes every figure as JSON (default
- * bench/results/latest.json) and the tables as Markdown beside it (same name, `.md`), for the
+ * bench/results/latest.json; latest-quick.json with `--quick`) and the tables as Markdown beside it (same name, `.md`), for the
  * README. `--enterprise` runs the export benchmark alone on the enterprise world
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
  * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
@@ -43,8 +43,8 @@ Options:
                        or roster (the steps of a 28,007-person roster that a no-change run pays, each
                        against its baseline, in fresh processes; no engine, under a minute; results in
                        bench/results/roster-steps.json unless --out says otherwise)
-  --out <file>         JSON results file (default bench/results/latest.json); the Markdown
-                       tables go beside it with the extension .md
+  --out <file>         JSON results file (default bench/results/latest.json, latest-quick.json
+                       with --quick); the Markdown tables go beside it with the extension .md
   --variants LIST      the scale benchmark alone, with only these program variants (comma-separated:
                        perMember, perMemberTuned, rosters); the naive baseline always runs. Results
                        go to bench/results/scale-<variants>[-quick].json unless --out says otherwise
@@ -114,7 +114,9 @@ function parseArgs(argv: string[]): Args | "help" {
   // A run of some scale variants only writes a file of its own too.
   const some = args.variants ? `scale-${args.variants.join("-")}${args.quick ? "-quick" : ""}.json` : undefined;
   const roster = args.only === "roster" ? "roster-steps.json" : undefined;
-  args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? roster ?? (args.enterprise ? "enterprise.json" : "latest.json"));
+  // A quick run never overwrites the full run's results either.
+  const whole = args.enterprise ? "enterprise.json" : args.quick ? "latest-quick.json" : "latest.json";
+  args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? roster ?? whole);
   return args;
 }
 
@@ -225,7 +227,8 @@ async function main(): Promise<number> {
     );
   }
 
-  if (args.only === undefined || args.only === "roster") {
+  // 28,007 people each: not part of a quick check.
+  if ((args.only === undefined && !args.quick) || args.only === "roster") {
     const steps = benchRosterSteps({ log });
     results.rosterSteps = steps;
     process.stdout.write(`\n${rosterStepsText(steps)}\n`);
