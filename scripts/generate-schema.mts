@@ -18,7 +18,7 @@
  *
  * It also writes docs/plugin-reference.md, the reference a person reads, from the same schema.
  *
- * test/plugin/schema.test.ts fails while a committed file differs from what this prints.
+ * test/contract/pluginSchema.test.ts fails while a committed file differs from what this prints.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";

@@ -12,15 +12,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EngineStack } from "../../harness/engineStack";
 import { RunError } from "../../harness/runResult";
 import { skipWithoutEngine } from "../support/engine";
-import { policyEmulator } from "./emulator";
+import { policyEmulator } from "../policy/emulator";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const packDir = path.join(repoRoot, "policy");
-const badProgram = path.join(__dirname, "fixtures/bad-access/index.ts");
+const badProgram = path.join(__dirname, "../policy/fixtures/bad-access/index.ts");
 /** The config a firm would use with the access-baseline example (docs/policy.md shows it). */
 const exampleConfigFile = path.join(repoRoot, "examples/access-baseline/policy-config.json");
 
-skipWithoutEngine("test/policy/programs.test.ts");
+skipWithoutEngine("test/engine/policyPrograms.test.ts");
 
 const line = (e: automation.PolicyEvent) => `${e.enforcementLevel} ${e.policyName} ${e.resourceUrn?.split("::").at(-1) ?? ""}`;
 const stacks: EngineStack[] = [];

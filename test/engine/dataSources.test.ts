@@ -14,7 +14,7 @@ import { skipWithoutEngine } from "../support/engine";
 const repoRoot = path.resolve(__dirname, "../..");
 
 describe("data sources in a Pulumi program", () => {
-  skipWithoutEngine("test/data/program.test.ts");
+  skipWithoutEngine("test/engine/dataSources.test.ts");
   let emu: RunningEmulator;
   let stack: EngineStack;
   const saved = { ...process.env };
