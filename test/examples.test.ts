@@ -16,7 +16,8 @@ import { openApiDocumentOf } from "../contract/openapi";
 import { main, SUCCESS_LINE, USAGE } from "../demo";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { EngineStack } from "../harness/engineStack";
-import { noEngine, skipWithoutEngine, withoutPulumiCli } from "./support/engine";
+import { noEngine, skipWithoutEngine } from "./support/engine";
+import { withoutPulumiCli } from "./support/withoutPulumiCli";
 import { exampleScenarios, programOf, repoRoot } from "./support/exampleScenarios";
 
 const EXAMPLES = ["access-baseline", "access-review", "custodian-sync", "walls-from-file"];

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { EXAMPLES, main } from "../demo/runExample";
-import { noEngine, withoutPulumiCli } from "./support/engine";
+import { noEngine } from "./support/engine";
+import { withoutPulumiCli } from "./support/withoutPulumiCli";
 
 describe("npm run example", () => {
   // Skipped only on a machine with no Pulumi CLI and no Go to build one (test/support/engine.ts prints why once);
