@@ -1,29 +1,14 @@
 /**
- * The ethical-walls policy (policy/rules/ethicalWalls.ts, issue 26): on the plain model, and in
- * the pack's own process over the analyzer's gRPC interface, as the engine runs it. Grants named
- * by user id are matched through the wall's walledUsers (what its check read from the API), the
- * emails member resources pair with ids, and the userEmails config.
- * Needs the build (dist/policy), which `npm test` runs first.
+ * The ethical-walls policy (policy/rules/ethicalWalls.ts, issue 26) on the plain model. Grants
+ * named by user id are matched through the wall's walledUsers (what its check read from the API),
+ * the emails member resources pair with ids, and the userEmails config. The same policy in the
+ * pack's own process, as the engine runs it: test/engine/policyPack.test.ts.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { declaredBy } from "../../policy/declarations";
 import { ethicalWallFindings } from "../../policy/rules/ethicalWalls";
-import { PolicyPackProcess } from "./analyzer";
-import { res, UNKNOWN_WIRE } from "./fixtures";
+import { nvcWall, res, UNKNOWN_WIRE } from "./fixtures";
 
-const repoRoot = path.resolve(__dirname, "../..");
-
-const nvcWall = (props: Record<string, unknown> = {}) =>
-  res("EthicalWall", "nvc-wall", {
-    databaseIds: [2001],
-    people: ["ken@northwind.example", "*@contoso-counsel.example"],
-    reason: "Ken advised Contoso",
-    onBreach: "report",
-    walledUsers: { "1010": "ken@northwind.example" },
-    ...props,
-  });
 const messages = (resources: ReturnType<typeof res>[], cfg = {}) => ethicalWallFindings(declaredBy(resources), cfg).map((f) => f.message);
 
 describe("ethical-walls on the plain model", () => {
@@ -156,32 +141,5 @@ describe("ethical-walls: matter-team walls and exceptions (issue 37)", () => {
     // On a wall of people too.
     const walled = nvcWall({ people: ["margaret@northwind.example"], exceptions: [waiver], exceptionsInForce: [waiver] });
     expect(messages([walled, margaret])).toEqual([]);
-  });
-});
-
-describe("ethical-walls in the pack's process (gRPC)", () => {
-  let pack: PolicyPackProcess;
-  beforeAll(async () => {
-    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js")))
-      throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
-    pack = await PolicyPackProcess.start(path.join(repoRoot, "policy"));
-  });
-  afterAll(() => pack?.close());
-
-  it("reports the roster crossing the wall, mandatory, with the wall's message; a stack without walls is not judged", async () => {
-    await pack.configure({});
-    const roster = res("DatabaseUsers", "nvc", {
-      databaseId: 2001,
-      mode: "additive",
-      users: { "1010": ["DB_UPLOAD"], "1004": ["DB_ADMIN"] },
-    });
-    const ds = (await pack.run([nvcWall(), roster])).filter((d) => d.policyName === "ethical-walls");
-    expect(ds.map((d) => [d.enforcementLevel, d.urn.split("::").at(-1)])).toEqual([["mandatory", "nvc"]]);
-    expect(ds[0]!.message).toContain('EthicalWall "nvc-wall" walls ken@northwind.example off database 2001 (Ken advised Contoso)');
-    expect((await pack.run([roster])).filter((d) => d.policyName === "ethical-walls")).toEqual([]);
-    await pack.configure({ "ethical-walls": "advisory" });
-    expect((await pack.run([nvcWall(), roster])).filter((d) => d.policyName === "ethical-walls").map((d) => d.enforcementLevel)).toEqual([
-      "advisory",
-    ]);
   });
 });

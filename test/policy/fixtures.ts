@@ -16,3 +16,14 @@ export function res(kind: string, name: string, props: Record<string, unknown>):
 }
 
 export const urnOf = (kind: string, name: string) => res(kind, name, {}).urn;
+
+/** The ethical wall of the policy tests: Ken walled off database 2001, and anyone of contoso-counsel.example. */
+export const nvcWall = (props: Record<string, unknown> = {}) =>
+  res("EthicalWall", "nvc-wall", {
+    databaseIds: [2001],
+    people: ["ken@northwind.example", "*@contoso-counsel.example"],
+    reason: "Ken advised Contoso",
+    onBreach: "report",
+    walledUsers: { "1010": "ken@northwind.example" },
+    ...props,
+  });

@@ -1,12 +1,9 @@
 /**
- * Each policy of the pack through `@pulumi/policy`'s own interfaces:
- * - in process: the policy's validateResource / validateStack called with the argument bags the
- *   analyzer builds (props wrapped in `unknownCheckingProxy`, as the analyzer does, with preview
- *   unknowns as the engine's sentinel; `getConfig`; `notApplicable` throwing);
- * - in the pack's own process, started from the policy/ folder as the CLI starts it, over the
- *   analyzer's gRPC interface (test/policy/analyzer.ts): the pack's description, the policy
- *   config and enforcement levels, and the diagnostics the engine would print.
- * Needs the build (dist/policy), which `npm test` runs first.
+ * Each policy of the pack through `@pulumi/policy`'s own interfaces, in this process: the
+ * policy's validateResource / validateStack called with the argument bags the analyzer builds
+ * (props wrapped in `unknownCheckingProxy`, as the analyzer does, with preview unknowns as the
+ * engine's sentinel; `getConfig`; `notApplicable` throwing). The pack in its own process, over
+ * the analyzer's gRPC interface: test/engine/policyPack.test.ts.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,7 +16,7 @@ import {
   type StackValidationArgs,
   type StackValidationPolicy,
 } from "@pulumi/policy";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   databaseAdminPresent,
   externalAccessExpires,
@@ -27,16 +24,13 @@ import {
   membersAllowedDomains,
   orgAdminCount,
   orgPermissionsAllowedDomains,
-  PACK_NAME,
   policies,
   singleOwnershipLevel,
 } from "../../policy/policies";
-import { PolicyPackProcess, type Diagnostic } from "./analyzer";
 import { res, UNKNOWN_WIRE, urnOf } from "./fixtures";
 import type { ResourceInfo } from "../../policy/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
-const packDir = path.join(repoRoot, "policy");
 
 class NotApplicable extends Error {}
 
@@ -245,113 +239,5 @@ describe("each policy through @pulumi/policy's argument bags (props behind unkno
       expect(doc, p.name).toContain(`### ${p.name}`);
       for (const key of Object.keys(p.configSchema?.properties ?? {})) expect(doc, `${p.name}.${key}`).toContain(`\`${key}\``);
     }
-  });
-});
-
-describe("the pack in its own process, as the CLI runs it (policy/ folder, analyzer gRPC)", () => {
-  let pack: PolicyPackProcess;
-  beforeAll(async () => {
-    if (!fs.existsSync(path.join(repoRoot, "dist/policy/index.js")))
-      throw new Error("dist/policy/index.js is missing: run `npm run build` first (npm test does)");
-    pack = await PolicyPackProcess.start(packDir);
-  });
-  afterAll(() => pack?.close());
-
-  const bad = [
-    res("OrgMember", "mallory", { organizationId: 102, email: "mallory@contoso.example", permissions: ["ORG_ADMIN"] }),
-    res("OrganizationMembers", "legal", {
-      organizationId: 102,
-      mode: "additive",
-      members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } },
-    }),
-    res("OrgMember", "ada", { organizationId: 102, email: "ada@northwind.example" }),
-    res("DatabaseUsers", "nvc", { databaseId: 2001, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
-  ];
-  const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.enforcementLevel} ${d.policyName} ${d.urn.split("::").at(-1)}`);
-
-  it("describes itself: name, the package's version, its policies with their levels, schemas and remediation", async () => {
-    const info = await pack.info();
-    expect(info.name).toBe(PACK_NAME);
-    expect(info.version).toBe(JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")).version);
-    expect(info.policies.map((p) => [p.name, p.policyType, p.enforcementLevel])).toEqual([
-      ["org-permissions-allowed-domains", "resource", "mandatory"],
-      ["members-allowed-domains", "resource", "mandatory"],
-      ["org-admin-count", "stack", "mandatory"],
-      ["database-admin-present", "stack", "mandatory"],
-      ["single-ownership-level", "stack", "mandatory"],
-      ["invitation-expiry-horizon", "stack", "advisory"],
-      ["ethical-walls", "stack", "mandatory"],
-      ["external-access-expires", "stack", "mandatory"],
-      ["stale-privileged-access", "stack", "advisory"],
-    ]);
-    const schema = Object.fromEntries(info.policies.map((p) => [p.name, p.configSchema]));
-    expect(schema["org-admin-count"]).toMatchObject({
-      maxOrgAdmins: { default: 3 },
-      minOrgAdmins: { default: 1 },
-      scope: { default: "authoritative" },
-    });
-    expect(schema["invitation-expiry-horizon"]).toMatchObject({ horizonDays: { default: 7 }, invitationLifetimeDays: { default: 14 } });
-    expect(schema["org-permissions-allowed-domains"]).toMatchObject({
-      allowedDomains: { default: [] },
-      externalReviewers: {},
-      externalReviewerPermissions: {},
-      userEmails: {},
-    });
-    for (const p of info.policies) expect(p.remediationSteps, p.name).not.toBe("");
-  });
-
-  it("reports a bad stack with the default config (domain rules off until allowedDomains is set)", async () => {
-    await pack.configure({});
-    const ds = await pack.run(bad);
-    expect(summary(ds)).toEqual(["mandatory database-admin-present nvc", "mandatory single-ownership-level ada"]);
-    // The engine shows the policy's description, then the message.
-    expect(ds[0]!.message).toMatch(
-      /^Every database keeps at least one DB_ADMIN .*\ndatabase 2001 would have no DB_ADMIN among what the stack declares \(DatabaseUsers "nvc": user 1003 DB_UPLOAD\)\. Fix: /s,
-    );
-    expect(ds.every((d) => d.policyPackName === PACK_NAME)).toBe(true);
-  });
-
-  it("takes its options and enforcement levels from the policy config", async () => {
-    await pack.configure({
-      "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] },
-      "members-allowed-domains": { enforcementLevel: "advisory", allowedDomains: ["northwind.example"] },
-      "database-admin-present": "disabled",
-      "single-ownership-level": { enforcementLevel: "advisory" },
-    });
-    const ds = await pack.run(bad);
-    expect(summary(ds)).toEqual([
-      "mandatory org-permissions-allowed-domains mallory",
-      "advisory members-allowed-domains mallory",
-      "advisory single-ownership-level ada",
-    ]);
-    expect(ds[0]!.message).toContain('OrgMember "mallory": mallory@contoso.example would hold ORG_ADMIN in organization 102');
-    // "all" sets every level; a policy's own entry still wins.
-    await pack.configure({ all: "advisory", "database-admin-present": "mandatory" });
-    expect(summary(await pack.run(bad))).toEqual(["mandatory database-admin-present nvc", "advisory single-ownership-level ada"]);
-  });
-
-  it('preview unknowns anywhere produce no violation and no "can\'t run during preview" note', async () => {
-    await pack.configure({
-      "org-permissions-allowed-domains": { allowedDomains: ["northwind.example"] },
-      "members-allowed-domains": { allowedDomains: ["northwind.example"] },
-      "org-admin-count": { maxOrgAdmins: 1, scope: "declared" },
-      "database-admin-present": { scope: "declared" },
-      "invitation-expiry-horizon": { horizonDays: 30 },
-    });
-    const preview = [
-      res("OrgMember", "a", { organizationId: 102, email: UNKNOWN_WIRE, permissions: ["ORG_ADMIN"] }),
-      res("OrgMember", "b", { organizationId: 102, email: "b@northwind.example", permissions: UNKNOWN_WIRE }),
-      res("OrgMember", "c", { organizationId: UNKNOWN_WIRE, email: "ada@northwind.example", permissions: ["ORG_ADMIN"] }),
-      res("OrganizationMembers", "legal", {
-        organizationId: 102,
-        mode: "authoritative",
-        members: UNKNOWN_WIRE,
-        protectedEmails: UNKNOWN_WIRE,
-      }),
-      res("DatabaseUserPermissions", "g", { databaseId: 2001, userId: UNKNOWN_WIRE, permissions: UNKNOWN_WIRE }),
-      res("DatabaseUsers", "nvc", { databaseId: UNKNOWN_WIRE, mode: "authoritative", users: { "1003": ["DB_UPLOAD"] } }),
-      res("Invitation", "i", { organizationId: 102, email: UNKNOWN_WIRE, status: UNKNOWN_WIRE }),
-    ];
-    expect(await pack.run(preview)).toEqual([]);
   });
 });
