@@ -1,11 +1,10 @@
 /**
  * The emulator as a command (`pulumi-reviewadmin emulator`): options from the command line and
  * the environment, the banner and its warnings off loopback, the control token, the line per
- * request, a state file a second start finds again, the compiled command run as a user runs it,
- * the one-line Node check of the command and the demo, and the build-once script behind
- * `npm run emulator`.
+ * request, a state file a second start finds again, and the build-once script behind
+ * `npm run emulator`. The compiled command run as a user runs it, and the one-line Node check of
+ * the command and the demo: test/engine/builtPackage.test.ts.
  */
-import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -265,66 +264,6 @@ describe("log lines", () => {
     expect(logLine({ ...entry, method: "PUT", path: "/_upload/0123456789abcdef0123", status: 0 }, at)).toBe(
       "05:06:07.089 PUT /_upload/01234567... - (no answer) 3.4ms",
     );
-  });
-});
-
-describe("as a user runs it", () => {
-  /** Runs a compiled entry with Node pretending to be `version`: only the version check should speak. */
-  function onOldNode(script: string, args: string[], version = "20.20.2") {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "old-node-"));
-    const fake = path.join(dir, "fake.js");
-    fs.writeFileSync(fake, `Object.defineProperty(process.versions, "node", { value: ${JSON.stringify(version)} });\n`);
-    try {
-      return spawnSync(process.execPath, ["-r", fake, path.join(repoRoot, script), ...args], { encoding: "utf8", timeout: 30_000 });
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
-
-  it("the emulator command and the demo say in one line which Node they need", () => {
-    for (const [script, args] of [
-      ["dist/cli/main.js", ["emulator"]],
-      ["dist/demo/index.js", []],
-    ] as const) {
-      const r = onOldNode(script, [...args]);
-      expect(r.status, script).toBe(1);
-      expect(r.stdout, script).toBe("");
-      expect(r.stderr, script).toBe(
-        "pulumi-reviewadmin needs Node 22.19 or newer (Node 24 recommended); this is Node 20.20.2. Install one from https://nodejs.org or with your version manager (nvm install 24).\n",
-      );
-    }
-  });
-
-  it("the compiled command starts, serves, and stops on SIGINT with exit code 0", async () => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "emulator", "--port=0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner: ${out}`)), 20_000);
-        child.stdout.on("data", () => {
-          const m = /API base URL: +(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m && out.includes("Press Ctrl-C")) {
-            clearTimeout(timer);
-            resolve(m[1]!);
-          }
-        });
-      });
-      const logged = new Promise<void>((resolve) => {
-        const seen = () => / GET \/_emulator\/health 200 /.test(out) && resolve();
-        child.stdout.on("data", seen);
-      });
-      expect((await fetch(`${url}/_emulator/health`)).status).toBe(200);
-      // The request line is written after the answer: wait for it, not for a guessed time.
-      await logged;
-      expect(out).toMatch(/ GET \/_emulator\/health 200 /);
-    } finally {
-      child.kill("SIGINT");
-    }
-    expect(await exited).toBe(0);
   });
 });
 

@@ -3,10 +3,9 @@
  * (four per output property), read only when PULUMI_DEBUG_PROMISE_LEAKS is set; the classes turn
  * stack capture off while the SDK registers them (resourceClass.ts quietStacks). Counted here, not
  * timed: the stack frames V8 hands to Error.prepareStackTrace while resources are constructed.
+ * What a program loads with the built package: test/engine/builtPackage.test.ts.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { spawnSync } from "node:child_process";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as reviewadmin from "../../provider";
 
@@ -84,34 +83,5 @@ describe("registering a resource", () => {
       Error.prepareStackTrace = original;
     }
     expect(positions.some((p) => p.includes("registrationStacks.test.ts"))).toBe(true);
-  });
-});
-
-describe("what a program loads with the package", () => {
-  // @pulumi/pulumi's index also loads its Automation API and, through closure serialization,
-  // TypeScript: 0.6 s of a program's start before its first resource reaches the engine. The
-  // package takes each value from the SDK's own module (eslint keeps it so); counted, not timed.
-  // undici (0.13 s) waits for the first request, in the program and in the plugin (runtime.js).
-  it("loads neither TypeScript nor the Automation API nor the SDK's index, nor undici before a request", () => {
-    const dist = path.join(__dirname, "../../dist/provider");
-    const script = `const count = () => { const loaded = Object.keys(require.cache);
-        return ["/node_modules/typescript/", "/@pulumi/pulumi/automation/", "/@pulumi/pulumi/index.js", "/@pulumi/pulumi/resource.js", "/node_modules/undici/"]
-          .map((part) => loaded.filter((f) => f.includes(part)).length); };
-      require(${JSON.stringify(path.join(dist, "index.js"))});
-      require(${JSON.stringify(path.join(dist, "runtime.js"))});
-      // A no-change run's diff makes a client and sends nothing.
-      const { ReviewAdminClient } = require(${JSON.stringify(path.join(dist, "client/client.js"))});
-      new ReviewAdminClient({ baseUrl: "http://127.0.0.1:9", apiKey: "ra_test_${"k".repeat(32)}" });
-      const before = count();
-      require(${JSON.stringify(path.join(dist, "client/transport.js"))}).acquirePool("http://127.0.0.1:9");
-      console.log(JSON.stringify({ before, after: count() }));`;
-    const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
-    expect(r.stderr).toBe("");
-    const { before, after } = JSON.parse(r.stdout) as { before: number[]; after: number[] };
-    const [typescript, automation, index, resource, undici] = before;
-    expect({ typescript, automation, index, undici }).toEqual({ typescript: 0, automation: 0, index: 0, undici: 0 });
-    // The counts are real: the SDK's resource module is loaded, and undici once a pool is made.
-    expect(resource).toBe(1);
-    expect(after[4]).toBeGreaterThan(0);
   });
 });
