@@ -2,19 +2,17 @@
  * `pulumi-reviewadmin doctor` against the emulator, with a key of each seeded role, a bad key, a
  * key without admin rights, wrong base URLs (nothing listening, a plain http server answering
  * HTML 404s, plain http to a remote host) and a service whose E2 knows no user for an
- * organization key. Every run is checked for its lines, its exit code, that it only read, and
- * that neither the key nor its secret part appears anywhere in what it printed.
+ * organization key, each run in this process. Every run is checked for its lines, its exit code,
+ * that it only read, and that neither the key nor its secret part appears anywhere in what it
+ * printed. The compiled bin, and a stack's config read by the Pulumi CLI: test/engine/doctor.test.ts.
  */
-import { execFile, spawnSync } from "node:child_process";
-import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import type { DoctorReport } from "../../cli/doctor/report";
-import { noEngine } from "../support/engine";
+import { DOCTOR_ENV as ENV, section } from "./doctorReport";
 import { runCli } from "./runCli";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -26,8 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emu?.close();
 });
-
-const ENV = ["REVIEWADMIN_API_KEY", "REVIEWADMIN_BASE_URL", "REVIEWADMIN_REQUESTS_PER_SECOND", "REVIEWADMIN_OPENAPI"] as const;
 
 /** Runs the doctor with these settings in the environment (others unset), and checks that the key never shows. */
 /** The doctor on the environment variables only (`--env`: the repository's own Pulumi.yaml has no stack to read). */
@@ -58,18 +54,6 @@ const withKey = (name: string, extra: Record<string, string> = {}) => ({
   ...extra,
 });
 const keyId = (name: string) => emu.keys[name]!.split(".")[1]!;
-/** The text of one labelled block of the report ("organizations", "can manage", ...), lines joined. */
-function section(out: string, name: string): string {
-  const lines = out.split("\n");
-  const start = lines.findIndex((l) => l.startsWith(`  ${name.padEnd(14)}`));
-  if (start < 0) return "";
-  const rest = lines.slice(start + 1).findIndex((l) => !l.startsWith(" ".repeat(16)));
-  return lines
-    .slice(start, rest < 0 ? undefined : start + 1 + rest)
-    .map((l) => l.trim())
-    .join("\n");
-}
-
 /** Methods of the requests the emulator logged since `from`. */
 const methodsSince = (from: number) =>
   emu.traffic.log
@@ -419,80 +403,5 @@ describe("doctor finds what blocks use", () => {
     } finally {
       proxy.close();
     }
-  });
-
-  it("the compiled bin, as a user runs it", async () => {
-    // Asynchronously: the emulator answering it lives in this process.
-    const r = await new Promise<{ status: number; stdout: string; stderr: string }>((resolve) => {
-      const env = {
-        ...process.env,
-        REVIEWADMIN_API_KEY: emu.keys.orgKey!,
-        REVIEWADMIN_BASE_URL: emu.url,
-        REVIEWADMIN_REQUESTS_PER_SECOND: "",
-      };
-      execFile(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "doctor"], { encoding: "utf8", env }, (err, stdout, stderr) =>
-        resolve({ status: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr }),
-      );
-    });
-    expect(r.stderr).toBe("");
-    expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/\nOK: ready to use \(1 warning\)\n$/);
-    expect(r.stdout).not.toContain(emu.keys.orgKey!);
-    const help = spawnSync(process.execPath, [path.join(repoRoot, "dist/cli/main.js"), "doctor", "--help"], { encoding: "utf8" });
-    expect(help.stdout).toMatch(/^Usage: pulumi-reviewadmin doctor \[options\]\n/);
-    expect(help.stdout).toContain("--custodians-only");
-  });
-});
-
-describe("doctor: a stack's config, as pulumi up reads it", () => {
-  // Needs the Pulumi CLI (the engine tests' CLI); test/support/engine.ts says why it would skip.
-  let dir = "";
-  const saved = { ...process.env };
-  beforeAll(() => {
-    if (noEngine) return;
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "doctor-stack-"));
-    fs.mkdirSync(path.join(dir, "backend"));
-    fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: doctor-check\nruntime: nodejs\n");
-    Object.assign(process.env, { PULUMI_BACKEND_URL: `file://${path.join(dir, "backend")}`, PULUMI_CONFIG_PASSPHRASE: "doctor-test" });
-    for (const k of ENV) delete process.env[k];
-    const pulumi = (...args: string[]) => {
-      const r = spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, encoding: "utf8" });
-      expect(r.status, r.stderr).toBe(0);
-    };
-    pulumi("stack", "init", "prod");
-    pulumi("config", "set", "--secret", "reviewadmin:apiKey", emu.keys.orgAdmin!);
-    pulumi("config", "set", "reviewadmin:baseUrl", emu.url);
-  });
-  afterAll(() => {
-    process.env = { ...saved };
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  // Reading a stack's config needs the Pulumi CLI; without it (no Go to build it) these two skip,
-  // and test/support/engine.ts says why and how to get it (CI requires the CLI and never skips).
-  it.skipIf(!!noEngine)("reads the selected stack's reviewadmin:* config and says where each setting came from", async () => {
-    const r = await runCli(["doctor", "--cwd", dir]);
-    expect(r.code, r.out + r.err).toBe(0);
-    expect(section(r.out, "settings")).toBe(
-      [
-        "settings      stack prod's config, then REVIEWADMIN_* variables",
-        "apiKey: stack prod: reviewadmin:apiKey",
-        "baseUrl: stack prod: reviewadmin:baseUrl",
-      ].join("\n"),
-    );
-    expect(section(r.out, "key")).toBe(`key           ${keyId("orgAdmin")} (the key id; the rest of the key is never shown)`);
-    expect(r.out).not.toContain(emu.keys.orgAdmin!.split(".")[2]!);
-    const json = JSON.parse((await runCli(["doctor", "--cwd", dir, "--stack", "prod", "--json"])).out);
-    expect(json.stack).toEqual({ name: "prod" });
-    expect(json.settingsFrom).toEqual({ apiKey: "stack prod: reviewadmin:apiKey", baseUrl: "stack prod: reviewadmin:baseUrl" });
-  });
-
-  it.skipIf(!!noEngine)("a stack that does not exist is a usage error; --env reads the environment only", async () => {
-    const missing = await runCli(["doctor", "--cwd", dir, "--stack", "nope"]);
-    expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/^pulumi-reviewadmin doctor: --stack nope: pulumi: .*nope/);
-    const envOnly = await runCli(["doctor", "--cwd", dir, "--env"]);
-    expect(envOnly.code).toBe(1);
-    expect(envOnly.out).toMatch(/no API key is set \(REVIEWADMIN_API_KEY\)/);
   });
 });
