@@ -1,78 +1,20 @@
 /**
- * `pulumi-reviewadmin export` against the emulator, and the project it writes run as a user runs
- * it: in its own folder, its dependencies installed with this package from a packed tarball,
- * `pulumi up` by the real engine (the language host runs its index.ts). The project type-checks
- * with tsc, its first up adopts everything with 0 write requests, a second up
- * (--expect-no-changes) and a refresh find nothing to change, the world is unchanged (the default
- * style here; every style's up runs in test/engine/signoffLoop.test.ts, at scale in
- * test/engine/gitops.test.ts and npm run bench); two exports
- * of the same world are byte-identical, and a change in the world is exactly the diff of two
- * exports. Bad input writes nothing.
+ * `pulumi-reviewadmin export` against the emulator, run in this process: the project it writes
+ * (its files, its lines, the DECIDE comments, named after its folder), byte-identical twice over
+ * the same world, a change in the world exactly the diff of two exports, the list bound on a
+ * scaled world, and bad input writing nothing. The project run as a user runs it (installed from
+ * the packed tarball, tsc, `pulumi up` by the real engine): test/engine/exportedProject.test.ts.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
-import { EngineStack } from "../../harness/engineStack";
-import type { RunResult } from "../../harness/runResult";
-import { installFromTarball, tsc, writesIn } from "../../bench/exportedProject";
-import { noEngine } from "../support/engine";
-import { worldOf } from "../support/exampleScenarios";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SEEDED } from "../../emulator";
+import { NARROW, useExportWorld } from "./exportWorld";
 import { runCli } from "./runCli";
-import { ORDERED } from "../support/scenario";
 
 const U = SEEDED.users;
-let emu: RunningEmulator;
-let tmp: string;
-const keyFiles: Record<string, string> = {};
-
-beforeAll(async () => {
-  emu = await startEmulator({ rateLimit: 0 });
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-export-"));
-});
-afterAll(async () => {
-  await emu?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
-
-/** A file holding the named key of the emulator's world (the keys change on reset). */
-function keyFile(name: string): string {
-  const file = path.join(tmp, `key-${name}-${Object.keys(keyFiles).length}`);
-  fs.writeFileSync(file, emu.keys[name]!);
-  return (keyFiles[name] = file);
-}
-
-let dirs = 0;
-/** A fresh output folder path (not made). */
-const newDir = (label: string) => path.join(tmp, `${label}-${++dirs}`);
-/** A fresh output folder named `access` (not made): the project's default name, so that two exports compare byte for byte. */
-const newAccessDir = (label: string) => path.join(newDir(label), "access");
-
-/** Runs `export` with a key file of `key` and the emulator's URL. */
-function exportWith(args: string[], key = "orgAdmin") {
-  return runCli(["export", "--base-url", emu.url, "--api-key-file", keyFile(key), "--requests-per-second", "1000", ...args]);
-}
-
-/** Exports into a new folder, expecting success; returns the folder. */
-async function exported(label: string, args: string[] = []): Promise<string> {
-  const out = newAccessDir(label);
-  const r = await exportWith(["--out", out, ...args]);
-  expect(r, r.err).toMatchObject({ code: 0 });
-  return out;
-}
-
-/** A copy of an exported project (without node_modules) whose access.ts `edit` changed, asserting it did. */
-function withDates(dir: string, label: string, edit: (access: string) => string): string {
-  const copy = newDir(label);
-  fs.cpSync(dir, copy, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
-  const before = fs.readFileSync(path.join(copy, "access.ts"), "utf8");
-  const after = edit(before);
-  expect(after).not.toBe(before);
-  fs.writeFileSync(path.join(copy, "access.ts"), after);
-  return copy;
-}
+const { emu, tmp, newDir, newAccessDir, exportWith, exported } = useExportWorld("export");
 
 const filesOf = (dir: string) =>
   Object.fromEntries(
@@ -83,66 +25,10 @@ const filesOf = (dir: string) =>
       .map((f) => [f, fs.readFileSync(path.join(dir, f), "utf8")]),
   );
 
-function stackFor(project: string): EngineStack {
-  return new EngineStack({
-    project,
-    stack: "dev",
-    config: { "reviewadmin:baseUrl": emu.url, "reviewadmin:apiKey": emu.keys.orgAdmin!, "reviewadmin:requestsPerSecond": "1000" },
-    secretConfigKeys: ["reviewadmin:apiKey"],
-  });
-}
-
-// The tests that `pulumi up` an exported project need the Pulumi CLI; without it (no Go to build
-// it) they skip, and test/support/engine.ts prints why once.
-const engineIt = it.skipIf(!!noEngine);
-if (noEngine) console.info(`test/cli/export.test.ts: the exported projects' pulumi up skips: ${noEngine}`);
-
-/** What a run sent to the emulator: requests and writes by operation. */
-async function counted(run: () => Promise<RunResult>): Promise<{ result: RunResult; requests: number; writes: Record<string, number> }> {
-  emu.traffic.log.reset();
-  const result = await run();
-  const c = emu.traffic.log.counters;
-  return { result, requests: c.total, writes: writesIn(c.byOperation) };
-}
-
-const opsOf = (r: RunResult) => [...new Set(r.steps.map((s) => s.op))].sort();
-const logText = (r: RunResult) => r.logs.map((l) => l.line).join("\n");
-
-/**
- * The proof of an exported project: its first up creates every resource, each adopting what is
- * there, with 0 writes; a second up sends no request and changes nothing; a refresh (and a preview
- * after it) find nothing; the world is as it was. Returns the first up's result.
- */
-async function provesAdoption(dir: string, project: string, opts: { firstUpOnly?: boolean } = {}): Promise<RunResult> {
-  const before = worldOf(emu);
-  installFromTarball(dir);
-  const stack = stackFor(project);
-  try {
-    const program = path.join(dir, "index.ts");
-    const first = await counted(() => stack.up(program));
-    expect(first.writes).toEqual({});
-    expect(opsOf(first.result)).toEqual(["create"]);
-    expect(logText(first.result)).toMatch(/adopted/);
-    if (opts.firstUpOnly) return first.result;
-    const second = await counted(() => stack.up(program, { expectNoChanges: true }));
-    expect(second.requests).toBe(0);
-    const refreshed = await counted(() => stack.refresh());
-    expect(refreshed.writes).toEqual({});
-    expect(refreshed.result.steps.filter((s) => s.op !== "refresh-same").map((s) => `${s.name}: ${s.op}`)).toEqual([]);
-    await stack.preview(program, { expectNoChanges: true });
-    expect(worldOf(emu)).toEqual(before);
-    return first.result;
-  } finally {
-    await stack.close();
-  }
-}
-
-describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
-  let dir: string;
-
+describe("pulumi-reviewadmin export: the seeded world", () => {
   it("writes the project, progress on stderr and a summary on stdout; a second export is byte-identical", async () => {
     emu.reset();
-    dir = newAccessDir("seeded");
+    const dir = newAccessDir("seeded");
     emu.traffic.log.reset();
     const r = await exportWith(["--out", dir]);
     expect(r.code, r.err).toBe(0);
@@ -205,55 +91,15 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     expect(filesOf(out)).toEqual(filesOf(dir));
   });
 
-  it("the exported project type-checks with tsc, with end and start dates on its lines too", () => {
-    const r = tsc(dir);
-    expect(r.output).toBe("");
-    expect(r.ok).toBe(true);
-    // The README's dated entries: { permissions, expiresOn, startsOn } for a grant, expiresOn and startsOn on a member and an invitation.
-    const dated = withDates(dir, "seeded-dated", (access) =>
-      access
-        .replace(
-          `${U.multiOrgMember}: ["DB_UPLOAD"],`,
-          `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01", startsOn: "2026-12-01" },`,
-        )
-        .replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, expiresOn: "2027-01-01", startsOn: "2026-12-01" },')
-        .replace(/("new\.hire@northwind\.example",[^\n]*) \},/, '$1, expiresOn: "2027-01-01" },'),
-    );
-    expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
-  });
-
-  engineIt(
-    "its first up adopts everything with 0 writes; a second up sends nothing, a refresh finds nothing; the world is unchanged",
-    async () => {
-      const first = await provesAdoption(dir, "seeded-rosters");
-      expect(first.steps.map((s) => s.name).sort()).toEqual(["database-2001", "organization-102"]);
-      expect(logText(first)).toMatch(/adopted 8 people already there/);
-    },
-  );
-
-  // Its up (adopting with 0 writes, expired invitations not re-sent) runs in test/engine/signoffLoop.test.ts, with every style.
-  it("per-person style: one OrgMember per person (expired invitations adopted, not re-sent) and one DatabaseUserPermissions per grant; tsc judges its dates", async () => {
+  // Its up (adopting with 0 writes, expired invitations not re-sent) runs in test/engine/signoffLoop.test.ts, with every style;
+  // tsc judges its dates in test/engine/exportedProject.test.ts.
+  it("per-person style: one OrgMember per person (expired invitations adopted, not re-sent) and one DatabaseUserPermissions per grant", async () => {
     emu.reset();
     const out = await exported("per-person", ["--style", "per-person"]);
     const index = fs.readFileSync(path.join(out, "index.ts"), "utf8");
     expect(index).toContain("resendWhenExpired: false");
     expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(
       "index.ts adopts each with resendWhenExpired: false, so nothing is sent",
-    );
-    expect(tsc(out)).toMatchObject({ ok: true, output: "" });
-    // OrgMember and DatabaseUserPermissions take an end date, not a start date: tsc says so rather than index.ts ignoring it.
-    const dated = withDates(out, "per-person-dated", (access) =>
-      access.replace(
-        `${U.multiOrgMember}: ["DB_UPLOAD"],`,
-        `${U.multiOrgMember}: { permissions: ["DB_UPLOAD"], expiresOn: "2027-01-01" },`,
-      ),
-    );
-    expect(tsc(dated)).toMatchObject({ ok: true, output: "" });
-    const started = withDates(out, "per-person-started", (access) =>
-      access.replace(/("alan@northwind\.example",[^\n]*) \},/, '$1, startsOn: "2026-12-01" },'),
-    );
-    expect(tsc(started).output).toMatch(
-      /access\.ts\(\d+,\d+\): error TS2353: Object literal may only specify known properties, and 'startsOn' does not exist/,
     );
     expect(index).toContain("new reviewadmin.OrgMember(");
     expect(index).toContain("new reviewadmin.DatabaseUserPermissions(");
@@ -269,18 +115,10 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     expect(fs.readFileSync(path.join(out, "access.ts"), "utf8")).toContain(SEEDED.invitations.expired);
   });
 
-  engineIt("scope flags: no grants, no invitations, no identifiers, no retainOnDelete; still 0 writes", async () => {
+  // The project's first up (0 writes) runs in test/engine/exportedProject.test.ts.
+  it("scope flags: no grants, no invitations, no identifiers, no retainOnDelete", async () => {
     emu.reset();
-    const out = await exported("narrow", [
-      "--org",
-      "102",
-      "--no-grants",
-      "--no-invitations",
-      "--no-identifiers",
-      "--no-retain",
-      "--project",
-      "narrow",
-    ]);
+    const out = await exported("narrow", NARROW);
     const access = fs.readFileSync(path.join(out, "access.ts"), "utf8");
     expect(access).not.toContain("identifiers: [");
     expect(access).toContain("    databases: [],\n");
@@ -290,7 +128,6 @@ describe("pulumi-reviewadmin export: the seeded world", ORDERED, () => {
     expect(fs.readFileSync(path.join(out, "README.md"), "utf8")).toContain(
       "npx --no-install pulumi-reviewadmin export --org 102 --no-grants --no-invitations --no-identifiers --no-retain --project narrow --out . --force",
     );
-    await provesAdoption(out, "narrow", { firstUpOnly: true });
   });
 
   it("the project is named after the output folder (made a valid name), keeps its name on --force, and --project wins", async () => {
@@ -414,9 +251,9 @@ describe("pulumi-reviewadmin export: bad input gets one line and writes nothing"
   });
 
   it("an invalid key", async () => {
-    fs.writeFileSync(path.join(tmp, "bad-key"), "ra.nothing.here");
+    fs.writeFileSync(path.join(tmp(), "bad-key"), "ra.nothing.here");
     const out = newDir("bad-key");
-    const r = await runCli(["export", "--base-url", emu.url, "--api-key-file", path.join(tmp, "bad-key"), "--out", out]);
+    const r = await runCli(["export", "--base-url", emu.url, "--api-key-file", path.join(tmp(), "bad-key"), "--out", out]);
     expect(r).toMatchObject({ code: 1, out: "" });
     expect(r.err).toMatch(
       /^pulumi-reviewadmin export: reading the key's own account \(GET \/v1\/users\/me\): the service answered 401 .*\n$/,
@@ -457,19 +294,18 @@ describe("pulumi-reviewadmin export: bad input gets one line and writes nothing"
   });
 });
 
-describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases x 40 users)", ORDERED, () => {
+describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases x 40 users)", () => {
   const SCALE = { members: 2000, databases: 50, usersPerDatabase: 40 };
-  let dir: string;
-  let requests: number;
-
   beforeAll(() => {
     emu.reset(1, SCALE);
   });
 
+  // Its project type-checks in test/engine/exportedProject.test.ts; its up at scale runs in
+  // test/engine/gitops.test.ts (2,007 members, 0 writes) and in npm run bench (4,007 and 28,007).
   it("exports within the list bound: ceil(members/200) + databases x ceil(users/200) + organizations x 5", async () => {
     emu.traffic.log.reset();
-    dir = await exported("scaled");
-    requests = emu.traffic.log.counters.total;
+    const dir = await exported("scaled");
+    const requests = emu.traffic.log.counters.total;
     const members = emu.store.members.of(SEEDED.org).length;
     const databases = emu.store.databases.of(SEEDED.org);
     const bound =
@@ -481,10 +317,5 @@ describe("pulumi-reviewadmin export: a scaled world (2,000 members, 50 databases
     const access = fs.readFileSync(path.join(dir, "access.ts"), "utf8");
     expect(access.match(/^ {6}\{ email: /gm)).toHaveLength(members + 2); // and the two invitations
     expect(access.match(/^ {10}\d+: \["DB_UPLOAD"\],/gm)).toHaveLength(50 * 40 + 1);
-  });
-
-  // Its up at scale runs in test/engine/gitops.test.ts (2,007 members, 0 writes) and in npm run bench (4,007 and 28,007).
-  it("the exported project type-checks", () => {
-    expect(tsc(dir)).toMatchObject({ ok: true, output: "" });
   });
 });
