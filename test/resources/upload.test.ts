@@ -3,7 +3,8 @@
  * and checked at plan time, the dataset cap's 422, single- and multi-part uploads with a failing
  * PUT and progress logs, a create that stops half-way kept as a partial resource and resumed by
  * the next up without re-sending what arrived, content changes that replace, a moved file that
- * does not, direct links, plan-time refusals, notes on delete, and secrets in a program.
+ * does not, direct links, plan-time refusals and notes on delete. The two in a program under the
+ * real engine (the dataset id flowing into the source file, secrets in state): test/engine/upload.test.ts.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -11,14 +12,11 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
 import { PluginError } from "../../harness/pluginDriver";
 import { UNKNOWN } from "../../harness/wire";
-import { EngineStack } from "../../harness/engineStack";
-import { noEngine } from "../support/engine";
-import { dist, programFolder, useResourceWorld } from "../support/providerWorld";
+import { useResourceWorld } from "../support/providerWorld";
 import { SCENARIO, step } from "../support/scenario";
 import { writePatternedFile } from "../support/files";
 
@@ -412,45 +410,5 @@ describe("SourceFile", () => {
     });
     fs.rmSync(big);
     expect(sent.all()).toEqual([]);
-  });
-});
-
-describe("Dataset and SourceFile in a program", () => {
-  // Needs the Pulumi CLI (the real engine); without it (no Go to build it) this skips, and
-  // test/support/engine.ts says why.
-  it.skipIf(!!noEngine)("the dataset id flows into the source file, and passwords and the link are secret in state", async () => {
-    const { file } = makeFile("program.eml", 1000, 5);
-    const stack = new EngineStack({
-      cwd: programFolder("uploads-program-"),
-      project: "uploads",
-      config: { "reviewadmin:baseUrl": world().emu.url, "reviewadmin:apiKey": world().key },
-      secretConfigKeys: ["reviewadmin:apiKey"],
-    });
-    try {
-      const { Dataset, SourceFile } = dist();
-      const result = await stack.up(() => {
-        const ds = new Dataset("program-ds", { databaseId: DB, name: "From a program", timezone: "Asia/Tokyo" });
-        const sf = new SourceFile("program-sf", { databaseId: DB, datasetId: ds.datasetId, path: file, passwords: ["pw1", "pw2"] });
-        return {
-          sourceFileId: sf.sourceFileId,
-          datasetId: ds.datasetId,
-          filename: sf.filename,
-          passwordsAreSecret: pulumi.isSecret(sf.passwords),
-        };
-      });
-      expect(result.outputs.datasetId).toBe(stack.find("program-ds")!.outputs.datasetId);
-      expect(result.outputs).toMatchObject({ filename: "program.eml", passwordsAreSecret: true });
-      const sf = stack.find("program-sf")!;
-      expect(sf.outputs).toMatchObject({ datasetId: result.outputs.datasetId, passwords: ["pw1", "pw2"], complete: true });
-      expect(sf.secretKeys).toEqual(expect.arrayContaining(["passwords"]));
-      // `pulumi stack export` (without --show-secrets) shows them as ciphertext only.
-      const exported = await stack.cli(["stack", "export"]);
-      expect(exported.code, exported.stderr).toBe(0);
-      expect(exported.stdout).toContain('"passwords"');
-      expect(exported.stdout).not.toContain("pw1");
-      expect(uploads().sourceFile(DB, sf.outputs.sourceFileId as number).datasetId).toBe(result.outputs.datasetId);
-    } finally {
-      await stack.close();
-    }
   });
 });
