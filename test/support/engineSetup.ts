@@ -1,8 +1,9 @@
 /**
- * Vitest global setup: puts the Pulumi CLI on PATH for every test file (harness/pulumiCli.ts):
- * from PATH, from the build cache, or built once from source when Go is installed. Without it the
- * engine tests skip, each file saying why (engineSkipReason); with REVIEWADMIN_REQUIRE_PULUMI=1
- * (CI sets it) a missing CLI fails the run instead.
+ * Vitest global setup of the engine tier (vitest.config.ts): puts the Pulumi CLI on PATH for its
+ * test files (harness/pulumiCli.ts): from PATH, from the build cache, or built once from source
+ * when Go is installed. The unit and service tiers never need it. Without it the engine tests
+ * skip, each file saying why (engineSkipReason); with REVIEWADMIN_REQUIRE_PULUMI=1 (CI sets it) a
+ * missing CLI fails the run instead.
  */
 import { useCli } from "../../harness/pulumiCli";
 
