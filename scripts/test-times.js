@@ -65,7 +65,7 @@ function summary(report, tierOf, top) {
   lines.push("", `slowest files (first test's start to last test's end):`);
   for (const f of [...files].sort((a, b) => b.ms - a.ms).slice(0, top))
     lines.push(
-      `  ${seconds(f.ms).padStart(9)}  ${f.tier.padEnd(7)}  ${f.file} (${f.tests} tests${f.failed ? `, ${f.failed} failed` : ""})`,
+      `  ${seconds(f.ms).padStart(9)}  ${f.tier.padEnd(7)}  ${f.file} (${f.tests} test${f.tests === 1 ? "" : "s"}${f.failed ? `, ${f.failed} failed` : ""})`,
     );
   return lines;
 }
