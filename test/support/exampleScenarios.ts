@@ -1,5 +1,5 @@
 /**
- * The examples' scenarios under the real Pulumi CLI (test/examples.test.ts registers them, with
+ * The examples' scenarios under the real Pulumi CLI (test/engine/examples.test.ts registers them, with
  * the built-in routes and with renamed ones): up, a second up with no changes, drift made in the
  * emulator found by refresh and repaired by up, and destroy leaving the emulator as it was, apart
  * from what the resources document as left in place.

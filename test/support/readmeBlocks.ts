@@ -261,8 +261,9 @@ export const SCRIPT = {
 
 /** Blocks not run, by a line of each, with the reason. */
 export const NOT_RUN: Record<string, string> = {
-  "npm ci && npm run demo": "the repository's own quick start, in a clone (npm ci, the demo, and npm test, which runs this)",
-  "npm run build": "the repository's own development commands, in a clone (npm test is this suite)",
+  "npm ci && npm run demo":
+    "the repository's own quick start, in a clone (npm ci, the demo, npm test and npm run test:engine, which run this)",
+  "npm run build": "the repository's own development commands, in a clone (npm test and the test:* scripts run this suite)",
   '{ email: "alan@northwind.example", firstName: "Alan", lastName: "Turing", permissions: [], expiresOn: "2026-12-02" }, // removed by the access review of 2026-12-01: left the firm':
     "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
   "creating OrgMember someone@example.com in organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)":
