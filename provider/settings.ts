@@ -1,9 +1,9 @@
 /**
  * Where settings come from. Pulumi serializes a dynamic provider into state, so nothing here may
- * be captured by a provider object: settings live in a process-wide slot filled by the plugin's
- * `configure` (stack config, secrets decrypted) and fall back to environment variables read at
- * call time. Every setting is one row of SETTINGS: its config key, its environment variable and
- * its rule.
+ * be captured by a provider object: a run's settings come from its Configure (stack config,
+ * secrets decrypted; resources/support/run.ts keeps them for the run), a program's from its
+ * config, and both fall back to environment variables read at call time. Every setting is one row
+ * of SETTINGS: its config key, its environment variable and its rule.
  */
 import * as pulumiLog from "@pulumi/pulumi/log";
 import * as pulumiConfig from "@pulumi/pulumi/runtime/config";
