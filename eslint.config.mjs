@@ -53,6 +53,33 @@ export default tseslint.config(
     },
   },
   {
+    // The run is a value (provider/resources/support/run.ts): no state at a module's top level in
+    // provider/, so a test can serve many runs in one process. A store that must live in the
+    // process says why on the line above it (`eslint-disable-next-line no-restricted-syntax --
+    // process-wide: ...`); test/architecture/moduleState.test.ts holds the list of them.
+    files: ["provider/**"],
+    ignores: ["**/*.generated.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...["Program > VariableDeclaration", "Program > ExportNamedDeclaration > VariableDeclaration"].flatMap((decl) => [
+          {
+            selector: `${decl}[kind=/^(let|var)$/]`,
+            message: "no `let` at a module's top level in provider/: a run's state belongs to its Run (resources/support/run.ts)",
+          },
+          {
+            selector: `${decl} > VariableDeclarator > NewExpression.init[callee.name=/^(Map|Set|WeakMap|WeakSet)$/][arguments.length=0]`,
+            message: "no store at a module's top level in provider/: a run's state belongs to its Run (resources/support/run.ts)",
+          },
+        ]),
+        {
+          selector: "Identifier[name='globalThis']",
+          message: "no slot on globalThis in provider/: a run's state belongs to its Run (resources/support/run.ts)",
+        },
+      ],
+    },
+  },
+  {
     // `any` only where the engine's untyped wire format is spoken: the tests and the harness.
     files: ["test/**", "harness/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

@@ -2,8 +2,31 @@
  * The engine's step vocabulary (what the engine stack reports, what the ResourceDriver takes) and
  * its rules around the Check and Create calls, as the ResourceDriver follows them.
  */
-import { PluginError, type CheckFailure, type CheckResult, type CreateResult, type Plugin } from "./pluginDriver";
+import {
+  PluginError,
+  type CheckFailure,
+  type CheckResult,
+  type CreateResult,
+  type DiffResult,
+  type ReadResult,
+  type UpdateResult,
+} from "./pluginDriver";
 import type { Props } from "./wire";
+
+/**
+ * The provider calls the engine makes for one resource, as the ResourceDriver makes them: what the
+ * real plugin's gRPC client (pluginDriver.ts `Plugin`) answers, and what a test's in-process
+ * driver answers by calling the provider's code directly (test/support/inProcessPlugin.ts).
+ */
+export interface ProviderCalls {
+  urn(type: string, name: string): string;
+  check(urn: string, olds: Props, news: Props): Promise<CheckResult>;
+  diff(id: string, urn: string, olds: Props, news: Props, oldInputs?: Props): Promise<DiffResult>;
+  create(urn: string, inputs: Props, opts?: { preview?: boolean }): Promise<CreateResult>;
+  read(id: string, urn: string, props: Props, inputs?: Props): Promise<ReadResult>;
+  update(id: string, urn: string, olds: Props, news: Props, oldInputs?: Props): Promise<UpdateResult>;
+  delete(id: string, urn: string, props: Props, oldInputs?: Props): Promise<void>;
+}
 
 /** What a run did (or, in preview, would do) to one resource, in the CLI's words. */
 export type StepOp =
@@ -22,7 +45,7 @@ export class CheckFailedError extends Error {
 }
 
 /** Check RPC as a step: any failure throws {@link CheckFailedError}. */
-export async function checkStep(plugin: Plugin, urn: string, olds: Props, news: Props): Promise<CheckResult> {
+export async function checkStep(plugin: ProviderCalls, urn: string, olds: Props, news: Props): Promise<CheckResult> {
   const res = await plugin.check(urn, olds, news);
   if (res.failures.length > 0) throw new CheckFailedError(urn, res.failures);
   return res;
@@ -34,7 +57,7 @@ export async function checkStep(plugin: Plugin, urn: string, olds: Props, news: 
  * keeps the half-created resource in state and then fails the step.
  */
 export async function createStep(
-  plugin: Plugin,
+  plugin: ProviderCalls,
   urn: string,
   inputs: Props,
   recordPartial: (id: string, outputs: Props) => void,

@@ -1,9 +1,10 @@
 /**
- * Drives one dynamic resource through the plugin with the engine's step sequence, keeping its
- * state between calls, for tests of a single resource kind without a program.
+ * Drives one dynamic resource through the plugin (or an in-process stand-in for it: ProviderCalls)
+ * with the engine's step sequence, keeping its state between calls, for tests of a single
+ * resource kind without a program.
  */
-import type { CheckResult, DiffResult, Plugin } from "./pluginDriver";
-import { checkStep, createStep, type StepOp } from "./engineSteps";
+import type { CheckResult, DiffResult } from "./pluginDriver";
+import { checkStep, createStep, type ProviderCalls, type StepOp } from "./engineSteps";
 import { clean, deepEqual, PROVIDER_KEY, type Props } from "./wire";
 
 /** What the driver remembers about a created resource, like one entry of a stack's state. */
@@ -50,7 +51,7 @@ export class ResourceDriver {
    *   form, as JSON text, say); `state` keeps them as the engine would hold them
    */
   constructor(
-    readonly plugin: Plugin,
+    readonly plugin: ProviderCalls,
     readonly type: string,
     readonly name: string,
     public provider: string,

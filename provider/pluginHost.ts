@@ -32,8 +32,11 @@ export const SEVERITY = { debug: 0, info: 1, warning: 2, error: 3 } as const;
 
 type LogFn = (severity: number, message: string, urn: string, ephemeral: boolean) => Promise<void>;
 
+// eslint-disable-next-line no-restricted-syntax -- process-wide: the plugin process's hooks into its host, made once (attachToPlugin, attachToServer).
 let attached = false;
+// eslint-disable-next-line no-restricted-syntax -- process-wide: the engine's Log service at the address the process was started with.
 let engineLogFn: LogFn | undefined;
+// eslint-disable-next-line no-restricted-syntax -- process-wide: errors worded for the user, each dropped when the plugin prints it.
 const quietTexts = new Set<string>();
 
 /** The engine's Log service, when this process is the dynamic-provider plugin and an engine address was given. */

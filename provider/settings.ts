@@ -1,15 +1,15 @@
 /**
  * Where settings come from. Pulumi serializes a dynamic provider into state, so nothing here may
- * be captured by a provider object: settings live in a process-wide slot filled by the plugin's
- * `configure` (stack config, secrets decrypted) and fall back to environment variables read at
- * call time. Every setting is one row of SETTINGS: its config key, its environment variable and
- * its rule.
+ * be captured by a provider object: a run's settings come from its Configure (stack config,
+ * secrets decrypted; resources/support/run.ts keeps them for the run), a program's from its
+ * config, and both fall back to environment variables read at call time. Every setting is one row
+ * of SETTINGS: its config key, its environment variable and its rule.
  */
 import * as pulumiLog from "@pulumi/pulumi/log";
 import * as pulumiConfig from "@pulumi/pulumi/runtime/config";
 import * as path from "node:path";
 import { OpenApiError } from "../contract/openapi";
-import { getClient, type ReviewAdminClient } from "./client";
+import { getClient, type ClientOptions, type ReviewAdminClient } from "./client";
 import { routeTableFor } from "./client/routeTables";
 import { insecureHttpHost } from "./client/security";
 
@@ -131,19 +131,6 @@ function parseSetting(key: Key, raw: string, where: string): Settings[Key] {
   }
 }
 
-// Symbol.for: one slot per process even if two copies of this package are loaded.
-const SLOT = Symbol.for("pulumi-reviewadmin.settings");
-type Slot = { settings?: Partial<Settings> };
-function slot(): Slot {
-  const g = globalThis as unknown as Record<symbol, Slot>;
-  return (g[SLOT] ??= {});
-}
-
-/** Records settings from stack config (called from the plugin's configure); missing keys fall back to the environment. */
-export function setConfiguredSettings(settings: Partial<Settings>): void {
-  slot().settings = settings;
-}
-
 /** Reads the `reviewadmin:*` keys from a config getter (the plugin's Config or pulumi.Config); throws SettingsError for a bad value. */
 export function settingsFromConfig(get: (key: string) => string | undefined): Partial<Settings> {
   const out: Record<string, unknown> = {};
@@ -163,9 +150,12 @@ function fromEnvironment(): Partial<Settings> {
   return out as Partial<Settings>;
 }
 
-/** Settings from `override`, then configure, then environment variables; throws naming both places when the key or base URL is missing. */
-export function resolveSettings(override?: Partial<Settings>): Settings {
-  const merged = { ...fromEnvironment(), ...definedOf(slot().settings ?? {}), ...definedOf(override ?? {}) } as Partial<Settings>;
+/**
+ * Settings from `given` (a run's Configure, a program's config, a script's options), then the
+ * environment variables; throws naming both places when the key or base URL is missing.
+ */
+export function resolveSettings(given?: Partial<Settings>): Settings {
+  const merged = { ...fromEnvironment(), ...definedOf(given ?? {}) } as Partial<Settings>;
   if (!merged.apiKey) {
     throw new SettingsError(
       "reviewadmin: no API key: set it with `pulumi config set --secret reviewadmin:apiKey <key>` or the REVIEWADMIN_API_KEY environment variable",
@@ -196,19 +186,9 @@ function warningLine(line: string): void {
   void pulumiLog.warn(line);
 }
 
-/** Writes `line` when the debug switch (`reviewadmin:log` / REVIEWADMIN_LOG = debug) is on. */
-export function logDebug(line: string): void {
-  try {
-    if (resolveSettings().log === "debug") debugLine(line);
-  } catch {
-    // Without usable settings there is no run to report on.
-  }
-}
-
-/** The process-wide client for the current settings (one pool and one pacer per key). */
-export function currentClient(override?: Partial<Settings>): ReviewAdminClient {
-  const s = resolveSettings(override);
-  return getClient({
+/** The client options of `s`: the key, the base URL, pacing, limits, and where its debug lines and warnings go. */
+export function clientOptions(s: Settings): ClientOptions {
+  return {
     apiKey: s.apiKey,
     baseUrl: s.baseUrl,
     requestsPerSecond: s.requestsPerSecond,
@@ -219,7 +199,20 @@ export function currentClient(override?: Partial<Settings>): ReviewAdminClient {
     insecureHttpHosts: s.insecureHttpHosts,
     openapi: s.openapi,
     warn: warningLine,
-  });
+  };
+}
+
+/** Writes debug lines where a run shows them when `s` turns the debug switch (`reviewadmin:log` / REVIEWADMIN_LOG = debug) on. */
+export function debugLogger(s: Settings): ((line: string) => void) | undefined {
+  return s.log === "debug" ? debugLine : undefined;
+}
+
+/**
+ * The process-wide client for `given` settings over the environment (getClient: one pool and one
+ * pacer per key): what a program's data sources and a script use. A provider run has its own (run.ts).
+ */
+export function currentClient(given?: Partial<Settings>): ReviewAdminClient {
+  return getClient(clientOptions(resolveSettings(given)));
 }
 
 /**
@@ -250,6 +243,7 @@ const warned = Symbol.for("pulumi-reviewadmin.configWarnings");
 
 /** In a Pulumi program, once per process: logs configWarnings of the stack's config. */
 export function warnAboutConfig(): void {
+  // eslint-disable-next-line no-restricted-syntax -- process-wide: a program process warns about its stack's config once, whichever copy of the package asks.
   const g = globalThis as unknown as Record<symbol, boolean>;
   if (g[warned]) return;
   g[warned] = true;

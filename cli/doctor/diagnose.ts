@@ -25,15 +25,7 @@ import {
 } from "../../contract";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
 import { routeTableFor } from "../../provider/client/routeTables";
-import {
-  CONFIG_NAMESPACE,
-  resolveSettings,
-  setConfiguredSettings,
-  settingsFromConfig,
-  SettingsError,
-  SETTINGS,
-  type Settings,
-} from "../../provider/settings";
+import { CONFIG_NAMESPACE, resolveSettings, settingsFromConfig, SettingsError, SETTINGS, type Settings } from "../../provider/settings";
 import { answerText, connectionHint, failureKind, REMEDIES, type FailureKind } from "../../provider/failures";
 import { oneLine } from "../../provider/util";
 import type { Capability, DatabaseAccess, DoctorReport, Identity, OrganizationAccess, RouteCheck, Severity } from "./report";
@@ -117,15 +109,13 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
   let settings: Settings;
   const fromStack = opts.stack ? opts.stack.values : {};
   try {
-    // The stack's config as the plugin's configure would take it; the environment fills the rest.
-    setConfiguredSettings(settingsFromConfig((key) => fromStack[key]));
-    settings = resolveSettings(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : undefined);
+    // The stack's config as a run's Configure would take it; the environment fills the rest.
+    const stack = settingsFromConfig((key) => fromStack[key]);
+    settings = resolveSettings(opts.baseUrl !== undefined ? { ...stack, baseUrl: opts.baseUrl } : stack);
   } catch (err) {
     if (!(err instanceof SettingsError)) throw err;
     settingsProblem(err, add, opts.stack);
     return finish();
-  } finally {
-    setConfiguredSettings({});
   }
   // Where each setting in use came from: what wins in resolveSettings, said the same way.
   const source = (key: keyof typeof SETTINGS) =>

@@ -1,5 +1,5 @@
 /**
- * What one plugin process (one Pulumi run) keeps per client: each gateway's lists (orgPeople.ts,
+ * What one run keeps per client: each gateway's lists (orgPeople.ts,
  * databaseGrants.ts), who the key is, and who-changed's reads. Keyed by client: getClient returns
  * one client per (base URL, key), so two keys never share.
  */

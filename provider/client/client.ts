@@ -450,6 +450,7 @@ export class ReviewAdminClient {
 // ---- one client per (base URL, key, rate) -------------------------------------------------------
 
 /** Cached clients by clientCacheKey: base URL, key fingerprint and rate settings. */
+// eslint-disable-next-line no-restricted-syntax -- process-wide: a program's data sources and scripts share one client per (base URL, key, rate); a closed one leaves.
 const clients = new Map<string, ReviewAdminClient>();
 
 /**

@@ -147,6 +147,7 @@ export class RequestPacer {
 }
 
 /** One pacer per clock and API key fingerprint (never the key itself), for the whole process. */
+// eslint-disable-next-line no-restricted-syntax -- process-wide: the service limits each key, whatever the run; one pacer per key and clock.
 const pacers = new WeakMap<Clock, Map<string, RequestPacer>>();
 
 /**

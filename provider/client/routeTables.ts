@@ -8,6 +8,7 @@ import { OpenApiError, routeTableFromOpenApi } from "../../contract/openapi";
 import { BUILT_IN_ROUTES, type RouteTable } from "../../contract/routing";
 
 /** Readings by absolute path: the table, or why the document cannot be used. */
+// eslint-disable-next-line no-restricted-syntax -- process-wide: a document is read once; one entry per OpenAPI file named in settings.
 const tables = new Map<string, RouteTable | OpenApiError>();
 
 /**

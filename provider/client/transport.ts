@@ -7,6 +7,7 @@ import { Readable } from "node:stream";
 import type { FormData as UndiciFormData, Pool } from "undici";
 import type { IncomingHttpHeaders } from "undici/types/header";
 
+// eslint-disable-next-line no-restricted-syntax -- process-wide: a module loaded once, at the first request.
 let undiciModule: typeof import("undici") | undefined;
 
 /**
@@ -25,6 +26,7 @@ interface SharedPool {
 }
 
 /** Process-wide: every client of an origin shares its connections (keep-alive, one socket budget). */
+// eslint-disable-next-line no-restricted-syntax -- process-wide: connections per origin, closed when the last client lets go.
 const pools = new Map<string, SharedPool>();
 
 /** The shared pool for `origin` (scheme://host:port), created on first use; pair with releasePool. */

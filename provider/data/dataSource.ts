@@ -133,6 +133,7 @@ export function outputForm<A, R>(fn: (args: A, opts?: DataSourceOptions) => Prom
 // getActivityEvents) would reach the Promise form as `{}`. Functions pass through it untouched: a
 // top-level Date, given as is or through a Promise or an Output, travels as a function returning
 // it, told from anything else by `dateBoxes`.
+// eslint-disable-next-line no-restricted-syntax -- process-wide: a mark on the boxes this module makes; weak, so it holds nothing.
 const dateBoxes = new WeakSet<() => Date>();
 
 function boxDate(value: unknown): unknown {

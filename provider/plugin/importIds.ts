@@ -17,6 +17,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceImpl } from "../resources/support/implementation";
+import type { Run } from "../resources/support/run";
+import type { ReviewAdminClient } from "../client";
 import { carryUrn } from "../pluginHost";
 import { asImport } from "../resources/support/lifecycle";
 import { getDatabaseUsers, getOrganizationInvitations, getOrganizationMembers } from "../data";
@@ -112,8 +114,8 @@ const IN_ORGANIZATION = { organizationId: { type: "integer", description: "The o
 const IN_DATABASE = { databaseId: { type: "integer", description: "The database whose users to list." } } as const;
 
 /** Members of an organization, as `<organizationId>/<userId>` ids (OrgMemberPermissions, UserIdentifiers). */
-async function membersByUserId(q: Record<string, unknown>): Promise<Listed[]> {
-  const r = await getOrganizationMembers({ organizationId: q.organizationId as number });
+async function membersByUserId(q: Record<string, unknown>, client: ReviewAdminClient): Promise<Listed[]> {
+  const r = await getOrganizationMembers({ organizationId: q.organizationId as number }, { client });
   return r.members.map((m) => ({ id: `${r.organizationId}/${m.id}`, name: m.email }));
 }
 
@@ -124,26 +126,29 @@ async function membersByUserId(q: Record<string, unknown>): Promise<Listed[]> {
  */
 export const LISTS: Record<
   string,
-  { inputs: Record<string, { type: string; description: string }>; list(query: Record<string, unknown>): Promise<Listed[]> }
+  {
+    inputs: Record<string, { type: string; description: string }>;
+    list(query: Record<string, unknown>, client: ReviewAdminClient): Promise<Listed[]>;
+  }
 > = {
   OrgMember: {
     inputs: IN_ORGANIZATION,
-    list: async (q) => {
-      const r = await getOrganizationMembers({ organizationId: q.organizationId as number });
+    list: async (q, client) => {
+      const r = await getOrganizationMembers({ organizationId: q.organizationId as number }, { client });
       return r.members.map((m) => ({ id: `${r.organizationId}/${m.email.toLowerCase()}`, name: m.email }));
     },
   },
   Invitation: {
     inputs: IN_ORGANIZATION,
-    list: async (q) => {
-      const r = await getOrganizationInvitations({ organizationId: q.organizationId as number });
+    list: async (q, client) => {
+      const r = await getOrganizationInvitations({ organizationId: q.organizationId as number }, { client });
       return r.invitations.map((i) => ({ id: `${r.organizationId}/${i.email.toLowerCase()}`, name: `${i.email} (${i.status})` }));
     },
   },
   DatabaseUserPermissions: {
     inputs: IN_DATABASE,
-    list: async (q) => {
-      const r = await getDatabaseUsers({ databaseId: q.databaseId as number });
+    list: async (q, client) => {
+      const r = await getDatabaseUsers({ databaseId: q.databaseId as number }, { client });
       return r.users.map((u) => ({ id: `${r.databaseId}/${u.user.id}`, name: u.user.email ?? u.user.username ?? String(u.user.id) }));
     },
   },
@@ -164,17 +169,23 @@ const NOT_IMPORTABLE: Record<string, string> = {
  * state the id stands for. A malformed id is refused naming the kind's pattern; an id naming
  * nothing reads as gone (the engine then says the resource does not exist).
  */
-export async function readForImport(kind: string, impl: ResourceImpl, id: string, urn: string): Promise<pulumi.dynamic.ReadResult> {
+export async function readForImport(
+  run: Run,
+  kind: string,
+  impl: ResourceImpl,
+  id: string,
+  urn: string,
+): Promise<pulumi.dynamic.ReadResult> {
   const spec = IMPORT_IDS[kind];
   if (!spec) throw new Error(`pulumi-reviewadmin: ${kind} cannot be imported: ${NOT_IMPORTABLE[kind] ?? "it has no import id"}`);
   const parts = id.split("/");
   const stored = parts.length === 2 ? spec.parse(parts) : undefined;
   if (!stored)
     throw new Error(`pulumi-reviewadmin: '${id}' is not a ${kind} id: write it as ${spec.pattern} (e.g. ${example(spec.pattern)})`);
-  const first = await impl.read(id, carryUrn(asImport(stored), urn));
+  const first = await impl.read(run, id, carryUrn(asImport(stored), urn));
   if (!spec.adopt || !first.props) return first;
   const adopted = spec.adopt(first.props);
-  const second = await impl.read(id, carryUrn(asImport(adopted.stored), urn));
+  const second = await impl.read(run, id, carryUrn(asImport(adopted.stored), urn));
   return second.inputs ? { ...second, inputs: adopted.inputs(second.inputs) } : second;
 }
 

@@ -6,7 +6,7 @@
  *
  * - Configure takes the provider's settings (the stack's `reviewadmin:*` config for the default
  *   provider; an explicit provider's own key and base URL). The engine starts one plugin process
- *   per provider, so the process-wide settings slot (settings.ts) is that provider's;
+ *   per provider and run, so the server's one run (run.ts) is that provider's in that run;
  * - CheckConfig refuses a bad setting at preview, naming the key and the rule;
  * - a preview reaches Create and Update (supportsPreview), which is how this face learns that a run
  *   is a preview: what must fail a preview (the drift gate, anti-lockout) fails it, as under the
@@ -21,10 +21,12 @@
  * so the implementations see the same values under both faces.
  */
 import { createRequire } from "node:module";
-import { implementationOf, resourceKinds } from "../runtime";
+import { kindImplementation, resourceKinds } from "../runtime";
 import { attachToServer, carryUrn } from "../pluginHost";
-import { CONFIG_NAMESPACE, SETTINGS, setConfiguredSettings, settingsFromConfig } from "../settings";
-import { markPreviewRun, QUIET_FIELDS } from "../resources/support/lifecycle";
+import { CONFIG_NAMESPACE, SETTINGS, settingsFromConfig } from "../settings";
+import { QUIET_FIELDS } from "../resources/support/lifecycle";
+import { engineSink } from "../resources/support/messages";
+import { Run } from "../resources/support/run";
 import { detailedDiff } from "./detailedDiff";
 import { LISTS, readForImport } from "./importIds";
 import { SCHEMA } from "./schema.generated";
@@ -151,8 +153,11 @@ function textOf(value: unknown): string | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The service's methods, by gRPC method name; a method left out answers UNIMPLEMENTED. */
-function service(version: string): Record<string, (call: Req, callback: Callback) => void> {
+/**
+ * The service's methods, by gRPC method name, serving `run` (the engine starts a plugin process
+ * for each provider in each run); a method left out answers UNIMPLEMENTED.
+ */
+function service(version: string, run: Run): Record<string, (call: Req, callback: Callback) => void> {
   return {
     getPluginInfo: handle(async () => {
       const info = new plugproto.PluginInfo();
@@ -176,7 +181,7 @@ function service(version: string): Record<string, (call: Req, callback: Callback
         return;
       }
       const limit = Number(req.getLimit() ?? 0);
-      lister.list(unwrapSecrets(plain(req.getQuery()))).then(
+      lister.list(unwrapSecrets(plain(req.getQuery())), run.client).then(
         (items) => {
           for (const item of limit > 0 ? items.slice(0, limit) : items) {
             const result = new provproto.ListResponse.Result();
@@ -211,7 +216,7 @@ function service(version: string): Record<string, (call: Req, callback: Callback
       const variables = req.getVariablesMap() as { get(k: string): string | undefined };
       const args = unwrapSecrets(plain(req.getArgs()));
       // Args carry an explicit provider's inputs (secrets wrapped); variables the same as text, keyed `reviewadmin:<key>`.
-      setConfiguredSettings(settingsFromConfig((key) => textOf(args[key]) ?? variables.get(`${CONFIG_NAMESPACE}:${key}`)));
+      run.configure(settingsFromConfig((key) => textOf(args[key]) ?? variables.get(`${CONFIG_NAMESPACE}:${key}`)));
       const resp = new provproto.ConfigureResponse();
       resp.setAcceptsecrets(false);
       // Previews reach create and update (preview: true): the plugin face's only way to know a run is one.
@@ -220,8 +225,8 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     }),
     check: handle(async (req) => {
       const urn = req.getUrn() as string;
-      const impl = implementationOf(kindOfType(typeOfUrn(urn)));
-      const result = await impl.check(carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
+      const impl = kindImplementation(kindOfType(typeOfUrn(urn)));
+      const result = await impl.check(run, carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
       const resp = new provproto.CheckResponse();
       resp.setInputs(toStruct(withoutProviderText((result.inputs ?? plain(req.getNews())) as Record<string, unknown>)));
       resp.setFailuresList((result.failures ?? []).map(failure));
@@ -229,9 +234,9 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     }),
     diff: handle(async (req) => {
       const urn = req.getUrn() as string;
-      const impl = implementationOf(kindOfType(typeOfUrn(urn)));
+      const impl = kindImplementation(kindOfType(typeOfUrn(urn)));
       const news = plain(req.getNews());
-      const result = await impl.diff(req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(news, urn));
+      const result = await impl.diff(run, req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(news, urn));
       const resp = new provproto.DiffResponse();
       const { DIFF_SOME, DIFF_NONE, DIFF_UNKNOWN } = provproto.DiffResponse.DiffChanges;
       resp.setChanges(result.changes === true ? DIFF_SOME : result.changes === false ? DIFF_NONE : DIFF_UNKNOWN);
@@ -258,19 +263,19 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     create: handle(async (req) => {
       const urn = req.getUrn() as string;
       const kind = kindOfType(typeOfUrn(urn));
-      const impl = implementationOf(kind);
+      const impl = kindImplementation(kind);
       if (req.getPreview()) {
         // A preview: the plan-time checks that only run in a preview (an adopting roster names
         // whom it finds), then the inputs as the outputs, the rest unknown until up.
-        markPreviewRun();
-        const checked = await impl.check({}, carryUrn(plain(req.getProperties()), urn));
+        run.learnPreview();
+        const checked = await impl.check(run, {}, carryUrn(plain(req.getProperties()), urn));
         if (checked.failures?.length) throw new Error(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
         const resp = new provproto.CreateResponse();
         resp.setId("");
         resp.setProperties(toStruct(previewOutputs(kind, plain(req.getProperties()))));
         return resp;
       }
-      const result = await impl.create(carryUrn(plain(req.getProperties()), urn));
+      const result = await impl.create(run, carryUrn(plain(req.getProperties()), urn));
       const resp = new provproto.CreateResponse();
       resp.setId(result.id);
       resp.setProperties(toStruct(withoutProviderText(result.outs ?? {})));
@@ -279,11 +284,13 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     read: handle(async (req) => {
       const urn = req.getUrn() as string;
       const kind = kindOfType(typeOfUrn(urn));
-      const impl = implementationOf(kind);
+      const impl = kindImplementation(kind);
       const stored = withoutProviderText(plain(req.getProperties()));
       const id = req.getId() as string;
       // No stored state: `pulumi import` (or a `get`): the id says what to read.
-      const result = Object.keys(stored).length ? await impl.read(id, carryUrn(stored, urn)) : await readForImport(kind, impl, id, urn);
+      const result = Object.keys(stored).length
+        ? await impl.read(run, id, carryUrn(stored, urn))
+        : await readForImport(run, kind, impl, id, urn);
       const resp = new provproto.ReadResponse();
       if (!result.id) return resp; // gone
       resp.setId(result.id);
@@ -294,30 +301,30 @@ function service(version: string): Record<string, (call: Req, callback: Callback
     }),
     update: handle(async (req) => {
       const urn = req.getUrn() as string;
-      const impl = implementationOf(kindOfType(typeOfUrn(urn)));
+      const impl = kindImplementation(kindOfType(typeOfUrn(urn)));
       if (req.getPreview()) {
         // A preview: the diff again, now knowing it is one, so what must fail a preview does
         // (the drift gate naming who waits for a decision, anti-lockout); nothing is written.
-        markPreviewRun();
-        await impl.diff(req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
+        run.learnPreview();
+        await impl.diff(run, req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
         const resp = new provproto.UpdateResponse();
         resp.setProperties(toStruct(withoutProviderText({ ...plain(req.getOlds()), ...plain(req.getNews()) })));
         return resp;
       }
-      const result = await impl.update(req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
+      const result = await impl.update(run, req.getId(), carryUrn(plain(req.getOlds()), urn), carryUrn(plain(req.getNews()), urn));
       const resp = new provproto.UpdateResponse();
       resp.setProperties(toStruct(withoutProviderText(result.outs ?? {})));
       return resp;
     }),
     delete: handle(async (req) => {
       const urn = req.getUrn() as string;
-      const impl = implementationOf(kindOfType(typeOfUrn(urn)));
-      await impl.delete(req.getId(), carryUrn(plain(req.getProperties()), urn));
+      const impl = kindImplementation(kindOfType(typeOfUrn(urn)));
+      await impl.delete(run, req.getId(), carryUrn(plain(req.getProperties()), urn));
       return new emptyproto.Empty();
     }),
     invoke: handle(async (req) => {
       const fn = dataSourceOf(req.getTok() as string);
-      const result = await fn(unwrapSecrets(plain(req.getArgs())));
+      const result = await fn(unwrapSecrets(plain(req.getArgs())), { client: run.client });
       const resp = new provproto.InvokeResponse();
       resp.setReturn(toStruct(result));
       return resp;
@@ -348,12 +355,12 @@ function previewOutputs(kind: string, inputs: Record<string, unknown>): Record<s
 }
 
 /** The data source a function token names (`reviewadmin:index:getOrganization`), as the dynamic face exports it. */
-function dataSourceOf(token: string): (args: unknown) => Promise<unknown> {
+function dataSourceOf(token: string): (args: unknown, opts: { client: unknown }) => Promise<unknown> {
   const name = token.split(":")[2] ?? "";
   const fn = (data as Record<string, unknown>)[name];
   if (!(token in SCHEMA.functions) || typeof fn !== "function")
     throw new Error(`pulumi-reviewadmin: no function '${token}' in this version`);
-  return fn as (args: unknown) => Promise<unknown>;
+  return fn as (args: unknown, opts: { client: unknown }) => Promise<unknown>;
 }
 
 /** The inputs a state stands for, when a read gives none: the state's fields that are inputs of its kind. */
@@ -380,7 +387,7 @@ export async function serve(args: string[], version: string): Promise<void> {
   const missing = resourceKinds().filter((k) => !(`${PACKAGE}:index:${k}` in SCHEMA.resources));
   if (missing.length) throw new Error(`pulumi-reviewadmin: the schema lacks ${missing.join(", ")}: run npm run generate`);
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
-  server.addService(provrpc.ResourceProviderService, service(version));
+  server.addService(provrpc.ResourceProviderService, service(version, new Run({ messages: engineSink() })));
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err: Error | null, p: number) =>
       err ? reject(err) : resolve(p),

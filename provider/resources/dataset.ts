@@ -15,9 +15,8 @@ import type { CreateDatasetRequest } from "../../contract/types";
 import { answerLost, describeCause, ResourceError } from "../failures";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate } from "./support/inFlight";
-import type { ReviewAdminClient } from "../client";
 import { DatabaseId, idInput, Name } from "./support/inputs";
-import { argsMatch, defineResource, outputsMatch, stateHolds } from "./support/lifecycle";
+import { argsMatch, defineResource, outputsMatch, stateHolds, type Operation } from "./support/lifecycle";
 import { sortedSet } from "../normalize";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
@@ -153,8 +152,8 @@ stateHolds<DatasetState, Inputs>(true);
 const label = (s: { databaseId: number; name: string }) => `Dataset '${s.name}' in database ${s.databaseId}`;
 
 /** The in-flight mark of a dataset's create (support/inFlight.ts). */
-const markOf = (client: ReviewAdminClient, d: { databaseId: number; name: string }) =>
-  inFlightMark({ baseUrl: client.baseUrl, kind: "Dataset", databaseId: d.databaseId, name: d.name });
+const markOf = (op: Operation, d: { databaseId: number; name: string }) =>
+  inFlightMark({ baseUrl: op.client.baseUrl, kind: "Dataset", databaseId: d.databaseId, name: d.name }, op.run.folder);
 
 /** The up1 body: the four fields the spec shows, and the other settings passed through. */
 function requestOf(inputs: Inputs): CreateDatasetRequest {
@@ -170,18 +169,19 @@ export const dataset = defineResource<Inputs, DatasetState>({
   label,
   idOf: (s) => String(s.datasetId),
 
-  diff(olds, news, { client }) {
+  diff(olds, news, op) {
     // The state holds this dataset now: a mark kept for it (PULUMI_SKIP_CHECKPOINTS) has done its job.
-    markOf(client, olds).forgetMade(olds.datasetId);
+    markOf(op, olds).forgetMade(olds.datasetId);
     // No update endpoint: every change replaces. A setting removed from the program is a change too.
     // A preview unknown differs from any stored value, so it shows as a (possible) replacement.
     const changed = SETTINGS.filter((f) => JSON.stringify(olds[f] ?? null) !== JSON.stringify(news[f] ?? null));
     return changed.length === 0 ? { changes: false } : { changes: true, replaces: changed };
   },
 
-  async create(inputs, { client, action }) {
+  async create(inputs, op) {
+    const { client, action } = op;
     const what = `dataset '${inputs.name}' in database ${inputs.databaseId}`;
-    const mark = markOf(client, inputs);
+    const mark = markOf(op, inputs);
     const made = mark.lost()?.madeId;
     if (made !== undefined && inputs.adoptId === undefined) {
       say.info(
@@ -219,8 +219,8 @@ export const dataset = defineResource<Inputs, DatasetState>({
 
   // No read and no update: the service has neither, and every change replaces.
 
-  async delete(state, { client }) {
-    markOf(client, state).forgetMade(state.datasetId);
+  async delete(state, op) {
+    markOf(op, state).forgetMade(state.datasetId);
     say.warn(
       `${label(state)} (dataset ${state.datasetId}): the service has no endpoint to delete a dataset; it stays in the database with its source files. ` +
         `Remove it in the web application if needed.`,

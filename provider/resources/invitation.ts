@@ -146,9 +146,10 @@ export const invitation = personGrant<Inputs, InvitationState, Presence>({
   words: { noneMade: "nobody invited" },
 
   // Accepted, the invitation is a membership, which its end date does not end: said, not done.
-  async expires(olds, news, { client, action }) {
+  async expires(olds, news, op) {
+    const { action } = op;
     if (olds.status !== "accepted") return true;
-    if ((await standingOf(client, news.expiresOn)) === "expired")
+    if ((await standingOf(op, news.expiresOn)) === "expired")
       say.warn(
         `${action}: expired on ${news.expiresOn}, but accepted: ${olds.email} stays a member (end it with an OrgMember's expiresOn)`,
       );

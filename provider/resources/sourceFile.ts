@@ -34,16 +34,15 @@ import { mergeOptions } from "@pulumi/pulumi/resource";
 import { say } from "./support/messages";
 import { z } from "zod";
 import { ParameterError } from "../../contract/parameterError";
-import type { ReviewAdminClient } from "../client";
 import { answerLost, describeCause, isStatus, ResourceError } from "../failures";
 import { UploadError, uploadFile, type UploadProgress, type UploadResult } from "../upload/engine";
 import { checkDirectLink, defaultFilename, describeLink, fileStamp, formatBytes, planParts, sha1OfFile } from "../upload/plan";
 import { resumePointFor, type ResumePoint } from "../upload/resumePoint";
-import { logDebug } from "../settings";
+import { debugLogger } from "../settings";
 import { definedOnly } from "../util";
 import { inFlightMark, stopAfterLostCreate, type InFlightMark } from "./support/inFlight";
 import { DatabaseId, idInput } from "./support/inputs";
-import { argsMatch, defineResource, IncompleteCreate, outputsMatch, UNKNOWN, type CheckFailure } from "./support/lifecycle";
+import { argsMatch, defineResource, IncompleteCreate, outputsMatch, UNKNOWN, type CheckFailure, type Operation } from "./support/lifecycle";
 import { ReviewAdminResource, type Outputs } from "./support/resourceClass";
 
 /** Inputs of a SourceFile: exactly one of path and directLink. */
@@ -213,18 +212,19 @@ function partialState(inputs: CheckedInputs, err: UploadError): SourceFileState 
 }
 
 /** The resume point of a path upload (resumePoint.ts); none for a direct link. */
-function resumePointOf(client: ReviewAdminClient, inputs: CheckedInputs): ResumePoint | undefined {
+function resumePointOf(op: Operation, inputs: CheckedInputs): ResumePoint | undefined {
   if (inputs.path === undefined || inputs.size === undefined || inputs.sha1 === undefined) return undefined;
   const { databaseId, datasetId, filename, size, sha1 } = inputs;
-  return resumePointFor({ baseUrl: client.baseUrl, databaseId, datasetId, filename, size, sha1 });
+  return resumePointFor({ baseUrl: op.client.baseUrl, databaseId, datasetId, filename, size, sha1 }, op.run.folder);
 }
 
 /**
  * Uploads (or resumes) the inputs' file, keeping its resume point while it is unfinished; refuses
  * a file that changed size since the plan.
  */
-async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId?: number, mark?: InFlightMark): Promise<UploadResult> {
-  const point = resumePointOf(client, inputs);
+async function upload(op: Operation, inputs: CheckedInputs, resumeId?: number, mark?: InFlightMark): Promise<UploadResult> {
+  const { client } = op;
+  const point = resumePointOf(op, inputs);
   if (inputs.path !== undefined && inputs.size !== undefined) {
     const size = fs.statSync(nodePath.resolve(inputs.path)).size;
     if (size !== inputs.size) {
@@ -252,7 +252,7 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
       mark?.clear(); // answered: the resume point (path uploads) or the state remembers it now
     },
     onProgress: progressLogger(label(inputs)),
-    logger: logDebug,
+    logger: debugLogger(op.run.settings()),
   }).then((result) => {
     point?.clear();
     return result;
@@ -260,8 +260,11 @@ async function upload(client: ReviewAdminClient, inputs: CheckedInputs, resumeId
 }
 
 /** The in-flight mark of a source file's create (support/inFlight.ts). */
-const markOf = (client: ReviewAdminClient, f: { databaseId: number; datasetId: number; filename: string }) =>
-  inFlightMark({ baseUrl: client.baseUrl, kind: "SourceFile", databaseId: f.databaseId, datasetId: f.datasetId, name: f.filename });
+const markOf = (op: Operation, f: { databaseId: number; datasetId: number; filename: string }) =>
+  inFlightMark(
+    { baseUrl: op.client.baseUrl, kind: "SourceFile", databaseId: f.databaseId, datasetId: f.datasetId, name: f.filename },
+    op.run.folder,
+  );
 
 /**
  * Takes over the source file a lost create made (adoptId): a path upload goes into it, sending
@@ -269,7 +272,7 @@ const markOf = (client: ReviewAdminClient, f: { databaseId: number; datasetId: n
  * is recorded as it is, since the service fetches the link itself.
  */
 async function adopt(
-  client: ReviewAdminClient,
+  op: Operation,
   inputs: CheckedInputs,
   id: number,
   mark: InFlightMark,
@@ -282,7 +285,7 @@ async function adopt(
     return stateOf(inputs, { sourceFileId: id, state: "UPLOADING", size: null, sha1: null, partCount: 0 });
   }
   try {
-    const result = await upload(client, inputs, id);
+    const result = await upload(op, inputs, id);
     mark.made(id);
     return stateOf(inputs, result);
   } catch (err) {
@@ -386,9 +389,9 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     return failures.length ? { failures } : { inputs: { ...inputs, ...computed } };
   },
 
-  diff(olds, news, { client }) {
+  diff(olds, news, op) {
     // The state holds this source file now: a mark kept for it (PULUMI_SKIP_CHECKPOINTS) has done its job.
-    markOf(client, olds).forgetMade(olds.sourceFileId);
+    markOf(op, olds).forgetMade(olds.sourceFileId);
     const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
     const replaces: string[] = REPLACE_ON.filter((f) => !same(olds[f], news[f]));
     // An unknown path (preview) may hold other content: say it may replace rather than guess.
@@ -401,12 +404,13 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     return { changes: !same(olds.path, news.path) };
   },
 
-  async create(inputs, { client, action }) {
+  async create(inputs, op) {
+    const { action } = op;
     // A run killed half-way left a source file with some parts: resume it rather than start over.
-    const earlier = resumePointOf(client, inputs)?.load();
+    const earlier = resumePointOf(op, inputs)?.load();
     if (earlier !== undefined) {
       try {
-        const result = await upload(client, inputs, earlier);
+        const result = await upload(op, inputs, earlier);
         say.info(
           `${action}: resumed source file ${earlier}, left unfinished by an earlier run (${result.partsReused} of ${result.partCount} parts were already there)`,
         );
@@ -417,20 +421,20 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
             throw new IncompleteCreate(stoppedMessage(action, err), partialState(inputs, err), { cause: err });
           throw err;
         }
-        resumePointOf(client, inputs)?.clear();
+        resumePointOf(op, inputs)?.clear();
         say.info(
           `${action}: source file ${earlier}, left unfinished by an earlier run, cannot be resumed (${describeCause(err instanceof UploadError ? err.cause : err)}); starting a new one`,
         );
       }
     }
-    const mark = markOf(client, inputs);
+    const mark = markOf(op, inputs);
     const made = mark.lost()?.madeId;
     if (inputs.adoptId !== undefined) {
       mark.clear(); // the user's word replaces whatever was remembered, even if the id proves wrong
-      return adopt(client, inputs, inputs.adoptId, mark, action);
+      return adopt(op, inputs, inputs.adoptId, mark, action);
     }
     const lostState = "an earlier run created it but stopped before the engine wrote its state: PULUMI_SKIP_CHECKPOINTS";
-    if (made !== undefined) return adopt(client, inputs, made, mark, action, lostState);
+    if (made !== undefined) return adopt(op, inputs, made, mark, action, lostState);
     // The API cannot list source files: an earlier create whose answer was lost can only be remembered.
     stopAfterLostCreate(
       mark,
@@ -441,7 +445,7 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     );
     mark.mark();
     try {
-      const result = await upload(client, inputs, undefined, mark);
+      const result = await upload(op, inputs, undefined, mark);
       mark.made(result.sourceFileId);
       return stateOf(inputs, result);
     } catch (err) {
@@ -463,13 +467,13 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
 
   // No read endpoint: the state as uploaded is all there is to show.
 
-  async update(olds, news, { client }) {
+  async update(olds, news, op) {
     // Same content (diff replaces otherwise): record the new path.
     if (olds.complete) return definedOnly({ ...olds, path: news.path });
     const sourceFileId = olds.sourceFileId;
     const action = `resuming ${label(news)} (source file ${sourceFileId})`;
     try {
-      return stateOf(news, await upload(client, news, sourceFileId));
+      return stateOf(news, await upload(op, news, sourceFileId));
     } catch (err) {
       const cause = err instanceof UploadError ? err.cause : err;
       if (isStatus(cause, 404, "GetSourceFileParts")) {
@@ -485,8 +489,8 @@ export const sourceFile = defineResource<CheckedInputs, SourceFileState>({
     }
   },
 
-  async delete(state, { client }) {
-    markOf(client, state).forgetMade(state.sourceFileId);
+  async delete(state, op) {
+    markOf(op, state).forgetMade(state.sourceFileId);
     const what = `${label(state)} (source file ${state.sourceFileId})`;
     say.warn(
       state.complete === false

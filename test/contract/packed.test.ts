@@ -17,8 +17,7 @@ import {
   unpackProps,
   unpackValue,
 } from "../../contract/packed";
-import type { ResourceImplementation } from "../../provider/resources/support/implementation";
-import { implementationOf, resourceKinds } from "../../provider/runtime";
+import { kindImplementation, resourceKinds } from "../../provider/runtime";
 
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
@@ -126,7 +125,7 @@ describe("packed roster properties", () => {
 
   it("packs exactly what each roster hides from the preview, and only rosters", () => {
     for (const kind of resourceKinds()) {
-      const hidden = (implementationOf(kind) as ResourceImplementation).definition.hideDiffs ?? [];
+      const hidden = kindImplementation(kind).definition.hideDiffs ?? [];
       expect([...(PACKED_PROPERTIES[kind] ?? [])].sort(), kind).toEqual([...hidden].sort());
     }
   });

@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { canonicalJson, packProps, unpackProps } from "../../contract/packed";
-import type { ResourceImplementation } from "../../provider/resources/support/implementation";
-import { implementationOf, shim } from "../../provider/runtime";
+import { kindImplementation, shim } from "../../provider/runtime";
 import { RUN_MARKS } from "../../provider/resources/support/lifecycle";
 import { providerSource } from "../../provider/resources/support/resourceClass";
 
@@ -22,7 +21,7 @@ const failed = ["members.ada@northwind.example.permissions.0"];
 
 describe("check of inputs in normal form, stored as they are", () => {
   it("the program's parse says whether args are in normal form", () => {
-    const { inNormalForm } = (implementationOf(KIND) as ResourceImplementation).definition;
+    const { inNormalForm } = kindImplementation(KIND).definition;
     expect(inNormalForm!(args({ "ada@northwind.example": { permissions: ["ORG_ADMIN"] } }))).toBe(true);
     // The schema lower-cases the email: not its normal form.
     expect(inNormalForm!(args({ "ADA@Northwind.example": { permissions: ["ORG_ADMIN"] } }))).toBe(false);

@@ -159,7 +159,8 @@ describe("DatabaseUserPermissions", () => {
       },
       { cwd: programFolder() },
     );
-    const declared = fs.readFileSync(path.join(repoRoot, "dist/provider/resources/databaseUserPermissions.d.ts"), "utf8");
+    // The class's documentation, as the published declarations carry it from the source.
+    const declared = fs.readFileSync(path.join(repoRoot, "provider/resources/databaseUserPermissions.ts"), "utf8");
     const classDoc = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*export interface DatabaseUserPermissions extends/.exec(declared)?.[1] ?? "";
     const prose = classDoc.replace(/\s*\*\s*/g, " ");
     expect(prose).toMatch(/replaces create-first/);

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { onDay } from "../../provider/access/plan";
-import { expiringSoonDays, isCalendarDay, standing } from "../../provider/resources/support/expiry";
+import { isCalendarDay, standing } from "../../provider/resources/support/expiry";
+import { Run } from "../../provider/resources/support/run";
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -43,11 +44,12 @@ describe("expiry rules", () => {
     expect(m).toMatchObject({ ends: { a: "2026-12-01", c: "2026-11-01" }, soon: { a: "2026-12-01" }, expired: { c: "2026-11-01" } });
   });
 
-  it("N comes from reviewadmin:expiringSoonDays (REVIEWADMIN_EXPIRING_SOON_DAYS), default 14", () => {
+  it("N comes from the run's reviewadmin:expiringSoonDays, then REVIEWADMIN_EXPIRING_SOON_DAYS, default 14", () => {
     process.env.REVIEWADMIN_API_KEY = "K.ABCDEFGH.SECRET";
     process.env.REVIEWADMIN_BASE_URL = "http://127.0.0.1:1";
-    expect(expiringSoonDays()).toBe(14);
+    expect(new Run().soonDays()).toBe(14);
     process.env.REVIEWADMIN_EXPIRING_SOON_DAYS = "30";
-    expect(expiringSoonDays()).toBe(30);
+    expect(new Run().soonDays()).toBe(30);
+    expect(new Run({ settings: { expiringSoonDays: 7 } }).soonDays()).toBe(7);
   });
 });

@@ -1,15 +1,15 @@
 /**
  * The API key never reaches state: not in the serialized provider (`__provider`) of any resource
  * kind, not even after `configure` has run with the key, not in any input or output of a created
- * resource, and not in error messages or the plugin's logs. The key travels only as the stack's
- * secret config, read by `configure` into a process-wide slot.
+ * resource, and not in error messages or what a run says. The key travels only as the stack's
+ * secret config, read by `configure` into the run (provider/resources/support/run.ts).
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
-import { providerText, repoRoot, useResourceWorld } from "../support/providerWorld";
+import { providerText, useResourceWorld } from "../support/providerWorld";
 import { errorOf } from "../support/scenario";
-import { createRequire } from "node:module";
-import * as path from "node:path";
+import { dynamicFace } from "../../provider/runtime";
+import { Run } from "../../provider/resources/support/run";
 
 const KINDS = [
   "OrgMember",
@@ -21,7 +21,6 @@ const KINDS = [
   "OrganizationMembers",
   "DatabaseUsers",
 ];
-const requireDist = createRequire(path.join(repoRoot, "package.json"));
 const { world, res } = useResourceWorld();
 
 /**
@@ -64,21 +63,22 @@ describe("the API key never reaches state", () => {
     }
   });
 
-  it("is read at configure into the process, never into the provider text", async () => {
-    const { shim } = requireDist("./dist/provider/runtime.js");
-    const { setConfiguredSettings } = requireDist("./dist/provider/settings.js");
+  it("is read at configure into the run, never into the provider text", async () => {
     const config: Record<string, string> = { "reviewadmin:apiKey": world().key, "reviewadmin:baseUrl": world().emu.url };
+    const run = new Run();
+    const face = dynamicFace(run);
     try {
       for (const kind of KINDS) {
-        await shim(kind).configure({ config: { get: (k: string) => config[k] } } as any);
+        await face(kind).configure!({ config: { get: (k: string) => config[k] } } as any);
         expectNoSecret(await providerText(kind), `__provider of ${kind} after configure`);
       }
+      expect(run.settings().apiKey).toBe(world().key);
     } finally {
-      setConfiguredSettings({});
+      await run.close();
     }
   });
 
-  it("is not in any input or output of a created resource of each kind, nor in the plugin's logs", async () => {
+  it("is not in any input or output of a created resource of each kind, nor in what the run says", async () => {
     const results = await world().run(async (run) => {
       const up = async (kind: string, inputs: Record<string, unknown>) => {
         const r = await (await res(run, `secret-${kind}`, kind)).up(inputs);
@@ -103,7 +103,7 @@ describe("the API key never reaches state", () => {
       );
       expect(denied.message).toMatch(/403/);
       expectNoSecret(denied.message, "the error");
-      expectNoSecret(run.plugin.stdout + run.plugin.stderr, "the plugin's logs");
+      expectNoSecret(run.plugin.stdout + run.plugin.stderr, "what the run said");
       return all;
     });
     for (const r of results) {
@@ -131,7 +131,7 @@ describe("the API key never reaches state", () => {
         // A failed read comes back once, worded (the plugin no longer prints it with its stack): no key there either.
         const d = await res(run, "secret-Invitation", "Invitation");
         await expect(d.refresh()).rejects.toThrow(/reading Invitation of ivan.secret@example.com .*401/);
-        expectNoSecret(run.plugin.stdout + run.plugin.stderr, "the plugin's logs", secretParts(fake));
+        expectNoSecret(run.plugin.stdout + run.plugin.stderr, "what the run said", secretParts(fake));
       },
       { key: fake },
     );

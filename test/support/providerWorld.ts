@@ -1,13 +1,16 @@
 /**
- * A seeded emulator plus the real dynamic-provider plugin, for resource tests. Each `run` is
- * one Pulumi run: a fresh plugin process (as the CLI starts one per run, so per-run caches start
- * empty; the next one boots while a run works, harness/pluginPool.ts), configured with stack
- * config, with resource state carried between runs. Keep one
- * Pulumi operation (up, preview, refresh, destroy) per `run`, as the CLI does: what a run checks
- * it claims (resources/support/handover.ts), so a destroy in the same run as the up that
- * declared the resource hands over instead of deleting.
+ * A seeded emulator plus the dynamic face, for resource tests. Each `run` is one Pulumi run, with
+ * resource state carried between runs: by default served in this process by the in-process
+ * driver (support/inProcessPlugin.ts: a fresh `Run` per run, as the CLI starts a fresh plugin per
+ * run, so per-run caches start empty), configured with stack config. Keep one Pulumi operation
+ * (up, preview, refresh, destroy) per `run`, as the CLI does: what a run checks it claims
+ * (resources/support/handover.ts), so a destroy in the same run as the up that declared the
+ * resource hands over instead of deleting.
  *
- * Providers are serialized from dist/ (built by `npm test`), exactly as a program would.
+ * With `process: true` (the engine tier: what only a real process shows, such as a run killed
+ * half-way or the plugin's own output) each run is a fresh process of Pulumi's real
+ * dynamic-provider plugin instead, loading the package from dist/ exactly as a program would
+ * (the next one boots while a run works, harness/pluginPool.ts).
  * A resource test file starts its world with `useResourceWorld`, which also isolates its tests.
  */
 import * as fs from "node:fs";
@@ -17,12 +20,15 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
-import { startPlugin, type CheckFailure, type Plugin } from "../../harness/pluginDriver";
+import { startPlugin, type CheckFailure, type LogLine } from "../../harness/pluginDriver";
 import { PluginPool, RunPlugin } from "../../harness/pluginPool";
 import { ResourceDriver, type ResourceState } from "../../harness/resourceDriver";
 import { CheckFailedError } from "../../harness/engineSteps";
 import type { Props } from "../../harness/wire";
 import { unpackProps } from "../../contract/packed";
+import { providerSource } from "../../provider/resources/support/resourceClass";
+import type { ProviderCalls } from "../../harness/engineSteps";
+import { InProcessPlugin } from "./inProcessPlugin";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 const requireDist = createRequire(path.join(repoRoot, "package.json"));
@@ -64,13 +70,21 @@ export const tokenOf = (kind: string) => `pulumi-nodejs:dynamic/reviewadmin:${ki
 
 /** The `__provider` text of a kind, as the package's resources store it. */
 export async function providerText(kind: string): Promise<string> {
-  const { providerSource } = requireDist("./dist/provider/resources/support/resourceClass.js");
   return providerSource(kind);
 }
 
-/** One Pulumi run: a plugin and the resources driven through it. */
+/** What a test reads of a run's plugin: the calls, and what the run said. */
+export type WorldPlugin = ProviderCalls & {
+  readonly logs: LogLine[];
+  readonly stdout: string;
+  readonly stderr: string;
+  waitForLog(match: string | RegExp | ((l: LogLine) => boolean), timeoutMs?: number): Promise<LogLine>;
+  close(): Promise<void>;
+};
+
+/** One Pulumi run: a plugin (in process, or a real process) and the resources driven through it. */
 export interface Run {
-  plugin: Plugin;
+  plugin: WorldPlugin;
   /** A resource by kind and name, with the state it had at the end of the previous run. */
   resource(kind: string, name: string): Promise<ResourceDriver>;
 }
@@ -86,6 +100,12 @@ export interface ProviderWorld {
   close(): Promise<void>;
 }
 
+/** A real plugin process for one run in `cwd`: the pool's spare when the run is in the world's folder, else one of its own. */
+function processPlugin(plugins: PluginPool, poolCwd: string, cwd: string, config: Record<string, string>): RunPlugin {
+  const pluginOptions = { cwd, config, secretConfigKeys: ["reviewadmin:apiKey"] };
+  return cwd === poolCwd ? plugins.forRun(pluginOptions) : new RunPlugin(() => startPlugin(pluginOptions));
+}
+
 /** Options of {@link startProviderWorld} and {@link useResourceWorld}. */
 export interface ProviderWorldOptions {
   /** Role of the seeded key the runs use (default "orgAdmin"). */
@@ -93,6 +113,11 @@ export interface ProviderWorldOptions {
   emulator?: EmulatorOptions;
   /** Folder the plugin runs in (default a new programFolder of the world's own). */
   cwd?: string;
+  /**
+   * Each run in a real plugin process from dist/ (engine tier), for what only a process shows: a
+   * run killed half-way, the plugin's own output. Default: in this process (support/inProcessPlugin.ts).
+   */
+  process?: boolean;
 }
 
 /** Starts an emulator (rate limit raised unless given) and returns a world whose runs use `keyName`. */
@@ -102,25 +127,21 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
   // A program folder of the world's own by default: what its runs write locally (resume points,
   // in-flight creates under .reviewadmin/) is no other test file's business.
   const poolCwd = opts.cwd ?? programFolder("resource-world-");
-  const plugins = new PluginPool(() => ({ cwd: poolCwd }), true);
+  // Real plugin processes only for a world that asks for them (the engine tier).
+  const plugins = opts.process ? new PluginPool(() => ({ cwd: poolCwd }), true) : undefined;
   const world: ProviderWorld = {
     emu,
     key: emu.keys[opts.keyName ?? "orgAdmin"],
     states,
     async run(fn, runOpts = {}) {
       const cwd = runOpts.cwd ?? poolCwd;
-      const pluginOptions = {
-        cwd,
-        config: {
-          "reviewadmin:apiKey": runOpts.key ?? world.key,
-          "reviewadmin:baseUrl": emu.url,
-          "reviewadmin:requestsPerSecond": String(runOpts.requestsPerSecond ?? 1000),
-        },
-        secretConfigKeys: ["reviewadmin:apiKey"],
+      const config = {
+        "reviewadmin:apiKey": runOpts.key ?? world.key,
+        "reviewadmin:baseUrl": emu.url,
+        "reviewadmin:requestsPerSecond": String(runOpts.requestsPerSecond ?? 1000),
       };
-      // The pool's spare boots in the world's folder; a run in another folder starts its own.
-      const runPlugin = cwd === poolCwd ? plugins.forRun(pluginOptions) : new RunPlugin(() => startPlugin(pluginOptions));
-      const plugin = await runPlugin.get();
+      const started = plugins ? processPlugin(plugins, poolCwd, cwd, config) : undefined;
+      const plugin: WorldPlugin = started ? await started.get() : new InProcessPlugin({ cwd, config });
       const drivers = new Map<string, ResourceDriver>();
       try {
         return await fn({
@@ -138,11 +159,11 @@ export async function startProviderWorld(opts: ProviderWorldOptions = {}): Promi
         });
       } finally {
         for (const [id, d] of drivers) states.set(id, d.state);
-        await runPlugin.close();
+        await (started ? started.close() : plugin.close());
       }
     },
     async close() {
-      await plugins.close();
+      await plugins?.close();
       await emu.close();
     },
   };

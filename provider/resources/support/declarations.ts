@@ -33,6 +33,7 @@ interface Declaration {
 const SLOT = Symbol.for("pulumi-reviewadmin.declarations");
 const NO_STACK = {};
 function thisRun(): Declaration[] {
+  // eslint-disable-next-line no-restricted-syntax -- per program run: keyed (weakly) by the run's stack resource, shared by two copies of the package.
   const g = globalThis as unknown as Record<symbol, WeakMap<object, Declaration[]>>;
   const runs = (g[SLOT] ??= new WeakMap());
   const stack = getStackResource() ?? NO_STACK;
@@ -113,6 +114,7 @@ export async function declaredElsewhere(
 const scopeOf = (key: string) => key.slice(0, key.indexOf(":", key.indexOf(":") + 1) + 1);
 
 /** A run's declarations by scope, in declaration order, and the state of the list it was built from. */
+// eslint-disable-next-line no-restricted-syntax -- per program run: keyed (weakly) by the run's list of declarations.
 const indexes = new WeakMap<
   Declaration[],
   { length: number; known: number; byScope: Map<string, { key: string; entry: Declaration }[]> }

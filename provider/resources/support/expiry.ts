@@ -14,7 +14,6 @@
 import { say } from "./messages";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
-import { resolveSettings } from "../../settings";
 import { today } from "../../access/clock";
 import { onDay } from "../../access/plan";
 import { daysBetween, isCalendarDay, standingOn, type GrantWindow, type Standing } from "../../../contract/grants";
@@ -40,19 +39,10 @@ export function checkWindow(w: Window, ctx: z.RefinementCtx, path: (string | num
   }
 }
 
-/** N of `expiringSoon`: the setting reviewadmin:expiringSoonDays, default 14. */
-export function expiringSoonDays(): number {
-  try {
-    return resolveSettings().expiringSoonDays ?? 14;
-  } catch {
-    return 14;
-  }
-}
-
 export type { Standing };
 
 /** Where a grant stands on `day` (the grant model's rule, contract/grants.ts), "soon" within expiringSoonDays. */
-export function standing(w: Window, day: string, soonDays = expiringSoonDays()): Standing {
+export function standing(w: Window, day: string, soonDays: number): Standing {
   return standingOn(w, day, soonDays);
 }
 
@@ -82,9 +72,9 @@ export async function dayIfDated(client: ReviewAdminClient, windows: Window[]): 
 }
 
 /** The stored end dates counted again for a refresh: which are soon, which have passed. */
-export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> = {}) {
+export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> = {}, soonDays: number) {
   const day = Object.keys(ends).length ? await today(client) : undefined;
-  return onDay(Object.fromEntries(Object.entries(ends).map(([k, end]) => [k, { window: { expiresOn: end } }])), day, expiringSoonDays());
+  return onDay(Object.fromEntries(Object.entries(ends).map(([k, end]) => [k, { window: { expiresOn: end } }])), day, soonDays);
 }
 
 /** A roster state's date fields: absent when empty, so states without dates stay as they were. */
@@ -94,6 +84,9 @@ export function dateFields(m: { ends: Record<string, string>; soon: Record<strin
 }
 
 /** Where a grant stands today by the service's clock ("active" without an end date: nothing is asked). */
-export async function standingOf(client: ReviewAdminClient, expiresOn: string | undefined): Promise<Standing> {
-  return expiresOn ? standing({ expiresOn }, await today(client)) : "active";
+export async function standingOf(
+  op: { client: ReviewAdminClient; run: { soonDays(): number } },
+  expiresOn: string | undefined,
+): Promise<Standing> {
+  return expiresOn ? standing({ expiresOn }, await today(op.client), op.run.soonDays()) : "active";
 }

@@ -18,8 +18,8 @@ import { planGrants, type AccessPlan, type LiveGrant, type RosterWrite } from ".
 import type { ReviewAdminClient } from "../../client";
 import { sameSet } from "../../normalize";
 import { definedOnly } from "../../util";
-import { dateFields, dayIfDated, endsNow, expiringSoonDays, warnExpiringSoon } from "./expiry";
-import { holderOf } from "./handover";
+import { dateFields, dayIfDated, endsNow, warnExpiringSoon } from "./expiry";
+import type { Run } from "./run";
 import { containsUnknown, UNKNOWN, Unwritten, type Operation } from "./lifecycle";
 import { assertKeepsAdmins, guardAdminLoss } from "./lockout";
 import { say } from "./messages";
@@ -133,7 +133,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
   // What the drift gate's default (failOnPrivileged) stops on: the grant model's privileges.
   const privileged = (permission: string) => isPrivileged(kind.scopeKind, permission);
   // Who else declares a person: the roster's declaredElsewhere input, then the run's claims so far (handover.ts).
-  const inRun = (settings: I | S) => (keys: readonly string[]) => holderOf(keys, settings.declaredElsewhere ?? {});
+  const inRun = (run: Run, settings: I | S) => (keys: readonly string[]) => run.claims.holderOf(keys, settings.declaredElsewhere ?? {});
   const scopeOf = (x: I | S): Scope => ({ kind: kind.scopeKind, id: kind.scopeId(x) });
   const liveGrants = (scope: Scope, live: Record<string, L>) =>
     Object.fromEntries(Object.entries(live).map(([k, l]) => [k, kind.liveGrant(scope, k, l)]));
@@ -150,8 +150,8 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       ];
     });
   /** Who the drift gate stops on, judged with `settings` against the record of `state`. */
-  const gate = (settings: I | S, state: S): GateFinding[] =>
-    gateFindings(settings, holders(state), privileged, state.foundWhenAdopted, inRun(settings));
+  const gate = (run: Run, settings: I | S, state: S): GateFinding[] =>
+    gateFindings(settings, holders(state), privileged, state.foundWhenAdopted, inRun(run, settings));
   /** Who made a finding's person what they are, from the activity log since the roster was last applied. */
   const describeFor = (op: Operation, state: S) => (f: GateFinding) => {
     // A finding is one of the state's unmanaged people (gate(settings, state) judges only them).
@@ -171,7 +171,8 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     definedOnly({ ...s, foundWhenAdopted: keptRecord(found, holders(s)) }) as S;
 
   /** The plan (access/plan.ts) on the service's day; `now`: the inputs with only the entries in their window. */
-  async function planFor(client: ReviewAdminClient, inputs: I, live: Record<string, L>): Promise<Plan<I>> {
+  async function planFor(op: Operation, inputs: I, live: Record<string, L>): Promise<Plan<I>> {
+    const { client, run } = op;
     const grants = kind.grants(inputs);
     // Today by the service's clock, asked only when an entry has a date.
     const day = await dayIfDated(
@@ -183,9 +184,9 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       scope,
       mode: inputs.mode,
       protectedKeys: kind.protectedKeys(inputs),
-      declaredElsewhere: (keys) => holderOf(keys, inputs.declaredElsewhere),
+      declaredElsewhere: (keys) => run.claims.holderOf(keys, inputs.declaredElsewhere),
       day,
-      soonDays: expiringSoonDays(),
+      soonDays: run.soonDays(),
     });
     // Every entry in its window (the usual case): the inputs as they are.
     const now = Object.keys(plan.current).length === Object.keys(grants).length ? inputs : kind.onDay(inputs, Object.keys(plan.current));
@@ -211,7 +212,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     const scope = scopeOf(declared);
     const listed = await kind.read(client, scope.id);
     const live = everyoneIn(declared, listed);
-    const plan = await planFor(client, declared, live);
+    const plan = await planFor(op, declared, live);
     const inputs = plan.now;
     await guardLockout(client, inputs, live, plan, action);
     for (const [key, holder] of plan.handedOver) say.info(`${action}: ${kind.words.handedOver(key, holder)}`);
@@ -237,13 +238,16 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     );
     if (!previous) {
       // The first apply: whoever is there undeclared was there before the program; said once, recorded.
-      after.foundWhenAdopted = adoptionRecord(inputs, holders(after), privileged, inRun(inputs));
+      after.foundWhenAdopted = adoptionRecord(inputs, holders(after), privileged, inRun(op.run, inputs));
       const text = adoptionText(inputs, holders(after), after.foundWhenAdopted);
       if (text) say.warn(`${action}: ${text}`);
     }
     const state = definedOnly({ ...after, ...dateFields(plan) }) as S;
     // Who appeared or gained access since, and waits for a decision, fails the update now that the rest is applied.
-    await gateAfterWrites(op, inputs, gate(inputs, state), describeFor(op, state), kind.words.declare, { state, wrote: writes > 0 });
+    await gateAfterWrites(op, inputs, gate(op.run, inputs, state), describeFor(op, state), kind.words.declare, {
+      state,
+      wrote: writes > 0,
+    });
     return writes > 0 || !previous ? state : new Unwritten(state);
   }
 
@@ -303,7 +307,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       // access since the last refresh included.
       const stored = { ...kind.unmanaged(olds), ...(kind.storedEntries ? await kind.storedEntries(olds, news, op) : kind.entries(olds)) };
       const have = news.mode === "authoritative" && op.preview && !refresh ? everyoneIn(news, await kind.read(client, id, olds)) : stored;
-      const plan = await planFor(client, news, have);
+      const plan = await planFor(op, news, have);
       if (!refresh && plan.day) warnExpiringSoon(action, plan.soon, plan.day, (k) => kind.words.name(k, undefined));
       const settings = settingLines(olds, news, settingRules);
       const changed =
@@ -311,7 +315,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
         !sameSet(Object.keys(news[kind.mapField as keyof I] as object), kind.managedKeys(olds)) ||
         !deepEqual(plan.ends, olds.expiresOn ?? {});
       // The drift gate, on who the last run or refresh found, with the program's settings (access/gate.ts).
-      const waits = await gateInDiff(op, news, gate(news, olds), describeFor(op, olds), kind.words.declare);
+      const waits = await gateInDiff(op, news, gate(op.run, news, olds), describeFor(op, olds), kind.words.declare);
       // Nothing to add, change or remove, the same keys and end dates: the preview has no line to make.
       const writes = plan.add.length + plan.change.length + plan.remove.length;
       if (!refresh && (changed || writes > 0)) {
@@ -327,7 +331,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
     reconcile,
     async previewAdoption(inputs, op) {
       const state = kind.stateOf(inputs, kind.managedOf(inputs), await kind.read(op.client, kind.scopeId(inputs)));
-      const text = adoptionText(inputs, holders(state), adoptionRecord(inputs, holders(state), privileged, inRun(inputs)), true);
+      const text = adoptionText(inputs, holders(state), adoptionRecord(inputs, holders(state), privileged, inRun(op.run, inputs)), true);
       if (text) say.warn(`${op.action}: ${text}`);
     },
     async readLive(state, op) {
@@ -336,8 +340,8 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
         state.foundWhenAdopted,
       );
       // What expires soon is counted again from the stored end dates, so a refresh keeps the output current.
-      const fresh = definedOnly({ ...listed, ...dateFields(await endsNow(op.client, state.expiresOn)) }) as S;
-      gateInRead(op, fresh, gate(fresh, fresh), kind.words.declare);
+      const fresh = definedOnly({ ...listed, ...dateFields(await endsNow(op.client, state.expiresOn, op.run.soonDays())) }) as S;
+      gateInRead(op, fresh, gate(op.run, fresh, fresh), kind.words.declare);
       return { state: fresh, inputs: kind.inputsOf(fresh) };
     },
   });

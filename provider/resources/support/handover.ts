@@ -6,7 +6,7 @@
  *
  * Deletes: the engine checks every resource of the program before it deletes anything the
  * program no longer declares (its post-steps), so the claims made at check, kept here for the
- * plugin process (one run), are complete when a delete asks. A destroy checks nothing: it removes
+ * run (run.ts), are complete when a delete asks. A destroy checks nothing: it removes
  * as usual.
  *
  * Authoritative rosters remove people in their own update, while the engine may not have checked
@@ -21,46 +21,43 @@ import type { ClaimKey } from "../../../contract/grants";
 // Claim keys are the grant model's (contract/grants.ts).
 export { grantKey, memberClaims, personKeys, type ClaimKey, type ClaimKind } from "../../../contract/grants";
 
-/** The claims of a run: keys by holder, and the claims not yet turned into keys. */
-interface Registry {
-  byKey: Map<ClaimKey, string>;
-  waiting: { keys: () => readonly ClaimKey[]; holder: string }[];
-}
-
-// Symbol.for: one registry per process even if two copies of this package are loaded.
-const SLOT = Symbol.for("pulumi-reviewadmin.claims.lazy");
-function registry(): Registry {
-  const g = globalThis as unknown as Record<symbol, Registry>;
-  return (g[SLOT] ??= { byKey: new Map(), waiting: [] });
-}
-
 /**
- * Records that the resource `holder` (its label) declares the keys `keys()` gives in this run.
- * The keys are made only when a holder is asked for (a delete, a roster's removal or drift
- * gate): a run that removes nobody never makes them (28,007 people: 250 ms of a roster's check).
+ * The claims of one run (run.ts), kept from its checks for its deletes and rosters: keys by
+ * holder, and the claims not yet turned into keys.
  */
-export function claim(keys: () => readonly ClaimKey[], holder: string): void {
-  registry().waiting.push({ keys, holder });
-}
+export class Claims {
+  readonly #byKey = new Map<ClaimKey, string>();
+  #waiting: { keys: () => readonly ClaimKey[]; holder: string }[] = [];
 
-/** The run's claims by key, the later claim of a key winning. */
-function claimsByKey(): Map<ClaimKey, string> {
-  const r = registry();
-  for (const c of r.waiting.splice(0)) for (const key of c.keys()) r.byKey.set(key, c.holder);
-  return r.byKey;
-}
-
-/**
- * The label of a resource of this run that declares any of these keys: among `declared` (a
- * roster's `declaredElsewhere`, what the program declares beside it), else among the resources
- * checked so far. A resource replaced with the same keys (`--replace`) finds its own new self
- * here, which is right: the new one holds them.
- */
-export function holderOf(keys: readonly ClaimKey[], declared: Readonly<Record<ClaimKey, string>> = {}): string | undefined {
-  const inRun = claimsByKey();
-  for (const key of keys) {
-    const holder = declared[key] ?? inRun.get(key);
-    if (holder !== undefined) return holder;
+  /**
+   * Records that the resource `holder` (its label) declares the keys `keys()` gives in this run.
+   * The keys are made only when a holder is asked for (a delete, a roster's removal or drift
+   * gate): a run that removes nobody never makes them (28,007 people: 250 ms of a roster's check).
+   */
+  claim(keys: () => readonly ClaimKey[], holder: string): void {
+    this.#waiting.push({ keys, holder });
   }
-  return undefined;
+
+  /**
+   * The label of a resource of this run that declares any of these keys: among `declared` (a
+   * roster's `declaredElsewhere`, what the program declares beside it), else among the resources
+   * checked so far. A resource replaced with the same keys (`--replace`) finds its own new self
+   * here, which is right: the new one holds them.
+   */
+  holderOf(keys: readonly ClaimKey[], declared: Readonly<Record<ClaimKey, string>> = {}): string | undefined {
+    const inRun = this.#claimsByKey();
+    for (const key of keys) {
+      const holder = declared[key] ?? inRun.get(key);
+      if (holder !== undefined) return holder;
+    }
+    return undefined;
+  }
+
+  /** The run's claims by key, the later claim of a key winning. */
+  #claimsByKey(): Map<ClaimKey, string> {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const c of waiting) for (const key of c.keys()) this.#byKey.set(key, c.holder);
+    return this.#byKey;
+  }
 }

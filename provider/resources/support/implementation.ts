@@ -6,15 +6,19 @@
  * lifecycle.ts.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { Run } from "./run";
 
-/** The dynamic-provider methods the plugin calls with wire values (the serialized shim forwards to these). */
+/**
+ * The dynamic-provider methods the faces call with wire values, each in the run (run.ts) the
+ * engine call belongs to (the serialized shim forwards to these).
+ */
 export interface ResourceImpl {
-  check(olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.DiffResult>;
-  create(inputs: unknown): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: unknown): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: unknown): Promise<void>;
+  check(run: Run, olds: unknown, news: unknown): Promise<pulumi.dynamic.CheckResult>;
+  diff(run: Run, id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.DiffResult>;
+  create(run: Run, inputs: unknown): Promise<pulumi.dynamic.CreateResult>;
+  read(run: Run, id: string, props: unknown): Promise<pulumi.dynamic.ReadResult>;
+  update(run: Run, id: string, olds: unknown, news: unknown): Promise<pulumi.dynamic.UpdateResult>;
+  delete(run: Run, id: string, props: unknown): Promise<void>;
 }
 
 /** What a resource class needs of its kind: the type name and every output name. */

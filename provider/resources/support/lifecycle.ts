@@ -13,13 +13,13 @@ import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
 import { quiet, urnOf } from "../../pluginHost";
-import { currentClient } from "../../settings";
 import { serviceNow } from "../../access/clock";
 import { definedOnly } from "../../util";
-import { claim, holderOf, type ClaimKey } from "./handover";
+import type { ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
 import { say, withResource } from "./messages";
 import { fieldChanges } from "./rosterChanges";
+import type { Run } from "./run";
 import { driftedTargets, targetOfGrant, whoChanged, whoChangedPeople, type GrantRef, type People } from "./whoChanged";
 
 /** The engine's placeholder for a value not known during preview, whatever the field's type. */
@@ -49,22 +49,11 @@ export function appliedAt(client: ReviewAdminClient): string {
  */
 export const RUN_MARKS = { preview: "__preview", urn: "__urn", normal: "__normal" } as const;
 
-/** Set by check when the program says this run is a preview (one plugin process serves one run). */
-let runIsPreview = false;
-
-/**
- * Marks this process's run as a preview: what the plugin face calls when the engine asks for a
- * preview's create or update (the program cannot tell it, as the dynamic face's does at check).
- */
-export function markPreviewRun(): void {
-  runIsPreview = true;
-}
-/** URNs the program gave at check, by kind and label, for the operations that follow in this run. */
-const urnByLabel = new Map<string, string>();
-
-/** What a resource's own code gets for one operation: the client, and the action to name in its errors. */
+/** What a resource's own code gets for one operation: its run, the run's client, and the action to name in its errors. */
 export interface Operation {
-  /** The process-wide client for the configured key (created on first use). */
+  /** The run this operation belongs to (run.ts): its settings, claims and messages. */
+  readonly run: Run;
+  /** The run's client (created on first use). */
   readonly client: ReviewAdminClient;
   /** E.g. "creating OrgMember ada@x.example in organization 102"; errors worded by the resource start with it. */
   readonly action: string;
@@ -219,6 +208,7 @@ function underUnknown(value: unknown, path: readonly PropertyKey[]): boolean {
 // zod's compiled fast path of each schema, made at its first parse: the same result in two thirds
 // of the time at 28,007 entries (`npm run bench -- --only roster`); input that fails goes to the
 // runtime parser, so the issues are the same.
+// eslint-disable-next-line no-restricted-syntax -- process-wide: compiled code of each kind's schema; one entry per schema.
 const compiledSchemas = new WeakMap<z.ZodType, z.ZodType>();
 function compiled<T>(schema: z.ZodType<T>): z.ZodType<T> {
   let c = compiledSchemas.get(schema);
@@ -280,18 +270,15 @@ export function asImport<T extends object>(stored: T): T {
 
 const isImport = (props: unknown) => !!props && typeof props === "object" && IMPORT_READ in props;
 
-/** Resources read in this process whose next diff is refresh's (see diff below): `<kind>/<id>`. */
-const justRead = new Set<string>();
-
-function operation(action: string, more: { refresh?: boolean; appliedAt?: number } = {}): Operation {
-  let client: ReviewAdminClient | undefined;
+function operation(run: Run, action: string, more: { refresh?: boolean; appliedAt?: number } = {}): Operation {
   return {
+    run,
     action,
     refresh: more.refresh ?? false,
-    preview: runIsPreview,
+    preview: run.preview,
     ...(more.appliedAt !== undefined ? { appliedAt: more.appliedAt } : {}),
     get client() {
-      return (client ??= currentClient());
+      return run.client;
     },
   };
 }
@@ -304,10 +291,10 @@ function appliedAtOf(props: unknown): number | undefined {
 }
 
 /** Takes the run marks out of the program's inputs (RUN_MARKS): the inputs, the URN given, and whether they are in normal form. */
-function takeRunMarks(news: unknown): { news: unknown; urn?: string; normal?: boolean } {
+function takeRunMarks(run: Run, news: unknown): { news: unknown; urn?: string; normal?: boolean } {
   if (!news || typeof news !== "object" || !Object.values(RUN_MARKS).some((m) => m in news)) return { news };
   const { [RUN_MARKS.preview]: preview, [RUN_MARKS.urn]: urn, [RUN_MARKS.normal]: normal, ...rest } = news as Record<string, unknown>;
-  if (preview === true) runIsPreview = true;
+  if (preview === true) run.learnPreview();
   return { news: rest, ...(typeof urn === "string" && urn ? { urn } : {}), ...(normal === true ? { normal } : {}) };
 }
 
@@ -339,12 +326,12 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     return typeof applied === "string" ? { [APPLIED_AT]: applied } : {};
   };
   /** Outputs after a write: the state, and when this program applied it (appliedAt). */
-  const appliedOutputs = (state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(currentClient()) });
+  const appliedOutputs = (run: Run, state: S) => ({ ...outputsOf(state), [APPLIED_AT]: appliedAt(run.client) });
 
   /** Runs one operation, wording any failure as "<action>: <cause>". */
-  async function run<T>(action: string, fn: (op: Operation) => Promise<T>, more?: { appliedAt?: number }): Promise<T> {
+  async function perform<T>(run: Run, action: string, fn: (op: Operation) => Promise<T>, more?: { appliedAt?: number }): Promise<T> {
     try {
-      return await fn(operation(action, more));
+      return await fn(operation(run, action, more));
     } catch (err) {
       throw explainFailure(action, err);
     }
@@ -375,9 +362,9 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   const worded = (err: unknown) => (err instanceof ResourceError ? quiet(err) : err);
 
   /** The URN of the resource `props` (a request's values) are about: carried by the request, or given by the program at check. */
-  const urnFor = (props: unknown, labelled: () => string | undefined) => {
+  const urnFor = (run: Run, props: unknown, labelled: () => string | undefined) => {
     const label = labelled();
-    return urnOf(props) ?? (label === undefined ? undefined : urnByLabel.get(`${def.kind} ${label}`));
+    return urnOf(props) ?? (label === undefined ? undefined : run.urnOf(def.kind, label));
   };
   const labelOf = (props: unknown) => () => {
     try {
@@ -388,31 +375,31 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   };
 
   /** The outputs of a create or update's result (Unwritten keeps the stored appliedAt). */
-  const resultOutputs = (result: S | Unwritten<S>, olds: unknown) =>
-    result instanceof Unwritten ? { ...outputsOf(result.state), ...keptApplied(olds) } : appliedOutputs(result);
+  const resultOutputs = (run: Run, result: S | Unwritten<S>, olds: unknown) =>
+    result instanceof Unwritten ? { ...outputsOf(result.state), ...keptApplied(olds) } : appliedOutputs(run, result);
 
   return {
     definition: { ...def, declares, handsOver, inNormalForm },
 
-    check: (olds, raw) => {
-      const { news, urn, normal } = takeRunMarks(raw);
-      return withResource(urnOf(raw) ?? urn, async () => {
+    check: (run, olds, raw) => {
+      const { news, urn, normal } = takeRunMarks(run, raw);
+      return withResource(run, urnOf(raw) ?? urn, async () => {
         // Stored inputs never hold a value a preview does not know.
         const same = checkedBefore(olds, news, normal);
         // Equal to the stored inputs: the program's own values are given back, so that its texts are kept (runtime.ts).
         const checked = same ? { inputs: news as I, failures: undefined } : checkInputs(def.inputs, news);
         if (!checked.failures && def.claims && (same || !containsUnknown(checked.inputs))) {
           const inputs = inputsOf(checked.inputs);
-          claim(() => def.claims!(inputs), def.label(inputs));
+          run.claims.claim(() => def.claims!(inputs), def.label(inputs));
         }
         // Only failures under preview unknowns left: the resource's own check still runs on what is known.
-        if (!checked.failures && urn) urnByLabel.set(`${def.kind} ${def.label(inputsOf(checked.inputs))}`, urn);
+        if (!checked.failures && urn) run.nameUrn(def.kind, def.label(inputsOf(checked.inputs)), urn);
         if (checked.failures?.length || !def.check) return checked;
         const inputs = inputsOf(checked.inputs);
         const previous = inputsOf(olds) as Partial<I>;
         const creating = Object.keys(previous as object).length === 0;
         const more = await def
-          .check(inputs, previous, operation(`${creating ? "creating" : "updating"} ${def.label(inputs)}`))
+          .check(inputs, previous, operation(run, `${creating ? "creating" : "updating"} ${def.label(inputs)}`))
           .catch((err: unknown) => Promise.reject(worded(err)));
         if ("failures" in more)
           return more.failures.length ? { inputs: news as Record<string, unknown>, failures: more.failures } : checked;
@@ -420,8 +407,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       });
     },
 
-    diff: (id, olds, news) =>
-      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+    diff: (run, id, olds, news) =>
+      withResource(run, urnOf(olds) ?? urnFor(run, news, labelOf(news)), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         const rule = def.diff;
@@ -429,12 +416,12 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         const appliedAt = appliedAtOf(olds);
         // Since Pulumi 3.123 refresh calls Diff after each Read (the read state as olds, the
         // program's inputs as news) to tell drift; in that diff a refusal is drift, not a failure.
-        if (justRead.delete(`${def.kind}/${id}`)) {
+        if (run.readThenDiffed(def.kind, id)) {
           return Promise.resolve()
-            .then(() => rule(state, inputs, operation(`refreshing ${def.label(state)}`, { refresh: true, appliedAt })))
+            .then(() => rule(state, inputs, operation(run, `refreshing ${def.label(state)}`, { refresh: true, appliedAt })))
             .catch(() => ({ changes: true }));
         }
-        const result = await run(`updating ${def.label(state)}`, async (op) => rule(state, inputs, op), { appliedAt }).catch(
+        const result = await perform(run, `updating ${def.label(state)}`, async (op) => rule(state, inputs, op), { appliedAt }).catch(
           (err: unknown) => Promise.reject(worded(err)),
         );
         // A per-person resource says what changes, as a roster does person by person (rosterChanges.ts):
@@ -444,13 +431,13 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         return result;
       }),
 
-    create: (raw) =>
-      withResource(urnFor(raw, labelOf(raw)), async () => {
+    create: (run, raw) =>
+      withResource(run, urnFor(run, raw, labelOf(raw)), async () => {
         const inputs = inputsOf(raw);
         try {
-          const result = await run(`creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
+          const result = await perform(run, `creating ${def.label(inputs)}`, (op) => def.create(inputs, op));
           const state = result instanceof Unwritten ? result.state : result;
-          return { id: def.idOf(state), outs: resultOutputs(result, {}) };
+          return { id: def.idOf(state), outs: resultOutputs(run, result, {}) };
         } catch (err) {
           if (!(err instanceof IncompleteCreate)) throw err;
           // The plugin reports an error carrying id and properties as a partial create
@@ -461,8 +448,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         }
       }),
 
-    read: (id, props) =>
-      withResource(urnFor(props, labelOf(props)), async () => {
+    read: (run, id, props) =>
+      withResource(run, urnFor(run, props, labelOf(props)), async () => {
         const stored = stateOf(props);
         // When the program last wrote the resource is kept across reads: the service has no such fact.
         const kept = keptApplied(props);
@@ -470,7 +457,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         if (!def.read) return { id, props: { ...outputsOf(stored), ...kept } };
         const read = def.read;
         try {
-          const op = operation(`reading ${def.label(stored)}`, { appliedAt: applied });
+          const op = operation(run, `reading ${def.label(stored)}`, { appliedAt: applied });
           const found = await read(stored, op);
           // Drift on a person (changed or gone behind the program's back): say who did it, from the
           // activity log since the program last applied the resource.
@@ -487,7 +474,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
               say.warn(`refreshing ${def.label(stored)}: changed outside this program: ${await whoChangedPeople(op.client, people)}`);
           }
           if (!found) return {};
-          justRead.add(`${def.kind}/${id}`);
+          run.recordRead(def.kind, id);
           return {
             id,
             // Nothing drifted: the stored values themselves, which the shim packs back as their stored texts without comparing again.
@@ -500,37 +487,39 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         }
       }),
 
-    update: (id, olds, news) =>
-      withResource(urnOf(olds) ?? urnFor(news, labelOf(news)), async () => {
+    update: (run, id, olds, news) =>
+      withResource(run, urnOf(olds) ?? urnFor(run, news, labelOf(news)), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         // Nothing to write: the outputs stay as they were, appliedAt included.
         if (!def.update) return { outs: { ...outputsOf(state), ...keptApplied(olds) } };
         const update = def.update;
         try {
-          const result = await run(`updating ${def.label(inputs)}`, (op) => update(state, inputs, op), { appliedAt: appliedAtOf(olds) });
-          return { outs: resultOutputs(result, olds) };
+          const result = await perform(run, `updating ${def.label(inputs)}`, (op) => update(state, inputs, op), {
+            appliedAt: appliedAtOf(olds),
+          });
+          return { outs: resultOutputs(run, result, olds) };
         } catch (err) {
           if (!(err instanceof PartialUpdate)) throw err;
           // Reported like a partial create: the engine stores these outputs and fails the step.
           const done = err.state as S;
-          const outs = resultOutputs(err.wrote ? done : new Unwritten(done), olds);
+          const outs = resultOutputs(run, err.wrote ? done : new Unwritten(done), olds);
           const properties = { ...outs, __provider: (news as Record<string, unknown>).__provider };
           throw Object.assign(err, { id, properties, reasons: [err.message] });
         }
       }),
 
-    delete: (_id, props) =>
-      withResource(urnFor(props, labelOf(props)), async () => {
+    delete: (run, _id, props) =>
+      withResource(run, urnFor(run, props, labelOf(props)), async () => {
         const state = stateOf(props);
         const action = `deleting ${def.label(state)}`;
-        const holder = def.holds ? holderOf(def.holds(state)) : undefined;
+        const holder = def.holds ? run.claims.holderOf(def.holds(state)) : undefined;
         if (holder) {
           say.info(`${action}: handed over to ${holder}, which this program now declares; nothing was removed`);
           return;
         }
         try {
-          await def.delete(state, operation(action));
+          await def.delete(state, operation(run, action));
         } catch (err) {
           if (isStatus(err, 404)) return; // already gone: deleted is what was asked
           throw worded(explainFailure(action, err));

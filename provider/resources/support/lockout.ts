@@ -19,7 +19,7 @@ import { ResourceError } from "../../failures";
 import { listedDatabaseUsers, relistDatabaseUsers } from "../../access/databaseGrants";
 import { listedMembers, relistMembers, type AdminLossGuard } from "../../access/orgPeople";
 import { lockoutRefusal, type LiveGrant } from "../../access/plan";
-import { currentUser } from "../../access/runCache";
+import { currentUser, perClient } from "../../access/runCache";
 
 /** An anti-lockout refusal: the change was not made. The message names who and why. */
 export class LockoutRefusal extends ResourceError {}
@@ -84,12 +84,11 @@ export async function assertAdminRemovalAllowed(client: ReviewAdminClient, scope
   if (problem) throw problem;
 }
 
-// One queue per client and scope: admin removals at a scope are decided in turn.
-const queues = new WeakMap<ReviewAdminClient, Map<string, Promise<unknown>>>();
+// One queue per scope in each run (keyed by the run's client): admin removals at a scope are decided in turn.
+const queues = perClient(() => new Map<string, Promise<unknown>>());
 
 function inTurn<T>(client: ReviewAdminClient, scope: Scope, fn: () => Promise<T>): Promise<T> {
-  let perScope = queues.get(client);
-  if (!perScope) queues.set(client, (perScope = new Map()));
+  const perScope = queues(client);
   const key = `${scope.kind}:${scope.id}`;
   const turn = (perScope.get(key) ?? Promise.resolve()).then(fn, fn);
   perScope.set(

@@ -26,7 +26,7 @@ import { administers, type Grant, type Scope, type Subject } from "../../../cont
 import { planOne, type LiveGrant, type OneGrantPlan } from "../../access/plan";
 import type { ReviewAdminClient } from "../../client";
 import type { ResourceImplementation } from "./implementation";
-import { dayIfDated, expiredLine, expiringSoonDays, warnExpiringSoon } from "./expiry";
+import { dayIfDated, expiredLine, warnExpiringSoon } from "./expiry";
 import {
   containsUnknown,
   defineResource,
@@ -150,10 +150,10 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
   const userIdOf = (g: LiveGrant | undefined) => g?.subject.userId ?? undefined;
 
   /** The one grant planned on the service's day (asked only when the grant has an end date). */
-  async function planFor(client: ReviewAdminClient, inputs: I, have: LiveGrant | undefined) {
+  async function planFor(op: Operation, inputs: I, have: LiveGrant | undefined) {
     const want = knownGrant(kind.grant(inputs));
-    const day = await dayIfDated(client, [want.window ?? {}]);
-    const plan = planOne(want, have, { scope: scopeOf(inputs), day, soonDays: expiringSoonDays() });
+    const day = await dayIfDated(op.client, [want.window ?? {}]);
+    const plan = planOne(want, have, { scope: scopeOf(inputs), day, soonDays: op.run.soonDays() });
     // Past its end a field kind's grant is its field emptied: what that takes is what the end takes.
     if (plan.standing === "expired" && kind.field)
       return { ...plan, losing: planOne(emptied(kind.grant(inputs)), have, { scope: scopeOf(inputs) }).losing, day };
@@ -199,7 +199,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       const replaced = !!result.replaces?.length;
       const held = kind.heldGrant(olds);
       const dated = !replaced && !containsUnknown(news.expiresOn) && (await (kind.expires?.(olds, news, op) ?? true));
-      const plan = dated ? await planFor(client, news, held) : undefined;
+      const plan = dated ? await planFor(op, news, held) : undefined;
       if (plan?.standing === "expired") {
         // Removed once; a later up with the date still past has nothing to do.
         if (olds.expiredOn) return { changes: false };
@@ -213,7 +213,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       const more = (await kind.moreChanges?.(olds, news, op, replaced)) ?? false;
       // Anti-lockout at preview, only when the change takes what is guarded; fields not known yet are judged at up.
       if (!replaced && !news.allowAdminRemoval) {
-        const losing = plan ? plan.losing : (await planFor(client, { ...news, expiresOn: undefined }, held)).losing;
+        const losing = plan ? plan.losing : (await planFor(op, { ...news, expiresOn: undefined }, held)).losing;
         if (losing) await assertKept(client, olds, held, action);
       }
       return { ...result, changes: result.changes || more };
@@ -222,7 +222,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
     async create(inputs, op) {
       // A field kind's person must be there, past the end too (the state names them): found before the day is asked.
       const person = await kind.field?.person(op.client, inputs);
-      const { standing } = await planFor(op.client, inputs, undefined);
+      const { standing } = await planFor(op, inputs, undefined);
       if (standing === "expired") {
         if (kind.words.noneMade) say.warn(`${op.action}: expired on ${inputs.expiresOn}: ${kind.words.noneMade}`);
         return recorded(kind.stateOf(inputs, person, false), inputs, standing, inputs.expiresOn);
@@ -230,8 +230,8 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       return recorded(await kind.create(inputs, op, person), inputs, standing);
     },
 
-    async read(state, { client }) {
-      const found = await kind.find(client, state);
+    async read(state, op) {
+      const found = await kind.find(op.client, state);
       const held = !!found && kind.holding(found);
       // Removed at its end date and still gone: kept as it is. Back by hand: the next up removes it again.
       if (!held && state.expiredOn && !kind.field) return { state };
@@ -239,7 +239,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       const live = held || kind.field ? found : undefined;
       if (!live) return undefined;
       const inputs = inputsOf(state);
-      const { standing } = await planFor(client, inputs, undefined);
+      const { standing } = await planFor(op, inputs, undefined);
       // Emptied at its end date and still empty: a field kind's state keeps saying so.
       const fresh = recorded(kind.stateOf(inputs, live, state.adopted, state), inputs, standing, held ? undefined : state.expiredOn);
       return { state: fresh, inputs: inputsOf(fresh) };
@@ -247,7 +247,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
 
     async update(olds, news, op) {
       const person = await kind.field?.person(op.client, news, olds);
-      const { standing } = await planFor(op.client, news, undefined);
+      const { standing } = await planFor(op, news, undefined);
       if (standing !== "expired") return recorded(await kind.update(olds, news, op, person), news, standing);
       const left = olds.expiredOn ? person : await kind.expire(olds, news, op, person);
       return recorded(kind.stateOf(news, left || undefined, olds.adopted, olds), news, standing, news.expiresOn);
