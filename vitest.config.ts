@@ -23,7 +23,7 @@ const tests = (folder: string) => `test/${folder}/**/*.test.ts`;
 
 /** Plain values. */
 const unit = {
-  folders: ["access", "contract", "custodians", "policy"],
+  folders: ["access", "architecture", "contract", "custodians", "policy"],
   elsewhere: [
     "test/examples.test.ts",
     "test/gitops.test.ts",

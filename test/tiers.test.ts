@@ -2,7 +2,9 @@
  * The tiers of vitest.config.ts (unit, service, engine: test/README.md), read as vitest reads
  * their include and exclude: every test file is in exactly one (a new file in a folder no tier
  * names, or one two tiers both take, fails here with its name), every file a tier names by path
- * exists, and only the engine tier builds dist/ and looks for the Pulumi CLI before it runs.
+ * exists, and only the engine tier builds dist/ and looks for the Pulumi CLI before it runs. The
+ * cheaper tiers start no plugin process and no engine: their files use none of the harness's ways
+ * of starting one, so `npm test` starts none (resource tests use the in-process driver).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -54,5 +56,16 @@ describe("the test tiers", () => {
       service: [],
       engine: ["test/support/buildSetup.ts", "test/support/engineSetup.ts"],
     });
+  });
+
+  it("leave plugin processes, the engine and dist/ to the engine tier", () => {
+    // What starts a plugin process or a program under the CLI, or loads the compiled package.
+    const starts = /\b(startPlugin|PluginPool|useProgramWorld|EngineStack|requireDist)\b|process: true|\bdist\(\)/;
+    const files = fs
+      .globSync("test/**/*.test.ts", { cwd: repoRoot })
+      .filter((file) => file !== "test/tiers.test.ts" && !tiersOf(file).includes("engine"));
+    expect(files.length).toBeGreaterThan(80);
+    const starting = files.filter((file) => starts.test(fs.readFileSync(path.join(repoRoot, file), "utf8")));
+    expect(starting).toEqual([]);
   });
 });
