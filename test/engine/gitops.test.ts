@@ -30,7 +30,7 @@ import { packedTarball, repoRoot, writesIn } from "../../bench/exportedProject";
 import { unpackProps } from "../../contract/packed";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { Backend, MAX_CHARACTER_COMMENT, runCommand, runPulumiAction, type GithubContext } from "../support/actionStandIn";
-import { ActionsRunner, type JobRun, type WorkflowRun } from "../support/actionsRunner";
+import { ActionsRunner, machineTrust, type JobRun, type WorkflowRun } from "../support/actionsRunner";
 import { control } from "../support/emulatorHttp";
 import { noEngine, skipWithoutEngine } from "../support/engine";
 import { ORDERED } from "../support/scenario";
@@ -79,6 +79,7 @@ async function sh(cwd: string, cmd: string, ...args: string[]): Promise<string> 
   const r = await runCommand(cmd, args, {
     cwd,
     env: {
+      ...machineTrust(),
       PATH: process.env.PATH!,
       HOME: home,
       PULUMI_HOME: path.join(home, ".pulumi"),
@@ -348,6 +349,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
       },
       {
         env: {
+          ...machineTrust(),
           PATH: process.env.PATH!,
           HOME: path.join(root, "user-home"),
           PULUMI_HOME: path.join(root, "user-home", ".pulumi"),

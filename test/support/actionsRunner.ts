@@ -141,6 +141,16 @@ function copyVisible(from: string, to: string): number {
 
 const hashOf = (file: string) => (fs.existsSync(file) ? createHash("sha256").update(fs.readFileSync(file)).digest("hex") : "");
 
+/**
+ * This machine's certificate settings (the CA bundle a proxy's certificate chains to), when it has
+ * them: a runner, like a user's shell, trusts what its machine trusts, so npm and Node reach the
+ * registry from a job as they do from here. Empty where the machine needs none.
+ */
+export function machineTrust(): Record<string, string> {
+  const names = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "npm_config_cafile"];
+  return Object.fromEntries(names.flatMap((n) => (process.env[n] ? [[n, process.env[n]!]] : [])));
+}
+
 /** The runner: runs workflow files one after another; artifacts and the npm ci shortcut persist between runs. */
 export class ActionsRunner {
   /** Workspaces `npm ci` ran in, with the package-lock.json it installed. */
@@ -200,6 +210,7 @@ export class ActionsRunner {
     const home = path.join(jobDir, "home");
     fs.mkdirSync(home, { recursive: true });
     const runnerEnv: Record<string, string> = {
+      ...machineTrust(),
       PATH: [...this.opts.path, path.dirname(process.execPath), "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter),
       HOME: home,
       CI: "true",
