@@ -71,7 +71,9 @@ export class InProcessPlugin implements ProviderCalls {
   constructor(opts: InProcessOptions) {
     const sink: MessageSink = {
       send: async (level, message) => {
-        this.logs.push({ stream: level === "warning" ? "stderr" : "stdout", line: `${level}: [runtime] ${message}` });
+        // As the plugin's output is read: line by line (a roster's preview says one person a line).
+        const stream = level === "warning" ? "stderr" : "stdout";
+        for (const line of `${level}: [runtime] ${message}`.split("\n")) this.logs.push({ stream, line });
         for (const l of this.#listeners) l();
       },
     };
