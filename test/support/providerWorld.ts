@@ -16,7 +16,6 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type RunningEmulator, type EmulatorOptions, type Store } from "../../emulator";
 import type { LogEntry } from "../../emulator/traffic";
@@ -31,13 +30,6 @@ import type { ProviderCalls } from "../../harness/engineSteps";
 import { InProcessPlugin } from "./inProcessPlugin";
 
 export const repoRoot = path.resolve(__dirname, "../..");
-const requireDist = createRequire(path.join(repoRoot, "package.json"));
-
-/** The compiled package, as a program imports it. */
-export function dist(): typeof import("../../provider") {
-  return requireDist("./dist/provider/index.js");
-}
-
 /**
  * A new, empty program folder in the system's temporary folder, as a user's program folder is:
  * its node_modules holds pulumi-reviewadmin (this checkout) and @pulumi. A plugin run there
