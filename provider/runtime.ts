@@ -175,7 +175,7 @@ export function configure(req: pulumi.dynamic.ConfigureRequest): void {
  * `refresh` of such a resource run the provider stored in its state (until its next update), so
  * this name must stay, as must `provider` below.
  */
-export function implementationOf(kind: string): ResourceImpl0 {
+export function implementationOf(kind: string): OlderShimImpl {
   const impl = kindImplementation(kind);
   const { run } = processRun();
   return {
@@ -190,7 +190,7 @@ export function implementationOf(kind: string): ResourceImpl0 {
 }
 
 /** A kind's methods as the serialized providers of states written before 0.2.0 call them: in the process's run. */
-export type ResourceImpl0 = {
+export type OlderShimImpl = {
   readonly definition: ResourceImplementation["definition"];
 } & {
   [M in keyof ResourceImpl]: ResourceImpl[M] extends (run: Run, ...rest: infer A) => infer R ? (...args: A) => R : never;

@@ -195,7 +195,7 @@ export function clientOptions(s: Settings): ClientOptions {
     timeoutMs: s.requestTimeoutSeconds !== undefined ? s.requestTimeoutSeconds * 1000 : undefined,
     maxAttempts: s.maxAttempts,
     deadlineMs: s.deadlineSeconds !== undefined ? s.deadlineSeconds * 1000 : undefined,
-    logger: s.log === "debug" ? debugLine : undefined,
+    logger: debugLogger(s),
     insecureHttpHosts: s.insecureHttpHosts,
     openapi: s.openapi,
     warn: warningLine,

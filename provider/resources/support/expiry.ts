@@ -72,9 +72,10 @@ export async function dayIfDated(client: ReviewAdminClient, windows: Window[]): 
 }
 
 /** The stored end dates counted again for a refresh: which are soon, which have passed. */
-export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> = {}, soonDays: number) {
-  const day = Object.keys(ends).length ? await today(client) : undefined;
-  return onDay(Object.fromEntries(Object.entries(ends).map(([k, end]) => [k, { window: { expiresOn: end } }])), day, soonDays);
+export async function endsNow(client: ReviewAdminClient, ends: Record<string, string> | undefined, soonDays: number) {
+  const all = ends ?? {};
+  const day = Object.keys(all).length ? await today(client) : undefined;
+  return onDay(Object.fromEntries(Object.entries(all).map(([k, end]) => [k, { window: { expiresOn: end } }])), day, soonDays);
 }
 
 /** A roster state's date fields: absent when empty, so states without dates stay as they were. */
