@@ -73,6 +73,8 @@ describe("the in-process driver answers as the real plugin", () => {
       await step(async (r) => (await d(r)).up(inputs));
       await step(async (r) => (await d(r)).preview({ ...inputs, permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] }));
       await step(async (r) => (await d(r)).up({ ...inputs, permissions: ["AI_ADMIN", "LEGAL_HOLD_ADMIN"] }));
+      // A person acts in a later second than the program's own writes (refresh looks from the second after the apply).
+      w.emu.store.clock.advance(2_000);
       w.emu.store.members.update(ORG, SEEDED.users.member, { permissions: [] }, SEEDED.users.orgAdmin);
       w.emu.store.changed();
       await step(async (r) => (await d(r)).refresh());
