@@ -23,6 +23,7 @@ import {
   type Organization,
   type User,
 } from "../../contract";
+import { fullName } from "../../contract/people";
 import { ApiError, InsecureUrlError, NetworkError, ResponseValidationError, ReviewAdminClient } from "../../provider/client";
 import { routeTableFor } from "../../provider/client/routeTables";
 import { CONFIG_NAMESPACE, resolveSettings, settingsFromConfig, SettingsError, SETTINGS, type Settings } from "../../provider/settings";
@@ -467,7 +468,7 @@ async function runChecks(
 
 function identityOf(user: User | undefined, isOrgKey: boolean): Identity {
   if (!user) return { kind: "organization" };
-  const name = [user.firstName, user.lastName].filter((s) => s).join(" ");
+  const name = fullName(user);
   const identity: Identity = { kind: isOrgKey ? "organization" : "user", userId: user.id };
   if (name) identity.name = name;
   if (user.email) identity.email = user.email;

@@ -16,6 +16,7 @@ import type {
   User,
 } from "../../contract";
 import type { Grant } from "../../contract/grants";
+import { personLabel } from "../../contract/people";
 import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/normalize";
@@ -229,8 +230,8 @@ function grantOf(u: DatabaseUser, members: Map<number, Member>): ExportedGrant {
     permissions: sortedSet(u.permissions),
     active: u.active,
     who: m
-      ? personLabel(m.firstName, m.lastName, normalizeEmail(m.email))
-      : personLabel(u.user.firstName, u.user.lastName, u.user.username),
+      ? personLabelOf(m.firstName, m.lastName, normalizeEmail(m.email))
+      : personLabelOf(u.user.firstName, u.user.lastName, u.user.username),
     member: !!m,
   };
 }
@@ -355,9 +356,11 @@ export async function readAccess(
   return { scope, organizations };
 }
 
-/** "Ada Lovelace <ada@northwind.example>", or just the email when there is no name. */
-function personLabel(firstName: string | null | undefined, lastName: string | null | undefined, email: string | null | undefined): string {
-  const name = [firstName, lastName].filter((s) => !!s && s.trim() !== "").join(" ");
-  if (!email) return name || "(no name)";
-  return name ? `${name} <${email}>` : email;
+/** "Ada Lovelace <ada@northwind.example>", or just the email when there is no name (contract/people.ts). */
+function personLabelOf(
+  firstName: string | null | undefined,
+  lastName: string | null | undefined,
+  email: string | null | undefined,
+): string {
+  return personLabel({ firstName, lastName, email }) || "(no name)";
 }

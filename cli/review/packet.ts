@@ -6,6 +6,7 @@
  * the "as of" time, so two reviews of the same world are byte-identical. The file format it
  * builds is in format.ts.
  */
+import { fullName } from "../../contract/people";
 import type { ActivityEvent } from "../../contract/types";
 import { staleLimitDays } from "../../provider/data/stalePrivileged";
 import { compareText } from "../../provider/util";
@@ -66,7 +67,6 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
     if (!p) byKey.set(key, (p = { key, userId, name, lines: [], lastActivity: null, flags: [] }));
     return p;
   };
-  const fullName = (p: { firstName?: string; lastName?: string }) => [p.firstName, p.lastName].filter((s) => s && s.trim()).join(" ");
   for (const m of org.members) {
     keyOfUser.set(m.userId, m.email);
     person(m.email, m.userId, fullName(m)).lines.push({

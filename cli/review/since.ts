@@ -6,6 +6,7 @@
  * stands in, and the packet says the details are hidden.
  */
 import { eventNamesGrant } from "../../contract/grants";
+import { personText, type PersonFacts } from "../../contract/people";
 import type { ActivityEvent } from "../../contract/types";
 import { compareText } from "../../provider/util";
 import {
@@ -32,26 +33,22 @@ function typesFor(kind: Kind, line: AccessLine): string[] {
       : ["INVITATION_RESENT", "INVITATION_SENT"];
 }
 
-/** Who the packets know by user id: "Ada Lovelace <ada@northwind.example>". */
-export type PeopleById = ReadonlyMap<number, string>;
+/** Who the packets know by user id: their name and email. */
+export type PeopleById = ReadonlyMap<number, PersonFacts>;
 
 /** The people of the organization in this packet and the previous one, by user id (this one's name wins). */
 export function peopleById(...orgs: (ReviewOrganization | undefined)[]): PeopleById {
-  const out = new Map<number, string>();
+  const out = new Map<number, PersonFacts>();
   for (const o of [...orgs].reverse())
     for (const p of o?.people ?? [])
-      if (p.userId !== null) out.set(p.userId, p.key.includes("@") ? (p.name ? `${p.name} <${p.key}>` : p.key) : p.name || p.key);
+      if (p.userId !== null) out.set(p.userId, { name: p.name, email: p.key.includes("@") ? p.key : undefined });
   return out;
 }
 
 const at = (e: ActivityEvent) => new Date(e.timestamp).toISOString();
-/** The actor by name and email where the packets know them, always with the user id the log gives. */
+/** The actor by name and email where the packets know them, always with the user id the log gives (contract/people.ts). */
 const by = (e: ActivityEvent, people: PeopleById) =>
-  e.userId == null
-    ? "an unnamed actor (the service)"
-    : people.has(e.userId)
-      ? `${people.get(e.userId)} (user ${e.userId})`
-      : `user ${e.userId}`;
+  e.userId == null ? "an unnamed actor (the service)" : personText({ ...people.get(e.userId), userId: e.userId });
 
 /** "changed at <time> by user <id>", from the latest event that made the change, or why the log cannot say. */
 function attribute(

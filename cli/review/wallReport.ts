@@ -12,6 +12,8 @@
 import { admittedBy, dayOf, exceptionStanding, exceptionText, wallCloses, type WallException, type WallRule } from "../../contract/grants";
 import type { ActivityEvent } from "../../contract/types";
 import type { ReviewAdminClient } from "../../provider/client";
+import { describedDatabase } from "../../provider/access/databaseGrants";
+import { actorText } from "../../provider/access/orgPeople";
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import { readWallLive, type WallRemoval } from "../../provider/resources/ethicalWall";
 import { compareText } from "../../provider/util";
@@ -72,7 +74,9 @@ export interface WallReport {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const by = (e: ActivityEvent) => (e.userId == null ? "an unnamed actor" : `user ${e.userId}`);
+/** Who acted, named as every message names people (provider/access/orgPeople.ts `actorText`). */
+const by = (client: ReviewAdminClient, orgId: number, e: ActivityEvent) =>
+  e.userId == null ? Promise.resolve("an unnamed actor") : actorText(client, orgId, e.userId);
 const permissionsOf = (e: ActivityEvent) => (Array.isArray(e.data?.permissions) ? (e.data.permissions as string[]) : []);
 
 /** The walls of the stack whose databases and people are known, with the removals their state holds. */
@@ -117,7 +121,6 @@ export async function buildWallReport(
     }
     return logs.get(orgId)!;
   };
-  const owners = new Map<number, number>();
   const sections: WallSection[] = [];
   for (const { wall, rule, databaseIds, removals } of wallsOf(stack.walls, stack.infos)) {
     const exceptions = wall.exceptions === undefined || isNotKnown(wall.exceptions) ? [] : wall.exceptions;
@@ -127,9 +130,9 @@ export async function buildWallReport(
     const breaches: ReportedBreach[] = [];
     const unenforceable: ReportedUnenforceable[] = [];
     for (const databaseId of databaseIds) {
-      if (!owners.has(databaseId)) owners.set(databaseId, (await client.call("GetDatabase", { databaseId })).owningOrganizationId);
-      const events = await logOf(owners.get(databaseId)!);
-      breaches.push(...breachesOn(databaseId, events, rule, exceptions, removals));
+      const orgId = (await describedDatabase(client, databaseId)).owningOrganizationId;
+      const events = await logOf(orgId);
+      breaches.push(...(await breachesOn(databaseId, events, rule, exceptions, removals, (e) => by(client, orgId, e))));
       for (const b of live.breaches.filter((x) => x.databaseId === databaseId)) {
         const found = breaches.find((x) => x.databaseId === databaseId && x.userId === b.userId && x.status !== "fixed");
         if (found) found.status = "open";
@@ -142,7 +145,7 @@ export async function buildWallReport(
         unenforceable.push({
           ...u,
           why: `an org admin of organization ${u.organizationId}, and database ${databaseId} keeps orgAdminAccess on: org admins reach it, which the API cannot turn off (turn orgAdminAccess off in the web application, or take ORG_ADMIN from ${u.email})`,
-          ...(made ? { madeAt: iso(made.timestamp), madeBy: by(made) } : {}),
+          ...(made ? { madeAt: iso(made.timestamp), madeBy: await by(client, orgId, made) } : {}),
         });
       }
     }
@@ -167,13 +170,14 @@ export async function buildWallReport(
  * removal after it, in the log (the web application) or in the wall's removals (its own).
  * Status "gone" until the live read says "open".
  */
-function breachesOn(
+async function breachesOn(
   databaseId: number,
   events: readonly ActivityEvent[],
   rule: WallRule,
   exceptions: readonly WallException[],
   removals: readonly WallRemoval[],
-): ReportedBreach[] {
+  actor: (e: ActivityEvent) => Promise<string>,
+): Promise<ReportedBreach[]> {
   const out: ReportedBreach[] = [];
   for (const e of events) {
     const d = e.data ?? {};
@@ -190,14 +194,14 @@ function breachesOn(
         email,
         permissions: permissionsOf(e),
         madeAt: iso(e.timestamp),
-        madeBy: by(e),
+        madeBy: await actor(e),
         status: "gone",
         ...(removed ? { fixedAt: removed.removedAt, fixedBy: 'the wall (onBreach "remove")', status: "fixed" as const } : {}),
       });
     } else if (open && !granted && /^DATABASE_USER_(REMOVED|UPDATED)$/.test(e.type)) {
       // A web-app removal before any the wall recorded fixes it.
       if (!open.fixedAt || Date.parse(open.fixedAt) > e.timestamp)
-        Object.assign(open, { fixedAt: iso(e.timestamp), fixedBy: `${by(e)} in the web application`, status: "fixed" });
+        Object.assign(open, { fixedAt: iso(e.timestamp), fixedBy: `${await actor(e)} in the web application`, status: "fixed" });
     }
   }
   return out;

@@ -3,7 +3,7 @@
  * run's list of each database's users (listed once per run, in pages of 200, kept up to date by
  * every write made here) and the writes themselves. Nothing else sets or removes a grant.
  */
-import type { DatabasePermission, DatabaseUser } from "../../contract/types";
+import type { Database, DatabasePermission, DatabaseUser } from "../../contract/types";
 import type { ReviewAdminClient } from "../client";
 import { ignore404 } from "../failures";
 import { mapLimit } from "../util";
@@ -11,6 +11,12 @@ import type { RosterWrite } from "./plan";
 import { amend, memo, perClient } from "./runCache";
 
 const lists = perClient(() => new Map<number, Promise<Map<number, DatabaseUser>>>());
+const described = perClient(() => new Map<number, Promise<Database>>());
+
+/** The database as the service describes it (E27: its owner, its orgAdminAccess), asked once per run. */
+export function describedDatabase(client: ReviewAdminClient, databaseId: number): Promise<Database> {
+  return memo(described(client), databaseId, () => client.call("GetDatabase", { databaseId }));
+}
 
 /** A database's users with permissions by user id, listed once per run. */
 export function listedDatabaseUsers(client: ReviewAdminClient, databaseId: number): Promise<Map<number, DatabaseUser>> {

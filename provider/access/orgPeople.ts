@@ -12,7 +12,8 @@ import { normalizeEmail, normalizeIdentifiers, sameIdentifiers, sameSet, sortedS
 import { definedOnly, mapLimit } from "../util";
 import { hasPassed } from "./clock";
 import type { RosterWrite } from "./plan";
-import { amend, memo, perClient } from "./runCache";
+import { amend, currentUser, memo, perClient } from "./runCache";
+import { personText } from "../../contract/people";
 import { readInChains, splitPoints } from "./splitList";
 
 // ---------------------------------------------------------------------------------------------
@@ -43,6 +44,28 @@ export async function relistMembers(client: ReviewAdminClient, orgId: number): P
   const fresh = await listMembers(client, orgId);
   lists(client).members.set(orgId, Promise.resolve(fresh));
   return fresh;
+}
+
+// Who acted, by organization and user id, named once per run (actorText).
+const actors = perClient(() => new Map<string, Promise<string>>());
+
+/**
+ * The actor of an organization's activity event, named as the review packet names people
+ * ("Grace Hopper <grace@northwind.example> (user 1002)", contract/people.ts): from the run's list
+ * of the organization's members when the run has read it, else one read of the member (E21), else
+ * the key's own user; "user 1002" when none can say. Once per actor per run; never throws.
+ */
+export function actorText(client: ReviewAdminClient, orgId: number, userId: number): Promise<string> {
+  return memo(actors(client), `${orgId}/${userId}`, async () => {
+    const listed = await lists(client)
+      .members.get(orgId)
+      ?.catch(() => undefined);
+    const member =
+      listed?.get(userId) ??
+      (await client.call("GetOrganizationUser", { orgId, userId }).catch(() => undefined)) ??
+      (await currentUser(client).catch(() => undefined));
+    return personText(member?.id === userId ? { ...member, userId } : { userId });
+  });
 }
 
 /** The member with this email (case-insensitive), if any. */

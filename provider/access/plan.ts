@@ -23,6 +23,7 @@ import {
   type Scope,
   type Subject,
 } from "../../contract/grants";
+import { personText } from "../../contract/people";
 import type { ReviewAdminClient } from "../client";
 import { sameIdentifiers, sameSet } from "../normalize";
 
@@ -184,11 +185,13 @@ export function planOne(want: Grant, have: LiveGrant | undefined, s: Omit<PlanSe
   return { standing, write: p.add.length + p.change.length > 0, remove: p.remove.length > 0, losing: p.losing.length > 0 };
 }
 
-/** "ada@x.example (user 1001)", "user 1004" when no email is known. */
+/** "ada@x.example (user 1001)", "user 1004" when no email is known (contract/people.ts `personText`). */
 export function subjectText(s: Subject): string {
-  if (s.email && s.userId) return `${s.email} (user ${s.userId})`;
-  return s.email ?? `user ${s.userId}`;
+  return personText({ email: s.email, userId: s.userId });
 }
+
+/** How a refusal or a note names a person: subjectText, or better where the caller knows their name. */
+export type NameOf = (s: Subject) => string;
 
 const scopeText = (scope: Scope) => `${scope.kind} ${scope.id}`;
 
@@ -196,9 +199,25 @@ const scopeText = (scope: Scope) => `${scope.kind} ${scope.id}`;
 export type LockoutCause = { kind: "lastAdmins"; lost: LiveGrant[] } | { kind: "own"; who: Subject };
 
 /**
+ * Who else may administer a database besides its DB_ADMINs: the org admins of its owning
+ * organization, when the database keeps orgAdminAccess on (the service then lets them manage its
+ * users) and that organization has any (`orgAdmins`, its members holding ORG_ADMIN).
+ */
+export interface DatabaseBackstop {
+  organizationId: number;
+  orgAdminAccess: boolean;
+  orgAdmins: number;
+}
+
+/** True when someone besides its DB_ADMINs administers the database (see DatabaseBackstop). */
+const backsUp = (b: DatabaseBackstop | undefined): b is DatabaseBackstop => !!b && b.orgAdminAccess && b.orgAdmins > 0;
+
+/**
  * Anti-lockout, the one rule for organizations and databases: a change may not take from the API
  * key's own user (`me`) what lets the program manage the scope (see `losesGuarded`), nor take from
- * a scope its last administrators (ORG_ADMIN, DB_ADMIN). `everyone`: every live grant at the scope;
+ * a scope its last administrators (ORG_ADMIN, DB_ADMIN) when no one else can administer it: an
+ * organization's last org admin always counts; a database's last DB_ADMIN only when it has no
+ * `backstop` administering it (orgAdminAccess off, no org admin left, or not known). `everyone`: every live grant at the scope;
  * `losing`: the grants a change takes that from. Undefined when the change may go ahead.
  */
 export function lockoutCause(
@@ -206,17 +225,25 @@ export function lockoutCause(
   everyone: readonly LiveGrant[],
   losing: readonly LiveGrant[],
   me: Subject | undefined,
+  backstop?: DatabaseBackstop,
 ): LockoutCause | undefined {
   if (losing.length === 0) return undefined;
-  // Not sameClaim: the key's user (`me`) is matched by email as the service spells it, at a
-  // database too, where claim keys know only the user id.
-  const same = (a: Subject, b: Subject) => (a.userId != null && a.userId === b.userId) || (!!a.email && a.email === b.email);
-  const admins = everyone.filter((g) => (g.status ?? "active") === "active" && administers(scope.kind, g.permissions));
-  const mine = me && losing.find((l) => same(l.subject, me));
+  const mine = me && losing.find((l) => sameSubject(l.subject, me));
   if (mine) return { kind: "own", who: { email: mine.subject.email ?? me.email, userId: mine.subject.userId ?? me.userId } };
-  const lost = admins.filter((a) => losing.some((l) => same(a.subject, l.subject)));
-  if (lost.length > 0 && lost.length === admins.length) return { kind: "lastAdmins", lost };
+  const lost = lastAdminsLost(scope, everyone, losing);
+  if (lost.length > 0 && !(scope.kind === "database" && backsUp(backstop))) return { kind: "lastAdmins", lost };
   return undefined;
+}
+
+// Not sameClaim: the key's user (`me`) is matched by email as the service spells it, at a
+// database too, where claim keys know only the user id.
+const sameSubject = (a: Subject, b: Subject) => (a.userId != null && a.userId === b.userId) || (!!a.email && a.email === b.email);
+
+/** The scope's administrators `losing` takes, when they are all it has (else none). */
+export function lastAdminsLost(scope: Scope, everyone: readonly LiveGrant[], losing: readonly LiveGrant[]): LiveGrant[] {
+  const admins = everyone.filter((g) => (g.status ?? "active") === "active" && administers(scope.kind, g.permissions));
+  const lost = admins.filter((a) => losing.some((l) => sameSubject(a.subject, l.subject)));
+  return lost.length > 0 && lost.length === admins.length ? lost : [];
 }
 
 /**
@@ -229,13 +256,39 @@ export function lockoutEach(
   everyone: readonly LiveGrant[],
   removals: readonly LiveGrant[],
   me: Subject | undefined,
+  backstop?: DatabaseBackstop,
 ): (LockoutCause | undefined)[] {
   let left = [...everyone];
   return removals.map((r) => {
-    const cause = losesGuarded(scope, r, undefined) ? lockoutCause(scope, left, [r], me) : undefined;
+    const cause = losesGuarded(scope, r, undefined) ? lockoutCause(scope, left, [r], me, backstop) : undefined;
     if (!cause) left = left.filter((g) => !(g.subject.userId != null && g.subject.userId === r.subject.userId));
     return cause;
   });
+}
+
+/**
+ * What the run says when a database's last DB_ADMINs go because its backstop administers it:
+ * "user 1004 loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's 2 org admins
+ * still administer it (orgAdminAccess is on)". Undefined when that is not the case.
+ */
+export function lastAdminsNote(
+  scope: Scope,
+  everyone: readonly LiveGrant[],
+  losing: readonly LiveGrant[],
+  backstop: DatabaseBackstop | undefined,
+  what: string,
+  nameOf: NameOf = subjectText,
+): string | undefined {
+  if (scope.kind !== "database" || !backsUp(backstop)) return undefined;
+  const lost = lastAdminsLost(scope, everyone, losing);
+  if (lost.length === 0) return undefined;
+  const names = lost.map((g) => nameOf(g.subject)).join(", ");
+  const last = lost.length === 1 ? "loses DB_ADMIN of database %, its last DB_ADMIN" : "lose DB_ADMIN of database %, its last DB_ADMINs";
+  const admins =
+    backstop.orgAdmins === 1
+      ? `organization ${backstop.organizationId}'s org admin still administers it`
+      : `organization ${backstop.organizationId}'s ${backstop.orgAdmins} org admins still administer it`;
+  return `${what}: ${names} ${last.replace("%", String(scope.id))}; ${admins} (orgAdminAccess is on)`;
 }
 
 /** `lockoutCause` as a refusal of `what` (one wording for every resource), or undefined. */
@@ -245,14 +298,23 @@ export function lockoutRefusal(
   losing: readonly LiveGrant[],
   me: Subject | undefined,
   what: string,
+  backstop?: DatabaseBackstop,
+  nameOf: NameOf = subjectText,
 ): string | undefined {
-  const cause = lockoutCause(scope, everyone, losing, me);
+  const cause = lockoutCause(scope, everyone, losing, me, backstop);
   if (!cause) return undefined;
   const where = scopeText(scope);
   if (cause.kind === "own")
-    return `${what}: refused: it would take ${ADMIN_PERMISSION[scope.kind]} from ${subjectText(cause.who)}, the user of the API key in use, locking this program out of ${where}. Set allowAdminRemoval: true to do it anyway.`;
+    return `${what}: refused: it would take ${ADMIN_PERMISSION[scope.kind]} from ${nameOf(cause.who)}, the user of the API key in use, locking this program out of ${where}. Set allowAdminRemoval: true to do it anyway.`;
   const name = ADMIN_NAME[scope.kind];
-  const names = cause.lost.map((g) => subjectText(g.subject)).join(", ");
+  const names = cause.lost.map((g) => nameOf(g.subject)).join(", ");
   const last = cause.lost.length === 1 ? `is the last ${name}` : `are the last ${name}s`;
-  return `${what}: refused: ${names} ${last} of ${where}; removing them would leave it with no ${name}. Keep one, or set allowAdminRemoval: true to do it anyway.`;
+  // At a database, say why no one else can administer it (orgAdminAccess off, or no org admin left).
+  const alone =
+    scope.kind !== "database" || !backstop
+      ? ""
+      : !backstop.orgAdminAccess
+        ? `, which keeps orgAdminAccess off (no org admin administers it)`
+        : `, and organization ${backstop.organizationId} has no org admin to administer it`;
+  return `${what}: refused: ${names} ${last} of ${where}${alone}; removing them would leave it with no ${name}. Keep one, or set allowAdminRemoval: true to do it anyway.`;
 }

@@ -581,7 +581,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:EthicalWall": {
       description:
-        "An ethical wall over `databaseIds`, for a `reason`, in one of two forms: `people` (emails and\n`*@domain` patterns) walled off, or a matter `team` (with `alsoAllowed`) outside which everyone\nis walled off. `exceptions` admit a person, with who approved it and why, until their `endsOn`\n(by the service's clock); then the person is walled again. The policy pack's ethical-walls rule\nrefuses, at preview, a program granting a walled person access to a walled database. In the\nlive platform, refresh reports each walled person holding permissions on a walled database\n(`breaches`, with who made them when the activity log says) as drift; with `onBreach: \"remove\"`,\nup removes those grants (kept in `removals`), except the last DB_ADMIN of a database and the API\nkey's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's\norganization, where the database keeps orgAdminAccess on, is listed in `unenforceable` with a\nwarning: the API cannot change that setting. Deleting the wall changes no permission.",
+        "An ethical wall over `databaseIds`, for a `reason`, in one of two forms: `people` (emails and\n`*@domain` patterns) walled off, or a matter `team` (with `alsoAllowed`) outside which everyone\nis walled off. `exceptions` admit a person, with who approved it and why, until their `endsOn`\n(by the service's clock); then the person is walled again. The policy pack's ethical-walls rule\nrefuses, at preview, a program granting a walled person access to a walled database. In the\nlive platform, refresh reports each walled person holding permissions on a walled database\n(`breaches`, with who made them when the activity log says) as drift; with `onBreach: \"remove\"`,\nup removes those grants (kept in `removals`), except the last DB_ADMIN of a database no one\nelse administers and the API key's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's\norganization, where the database keeps orgAdminAccess on, is listed in `unenforceable` with a\nwarning: the API cannot change that setting. Deleting the wall changes no permission.",
       inputProperties: {
         databaseIds: {
           type: "array",
@@ -4926,7 +4926,7 @@ export const SCHEMA = {
         madeBy: {
           type: "string",
           description:
-            'Who made it, as the activity log says ("changed at <time> by user 1001 (DATABASE_USER_UPDATED)"), when it does; read at refresh and up.',
+            'Who made it, as the activity log says ("changed at <time> by Ada Lovelace <ada@northwind.example> (user 1001) (DATABASE_USER_UPDATED)"), when it does; read at refresh and up.',
         },
         exceptionEnded: {
           type: "string",

@@ -2,9 +2,10 @@
  * EthicalWall: named people (emails, `*@domain` patterns) walled off named databases, for a
  * reason (issue 26), or, in its matter-team form (issue 37), everyone but the matter team (and
  * `alsoAllowed`); either form admits the people of its approved exceptions while they are in
- * force (by the service's clock). The wall owns no grant: it reads who holds permissions on its databases
- * (E23), reports each walled person who does as a breach, and with `onBreach: "remove"` removes
- * those grants (E24), never the last DB_ADMIN of a database nor the API key's own DB_ADMIN (anti-lockout, access/plan.ts). Org
+ * force (by the service's clock). The wall owns no grant: it reads who holds permissions on its
+ * databases (E23), reports each walled person who does as a breach, and with `onBreach: "remove"`
+ * removes those grants (E24), never the last DB_ADMIN of a database no one else administers nor
+ * the API key's own DB_ADMIN (anti-lockout, access/plan.ts). Org
  * admins reach every database that keeps orgAdminAccess on, which the API cannot turn off: such
  * a walled org admin is reported as `unenforceable`.
  *
@@ -41,7 +42,8 @@ import { serviceNow, today } from "../access/clock";
 import { CalendarDay } from "./support/expiry";
 import { changedBy, targetOfGrant } from "./support/whoChanged";
 import { lockoutEach } from "../access/plan";
-import { listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
+import { describedDatabase, listedDatabaseUsers, removeGrant } from "../access/databaseGrants";
+import { backstopOf } from "./support/lockout";
 import { listedMembers } from "../access/orgPeople";
 
 /** What a wall does about a breach it finds in the live platform. */
@@ -172,7 +174,7 @@ export interface WallBreach {
   permissions: DatabasePermission[];
   /** Why `onBreach: "remove"` left the grant in place (anti-lockout); absent when it can be removed. */
   keptBecause?: string;
-  /** Who made it, as the activity log says ("changed at <time> by user 1001 (DATABASE_USER_UPDATED)"), when it does; read at refresh and up. */
+  /** Who made it, as the activity log says ("changed at <time> by Ada Lovelace <ada@northwind.example> (user 1001) (DATABASE_USER_UPDATED)"), when it does; read at refresh and up. */
   madeBy?: string;
   /** The person's exception that has ended, when one had admitted them. */
   exceptionEnded?: string;
@@ -270,7 +272,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
   const orgAdminReach: Record<string, number> = {};
   const admitted = (email: string) => admittedBy(exceptions, email, day) !== undefined;
   for (const databaseId of inputs.databaseIds) {
-    const db = await client.call("GetDatabase", { databaseId });
+    const db = await describedDatabase(client, databaseId);
     const orgId = db.owningOrganizationId;
     if (db.orgAdminAccess) orgAdminReach[String(databaseId)] = orgId;
     // A key that may not list the organization's members still sees the database's users.
@@ -334,8 +336,8 @@ async function withMakers(client: ReviewAdminClient, breaches: WallBreach[]): Pr
 
 /**
  * Marks the breaches a removal must leave, by the anti-lockout rule of every resource
- * (access/plan.ts): DB_ADMIN of the API key's own user, and the last DB_ADMIN of a database
- * (counting the removals before it).
+ * (access/plan.ts): DB_ADMIN of the API key's own user, and the last DB_ADMIN of a database no one
+ * else administers (counting the removals before it).
  */
 async function markKept(client: ReviewAdminClient, breaches: WallBreach[]): Promise<WallBreach[]> {
   const user = await currentUser(client);
@@ -349,17 +351,19 @@ async function markKept(client: ReviewAdminClient, breaches: WallBreach[]): Prom
       subject: { userId: u.user.id },
       permissions: u.permissions,
     }));
-    const causes = lockoutEach(
-      scope,
-      everyone,
-      here.map((b) => ({ scope, subject: { userId: b.userId }, permissions: b.permissions })),
-      me,
-    );
+    const removals = here.map((b) => ({ scope, subject: { userId: b.userId }, permissions: b.permissions }));
+    let causes = lockoutEach(scope, everyone, removals, me);
+    // Who else administers the database is read only when its last DB_ADMIN would go.
+    if (causes.some((c) => c?.kind === "lastAdmins"))
+      causes = lockoutEach(scope, everyone, removals, me, await backstopOf(client, scope, false));
     here.forEach((b, i) => {
       const cause = causes[i];
       if (cause?.kind === "own") kept.set(b, `it is the grant of the API key's own user (anti-lockout)`);
       if (cause?.kind === "lastAdmins")
-        kept.set(b, `it is the last DB_ADMIN of database ${databaseId} (anti-lockout): name another DB_ADMIN first`);
+        kept.set(
+          b,
+          `it is the last DB_ADMIN of database ${databaseId}, and no org admin administers it (anti-lockout): name another DB_ADMIN first`,
+        );
     });
   }
   return breaches.map((b) => (kept.has(b) ? { ...b, keptBecause: kept.get(b)! } : b));
@@ -531,8 +535,8 @@ export const ethicalWall = defineResource<Inputs, EthicalWallState>({
  * refuses, at preview, a program granting a walled person access to a walled database. In the
  * live platform, refresh reports each walled person holding permissions on a walled database
  * (`breaches`, with who made them when the activity log says) as drift; with `onBreach: "remove"`,
- * up removes those grants (kept in `removals`), except the last DB_ADMIN of a database and the API
- * key's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's
+ * up removes those grants (kept in `removals`), except the last DB_ADMIN of a database no one
+ * else administers and the API key's own DB_ADMIN (anti-lockout, said in the message). A walled org admin of a database's
  * organization, where the database keeps orgAdminAccess on, is listed in `unenforceable` with a
  * warning: the API cannot change that setting. Deleting the wall changes no permission.
  */

@@ -9,6 +9,7 @@ import { hasPassed } from "../../provider/access/clock";
 import { claimKeysOf, isPrivileged, standingOn, wallCovers, type Grant, type Scope } from "../../contract/grants";
 import {
   differs,
+  lastAdminsNote,
   lockoutCause,
   lockoutEach,
   lockoutRefusal,
@@ -164,18 +165,47 @@ describe("anti-lockout: one rule for organizations and databases", () => {
     );
   });
 
-  it("keeps the last DB_ADMIN of a database, as the last org admin of an organization", () => {
+  it("keeps the last DB_ADMIN of a database no one else administers: orgAdminAccess off, no org admin left, or not known", () => {
     const users = [dbUser(1004, ["DB_ADMIN"]), dbUser(1005, ["DB_UPLOAD"])];
     expect(lockoutCause(DB, users, [users[0]!], undefined)).toEqual({ kind: "lastAdmins", lost: [users[0]] });
     expect(lockoutRefusal(DB, users, [users[0]!], undefined, "updating DatabaseUsers of database 2001")).toBe(
       "updating DatabaseUsers of database 2001: refused: user 1004 is the last DB_ADMIN of database 2001; removing them would leave it with no DB_ADMIN. Keep one, or set allowAdminRemoval: true to do it anyway.",
     );
+    const off = { organizationId: 102, orgAdminAccess: false, orgAdmins: 2 };
+    expect(lockoutRefusal(DB, users, [users[0]!], undefined, "x", off)).toBe(
+      "x: refused: user 1004 is the last DB_ADMIN of database 2001, which keeps orgAdminAccess off (no org admin administers it); removing them would leave it with no DB_ADMIN. Keep one, or set allowAdminRemoval: true to do it anyway.",
+    );
+    const noOrgAdmin = { organizationId: 102, orgAdminAccess: true, orgAdmins: 0 };
+    expect(lockoutRefusal(DB, users, [users[0]!], undefined, "x", noOrgAdmin)).toBe(
+      "x: refused: user 1004 is the last DB_ADMIN of database 2001, and organization 102 has no org admin to administer it; removing them would leave it with no DB_ADMIN. Keep one, or set allowAdminRemoval: true to do it anyway.",
+    );
+    expect(lastAdminsNote(DB, users, [users[0]!], off, "x")).toBeUndefined();
     // With another DB_ADMIN left, only the key's own user is kept.
     const two = [...users, dbUser(1006, ["DB_ADMIN"])];
     expect(lockoutCause(DB, two, [two[0]!], undefined)).toBeUndefined();
+    expect(lastAdminsNote(DB, two, [two[0]!], { organizationId: 102, orgAdminAccess: true, orgAdmins: 1 }, "x")).toBeUndefined();
     expect(lockoutRefusal(DB, two, [two[0]!], { userId: 1004, email: "barbara@x" }, "deleting Y")).toBe(
       "deleting Y: refused: it would take DB_ADMIN from barbara@x (user 1004), the user of the API key in use, locking this program out of database 2001. Set allowAdminRemoval: true to do it anyway.",
     );
+  });
+
+  it("lets a database's last DB_ADMIN go when its organization's org admins administer it, and says so", () => {
+    const users = [dbUser(1004, ["DB_ADMIN"]), dbUser(1005, ["DB_UPLOAD"])];
+    const backstop = { organizationId: 102, orgAdminAccess: true, orgAdmins: 2 };
+    expect(lockoutCause(DB, users, [users[0]!], undefined, backstop)).toBeUndefined();
+    expect(lockoutRefusal(DB, users, [users[0]!], undefined, "updating DatabaseUsers of database 2001", backstop)).toBeUndefined();
+    expect(lastAdminsNote(DB, users, [users[0]!], backstop, "updating DatabaseUsers of database 2001")).toBe(
+      "updating DatabaseUsers of database 2001: user 1004 loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's 2 org admins still administer it (orgAdminAccess is on)",
+    );
+    // The key's own DB_ADMIN stays whatever the backstop, and an organization's last org admin has none.
+    expect(lockoutCause(DB, users, [users[0]!], { userId: 1004 }, backstop)?.kind).toBe("own");
+    const admins = [member("ada@x", 1001, ["ORG_ADMIN"])];
+    expect(lockoutCause(ORG, admins, [admins[0]!], undefined, backstop)?.kind).toBe("lastAdmins");
+    // One after another (a wall's breaches): with the backstop, the last one may go too.
+    expect(lockoutEach(DB, [...users, dbUser(1006, ["DB_ADMIN"])], [users[0]!, dbUser(1006, ["DB_ADMIN"])], undefined, backstop)).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 
   it("judges nothing when nobody loses anything guarded; invitations are not admins", () => {

@@ -103,14 +103,19 @@ describe("review: the wall compliance report in the packet", () => {
             email: "linus@example.com",
             permissions: ["DB_UPLOAD"],
             madeAt,
-            madeBy: `user ${U.orgAdmin}`,
+            madeBy: `Ada Lovelace <ada@northwind.example> (user ${U.orgAdmin})`,
             fixedAt: removedAt,
             fixedBy: 'the wall (onBreach "remove")',
             status: "fixed",
           },
         ],
         unenforceable: [
-          expect.objectContaining({ userId: U.aiAdmin, email: "ken@northwind.example", madeAt: orgAdminAt, madeBy: `user ${U.orgAdmin}` }),
+          expect.objectContaining({
+            userId: U.aiAdmin,
+            email: "ken@northwind.example",
+            madeAt: orgAdminAt,
+            madeBy: `Ada Lovelace <ada@northwind.example> (user ${U.orgAdmin})`,
+          }),
         ],
         exceptionsInForce: [ADA_EXCEPTION],
       }),
@@ -134,12 +139,12 @@ describe("review: the wall compliance report in the packet", () => {
     expect(md).toContain("### nvc-team: matter team on database 2001 (NvC matter team)");
     expect(md).toContain("Breaches: 1 (1 fixed, 0 open). Unenforceable: 1. Exceptions in force: 1.");
     expect(md).toContain(
-      '| linus@example.com (user 1011) | 2001 | DB_UPLOAD | 2026-11-22 12:00 UTC | user 1001 | 2026-11-25 12:00 UTC | the wall (onBreach "remove") | fixed |',
+      '| linus@example.com (user 1011) | 2001 | DB_UPLOAD | 2026-11-22 12:00 UTC | Ada Lovelace <ada@northwind.example> (user 1001) | 2026-11-25 12:00 UTC | the wall (onBreach "remove") | fixed |',
     );
     expect(md).toContain(
       "- ken@northwind.example (user 1010) on database 2001: an org admin of organization 102, and database 2001 keeps orgAdminAccess on",
     );
-    expect(md).toContain("; made org admin at 2026-11-30 12:00 UTC by user 1001.");
+    expect(md).toContain("; made org admin at 2026-11-30 12:00 UTC by Ada Lovelace <ada@northwind.example> (user 1001).");
     expect(md).toContain(
       "- ada@northwind.example (approved by grace@northwind.example: administers the platform; client consent NVC-1; until 2099-01-01)",
     );
@@ -151,7 +156,7 @@ describe("review: the wall compliance report in the packet", () => {
     expect(page).toContain("<h3>nvc-team: matter team on database 2001 (NvC matter team)</h3>");
     expect(page).toContain("<p>Breaches: 1 (1 fixed, 0 open). Unenforceable: 1. Exceptions in force: 1.</p>");
     expect(page).toContain(
-      `<tr class="fixed"><td>linus@example.com (user 1011)</td><td>2001</td><td>DB_UPLOAD</td><td>2026-11-22 12:00 UTC</td><td>user 1001</td><td>2026-11-25 12:00 UTC</td><td>the wall (onBreach &quot;remove&quot;)</td><td>fixed</td></tr>`,
+      `<tr class="fixed"><td>linus@example.com (user 1011)</td><td>2001</td><td>DB_UPLOAD</td><td>2026-11-22 12:00 UTC</td><td>Ada Lovelace &lt;ada@northwind.example&gt; (user 1001)</td><td>2026-11-25 12:00 UTC</td><td>the wall (onBreach &quot;remove&quot;)</td><td>fixed</td></tr>`,
     );
     expect(page).toContain("ken@northwind.example (user 1010) on database 2001: an org admin of organization 102");
     expect(page).toContain("ada@northwind.example (approved by grace@northwind.example: administers the platform; client consent NVC-1");

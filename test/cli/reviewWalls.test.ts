@@ -77,7 +77,7 @@ describe("review walls", () => {
             email: "linus@example.com",
             permissions: ["DB_UPLOAD"],
             madeAt,
-            madeBy: `user ${U.orgAdmin}`,
+            madeBy: `Ada Lovelace <ada@northwind.example> (user ${U.orgAdmin})`,
             fixedAt: removedAt,
             fixedBy: 'the wall (onBreach "remove")',
             status: "fixed",
@@ -91,7 +91,7 @@ describe("review walls", () => {
             email: "ken@northwind.example",
             why: `an org admin of organization ${SEEDED.org}, and database ${DB} keeps orgAdminAccess on: org admins reach it, which the API cannot turn off (turn orgAdminAccess off in the web application, or take ORG_ADMIN from ken@northwind.example)`,
             madeAt: orgAdminAt,
-            madeBy: `user ${U.orgAdmin}`,
+            madeBy: `Ada Lovelace <ada@northwind.example> (user ${U.orgAdmin})`,
           },
         ],
         exceptionsInForce: [ADA_EXCEPTION],
@@ -101,7 +101,7 @@ describe("review walls", () => {
     const md = fs.readFileSync(path.join(out, "walls.md"), "utf8");
     expect(md).toContain("## nvc-team: matter team on database 2001 (NvC matter team)");
     expect(md).toContain(
-      `| linus@example.com (user 1011) | 2001 | DB_UPLOAD | ${report.walls[0].breaches[0].madeAt} | user 1001 | ${removedAt} | the wall (onBreach "remove") | fixed |`,
+      `| linus@example.com (user 1011) | 2001 | DB_UPLOAD | ${report.walls[0].breaches[0].madeAt} | Ada Lovelace <ada@northwind.example> (user 1001) | ${removedAt} | the wall (onBreach "remove") | fixed |`,
     );
     expect(md).toContain(`- ken@northwind.example (user 1010) on database 2001: an org admin of organization 102`);
     expect(md).toContain(

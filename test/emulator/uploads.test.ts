@@ -414,8 +414,9 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
         authorization: `Bearer ${emu.keys.orgAdmin}`,
         "content-type": "application/json",
       });
+      // Polled for longer than the default second: on a loaded machine the server notices a hang-up later.
       await expect
-        .poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status]))
+        .poll(() => emu.traffic.log.list().map((e) => [e.operation, e.status]), { timeout: 15_000 })
         .toEqual([
           ["PutSourceFilePart", 0],
           ["PostOrganizationUsers", 0],

@@ -154,8 +154,11 @@ describe("the drift gate (default: failOnPrivileged)", () => {
 
     // The drift job of docs/gitops.md fails naming them, who made them what, and how to decide; once, no stack trace.
     const drift = await failureOf(s.preview(program, { refresh: true, expectNoChanges: true }));
-    const mallory = /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/;
-    const dbGate = new RegExp(`user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN; changed at \\S+ by user 1005 \\(DATABASE_USER_UPDATED\\)\\)`);
+    const mallory =
+      /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Frances Allen <frances@northwind\.example> \(user 1005\) \(USER_ADDED\)\)/;
+    const dbGate = new RegExp(
+      `user ${dbAdmin} \\([^)]*\\) \\(DB_ADMIN; changed at \\S+ by Frances Allen <frances@northwind\\.example> \\(user 1005\\) \\(DATABASE_USER_UPDATED\\)\\)`,
+    );
     expect(mallory.test(drift) || dbGate.test(drift), drift).toBe(true);
     expect(drift).toMatch(/nobody decided about: .*Declare them in the roster's (members|users)/);
     const transcript = s.lastTranscript.text;

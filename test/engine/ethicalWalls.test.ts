@@ -3,7 +3,8 @@
  * policy pack's ethical-walls rule): a program walling ken@northwind.example and
  * *@contoso-counsel.example off database 2001 fails its preview under the pack when a roster
  * grants Ken access; grants made in the web application are found by refresh (drift) and removed
- * by up with onBreach "remove", except the last DB_ADMIN (anti-lockout, said so); a walled org
+ * by up with onBreach "remove", the last DB_ADMIN too while the organization's org admins still
+ * administer the database (anti-lockout keeps it only where no one else can); a walled org
  * admin of a database that keeps orgAdminAccess on is reported as unenforceable. Matter-team walls
  * (issue 37): a program granting outside the team fails its preview under the pack; an outsider
  * added in the web app is found at refresh with who added them and removed by up; an approved
@@ -72,7 +73,7 @@ async function breachInWebApp(): Promise<number> {
 
 describe("EthicalWall in the live platform", () => {
   it.each(FACES)(
-    "refresh shows web-app grants across the wall as drift; up removes them (onBreach remove), but not the last DB_ADMIN (%s)",
+    "refresh shows web-app grants across the wall as drift; up removes them (onBreach remove), the last DB_ADMIN too: org admins still administer 2001 (%s)",
     async (_face, ra) => {
       const s = world.freshStack();
       const wall = (onBreach: OnBreach = "remove") => wallOf(onBreach, ra);
@@ -83,7 +84,9 @@ describe("EthicalWall in the live platform", () => {
       const refresh = await s.refresh();
       expect(refresh.steps.find((st) => st.name === "nvc-wall")!.op).toBe("refresh-changed");
       // Who made each breach, from the activity log: the web app's acting user (Ada, the organization's first org admin).
-      const madeBy = expect.stringMatching(/^changed at \S+ by user 1001 \(DATABASE_USER_UPDATED\)$/);
+      const madeBy = expect.stringMatching(
+        /^changed at \S+ by Ada Lovelace <ada@northwind\.example> \(user 1001\) \(DATABASE_USER_UPDATED\)$/,
+      );
       expect(s.find("nvc-wall")!.outputs.breaches).toEqual([
         { databaseId: DB, userId: KEN, email: "ken@northwind.example", permissions: ["DB_UPLOAD"], madeBy },
         {
@@ -91,24 +94,22 @@ describe("EthicalWall in the live platform", () => {
           userId: counsel,
           email: "counsel@contoso-counsel.example",
           permissions: ["DB_ADMIN"],
-          keptBecause: `it is the last DB_ADMIN of database ${DB} (anti-lockout): name another DB_ADMIN first`,
           madeBy,
         },
       ]);
       expect(logsOf(refresh)).toMatch(
-        /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001 \(DATABASE_USER_UPDATED\)\), which the wall closes to them \(Ken advised Contoso on this matter\)/,
+        /breach: ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001 \(changed at \S+ by Ada Lovelace <ada@northwind\.example> \(user 1001\) \(DATABASE_USER_UPDATED\)\), which the wall closes to them \(Ken advised Contoso on this matter\)/,
       );
       // The GitOps drift job fails on it.
       expect(await failureOf(s.preview(wall(), { refresh: true, expectNoChanges: true }))).toBeInstanceOf(RunError);
 
       const up = await s.up(wall());
       expect(logsOf(up)).toMatch(/removed ken@northwind\.example \(user 1010\) holds DB_UPLOAD on database 2001/);
-      expect(logsOf(up)).toMatch(
-        /counsel@contoso-counsel\.example .* left in place: it is the last DB_ADMIN of database 2001 \(anti-lockout\)/,
-      );
+      // 2001 keeps orgAdminAccess on and 102 has an org admin (Ada): its last DB_ADMIN may go (anti-lockout, access/plan.ts).
+      expect(logsOf(up)).toMatch(/removed counsel@contoso-counsel\.example \(user \d+\) holds DB_ADMIN on database 2001/);
       expect(world.emu.store.databases.findUser(DB, KEN)).toBeUndefined();
-      expect(world.emu.store.databases.findUser(DB, counsel)?.permissions).toEqual(["DB_ADMIN"]);
-      // What is left is what the wall may not remove: no change a further up could make.
+      expect(world.emu.store.databases.findUser(DB, counsel)).toBeUndefined();
+      // Nothing left across the wall: no change a further up could make.
       await s.preview(wall(), { expectNoChanges: true });
     },
   );
@@ -246,7 +247,7 @@ describe("matter-team walls (issue 37)", () => {
       );
       const refresh = await s.refresh();
       expect(logsOf(refresh)).toMatch(
-        /breach: linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001/,
+        /breach: linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by Ada Lovelace <ada@northwind\.example> \(user 1001\)/,
       );
       expect(logsOf(refresh)).toMatch(
         /exception in force: margaret@northwind\.example \(approved by grace@northwind\.example: production; until /,

@@ -401,14 +401,14 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(clean.ok, transcript(clean)).toBe(true);
     expect(clean.jobs.drift!.steps.at(-1)).toMatchObject({ name: "Access expiring this week", ran: true, ok: true });
 
-    // In the web application, Frances (user 1005) makes an outsider an org admin, and someone removes Margaret's grant.
+    // In the web application, Grace (user 1002) makes an outsider an org admin, and someone removes Margaret's grant.
     await control(emu.url, "POST", "/clock", { advanceMs: 60_000 });
     const added = await control(emu.url, "POST", `/organizations/${SEEDED.org}/members`, {
       email: MALLORY,
       firstName: "Mallory",
       lastName: "Evil",
       permissions: ["ORG_ADMIN"],
-      actingUserId: SEEDED.users.legalHoldAdmin,
+      actingUserId: SEEDED.users.parentAdminUser,
     });
     expect(added.status).toBe(201);
     expect((await control(emu.url, "DELETE", `/databases/${DB}/users/${MARGARET}`)).status).toBe(204);
@@ -418,7 +418,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const job = drifted.jobs.drift!;
     const action = actionOf(job);
     expect(action.failed).toMatch(
-      /1 person the program does not declare holds privileged access nobody decided about: mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/,
+      /1 person the program does not declare holds privileged access nobody decided about: mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
     );
     expect(action.log).not.toMatch(/\n\s+at \S+ \(/); // no stack trace
     // if: always(): the list of what expires runs after the failed check, logged in by the action.
@@ -431,7 +431,9 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const run = await runWorkflow("up.yml", event("workflow_dispatch", "refs/heads/main"));
     expect(run.ok).toBe(false);
     const action = actionOf(run.jobs.up!);
-    expect(action.failed).toMatch(/mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/);
+    expect(action.failed).toMatch(
+      /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
+    );
     expect(action.log).not.toMatch(/\n\s+at \S+ \(/);
     expect(writes()).toEqual({ PutDatabaseUser: 1 });
     expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);

@@ -23,11 +23,11 @@ describe("pulumi refresh names who changed a member", () => {
     const applied = s.find("alan")!.outputs.appliedAt as string;
     expect(Date.parse(applied)).toBeGreaterThan(0);
 
-    // Frances, in the web app, a moment later.
+    // Grace, in the web app, a moment later: the refresh names her as the review packet does.
     world.emu.store.clock.advance(2_000);
     const changed = await control(world.emu.url, "PATCH", `/organizations/${ORG}/members/${U.member}`, {
       permissions: [],
-      actingUserId: U.legalHoldAdmin,
+      actingUserId: U.parentAdminUser,
     });
     expect(changed.status).toBe(200);
     const at = new Date(world.emu.store.clock.now()).toISOString().slice(0, 16);
@@ -36,7 +36,7 @@ describe("pulumi refresh names who changed a member", () => {
     const lines = refresh.logs.map((l) => l.line).join("\n");
     expect(lines).toMatch(
       new RegExp(
-        `refreshing OrgMember alan@northwind\\.example in organization 102: changed outside this program: changed at ${at}\\S* by user ${U.legalHoldAdmin} \\(USER_UPDATED\\)`,
+        `refreshing OrgMember alan@northwind\\.example in organization 102: changed outside this program: changed at ${at}\\S* by Grace Hopper <grace@northwind\\.example> \\(user ${U.parentAdminUser}\\) \\(USER_UPDATED\\)`,
       ),
     );
     expect(s.find("alan")!.outputs.appliedAt).toBe(applied);

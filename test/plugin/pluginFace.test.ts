@@ -380,7 +380,9 @@ describe("the plugin face", () => {
 
       const since = writesFrom(east);
       const preview = await failureOf(s.preview(program, { refresh: true }));
-      expect(preview).toMatch(/nobody decided about: .*mallory@evil\.example \(ORG_ADMIN; changed at \S+ by user 1005 \(USER_ADDED\)\)/);
+      expect(preview).toMatch(
+        /nobody decided about: .*mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Frances Allen <frances@northwind\.example> \(user 1005\) \(USER_ADDED\)\)/,
+      );
       expect(since()).toEqual([]);
 
       // Refresh records them; the repair up applies the rest, then fails naming them.

@@ -82,11 +82,16 @@ describe("DatabaseUserPermissions", () => {
           expect(s?.inputs.permissions).toEqual(["DB_ADMIN"]);
           expect(s?.outputs.adopted).toBe(false);
           expect((await d.preview(alanInputs)).op).toBe("update");
-          // Alan is now the database's only DB_ADMIN: taking it back is anti-lockout's to refuse, unless allowed.
-          await expect(d.up(alanInputs)).rejects.toThrow(/refused: user 1003 is the last DB_ADMIN of database 2001/);
-          const r = await d.up({ ...alanInputs, allowAdminRemoval: true });
+          // Alan is now the database's only DB_ADMIN, but 2001 keeps orgAdminAccess on and 102 has an org
+          // admin: anti-lockout lets it go back, saying who loses DB_ADMIN.
+          const r = await d.up(alanInputs);
           expect(r.op).toBe("update");
           expect(r.outs.permissions).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+          expect(run.plugin.logs.map((l) => l.line)).toContainEqual(
+            expect.stringMatching(
+              /Alan Turing <alan@northwind\.example> \(user 1003\) loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's org admin still administers it/,
+            ),
+          );
         });
         expect(permsOf(DB, U.member)).toEqual(["DB_DELETE", "DB_UPLOAD"]);
       });
@@ -180,7 +185,7 @@ describe("DatabaseUserPermissions", () => {
         {
           property: "permissions",
           reason: expect.stringMatching(
-            /^creating DatabaseUserPermissions of user 1004 on database 2002: refused: it would take DB_ADMIN from barbara@northwind\.example \(user 1004\), the user of the API key in use, locking this program out of database 2002\. Set allowAdminRemoval: true to do it anyway\.$/,
+            /^creating DatabaseUserPermissions of user 1004 on database 2002: refused: it would take DB_ADMIN from Barbara Liskov <barbara@northwind\.example> \(user 1004\), the user of the API key in use, locking this program out of database 2002\. Set allowAdminRemoval: true to do it anyway\.$/,
           ),
         },
       ]);
@@ -192,7 +197,7 @@ describe("DatabaseUserPermissions", () => {
     }, as);
     await world().run(async (run) => {
       await expect((await res(run, "barbara")).up(barbara)).rejects.toThrow(
-        /permissions: creating .*refused: it would take DB_ADMIN from barbara@northwind\.example \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
+        /permissions: creating .*refused: it would take DB_ADMIN from Barbara Liskov <barbara@northwind\.example> \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
       );
     }, as);
     expect(sent.writes()).toEqual([]);

@@ -129,7 +129,7 @@ describe("EthicalWall", () => {
       const up = await (await res(run, "team")).up(inputs);
       const said = run.plugin.logs.map((l) => l.line).join("\n");
       expect(said).toMatch(
-        /removed linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by user 1001 \(DATABASE_USER_UPDATED\)\)/,
+        /removed linus@example\.com \(user 1011\) holds DB_UPLOAD on database 2001 \(changed at \S+ by Ada Lovelace <ada@northwind\.example> \(user 1001\) \(DATABASE_USER_UPDATED\)\)/,
       );
       return up;
     });

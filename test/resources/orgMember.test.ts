@@ -271,7 +271,7 @@ describe("OrgMember anti-lockout", () => {
       await world().run(async (run) => {
         const d = await res(run, "ada");
         await expect(d.preview({ ...ada, permissions: [] })).rejects.toThrow(
-          /refused: it would take ORG_ADMIN from ada@northwind.example .*the user of the API key/,
+          /refused: it would take ORG_ADMIN from Ada Lovelace <ada@northwind.example> .*the user of the API key/,
         );
         expect((await d.preview({ ...ada, permissions: UNKNOWN })).op).toBe("update");
       });
@@ -294,7 +294,7 @@ describe("OrgMember anti-lockout", () => {
     await world().run(async (run) => {
       const failed = await failuresOfPreview(await res(run, "ada-new"), ada);
       expect(failed.map((f) => `${f.property}: ${f.reason}`)).toEqual([
-        "permissions: creating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example (user 1001), " +
+        "permissions: creating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from Ada Lovelace <ada@northwind.example> (user 1001), " +
           "the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
       ]);
       // Permissions not known yet are judged at up; allowAdminRemoval lets it through.
@@ -303,7 +303,7 @@ describe("OrgMember anti-lockout", () => {
     }, here);
     await world().run(async (run) => {
       await expect((await res(run, "ada-new")).up(ada)).rejects.toThrow(
-        /permissions: creating OrgMember .*refused: it would take ORG_ADMIN from ada@northwind.example/,
+        /permissions: creating OrgMember .*refused: it would take ORG_ADMIN from Ada Lovelace <ada@northwind.example>/,
       );
     }, here);
     expect(sent.writes()).toEqual([]);
@@ -318,7 +318,9 @@ describe("OrgMember anti-lockout", () => {
         expect(await failuresOfPreview(await res(run, "ada-by-org-key"), inputs)).toEqual([
           {
             property: "permissions",
-            reason: expect.stringMatching(/refused: ada@northwind.example \(user 1001\) is the last org admin of organization 102/),
+            reason: expect.stringMatching(
+              /refused: Ada Lovelace <ada@northwind.example> \(user 1001\) is the last org admin of organization 102/,
+            ),
           },
         ]);
       },

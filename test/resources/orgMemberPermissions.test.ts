@@ -233,7 +233,7 @@ describe("OrgMemberPermissions anti-lockout", () => {
     await world().run(async (run) => {
       const d = await res(run, "ada");
       await expect(d.preview({ ...ada, permissions: ["AI_ADMIN"] })).rejects.toThrow(
-        /^updating OrgMemberPermissions of ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example \(user 1001\), the user of the API key in use.*allowAdminRemoval: true/,
+        /^updating OrgMemberPermissions of ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from Ada Lovelace <ada@northwind.example> \(user 1001\), the user of the API key in use.*allowAdminRemoval: true/,
       );
       // A value not known yet at preview is not refused: the guard runs again at update with the real value.
       expect((await d.preview({ ...ada, permissions: UNKNOWN })).op).toBe("update");
@@ -264,7 +264,7 @@ describe("OrgMemberPermissions anti-lockout", () => {
         const d = await res(run, "ada-by-org-key");
         await d.up({ organizationId: ORG, userId: U.orgAdmin, permissions: ["ORG_ADMIN"] });
         await expect(d.preview({ organizationId: ORG, userId: U.orgAdmin, permissions: [] })).rejects.toThrow(
-          /refused: ada@northwind.example \(user 1001\) is the last org admin of organization 102/,
+          /refused: Ada Lovelace <ada@northwind.example> \(user 1001\) is the last org admin of organization 102/,
         );
       },
       { key: world().emu.keys.orgKey },

@@ -244,7 +244,7 @@ describe("DatabaseUsers", () => {
         await expect(
           d.up({ databaseId: SEEDED.databases.restricted, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } }),
         ).rejects.toThrow(
-          /refused: it would take DB_ADMIN from \S+ \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
+          /refused: it would take DB_ADMIN from Barbara Liskov <barbara@northwind\.example> \(user 1004\), the user of the API key in use, locking this program out of database 2002/,
         );
       },
       { key: world().emu.keys.databaseAdmin },
@@ -252,38 +252,69 @@ describe("DatabaseUsers", () => {
     expect(sent.writes()).toEqual([]);
   });
 
-  it("keeps the last DB_ADMIN of a database, as the last org admin of an organization, unless allowAdminRemoval", SCENARIO, async () => {
-    // An organization key: no user of its own, so only "the last DB_ADMIN" protects anyone.
-    store().databases.setUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
-    const roster = { databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } };
-    const refusal =
-      /^updating DatabaseUsers of database 2001: refused: user 1004 is the last DB_ADMIN of database 2001; removing them would leave it with no DB_ADMIN\. Keep one, or set allowAdminRemoval: true to do it anyway\.$/;
-    const asOrg = { key: world().emu.keys.orgKey };
-    await step("the first up keeps the DB_ADMIN in the map", () =>
-      world().run(
-        async (run) =>
-          (await res(run, "nvc", "DatabaseUsers")).up({
-            ...roster,
-            users: { ...roster.users, [SEEDED.users.databaseAdmin]: ["DB_ADMIN"] },
-          }),
-        asOrg,
-      ),
-    );
-    await step("leaving them out is refused at preview and at up, writing nothing", async () => {
-      const sent = record();
-      await world().run(async (run) => {
-        const d = await res(run, "nvc", "DatabaseUsers");
-        await expect(d.preview(roster)).rejects.toThrow(refusal);
-        await expect(d.up(roster)).rejects.toThrow(refusal);
-      }, asOrg);
-      expect(sent.writes()).toEqual([]);
-      expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
-    });
-    await step("allowAdminRemoval removes them", async () => {
-      await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up({ ...roster, allowAdminRemoval: true }), asOrg);
-      expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
-    });
-  });
+  it(
+    "a database's last DB_ADMIN: kept when no org admin is left to administer it, unless allowAdminRemoval; else let go, and said",
+    SCENARIO,
+    async () => {
+      // An organization key: no user of its own, so only "the last DB_ADMIN" protects anyone. 2001 keeps orgAdminAccess on.
+      store().databases.setUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+      const roster = { databaseId: DB, mode: "authoritative", users: { [SEEDED.users.member]: ["DB_UPLOAD"] } };
+      const refusal =
+        /^updating DatabaseUsers of database 2001: refused: Barbara Liskov <barbara@northwind\.example> \(user 1004\) is the last DB_ADMIN of database 2001, and organization 102 has no org admin to administer it; removing them would leave it with no DB_ADMIN\. Keep one, or set allowAdminRemoval: true to do it anyway\.$/;
+      const asOrg = { key: world().emu.keys.orgKey };
+      await step("the first up keeps the DB_ADMIN in the map", () =>
+        world().run(
+          async (run) =>
+            (await res(run, "nvc", "DatabaseUsers")).up({
+              ...roster,
+              users: { ...roster.users, [SEEDED.users.databaseAdmin]: ["DB_ADMIN"] },
+            }),
+          asOrg,
+        ),
+      );
+      await step(
+        "with no org admin left in organization 102, leaving them out is refused at preview and at up, writing nothing",
+        async () => {
+          store().members.update(ORG, SEEDED.users.orgAdmin, { permissions: [] });
+          const sent = record();
+          await world().run(async (run) => {
+            const d = await res(run, "nvc", "DatabaseUsers");
+            await expect(d.preview(roster)).rejects.toThrow(refusal);
+            await expect(d.up(roster)).rejects.toThrow(refusal);
+          }, asOrg);
+          expect(sent.writes()).toEqual([]);
+          expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions).toEqual(["DB_ADMIN"]);
+        },
+      );
+      await step("allowAdminRemoval removes them", async () => {
+        await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).up({ ...roster, allowAdminRemoval: true }), asOrg);
+        expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
+      });
+      await step(
+        "with an org admin back, a DB_ADMIN given in the web app goes at the next up, no flag: the preview says who loses it, once",
+        async () => {
+          store().members.update(ORG, SEEDED.users.orgAdmin, { permissions: ["ORG_ADMIN"] });
+          store().databases.setUser(DB, SEEDED.users.databaseAdmin, ["DB_ADMIN"]);
+          const note =
+            "updating DatabaseUsers of database 2001: Barbara Liskov <barbara@northwind.example> (user 1004) loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's org admin still administers it (orgAdminAccess is on)";
+          // The drift job's refresh finds the DB_ADMIN; the next preview takes it.
+          await world().run(async (run) => (await res(run, "nvc", "DatabaseUsers")).refresh(), asOrg);
+          const said = await world().run(async (run) => {
+            await (await res(run, "nvc", "DatabaseUsers")).preview(roster);
+            return run.plugin.logs.map((l) => l.line);
+          }, asOrg);
+          expect(said.filter((l) => l.includes(note))).toHaveLength(1);
+          const up = await world().run(async (run) => {
+            const r = await (await res(run, "nvc", "DatabaseUsers")).up(roster);
+            return { op: r.op, said: run.plugin.logs.map((l) => l.line) };
+          }, asOrg);
+          expect(up.op).toBe("update");
+          expect(up.said.filter((l) => l.includes(note))).toHaveLength(1);
+          expect(store().databases.findUser(DB, SEEDED.users.databaseAdmin)?.permissions ?? []).toEqual([]);
+        },
+      );
+    },
+  );
 });
 
 describe("batched reads and writes", () => {

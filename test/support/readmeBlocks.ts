@@ -268,4 +268,6 @@ export const NOT_RUN: Record<string, string> = {
     "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
   "creating OrgMember someone@example.com in organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)":
     "an error message shown as an example; test/resources/*.test.ts check that wording",
+  "updating DatabaseUsers of database 2001: Barbara Liskov <barbara@northwind.example> (user 1004) loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's org admin still administers it (orgAdminAccess is on)":
+    "a preview's message shown as an example; test/engine/lockout.test.ts and test/resources/rosters.test.ts check that wording",
 };

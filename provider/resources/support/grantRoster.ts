@@ -194,7 +194,14 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
   }
 
   /** Anti-lockout at preview (lockout.ts), on everyone live at the scope, managed or not. */
-  async function guardLockout(client: ReviewAdminClient, inputs: I, everyone: Record<string, L>, plan: AccessPlan, action: string) {
+  async function guardLockout(
+    client: ReviewAdminClient,
+    inputs: I,
+    everyone: Record<string, L>,
+    plan: AccessPlan,
+    action: string,
+    refresh = false,
+  ) {
     // Nothing taken, nothing to judge: everyone as grants costs a second at 28,007 people.
     if (inputs.allowAdminRemoval || plan.losing.length === 0) return;
     const grants = liveGrants(scopeOf(inputs), everyone);
@@ -203,6 +210,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
       Object.values(grants),
       plan.losing.map((k) => grants[k]!),
       action,
+      !refresh,
     );
   }
 
@@ -325,7 +333,7 @@ export function grantRoster<I extends RosterSettings, S extends RosterStateBase,
         if (message) say.info(message);
       }
       // Anti-lockout at preview (it asks nothing unless the plan takes what it guards).
-      await guardLockout(client, plan.now, have, plan, action);
+      await guardLockout(client, plan.now, have, plan, action, refresh);
       return { changes: writes > 0 || changed || waits, replaces: [] };
     },
     reconcile,

@@ -161,9 +161,9 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
   }
 
   /** Refuses at preview what anti-lockout refuses: taking what is guarded from the person `held` names. */
-  async function assertKept(client: ReviewAdminClient, x: I | S, held: LiveGrant | undefined, action: string) {
+  async function assertKept(client: ReviewAdminClient, x: I | S, held: LiveGrant | undefined, action: string, refresh = false) {
     const userId = userIdOf(held);
-    if (userId !== undefined) await assertAdminRemovalAllowed(client, scopeOf(x), userId, action);
+    if (userId !== undefined) await assertAdminRemovalAllowed(client, scopeOf(x), userId, action, !refresh);
   }
 
   // What the lifecycle knows of a resource (lifecycle.ts); the kind's own steps stay here.
@@ -204,7 +204,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
         // Removed once; a later up with the date still past has nothing to do.
         if (olds.expiredOn) return { changes: false };
         say.warn(expiredLine(action, who(olds), news.expiresOn!));
-        if (plan.losing && !news.allowAdminRemoval) await assertKept(client, olds, held, action);
+        if (plan.losing && !news.allowAdminRemoval) await assertKept(client, olds, held, action, refresh);
         return { changes: true, replaces: [] };
       }
       if (plan?.standing === "soon" && !refresh) warnExpiringSoon(action, { [who(olds)]: news.expiresOn! }, plan.day!, (w) => w);
@@ -214,7 +214,7 @@ export function personGrant<I extends PersonInputs, S extends PersonState, L>(ki
       // Anti-lockout at preview, only when the change takes what is guarded; fields not known yet are judged at up.
       if (!replaced && !news.allowAdminRemoval) {
         const losing = plan ? plan.losing : (await planFor(op, { ...news, expiresOn: undefined }, held)).losing;
-        if (losing) await assertKept(client, olds, held, action);
+        if (losing) await assertKept(client, olds, held, action, refresh);
       }
       return { ...result, changes: result.changes || more };
     },

@@ -15,6 +15,8 @@ import { describeCause } from "../../failures";
 import { compareText } from "../../util";
 import { serviceNow } from "../../access/clock";
 import { memo, perClient } from "../../access/runCache";
+import { describedDatabase } from "../../access/databaseGrants";
+import { actorText } from "../../access/orgPeople";
 
 /** How many recent events the fallback read (a state without appliedAt) looks at. */
 export const RECENT_EVENTS = 1000;
@@ -24,12 +26,11 @@ const WINDOW_PAGE = 10_000;
 
 /**
  * What this run has read of the log, per client (access/runCache.ts): each organization's recent
- * events, the window read so far (from `begin` on, oldest first), and each database's organization.
+ * events and the window read so far (from `begin` on, oldest first).
  */
 const reads = perClient(() => ({
   logs: new Map<number, Promise<ActivityEvent[]>>(),
   windows: new Map<number, { begin: number; events: Promise<{ events: ActivityEvent[]; capped: boolean }> }>(),
-  owners: new Map<number, Promise<number>>(),
 }));
 
 /**
@@ -62,7 +63,7 @@ export function targetOfGrant(g: GrantRef, appliedAt?: number): ChangeTarget {
   return { scope: g.scope, subject, since: windowStart(appliedAt) };
 }
 
-/** whoChanged's sentence when the log names the change ("changed at ... by user 1005 (...)"), else "": for lists of people. */
+/** whoChanged's sentence when the log names the change ("changed at ... by Frances Allen <frances@...> (user 1005) (...)"), else "": for lists of people. */
 export async function changedBy(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
   const said = await whoChanged(client, t);
   return said.startsWith("changed at ") ? said : "";
@@ -71,7 +72,7 @@ export async function changedBy(client: ReviewAdminClient, t: ChangeTarget): Pro
 /**
  * For a roster's preview: who gave each of `people` (their grants by key, found live, never in the
  * state) their access, by key, when the activity log since `appliedAt` says ("<verb>: changed at
- * ... by user 1005 (...)"). The first MAX_NAMED at most; nothing for the others.
+ * ... by Frances Allen <frances@...> (user 1005) (...)"). The first MAX_NAMED at most; nothing for the others.
  */
 export async function addedOutside(
   client: ReviewAdminClient,
@@ -158,7 +159,7 @@ function eventsSince(client: ReviewAdminClient, orgId: number, since: number): P
 }
 
 function ownerOf(client: ReviewAdminClient, databaseId: number): Promise<number> {
-  return memo(reads(client).owners, databaseId, () => client.call("GetDatabase", { databaseId }).then((d) => d.owningOrganizationId));
+  return describedDatabase(client, databaseId).then((d) => d.owningOrganizationId);
 }
 
 /** The event types that change this kind of target. */
@@ -167,7 +168,8 @@ function kinds(t: ChangeTarget): (type: string) => boolean {
 }
 
 /**
- * One sentence for the refresh's message: "changed at <time> by user <id> (<type>)", with a parent
+ * One sentence for the refresh's message: "changed at <time> by <actor> (<type>)", the actor named
+ * as the review packet names people (orgPeople.ts `actorText`), with a parent
  * organization key "…, details hidden for a parent key", or why the log cannot say. Never throws.
  */
 export async function whoChanged(client: ReviewAdminClient, t: ChangeTarget): Promise<string> {
@@ -185,7 +187,7 @@ export async function whoChanged(client: ReviewAdminClient, t: ChangeTarget): Pr
       );
     if (!e) return `no event among the ${RECENT_EVENTS} most recent of organization ${orgId}'s activity log names this change`;
     const at = new Date(e.timestamp).toISOString();
-    const by = e.userId == null ? "an unnamed actor" : `user ${e.userId}`;
+    const by = e.userId == null ? "an unnamed actor" : await actorText(client, orgId, e.userId);
     return redacted ? `changed at ${at} by ${by}, details hidden for a parent key` : `changed at ${at} by ${by} (${e.type})`;
   } catch (err) {
     return `who changed it is unknown: the activity log could not be read (${describeCause(err)})`;
