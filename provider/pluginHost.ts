@@ -63,9 +63,13 @@ export function urnOfId(kind: string, id: string): string | undefined {
   return urnsOfIds?.get(`${kind} ${id}`);
 }
 
-/** True when a later request of this process can name the URN of an id (the dynamic plugin's requests, hooked). */
-export function learnsUrnsOfIds(): boolean {
-  return urnsOfIds !== undefined;
+/**
+ * True when a message whose URN is not known yet is worth holding: a later request of this process
+ * can name the URN of an id (the dynamic plugin's requests, hooked), and an engine takes messages
+ * by URN (without one they are printed anyway).
+ */
+export function urnsComeLater(): boolean {
+  return urnsOfIds !== undefined && engineLogFn !== undefined;
 }
 
 /** Records that a request named `urn` for `id` (the plugin's patched getId). */
@@ -184,7 +188,9 @@ function carryUrns(fromPlugin: NodeRequire): void {
     return value;
   };
   // The plugin reads the id of a Diff, Update or Delete after loading the provider, right before
-  // calling it: so even the first request's operation finds its URN by id (urnOfId).
+  // calling it: so even the first request's operation finds its URN by id (urnOfId). A Read's id
+  // names it too from the second request on, where values the provider unpacks into new objects
+  // (a roster's, contract/packed.ts) no longer carry it.
   const urns = new Map<string, string>();
   for (const name of ["DiffRequest", "UpdateRequest", "DeleteRequest", "ReadRequest"]) {
     const proto = provider[name]!.prototype;

@@ -12,7 +12,7 @@ import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
-import { learnsUrnsOfIds, quiet, urnOf, urnOfId } from "../../pluginHost";
+import { quiet, urnOf, urnOfId, urnsComeLater } from "../../pluginHost";
 import { serviceNow } from "../../access/clock";
 import { definedOnly } from "../../util";
 import type { ClaimKey } from "./handover";
@@ -374,7 +374,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   const resource = <T>(id: string, urn: string | undefined, named?: (result: T) => boolean): ResourceOf<T> => ({
     urn: urn ?? urnOfId(def.kind, id),
     key: `${def.kind} ${id}`,
-    ...(named && learnsUrnsOfIds() ? { named } : {}),
+    ...(named && urnsComeLater() ? { named } : {}),
   });
   /** A read that found the resource (it returns an id): refresh diffs it next, a request that names its URN. */
   const diffedNext = (result: object) => "id" in result;

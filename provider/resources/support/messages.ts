@@ -116,6 +116,8 @@ export async function withResource<T>(run: Run, about: string | undefined | Reso
     return done.result;
   } finally {
     const said = speaker.held ?? [];
+    // Anything said after the operation ends is sent as it comes.
+    speaker.held = undefined;
     if (sink && said.length) {
       // Held past the operation: its result does not wait for the request that names the URN.
       if (done && resource?.named?.(done.result)) run.held.hold(resource.key, said, (late) => sendAll({ run, urn }, sink, late, undefined));
