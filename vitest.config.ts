@@ -36,6 +36,7 @@ const unit = {
     "test/resources/diffFields.test.ts",
     "test/resources/emailRule.test.ts",
     "test/resources/expiryRules.test.ts",
+    "test/resources/heldMessages.test.ts",
     "test/resources/outputsMatch.test.ts",
     "test/resources/registrationStacks.test.ts",
   ],

@@ -219,7 +219,8 @@ function recorder(kind: RunResult["kind"], keepTranscript: boolean) {
       // Debug lines (the SDK's own RPC tracing) are not what a run printed for the user.
       if (!d?.message || (d.severity as string) === "debug") return;
       const stream = d.severity === "info" ? "stdout" : "stderr";
-      for (const line of d.message.trimEnd().split("\n")) logs.push({ stream, line });
+      const urn = d.urn ? { urn: d.urn } : {};
+      for (const line of d.message.trimEnd().split("\n")) logs.push({ stream, line, ...urn });
       if (d.severity === "error") errors.push(d.message.trim());
     },
   };

@@ -38,6 +38,8 @@ export interface PluginOptions {
 export interface LogLine {
   stream: "stdout" | "stderr";
   line: string;
+  /** Under the engine, the URN of the resource the message is attached to (none: the stack's). */
+  urn?: string;
 }
 
 /** A Check failure as returned by the provider. */

@@ -33,12 +33,17 @@ describe("pulumi refresh names who changed a member", () => {
     const at = new Date(world.emu.store.clock.now()).toISOString().slice(0, 16);
 
     const refresh = await s.refresh();
-    const lines = refresh.logs.map((l) => l.line).join("\n");
-    expect(lines).toMatch(
+    const warned = refresh.logs.filter((l) => l.line.includes("changed outside this program"));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.line).toMatch(
       new RegExp(
         `refreshing OrgMember alan@northwind\\.example in organization 102: changed outside this program: changed at ${at}\\S* by Grace Hopper <grace@northwind\\.example> \\(user ${U.parentAdminUser}\\) \\(USER_UPDATED\\)`,
       ),
     );
+    // Attached to the member, though its Read is the plugin process's first request: held until
+    // the Diff the engine runs next names the URN (provider/resources/support/heldMessages.ts).
+    expect(warned[0]!.urn).toBe(s.find("alan")!.urn);
+    expect(warned[0]!.stream).toBe("stderr");
     expect(s.find("alan")!.outputs.appliedAt).toBe(applied);
     expect(world.emu.traffic.log.list("GetOrganizationEvents")).toHaveLength(1);
   });

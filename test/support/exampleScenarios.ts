@@ -446,7 +446,16 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const synced = structuredClone(directory().custodians);
       const destroy = await ctx.stack.destroy();
       expect(opsOf(destroy)).toEqual({ custodians: "delete" });
-      expect(destroy.logs.map((l) => l.line).join("\n")).toContain("no endpoint to delete or empty a custodian directory");
+      // The warning is in the engine's diagnostics of the resource, though its Delete is the plugin
+      // process's first request (whose values came before the provider was loaded: pluginHost.ts).
+      const left = destroy.logs.filter((l) => l.line.includes("no endpoint to delete or empty a custodian directory"));
+      expect(left).toEqual([
+        {
+          stream: "stderr",
+          line: `CustodianDirectorySync of directory ${SEEDED.directories.org}: the service has no endpoint to delete or empty a custodian directory; its people stay as last synced. Remove them in the web application if needed.`,
+          urn: stepOf(destroy, "custodians").urn,
+        },
+      ]);
       const after = worldOf(ctx.emu);
       expect(after.directories.find((d) => d.id === SEEDED.directories.org)!.custodians).toEqual(synced);
       expect({ ...after, directories: [] }).toEqual({ ...ctx.initial, directories: [] });

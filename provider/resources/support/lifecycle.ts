@@ -12,12 +12,12 @@ import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
-import { quiet, urnOf } from "../../pluginHost";
+import { quiet, urnOf, urnOfId, urnsComeLater } from "../../pluginHost";
 import { serviceNow } from "../../access/clock";
 import { definedOnly } from "../../util";
 import type { ClaimKey } from "./handover";
 import type { ResourceImplementation } from "./implementation";
-import { say, withResource } from "./messages";
+import { say, withResource, type ResourceOf } from "./messages";
 import { fieldChanges } from "./rosterChanges";
 import type { Run } from "./run";
 import { driftedTargets, targetOfGrant, whoChanged, whoChangedPeople, type GrantRef, type People } from "./whoChanged";
@@ -366,6 +366,18 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     const label = labelled();
     return urnOf(props) ?? (label === undefined ? undefined : run.urnOf(def.kind, label));
   };
+  /**
+   * The resource `id`, for an operation's messages: its URN as `urn` gives it or, failing that, as
+   * a request about the id named it (the plugin process's first request: pluginHost.ts), and its
+   * key for messages held until the URN is known (messages.ts), when a later request can name it.
+   */
+  const resource = <T>(id: string, urn: string | undefined, named?: (result: T) => boolean): ResourceOf<T> => ({
+    urn: urn ?? urnOfId(def.kind, id),
+    key: `${def.kind} ${id}`,
+    ...(named && urnsComeLater() ? { named } : {}),
+  });
+  /** A read that found the resource (it returns an id): refresh diffs it next, a request that names its URN. */
+  const diffedNext = (result: object) => "id" in result;
   const labelOf = (props: unknown) => () => {
     try {
       return def.label(stripProvider(props) as I & S);
@@ -408,7 +420,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     diff: (run, id, olds, news) =>
-      withResource(run, urnOf(olds) ?? urnFor(run, news, labelOf(news)), async () => {
+      withResource(run, resource(id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         const rule = def.diff;
@@ -449,7 +461,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     read: (run, id, props) =>
-      withResource(run, urnFor(run, props, labelOf(props)), async () => {
+      withResource(run, resource(id, urnFor(run, props, labelOf(props)), diffedNext), async () => {
         const stored = stateOf(props);
         // When the program last wrote the resource is kept across reads: the service has no such fact.
         const kept = keptApplied(props);
@@ -488,7 +500,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     update: (run, id, olds, news) =>
-      withResource(run, urnOf(olds) ?? urnFor(run, news, labelOf(news)), async () => {
+      withResource(run, resource(id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         // Nothing to write: the outputs stay as they were, appliedAt included.
@@ -509,8 +521,8 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
         }
       }),
 
-    delete: (run, _id, props) =>
-      withResource(run, urnFor(run, props, labelOf(props)), async () => {
+    delete: (run, id, props) =>
+      withResource(run, resource(id, urnFor(run, props, labelOf(props))), async () => {
         const state = stateOf(props);
         const action = `deleting ${def.label(state)}`;
         const holder = def.holds ? run.claims.holderOf(def.holds(state)) : undefined;

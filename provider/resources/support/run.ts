@@ -17,10 +17,18 @@
 import { ReviewAdminClient } from "../../client";
 import { clientOptions, resolveSettings, type Settings } from "../../settings";
 import { Claims } from "./handover";
+import { HeldMessages } from "./heldMessages";
 
 /** Where a run's messages go (messages.ts): one message of a resource, or of the run when `urn` is undefined. */
 export interface MessageSink {
   send(level: "info" | "warning", message: string, urn: string | undefined, ephemeral: boolean): Promise<void>;
+}
+
+/** A message of a resource, said but not yet sent (messages.ts holds it until its resource's URN is known). */
+export interface Said {
+  level: "info" | "warning";
+  message: string;
+  ephemeral: boolean;
 }
 
 /** What a face gives a new run. */
@@ -42,6 +50,8 @@ export class Run {
   readonly claims = new Claims();
   /** Where this run's messages go (undefined: as `pulumi.log` prints them). */
   readonly messages: MessageSink | undefined;
+  /** Messages of resources whose URN a later request of the run will name, by `<kind> <id>` (messages.ts). */
+  readonly held = new HeldMessages<Said>();
   /** The working folder of the run (the program's, where the engine starts the plugin): its local records (`.reviewadmin/`) go there. */
   readonly folder: string;
   #settings: Partial<Settings>;
