@@ -16,15 +16,20 @@ export interface OwnPackage {
 
 let cached: OwnPackage | undefined;
 
-/** pulumi-reviewadmin's package.json; throws if this file is not inside the package. */
-export function ownPackage(): OwnPackage {
-  if (cached) return cached;
+let cachedRoot: string | undefined;
+
+/** The folder of pulumi-reviewadmin's package.json; throws if this file is not inside the package. */
+export function packageRoot(): string {
+  if (cachedRoot) return cachedRoot;
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
-    if (fs.existsSync(file)) {
-      const pkg = JSON.parse(fs.readFileSync(file, "utf8")) as OwnPackage;
-      if (pkg.name === "pulumi-reviewadmin") return (cached = pkg);
-    }
+    if (fs.existsSync(file) && (JSON.parse(fs.readFileSync(file, "utf8")) as OwnPackage).name === "pulumi-reviewadmin")
+      return (cachedRoot = dir);
     if (path.dirname(dir) === dir) throw new Error(`pulumi-reviewadmin: no package.json of this package above ${__dirname}`);
   }
+}
+
+/** pulumi-reviewadmin's package.json; throws if this file is not inside the package. */
+export function ownPackage(): OwnPackage {
+  return (cached ??= JSON.parse(fs.readFileSync(path.join(packageRoot(), "package.json"), "utf8")) as OwnPackage);
 }

@@ -16,6 +16,7 @@ import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
 import { ownPackage } from "./packageInfo";
+import { assertMayWritePacket, gitState, keyEvidence, toolBuild } from "./review/evidence";
 import { EVENT_PAGE, readLog, type OrganizationLog } from "./review/events";
 import { CODE_FLAGS } from "./review/format";
 import {
@@ -130,11 +131,13 @@ of thousands of people; review.html#filter=TEXT opens it filtered), review.csv f
 and the sign-off (one row per line of access, with empty decision and justification columns for
 the reviewer; cells that a spreadsheet would run as a formula start with '), review.json for
 tools and the next review,
-and manifest.json, the evidence: the tool's and the API's versions, the service's clock at the
-read, every endpoint and page read with the items the API answered against the totals the
-packet holds (agreeing, or saying where and why not), the requests, the command line (the key
-is never on it), and the SHA-256 of each file. \`review verify FOLDER\` checks a packet against
-its manifest.
+and manifest.json, the evidence: the tool's version and the commit it was built from, the
+API's version, the access repository's commit (and whether it had uncommitted changes), the
+key's ID and the user it acts as (never its secret), the service's clock at the read, every
+endpoint and page read with the items the API answered against the totals the packet holds
+(agreeing, or saying where and why not), the requests, the command line, and the SHA-256 of each
+file. \`review verify FOLDER\` checks a packet against its manifest. A packet already in --out is
+replaced only with --force, or by --previous naming that folder.
 
 Per organization the key administers: everyone with access (organization permissions and
 identifiers, each database's permissions, pending and expired invitations), each person's last
@@ -180,8 +183,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.html, review.csv, review.json (with a stack, walls.csv) and manifest.json into (default ${DEFAULT_OUT}); those are replaced`,
+      help: `folder to write review.md, review.html, review.csv, review.json (with a stack, walls.csv) and manifest.json into (default ${DEFAULT_OUT}); a packet already there is replaced only with --force or --previous naming it`,
     },
+    force: { type: "boolean", help: "replace the packet --out holds" },
     org: {
       type: "string",
       multiple: true,
@@ -276,6 +280,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     if (givenAsOf !== undefined) checkPrevious();
     const out = (o.out as string | undefined) ?? DEFAULT_OUT;
     if (fs.existsSync(out) && !fs.statSync(out).isDirectory()) throw new UsageError(`--out must be a folder; ${out} is a file`);
+    assertMayWritePacket(out, o.force === true, o.previous as string | undefined);
     const progress = o.quiet ? () => {} : (line: string) => io.err(`review: ${line}`);
 
     const creds = credentials(o);
@@ -337,7 +342,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     const manifest = manifestText(
       {
         format: MANIFEST_FORMAT,
-        tool: { name: ownPackage().name, version: ownPackage().version },
+        tool: { name: ownPackage().name, version: ownPackage().version, ...toolBuild() },
+        accessRepository: gitState(process.cwd()),
+        key: keyEvidence(creds.apiKey, access.actingAs),
         api: {
           version: BUILT_IN_ROUTES.prefix.replace(/^\//, ""),
           source: `the path prefix of the API's routes (${BUILT_IN_ROUTES.prefix}); the service's answers carry no version of their own`,

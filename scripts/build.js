@@ -67,6 +67,19 @@ function staleReason(root) {
   return newestSource(root) > stamp ? "sources changed since the last build" : undefined;
 }
 
+/**
+ * What a review's manifest says of the tool that wrote it (cli/review/evidence.ts): the version and
+ * the commit the build was made from, and whether the tree had uncommitted changes.
+ */
+function buildInfo(root) {
+  const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version;
+  const git = (...args) => spawnSync("git", ["-C", root, ...args], { encoding: "utf8" });
+  const head = git("rev-parse", "HEAD");
+  if (head.error || head.status !== 0) return { version, commit: null, why: "built outside a git checkout" };
+  const status = git("status", "--porcelain");
+  return { version, commit: head.stdout.trim(), dirty: status.status !== 0 || status.stdout.trim() !== "" };
+}
+
 /** Compiles dist/ afresh with the project's TypeScript; on success dates the stamp at the build's start. Returns the exit code. */
 function build(root) {
   const started = new Date();
@@ -77,6 +90,7 @@ function build(root) {
   const result = spawnSync(process.execPath, [tsc, "-p", path.join(root, TSCONFIG)], { cwd: root, stdio: "inherit" });
   const code = result.status ?? 1;
   if (code === 0) {
+    fs.writeFileSync(path.join(root, "dist", "build-info.json"), JSON.stringify(buildInfo(root), null, 2) + "\n");
     const stamp = path.join(root, STAMP);
     fs.mkdirSync(path.dirname(stamp), { recursive: true });
     fs.writeFileSync(stamp, `${started.toISOString()}\n`);
@@ -99,7 +113,7 @@ function nodeWarning(root, version = process.versions.node) {
   return `warning: pulumi-reviewadmin needs Node ${needMajor}.${needMinor} or newer (Node 24 recommended); this is Node ${version}: it builds, but the provider, the emulator and the demo will not run.`;
 }
 
-module.exports = { newestSource, staleReason, build, nodeWarning };
+module.exports = { newestSource, staleReason, build, nodeWarning, buildInfo };
 
 if (require.main === module) {
   const args = process.argv.slice(2);

@@ -98,6 +98,8 @@ export interface ExportedOrganization {
 /** Everything an export read. */
 export interface ExportedAccess {
   scope: ExportScope;
+  /** The user the key acts as (E2), as the read found it. */
+  actingAs?: User;
   /** By id. */
   organizations: ExportedOrganization[];
 }
@@ -353,7 +355,7 @@ export async function readAccess(
   // One organization at a time: the client paces every request of the key anyway.
   for (const org of await organizationsToExport(client, me, scope.organizations))
     organizations.push(await readOrganization(client, org, scope, progress));
-  return { scope, organizations };
+  return { scope, actingAs: me, organizations };
 }
 
 /** "Ada Lovelace <ada@northwind.example>", or just the email when there is no name (contract/people.ts). */

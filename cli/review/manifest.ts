@@ -55,7 +55,15 @@ export interface WallRead {
 /** manifest.json. */
 export interface Manifest {
   format: typeof MANIFEST_FORMAT;
-  tool: { name: string; version: string };
+  /**
+   * The tool, its version, and the commit it was built from with whether that tree had changes not
+   * committed (evidence.ts `toolBuild`: stamped at build, or the source checkout), else why not known.
+   */
+  tool: { name: string; version: string; commit?: string; dirty?: boolean; why?: string; from?: string };
+  /** The git repository the review ran in (the access program's, as a GitOps job runs it): its commit and state, or why none. */
+  accessRepository?: { commit?: string; dirty?: boolean; why?: string };
+  /** The API key: its ID (the part the admin UI shows; never the secret) and the user it acts as. */
+  key?: { id: string | null; actsAs: string | null };
   /** The API's version as the service reports it, and where it comes from. */
   api: { version: string; source: string };
   /** The base URL read, without credentials or query. */
@@ -322,13 +330,15 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
 /**
  * The command line of a run, rebuilt from its parsed options in --help order (so the same
  * options give the same line), with the base URL stripped of any credentials or query. The API
- * key is never on it: the commands take it from an environment variable or a file only.
+ * key is never on it: the commands take it from an environment variable or a file only. --force,
+ * which says only how the packet replaced an older one, is left out.
  */
 export function commandLine(cmd: Command, values: Record<string, unknown>): string {
   const words = ["pulumi-reviewadmin", ...cmd.name.split(" ")];
   for (const [name, spec] of Object.entries(cmd.options)) {
     const v = values[name];
-    if (v === undefined || v === false) continue;
+    // --force says how the packet was written over an older one, not what was reviewed.
+    if (v === undefined || v === false || name === "force") continue;
     if (spec.type === "boolean") words.push(`--${name}`);
     else for (const x of Array.isArray(v) ? v : [v]) words.push(`--${name}`, name === "base-url" ? redactedUrl(String(x)) : String(x));
   }

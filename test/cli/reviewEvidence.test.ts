@@ -5,7 +5,9 @@
  * each file; two runs at the same "as of" are byte-identical, manifest included; `review verify`
  * names an altered, a missing and an added file and exits 1.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import { apiKeyParts } from "../../contract/apiKey";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
@@ -33,7 +35,18 @@ describe("review: the evidence manifest", () => {
     expect(r, r.err).toMatchObject({ code: 0 });
     const m = manifestOf(out);
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "../../package.json"), "utf8"));
-    expect(m.tool).toEqual({ name: "pulumi-reviewadmin", version: pkg.version });
+    // The tool's build and the repository the review ran in (here both this checkout), and the key without its secret.
+    const head = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
+    expect(m.tool).toEqual({
+      name: "pulumi-reviewadmin",
+      version: pkg.version,
+      commit: head,
+      dirty: expect.any(Boolean),
+      from: "the source checkout it runs from",
+    });
+    expect(m.accessRepository).toEqual({ commit: head, dirty: m.tool.dirty });
+    expect(m.key).toEqual({ id: apiKeyParts(world.emu.keys.orgAdmin!)!.id, actsAs: "Ada Lovelace <ada@northwind.example> (user 1001)" });
+    expect(JSON.stringify(m)).not.toContain(apiKeyParts(world.emu.keys.orgAdmin!)!.secret);
     expect(m.api.version).toBe("v1");
     expect(m.asOf).toBe(new Date(T0).toISOString());
     expect(m.serviceClockAtRead).toBe(new Date(T0).toISOString());
@@ -106,8 +119,28 @@ describe("review: the evidence manifest", () => {
     const asOf = new Date(T0).toISOString();
     expect(await review(out, "--as-of", asOf)).toMatchObject({ code: 0 });
     const first = filesOf(out);
-    expect(await review(out, "--as-of", asOf)).toMatchObject({ code: 0 });
+    expect(await review(out, "--as-of", asOf, "--force")).toMatchObject({ code: 0 });
     expect(Object.keys(first)).toContain("manifest.json");
+    expect(filesOf(out)).toEqual(first);
+  });
+
+  it("never replaces a packet silently: only with --force or --previous naming it, and refused before any request", async () => {
+    const out = path.join(world.tmp, "kept");
+    expect(await review(out, "--as-of", new Date(T0 - 1000).toISOString())).toMatchObject({ code: 0 });
+    const first = filesOf(out);
+    world.emu.traffic.log.reset();
+    const refused = await review(out);
+    expect(refused.code).toBe(2);
+    expect(refused.err.trim()).toBe(
+      `pulumi-reviewadmin review: --out ${out} holds a review packet already: pass --force to replace it, or --previous ${out} to replace it with what changed since (see pulumi-reviewadmin review --help)`,
+    );
+    expect(filesOf(out)).toEqual(first);
+    expect(world.emu.traffic.log.counters.total).toBe(0);
+    // The documented rewrite of the committed packet: read as the previous review, then replaced.
+    expect(await review(out, "--previous", out)).toMatchObject({ code: 0 });
+    expect(JSON.parse(fs.readFileSync(path.join(out, "review.json"), "utf8")).asOf).toBe(new Date(T0).toISOString());
+    // --force replaces it, and says nothing of it in the manifest's command line.
+    expect(await review(out, "--as-of", new Date(T0 - 1000).toISOString(), "--force")).toMatchObject({ code: 0 });
     expect(filesOf(out)).toEqual(first);
   });
 

@@ -179,7 +179,7 @@ describe("review: the wall compliance report in the packet", () => {
 
     // The same world, the same "as of": the same bytes, manifest included.
     const first = filesOf(out);
-    expect(await review(out, "--as-of", asOf, "--stack-state", state, "--json")).toMatchObject({ code: 0 });
+    expect(await review(out, "--as-of", asOf, "--stack-state", state, "--json", "--force")).toMatchObject({ code: 0 });
     expect(filesOf(out)).toEqual(first);
 
     // The next review, with --previous: the period is the span since the last one, in which nothing was made.
@@ -207,7 +207,7 @@ describe("review: the wall compliance report in the packet", () => {
     expect(read(none, "review.md")).toContain(`**Ethical walls:** none: state file ${state} declares no ethical wall.`);
     expect(read(none, "walls.csv")).toBe("wall,kind,person,userId,databaseId,permissions,madeAt,madeBy,fixedAt,fixedBy,status,detail\n");
     // Written again without the stack, the folder holds no walls.csv of the earlier packet.
-    expect(await review(none)).toMatchObject({ code: 0 });
+    expect(await review(none, "--force")).toMatchObject({ code: 0 });
     expect(fs.existsSync(path.join(none, "walls.csv"))).toBe(false);
     expect((await runCli(["review", "verify", none])).code).toBe(0);
   });

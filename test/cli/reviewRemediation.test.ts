@@ -50,8 +50,8 @@ describe("review verify-remediation", () => {
     expect(verified, verified.out).toMatchObject({ code: 0 });
     expect(verified.out).toContain("5 files match manifest.json");
 
-    // A new review into the same folder is a new packet: the old one's remediation.json goes with it.
-    expect(await review(packet, "--as-of", new Date(T0).toISOString())).toMatchObject({ code: 0 });
+    // A new review into the same folder (--force) is a new packet: the old one's remediation.json goes with it.
+    expect(await review(packet, "--as-of", new Date(T0).toISOString(), "--force")).toMatchObject({ code: 0 });
     expect(fs.existsSync(path.join(packet, "remediation.json"))).toBe(false);
     const again = await runCli(["review", "verify", packet]);
     expect(again, again.out).toMatchObject({ code: 0 });

@@ -5,6 +5,7 @@
  * `npm run emulator`. The compiled command run as a user runs it, and the one-line Node check of
  * the command and the demo: test/engine/builtPackage.test.ts.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as os from "node:os";
@@ -268,10 +269,24 @@ describe("log lines", () => {
 });
 
 describe("scripts/build.js (npm run emulator, demo and bench start from dist)", () => {
-  const { staleReason, nodeWarning } = createRequire(__filename)(path.join(repoRoot, "scripts/build.js")) as {
+  const { staleReason, nodeWarning, buildInfo } = createRequire(__filename)(path.join(repoRoot, "scripts/build.js")) as {
     staleReason: (root: string) => string | undefined;
     nodeWarning: (root: string, version?: string) => string | undefined;
+    buildInfo: (root: string) => { version: string; commit: string | null; dirty?: boolean; why?: string };
   };
+
+  it("stamps the version and the commit it builds from into dist/build-info.json (a review's manifest names them)", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+    const head = spawnSync("git", ["-C", repoRoot, "rev-parse", "HEAD"], { encoding: "utf8" }).stdout.trim();
+    expect(buildInfo(repoRoot)).toEqual({ version: pkg.version, commit: head, dirty: expect.any(Boolean) });
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-build-info-"));
+    try {
+      fs.writeFileSync(path.join(outside, "package.json"), JSON.stringify({ version: "9.9.9" }));
+      expect(buildInfo(outside)).toEqual({ version: "9.9.9", commit: null, why: "built outside a git checkout" });
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
 
   it("says in one line, at install and build, when this Node is too old to run what it builds", () => {
     expect(nodeWarning(repoRoot, "20.20.2")).toBe(

@@ -489,6 +489,12 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(write.env.REVIEWADMIN_API_KEY).toBe(emu.keys.orgAdmin);
     for (const f of ["review.md", "review.csv", "review.json", "manifest.json"])
       expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
+    // The evidence traces: the tool's build (stamped into the tarball's dist/), the access repository's commit, the key.
+    const manifest = JSON.parse(fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"));
+    const built = JSON.parse(fs.readFileSync(path.join(repoRoot, "dist", "build-info.json"), "utf8"));
+    expect(manifest.tool).toMatchObject({ commit: built.commit, from: "stamped at build" });
+    expect(manifest.accessRepository.commit).toBe((await sh(ws, "git", "rev-parse", "HEAD")).trim());
+    expect(manifest.key.actsAs).toBe("Ada Lovelace <ada@northwind.example> (user 1001)");
     expect(packet.steps.map((s) => s.name)).toContain("Verify the packet");
     const md = fs.readFileSync(path.join(ws, "access-review", "review.md"), "utf8");
     expect(md).toContain("margaret@northwind.example");

@@ -404,7 +404,7 @@ describe("the plugin face", () => {
     const since = writesFrom(east);
     const preview = await failureOf(s.preview(ada([])));
     expect(preview).toContain(
-      "updating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from ada@northwind.example (user 1001), the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
+      "updating OrgMember ada@northwind.example in organization 102: refused: it would take ORG_ADMIN from Ada Lovelace <ada@northwind.example> (user 1001), the user of the API key in use, locking this program out of organization 102. Set allowAdminRemoval: true to do it anyway.",
     );
     expect(since()).toEqual([]);
     expect(east.store.members.get(ORG, SEEDED.users.orgAdmin).permissions).toEqual(["ORG_ADMIN"]);
