@@ -14,11 +14,13 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, PACKED_PROPERTIES } from "../../contract/packed";
+import { runAsync } from "../../harness/runAsync";
 import { SEEDED } from "../../emulator";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
 const DB = SEEDED.databases.open;
+const repoRoot = path.resolve(__dirname, "../..");
 const world = useProgramWorld("older-states");
 
 /** A serialized provider as older versions stored it, calling `runtime.<call>(this.kind)` for each method. */
@@ -162,6 +164,15 @@ describe("a stack written by an older version", () => {
     expect(roster.outputs.knownExceptions).toBe('["linus@example.com"]');
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-older-")), "state.json");
     fs.writeFileSync(file, JSON.stringify(deployment));
+    // `state show` reads it from standard input, as a pipe from `pulumi stack export` gives it (the compiled bin).
+    const shown = await runAsync("sh", [
+      "-c",
+      `"${process.execPath}" "${path.join(repoRoot, "dist/cli/main.js")}" state show --stack-state - < "${file}"`,
+    ]);
+    expect(shown.stderr).toBe("");
+    expect(shown.stdout).toContain(
+      `OrganizationMembers "legal"  organization ${SEEDED.org}  additive\n  knownExceptions: linus@example.com\n  onUnmanaged: report\n  people (1):\n    ${email} (user ${SEEDED.users.member})  permissions not managed  active`,
+    );
     const imported = await s.cli(["stack", "import", "--file", file]);
     expect(imported.code, imported.stderr).toBe(0);
     expect((await exported()).roster.outputs.members).toMatch(/^\{/);
