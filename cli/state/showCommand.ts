@@ -9,7 +9,7 @@
  * 28,007 people is one pass over its resources.
  */
 import { unpackProps } from "../../contract/packed";
-import { declarationsOf, isNotKnown, NOT_KNOWN, type Declaration } from "../../policy/declarations";
+import { declarationsOf, isNotKnown, kindOf, NOT_KNOWN, type Declaration } from "../../policy/declarations";
 import { UsageError, type Command, type Io } from "../command";
 import { readStackExport, resourcesOfExport, type ExportedResource } from "../review/stack";
 
@@ -67,7 +67,8 @@ people, ...: the inputs the program gave besides the people), then each person i
 their permissions, end date and, where the last read found it, their status. A roster lists the
 people the program declares, not everyone the service has.
 
-Large rosters are stored deflated in the state (above 64 KiB of JSON); small ones as plain JSON
+A roster's maps and lists are stored deflated in the state when their JSON is longer than 200
+characters (any roster of more than one or two people); shorter ones, and settings, as plain JSON
 values. Both are printed alike, and so are states written by older versions (maps as JSON text).
 No credential, no request to the service. --json prints one JSON document for machines.`,
   options: {
@@ -92,21 +93,24 @@ No credential, no request to the service. --json prints one JSON document for ma
 
 /** What one resource declares, as printed. */
 export function shownResource(r: ExportedResource): ShownResource {
-  const kind = r.type.slice(r.type.lastIndexOf(":") + 1);
+  const kind = kindOf(r.type)!;
   const declared = declarationsOf(r);
   const roster = declared.rosters[0];
   const first = declared.declarations[0];
   const scoped = roster ?? first;
   const scope = scoped ? `${scoped.scope} ${isNotKnown(scoped.scopeId) ? "(not known yet)" : scoped.scopeId}` : undefined;
   const mode = roster && !isNotKnown(roster.mode) ? roster.mode : undefined;
-  const inputs = unpackProps(kind, r.inputs);
+  // The people are read from the outputs above: the inputs' own map (deflated when large) is left packed.
+  const given = Object.fromEntries(
+    Object.entries(r.inputs).filter(
+      ([key, value]) => !key.startsWith("__") && !NOT_SETTINGS.has(key) && value !== undefined && value !== null,
+    ),
+  );
+  const inputs = unpackProps(kind, given);
   const settings: Record<string, unknown> = {};
-  // By name: the engine keeps inputs in its own order, a program in another.
-  for (const key of Object.keys(inputs).sort()) {
-    const value = inputs[key];
-    if (key.startsWith("__") || NOT_SETTINGS.has(key) || value === undefined || value === null) continue;
-    settings[key] = value;
-  }
+  // By name: the engine keeps inputs in its own order, a program in another. A secret the export
+  // left encrypted (no --show-secrets), or a value not known yet, is said so.
+  for (const key of Object.keys(inputs).sort()) settings[key] = isNotKnown(inputs[key]) ? "(secret or not known)" : inputs[key];
   return {
     kind,
     name: r.name,

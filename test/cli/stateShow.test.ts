@@ -23,7 +23,7 @@ const resource = (kind: string, name: string, inputs: object, outputs: object) =
   outputs: { ...outputs, __provider: "exports.handler = ..." },
 });
 
-/** 2,000 people on database 2001: far above 64 KiB of JSON, so deflated. */
+/** 2,000 people on database 2001: far above DEFLATE_ABOVE characters of JSON, so deflated. */
 const many = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [String(5000 + i), ["DB_UPLOAD"]]));
 const manyLive = Object.fromEntries(Object.keys(many).map((id) => [id, { permissions: ["DB_UPLOAD"], active: true }]));
 
