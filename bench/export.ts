@@ -112,6 +112,8 @@ export interface ExportBenchResult {
    * and a `preview --diff` of as many dynamic resources whose provider does nothing.
    */
   engineFloor?: { noChangeUp: ExportPhase; preview: ExportPhase };
+  /** `pulumi-reviewadmin state show` of the stack's `pulumi stack export` output, after the refresh (the compiled bin, offline). */
+  stateShow?: { wallMs: number; people: number; exportBytes: number; outputBytes: number };
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
   reviewPreview: ReviewPreviewResult;
@@ -177,6 +179,22 @@ function stepCounts(r: RunResult): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of r.steps) out[s.op] = (out[s.op] ?? 0) + 1;
   return out;
+}
+
+/** Times `pulumi-reviewadmin state show` (the compiled bin) of the stack's export: what an auditor runs to read the state offline. */
+async function benchStateShow(stack: EngineStack, tmp: string, log: (line: string) => void): Promise<ExportBenchResult["stateShow"]> {
+  log("export: `pulumi-reviewadmin state show` of `pulumi stack export`...");
+  const exported = await stack.cli(["stack", "export"]);
+  if (exported.code !== 0) throw new Error(`pulumi stack export failed (exit ${exported.code}): ${exported.stderr.trim()}`);
+  const file = path.join(tmp, "stack-export.json");
+  fs.writeFileSync(file, exported.stdout);
+  const t0 = performance.now();
+  const r = await runBin(["state", "show", "--stack-state", file]);
+  const wallMs = Math.round(performance.now() - t0);
+  if (r.code !== 0) throw new Error(`state show failed (exit ${r.code}): ${r.stderr.trim()}`);
+  const people = Number(/\n(\d+) people declared by/.exec(r.stdout)?.[1] ?? NaN);
+  log(`export: state show: ${people} people in ${(wallMs / 1000).toFixed(1)} s, ${(r.stdout.length / 1024 / 1024).toFixed(1)} MiB printed`);
+  return { wallMs, people, exportBytes: Buffer.byteLength(exported.stdout), outputBytes: Buffer.byteLength(r.stdout) };
 }
 
 /** Runs the export benchmark on `world`. */
@@ -290,6 +308,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     const refreshCli = await phase("engine: refresh, `pulumi refresh` at a shell", stack, () =>
       cliSteps(stack, ["refresh", "--yes", "--skip-preview"]),
     );
+    const stateShow = await benchStateShow(stack, tmp, log);
     const resources = 1 + databasesExported;
     // The same CLI and backend, a stack of its own: as many resources, doing nothing.
     const floorStack = new EngineStack({ project: "reviewadmin-floor", stack: "floor", config: {}, keepState: false });
@@ -384,6 +403,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       noChangeUpCli,
       refreshCli,
       engineFloor,
+      stateShow,
       worldUnchanged,
       reviewPreview,
       reviewPacket,
@@ -440,6 +460,7 @@ export function exportText(r: ExportBenchResult): string {
     `  review preview (${rp.change}): ${rp.preview.lines} lines, ${rp.preview.bytes} bytes, ${secs(rp.preview.wallMs)}; baseline ${rp.baseline.lines} lines, ${rp.baseline.bytes} bytes, ${secs(rp.baseline.wallMs)}`,
   );
   lines.push(reviewPacketText(r.reviewPacket).replace(/^/gm, "  "));
+  if (r.stateShow) lines.push(`  state show of the stack's export: ${r.stateShow.people} people, ${secs(r.stateShow.wallMs)}`);
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
   for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);
   return lines.join("\n");
@@ -523,6 +544,11 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
         `| ${label} | ${p.requests} | ${label.includes("first up") ? `**${p.writeCount}**` : p.writeCount} | ${secs(p.wallMs)} | ${mib(p.cliPeakRssBytes)} | ${mib(p.pluginPeakRssBytes)} | ${mib(p.checkpointBytes)} |`,
     ),
     reviewStepRow(r.reviewPacket),
+    ...(r.stateShow
+      ? [
+          `| \`pulumi-reviewadmin state show\` of \`pulumi stack export\` (${mib(r.stateShow.exportBytes)}; ${r.stateShow.people.toLocaleString("en-US")} people declared, ${mib(r.stateShow.outputBytes)} printed; offline) | 0 | 0 | ${secs(r.stateShow.wallMs)} | - | - | - |`,
+        ]
+      : []),
     "",
     "The review packet of the same world (the last row above: `pulumi-reviewadmin review --firm-domain northwind.example`, reads only), each file's size, and review.html opened in headless Chromium:",
     "",

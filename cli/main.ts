@@ -32,6 +32,11 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: "list the API operations this version uses, or compare them with the vendor's OpenAPI document",
     load: async () => (await import("./routes.js")).routes,
   },
+  state: {
+    summary:
+      "print what a stack declares (each roster and per-person resource, its settings and people) from `pulumi stack export`, offline",
+    load: async () => (await import("./state.js")).stateCommand,
+  },
 };
 
 function overview(): string {

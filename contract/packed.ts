@@ -1,24 +1,36 @@
 /**
  * Packed roster properties: on the dynamic face, a roster's large maps and lists cross the Pulumi
- * engine as one JSON text each instead of as property maps.
+ * engine as one deflated text each instead of as property maps; small ones cross as the values
+ * themselves, so that `pulumi stack export` (and any tool reading state) shows who a small
+ * roster declares without this package.
  *
  * Why: the engine copies, converts and serializes every property value in three processes (the
  * program, the CLI, the dynamic-provider plugin) at each step, and a roster of 28,007 people is
  * about 400,000 values. Measured under the real CLI (bench/results/enterprise.md, issue 35), the
  * same map as one string makes a no-change `up` of that roster an order of magnitude faster and
- * its plugin several times smaller. Nothing is lost for the reader: these are the properties the
- * preview hides already (the roster's diff names each person who changes instead).
+ * its plugin several times smaller. The cost is per value, summed over every roster: the
+ * enterprise program's 201 database rosters of 40 people each, as values (67,000 of them), made
+ * its no-change `up` 17.9 s against the engine's floor of 5.1 s in the same run, where texts had
+ * been 1.6 s over the floor (issue 54).
+ * So the one rule ({@link packAs}) is, by the length of the JSON: at most {@link VALUE_UP_TO}
+ * characters (a setting such as knownExceptions, a roster of one or two people), the value itself,
+ * readable in `pulumi stack export`; up to {@link DEFLATE_ABOVE}, its JSON text (one value to the
+ * engine, still readable there); longer (a roster of some 300 people and more), that text
+ * deflated, which keeps a 28,007-person roster's checkpoint and messages small. Nothing is lost
+ * for the reader: these are the properties the preview hides already (the roster's diff names each
+ * person who changes instead), and `pulumi-reviewadmin state show` prints every form from an
+ * export.
  *
- * A long text is also deflated ({@link packValue}), inputs and outputs alike: each crosses the
- * engine several times at every step (the program's registration, Check's request and answer,
- * Diff) through the SDK's JavaScript protobuf codec, and fills the checkpoint. Two machines' zlib
- * may deflate the same content to other bytes; nothing compares these texts as such: the
- * provider reads inputs back and compares the values (lifecycle.ts checkedBefore), and an
- * output read unchanged keeps its stored text ({@link packProps}).
+ * Both sides use the rule: the program's inputs (resourceClass.ts) and the plugin's inputs and
+ * outputs (provider/runtime.ts, {@link packProps}). Two machines' zlib may deflate the same
+ * content to other bytes; nothing compares these texts as such: the provider reads inputs back
+ * and compares the values (lifecycle.ts checkedBefore), and an output read unchanged keeps its
+ * stored text ({@link packProps}).
  *
- * The rule is written here, not in the provider, because the policy pack and `review --stack`
- * read the same properties from the engine and from `pulumi stack export`, and may import only
- * the contract. Old states hold the maps themselves or plain JSON text: {@link unpackProps} reads all three.
+ * The rule is written here, not in the provider, because the policy pack, `review --stack` and
+ * `state show` read the same properties from the engine and from `pulumi stack export`, and may
+ * import only the contract. Old states hold the maps themselves, plain JSON text (at any size)
+ * or deflated text: {@link unpackProps} reads all three.
  */
 import deepEqual from "fast-deep-equal";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
@@ -52,10 +64,21 @@ export function canonicalJson(value: unknown): string {
 /** The prefix of a deflated packed text: raw deflate, then base64 (no JSON text starts so). */
 const DEFLATED = "deflate:";
 
-/** Texts longer than this are deflated (a roster of about 300 people); shorter ones stay readable. */
+/**
+ * Values whose JSON is at most this long cross as values: settings and a roster of one or two
+ * people. Small because the engine's cost is per value and a stack may hold hundreds of rosters:
+ * 200 keeps a 40-person roster's every map and list (its `managedUserIds` is 241 characters) one
+ * text, as the enterprise benchmark measured (bench/results/enterprise.md).
+ */
+export const VALUE_UP_TO = 200;
+
+/** Texts longer than this are deflated (a roster of about 300 people); shorter ones stay readable JSON text. */
 export const DEFLATE_ABOVE = 64 * 1024;
 
-/** True for a packed value: JSON text of an object or a list, or that text deflated (a property of these never holds another string). */
+/**
+ * True for a packed text: JSON text of an object or a list (written by earlier versions), or that
+ * text deflated (a property of these never holds another string).
+ */
 export function isPacked(value: unknown): value is string {
   return typeof value === "string" && (value.startsWith("{") || value.startsWith("[") || value.startsWith(DEFLATED));
 }
@@ -66,23 +89,29 @@ export function unpackValue(text: string): unknown {
   return JSON.parse(json) as unknown;
 }
 
-/** A JSON text as packed: deflated when long. */
-export function packText(json: string): string {
+/**
+ * The one packing rule: `value` as it crosses the engine, given its JSON text `json` (any key
+ * order: the length is the same). At most {@link VALUE_UP_TO} long, the value itself; up to
+ * {@link DEFLATE_ABOVE}, that text; longer, that text deflated.
+ */
+export function packAs(value: object, json: string): object | string {
+  if (json.length <= VALUE_UP_TO) return value;
   return json.length > DEFLATE_ABOVE ? DEFLATED + deflateRawSync(json, { level: 1 }).toString("base64") : json;
 }
 
-/** The packed text of a value: its canonical JSON, deflated when long. */
-export function packValue(value: unknown): string {
-  return packText(canonicalJson(value));
+/** A value as packed: itself when small, else its canonical JSON deflated (the same content, the same text before deflating). */
+export function packValue(value: object): object | string {
+  return packAs(value, canonicalJson(value));
 }
 
 /**
- * `props` (inputs or outputs) with the packed properties of `kind` as packed text; other values
- * (unknowns, absent, strings) as they are. `kept`: props as the engine sent them (`text`) and as
- * {@link unpackProps} read them (`value`, never changed since); a value equal to the one read
- * takes that text back, whatever its form: a check of the program's inputs keeps the program's
- * text, and a refresh that found nothing changed rewrites nothing, so that the engine sees no
- * change in a state an older version wrote either.
+ * `props` (inputs or outputs) with the packed properties of `kind` packed ({@link packValue}:
+ * small ones as values, longer as JSON text, long ones deflated); other values (unknowns, absent, strings) as they
+ * are. `kept`: props as the engine sent them (`text`) and as {@link unpackProps} read them
+ * (`value`, never changed since); a value equal to one read from a text takes that text back,
+ * whatever its form: a check of the program's inputs keeps the program's text, and a refresh
+ * that found nothing changed rewrites nothing, so that the engine sees no change in a state an
+ * older version wrote either (its JSON text becomes a value at the roster's next write).
  */
 export function packProps<T>(kind: string, props: T, kept?: { text: unknown; value: unknown }): T {
   const text = (kept?.text ?? {}) as Record<string, unknown>;

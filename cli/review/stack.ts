@@ -12,7 +12,7 @@ import { UsageError } from "../command";
 
 /** A stack's declarations, and where they came from (said in the packet). */
 export interface StackDeclarations {
-  /** "stack dev", or "state file state.json". */
+  /** "stack dev", "state file state.json", or "standard input". */
   source: string;
   /** The package's resources read. */
   resources: number;
@@ -30,12 +30,17 @@ function plain(v: unknown): unknown {
   return Object.fromEntries(Object.entries(o).map(([k, x]) => [k, plain(x)]));
 }
 
+/** A resource of an exported deployment: its outputs as `props`, and the inputs the program gave. */
+export interface ExportedResource extends ResourceInfo {
+  inputs: Record<string, unknown>;
+}
+
 /** The package's live resources of an exported deployment (`{version, deployment: {resources}}`). */
-export function resourcesOfExport(json: unknown, what: string): ResourceInfo[] {
+export function resourcesOfExport(json: unknown, what: string): ExportedResource[] {
   const resources = (json as { deployment?: { resources?: unknown } } | null)?.deployment?.resources;
   if (!Array.isArray(resources))
     throw new UsageError(`${what} is not the output of \`pulumi stack export\`: it has no deployment.resources list`);
-  const out: ResourceInfo[] = [];
+  const out: ExportedResource[] = [];
   for (const r of resources as Record<string, unknown>[]) {
     if (typeof r.type !== "string" || typeof r.urn !== "string" || r.delete === true || !kindOf(r.type)) continue;
     out.push({
@@ -43,26 +48,35 @@ export function resourcesOfExport(json: unknown, what: string): ResourceInfo[] {
       urn: r.urn,
       name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
       props: plain(r.outputs ?? {}) as Record<string, unknown>,
+      inputs: plain(r.inputs ?? {}) as Record<string, unknown>,
     });
   }
   return out;
 }
 
+/** The output of `pulumi stack export` a command was given, and where it came from. */
+export interface StackExport {
+  /** "stack dev", "state file state.json", or "standard input". */
+  source: string;
+  json: unknown;
+}
+
 /**
- * The declarations of the stack named by `--stack` (read with `pulumi stack export`, in the
- * current folder, with the CLI's own login and environment) or by `--stack-state` (a file of
- * that command's output); undefined when neither is given.
+ * The output of `pulumi stack export` for the stack named by `--stack` (run here, in the current
+ * folder, with the CLI's own login and environment) or given by `--stack-state` (a file of that
+ * command's output, or `-` for standard input); undefined when neither is given.
  */
-export function readStack(opts: { stack?: string; stackState?: string }): StackDeclarations | undefined {
+export function readStackExport(opts: { stack?: string; stackState?: string }): StackExport | undefined {
   if (opts.stack !== undefined && opts.stackState !== undefined) throw new UsageError("give --stack or --stack-state, not both");
   let text: string;
   let source: string;
   if (opts.stackState !== undefined) {
-    source = `state file ${opts.stackState}`;
+    const stdin = opts.stackState === "-";
+    source = stdin ? "standard input" : `state file ${opts.stackState}`;
     try {
-      text = fs.readFileSync(opts.stackState, "utf8");
+      text = fs.readFileSync(stdin ? 0 : opts.stackState, "utf8");
     } catch (err) {
-      throw new UsageError(`--stack-state: cannot read ${opts.stackState}: ${(err as Error).message}`);
+      throw new UsageError(`--stack-state: cannot read ${stdin ? "standard input" : opts.stackState}: ${(err as Error).message}`);
     }
   } else if (opts.stack !== undefined) {
     source = `stack ${opts.stack}`;
@@ -78,12 +92,17 @@ export function readStack(opts: { stack?: string; stackState?: string }): StackD
       throw new UsageError(`--stack: \`pulumi stack export --stack ${opts.stack}\` failed: ${r.stderr.trim() || `exit ${r.status}`}`);
     text = r.stdout;
   } else return undefined;
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return { source, json: JSON.parse(text) as unknown };
   } catch {
     throw new UsageError(`${source} is not JSON: give the output of \`pulumi stack export\``);
   }
-  const resources = resourcesOfExport(json, source);
-  return { source, resources: resources.length, declared: declaredBy(resources), infos: resources };
+}
+
+/** The declarations of the stack given by `--stack` or `--stack-state` ({@link readStackExport}); undefined when neither is given. */
+export function readStack(opts: { stack?: string; stackState?: string }): StackDeclarations | undefined {
+  const exported = readStackExport(opts);
+  if (!exported) return undefined;
+  const resources = resourcesOfExport(exported.json, exported.source);
+  return { source: exported.source, resources: resources.length, declared: declaredBy(resources), infos: resources };
 }

@@ -1,6 +1,7 @@
 /**
- * Packed roster properties (contract/packed.ts) on plain values: the same content is the same
- * text whatever the key order, states written before packing read as they are, values that are
+ * Packed roster properties (contract/packed.ts) on plain values: the one rule (a value whose JSON
+ * is at most VALUE_UP_TO long as itself, up to DEFLATE_ABOVE as its text, longer deflated), the same content is the same
+ * text whatever the key order, states written before packing or with JSON text read as they are, values that are
  * not packed (unknowns, scalars, absent) pass through, and the packed properties are exactly the
  * properties each roster hides from the preview. The engine-level proof (an older state, a
  * no-change up, a large roster's deflated outputs) is test/engine/olderStates.test.ts and
@@ -10,10 +11,13 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalJson,
   DEFLATE_ABOVE,
+  VALUE_UP_TO,
   deflatedPairs,
   HandedOn,
   PACKED_PROPERTIES,
+  packAs,
   packProps,
+  packValue,
   unpackProps,
   unpackValue,
 } from "../../contract/packed";
@@ -30,30 +34,47 @@ describe("packed roster properties", () => {
     expect(canonicalJson([2, 1])).toBe("[2,1]");
   });
 
-  it("packs a roster's maps and lists, and reads them back", () => {
+  it("packs by one rule: JSON at most VALUE_UP_TO long as the value, up to DEFLATE_ABOVE as its text, longer deflated", () => {
+    // Just at each limit and just above it, on both sides' entry points (the program's packAs, the plugin's packValue).
+    const sized = (n: number) => ({ "a@x.example": "x".repeat(n - '{"a@x.example":""}'.length) });
+    expect(canonicalJson(sized(VALUE_UP_TO)).length).toBe(VALUE_UP_TO);
+    expect(packValue(sized(VALUE_UP_TO))).toEqual(sized(VALUE_UP_TO));
+    expect(packAs(sized(VALUE_UP_TO), JSON.stringify(sized(VALUE_UP_TO)))).toEqual(sized(VALUE_UP_TO));
+    expect(packValue(sized(VALUE_UP_TO + 1))).toBe(canonicalJson(sized(VALUE_UP_TO + 1)));
+    expect(packAs(sized(VALUE_UP_TO + 1), JSON.stringify(sized(VALUE_UP_TO + 1)))).toBe(JSON.stringify(sized(VALUE_UP_TO + 1)));
+    expect(packValue(sized(DEFLATE_ABOVE))).toBe(canonicalJson(sized(DEFLATE_ABOVE)));
+    expect(packValue(sized(DEFLATE_ABOVE + 1))).toMatch(/^deflate:/);
+    expect(packAs(sized(DEFLATE_ABOVE + 1), JSON.stringify(sized(DEFLATE_ABOVE + 1)))).toMatch(/^deflate:/);
+    expect(unpackValue(packValue(sized(DEFLATE_ABOVE + 1)) as string)).toEqual(sized(DEFLATE_ABOVE + 1));
+    expect(unpackValue(packValue(sized(VALUE_UP_TO + 1)) as string)).toEqual(sized(VALUE_UP_TO + 1));
+  });
+
+  it("packs a small roster's maps and lists as the values themselves, and reads them back", () => {
     const props = {
       organizationId: 102,
       mode: "additive",
       members: { "ada@northwind.example": { permissions: ["ORG_ADMIN"] } },
       protectedEmails: ["ada@northwind.example"],
+      knownExceptions: ["linus@example.com"],
       __provider: "exports.handler = ...",
     };
     const packed = packProps("OrganizationMembers", props);
-    expect(packed.members).toBe('{"ada@northwind.example":{"permissions":["ORG_ADMIN"]}}');
-    expect(packed.protectedEmails).toBe('["ada@northwind.example"]');
-    expect(packed.organizationId).toBe(102);
-    expect(packed.mode).toBe("additive");
+    expect(packed).toEqual(props);
+    expect(packed.members).toEqual({ "ada@northwind.example": { permissions: ["ORG_ADMIN"] } });
+    expect(packed.knownExceptions).toEqual(["linus@example.com"]);
     expect(unpackProps("OrganizationMembers", packed)).toEqual(props);
   });
 
   it("reads a text once for the calls that share a map, and packs a value read from a text back as that text", () => {
+    // JSON text, as versions before values wrote a small map: still read, and kept while unchanged.
     const text = '{"ada@northwind.example":{"permissions":["ORG_ADMIN"]}}';
     const read = new Map<string, unknown>();
     const olds = unpackProps("OrganizationMembers", { members: text }, read);
     const news = unpackProps("OrganizationMembers", { members: text, mode: "additive" }, read);
+    expect(olds.members).toEqual({ "ada@northwind.example": { permissions: ["ORG_ADMIN"] } });
     expect(news.members).toBe(olds.members);
     expect(unpackProps("OrganizationMembers", { members: text }).members).not.toBe(olds.members);
-    // Taken back when it is the value read; a changed value is written again (canonical).
+    // Taken back when it is the value read; a changed value is written anew, as a value (it is small).
     const kept = packProps("OrganizationMembers", { members: olds.members }, { text: { members: text }, value: olds });
     expect(kept.members).toBe(text);
     const rewritten = packProps(
@@ -61,10 +82,10 @@ describe("packed roster properties", () => {
       { members: { ...(olds.members as unknown as object), "bob@x.example": {} } },
       { text: { members: text }, value: olds },
     );
-    expect(rewritten.members).toBe('{"ada@northwind.example":{"permissions":["ORG_ADMIN"]},"bob@x.example":{}}');
+    expect(rewritten.members).toEqual({ "ada@northwind.example": { permissions: ["ORG_ADMIN"] }, "bob@x.example": {} });
   });
 
-  it("deflates a long text, keeps a short one readable, and reads both back", () => {
+  it("deflates a long value, keeps a short one a value, and reads both back", () => {
     const members = Object.fromEntries(
       Array.from({ length: 2000 }, (_, i) => [
         `person${i}@northwind.example`,
@@ -79,7 +100,7 @@ describe("packed roster properties", () => {
     expect(canonicalJson(members).length).toBeGreaterThan(DEFLATE_ABOVE);
     expect(outs.members).toMatch(/^deflate:[A-Za-z0-9+/=]+$/);
     expect((outs.members as unknown as string).length).toBeLessThan(canonicalJson(members).length / 5);
-    expect(outs.managed).toBe('{"ada@northwind.example":["permissions"]}');
+    expect(outs.managed).toEqual({ "ada@northwind.example": ["permissions"] });
     expect(unpackProps("OrganizationMembers", outs)).toEqual({
       organizationId: 102,
       members,
@@ -88,9 +109,9 @@ describe("packed roster properties", () => {
     expect(unpackValue(outs.members as unknown as string)).toEqual(members);
     // Inputs the same: the program's registration and Check's request and answer carry them at every run.
     expect(packProps("OrganizationMembers", { members }).members).toBe(outs.members);
-    expect(packProps("OrganizationMembers", { protectedEmails: ["ada@northwind.example"] }).protectedEmails).toBe(
-      '["ada@northwind.example"]',
-    );
+    expect(packProps("OrganizationMembers", { protectedEmails: ["ada@northwind.example"] }).protectedEmails).toEqual([
+      "ada@northwind.example",
+    ]);
   });
 
   it("keeps a stored output text, in whatever form, when the value read is the same", () => {
@@ -136,7 +157,7 @@ describe("packed roster properties", () => {
     const members = many(3000);
     const small = { "ada@northwind.example": ["permissions"] };
     const packed = packProps("OrganizationMembers", { members, managed: small });
-    // Only deflated texts are handed on: a short one costs nothing to read again.
+    // Only deflated texts are handed on: a short value crosses as itself.
     const pairs = deflatedPairs("OrganizationMembers", packed, { members, managed: small });
     expect(pairs).toEqual([[packed.members, members]]);
     // A text packProps took back pairs with the value read from it, not with the equal one given.

@@ -32,7 +32,7 @@ const logsOf = (r: { logs: { line: string }[] }) => r.logs.map((l) => l.line).jo
 /** How many times `text` occurs in `within`. */
 const count = (within: string, text: string) => within.split(text).length - 1;
 /** The stored outputs of the resource named `name`. */
-/** A resource's stored outputs, a roster's maps read from their JSON text (contract/packed.ts). */
+/** A resource's stored outputs, a roster's maps read back where packed (contract/packed.ts). */
 const outputsOf = (s: EngineStack, name: string) => {
   const e = [...s.state.values()].find((x) => x.urn.endsWith(`::${name}`))!;
   return unpackProps(e.type.split(":").pop()!, e.outputs);

@@ -213,7 +213,7 @@ async function stackExport(): Promise<{ urn: string; type: string; inputs: Recor
 /** The stored outputs of the stack's resource named `name`, as `pulumi stack export` shows them. */
 async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
   const resource = (await stackExport()).find((r) => r.urn.endsWith(`::${name}`));
-  // A roster's maps are JSON text in the state (contract/packed.ts).
+  // A large roster's maps are deflated text in the state (contract/packed.ts).
   return unpackProps(resource!.type.split(":").pop()!, resource!.outputs);
 }
 

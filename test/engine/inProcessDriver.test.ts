@@ -6,7 +6,7 @@
  * (the step taken, the checked inputs, the outputs, the diff, the refresh), what the runs said and
  * the requests the emulator answered must be the same. The shapes: a per-person resource (check,
  * create, a no-change up, a preview of a change, update, drift read by refresh, destroy), a
- * roster (its maps cross the plugin as packed text), a check failure, and a create that fails.
+ * roster (its maps cross the plugin packed: a small one as values), a check failure, and a create that fails.
  */
 import { describe, expect, it } from "vitest";
 import { SEEDED } from "../../emulator";
@@ -91,7 +91,7 @@ describe("the in-process driver answers as the real plugin", () => {
     expect(got.said.join("\n")).toMatch(/changed outside this program/);
   });
 
-  it("a roster, whose maps cross the plugin as packed text: adopt, no change, a person added", SCENARIO, async () => {
+  it("a roster, whose maps cross the plugin packed (small: as values): adopt, no change, a person added", SCENARIO, async () => {
     const roster = {
       organizationId: ORG,
       mode: "additive",

@@ -5,14 +5,22 @@
  * now it is one line calling `shim(kind)`. A resource keeps the text of its last create or update
  * in its outputs, and the engine deletes and refreshes with that text: both older shapes must go
  * on working for refresh, a no-change up, an update (which writes the new text) and destroy.
+ * A roster's maps and settings: stored as property maps before 0.3.0, as JSON text since (deflated
+ * when long), and now as values when small (contract/packed.ts); each older form still reads.
  */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
+import { canonicalJson, PACKED_PROPERTIES } from "../../contract/packed";
+import { runAsync } from "../../harness/runAsync";
 import { SEEDED } from "../../emulator";
 import * as reviewadmin from "../../provider";
 import { useProgramWorld } from "../support/programWorld";
 
 const DB = SEEDED.databases.open;
+const repoRoot = path.resolve(__dirname, "../..");
 const world = useProgramWorld("older-states");
 
 /** A serialized provider as older versions stored it, calling `runtime.<call>(this.kind)` for each method. */
@@ -108,10 +116,76 @@ describe("a stack written by an older version", () => {
     expect((await s.refresh()).steps.map((st) => st.op)).toEqual(["refresh-changed"]);
     const updated = await s.up(today(["DB_UPLOAD"]));
     expect(world.emu.store.databases.findUser(DB, SEEDED.users.member)?.permissions).toEqual(["DB_UPLOAD"]);
-    // Written by today's code: the map is JSON text in the state, and a map again in the program.
-    expect(typeof s.find("roster")!.outputs.users).toBe("string");
+    // Written by today's code: a small map is a value in the state (contract/packed.ts), and a map in the program.
+    expect(s.find("roster")!.outputs.users).toMatchObject({ [member]: { permissions: ["DB_UPLOAD"] } });
     expect(updated.outputs.users).toMatchObject({ [member]: { permissions: ["DB_UPLOAD"] } });
     await s.up(today(["DB_UPLOAD"]), { expectNoChanges: true });
     expect((await s.destroy()).steps.map((st) => st.op)).toEqual(["delete"]);
+  });
+
+  it("a small roster's maps and settings are values in `pulumi stack export`; a state holding them as JSON text still reads, and a no-change up stays no-change", async () => {
+    const s = world.freshStack();
+    const email = world.emu.store.users.get(SEEDED.users.member).email.toLowerCase();
+    const program = (exceptions: string[]) => () =>
+      void new reviewadmin.OrganizationMembers("legal", {
+        organizationId: SEEDED.org,
+        mode: "additive",
+        onUnmanaged: "report",
+        members: { [email]: {} },
+        knownExceptions: exceptions,
+      });
+    /** The roster as `pulumi stack export` prints it. */
+    const exported = async () => {
+      const r = await s.cli(["stack", "export"]);
+      expect(r.code, r.stderr).toBe(0);
+      const deployment = JSON.parse(r.stdout) as { deployment: { resources: { urn: string; inputs: object; outputs: object }[] } };
+      const roster = deployment.deployment.resources.find((x) => x.urn.endsWith("::legal"))!;
+      return { deployment, roster: roster as { inputs: Record<string, unknown>; outputs: Record<string, unknown> } };
+    };
+
+    await s.up(program(["linus@example.com"]));
+    const { deployment, roster } = await exported();
+    for (const props of [roster.inputs, roster.outputs]) {
+      expect(props.members).toMatchObject({ [email]: {} });
+      expect(props.knownExceptions).toEqual(["linus@example.com"]);
+      expect(props.onUnmanaged).toBe("report");
+    }
+    expect(typeof roster.outputs.managed).toBe("object");
+    expect(roster.outputs.members).toMatchObject({ [email]: { status: "active" } });
+    await s.up(program(["linus@example.com"]), { expectNoChanges: true });
+
+    // The same state as the versions before wrote it: every packed property (maps, lists) as JSON text.
+    const asText = (props: Record<string, unknown>) => {
+      for (const f of PACKED_PROPERTIES.OrganizationMembers!)
+        if (props[f] !== null && typeof props[f] === "object") props[f] = canonicalJson(props[f]);
+    };
+    asText(roster.inputs);
+    asText(roster.outputs);
+    expect(roster.outputs.knownExceptions).toBe('["linus@example.com"]');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-older-")), "state.json");
+    fs.writeFileSync(file, JSON.stringify(deployment));
+    // `state show` reads it from standard input, as a pipe from `pulumi stack export` gives it (the compiled bin).
+    const shown = await runAsync("sh", [
+      "-c",
+      `"${process.execPath}" "${path.join(repoRoot, "dist/cli/main.js")}" state show --stack-state - < "${file}"`,
+    ]);
+    expect(shown.stderr).toBe("");
+    expect(shown.stdout).toContain(
+      `OrganizationMembers "legal"  organization ${SEEDED.org}  additive\n  knownExceptions: linus@example.com\n  onUnmanaged: report\n  people (1):\n    ${email} (user ${SEEDED.users.member})  permissions not managed  active`,
+    );
+    const imported = await s.cli(["stack", "import", "--file", file]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect((await exported()).roster.outputs.members).toMatch(/^\{/);
+
+    // It reads: a no-change up and a refresh that finds nothing change nothing, and the refresh rewrites no text.
+    await s.up(program(["linus@example.com"]), { expectNoChanges: true });
+    expect((await s.refresh()).steps.map((st) => st.op)).toEqual(["refresh-same"]);
+    expect((await exported()).roster.outputs.knownExceptions).toBe('["linus@example.com"]');
+    // The roster's next write stores values.
+    await s.up(program(["linus@example.com", "grace@example.com"]));
+    const after = (await exported()).roster.outputs;
+    expect(after.knownExceptions).toEqual(["grace@example.com", "linus@example.com"]);
+    expect(after.members).toMatchObject({ [email]: { status: "active" } });
+    await s.up(program(["linus@example.com", "grace@example.com"]), { expectNoChanges: true });
   });
 });

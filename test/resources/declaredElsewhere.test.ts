@@ -4,7 +4,7 @@
  * plain data (an exported roster) or wait on outputs. Under the SDK's mocks, so a slip in how the
  * program builds the input shows here in a second; the engine tests (handover, identity) show
  * what the roster then does with it. Also: a roster's packed outputs read back as the values they
- * hold, parsed only when the program reads them.
+ * hold (a small one is the value itself), a deflated one parsed only when the program reads it.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it, vi } from "vitest";
@@ -27,12 +27,12 @@ beforeAll(async () => {
   );
 });
 
-/** The declaredElsewhere input the roster `name` registered, parsed from its text. */
+/** The declaredElsewhere input the roster `name` registered (small: the map itself, contract/packed.ts). */
 async function declaredBy(roster: reviewadmin.OrganizationMembers, name: string): Promise<Record<string, string>> {
   await new Promise((resolve) => roster.urn.apply(resolve));
-  const text = registered.get(name)?.declaredElsewhere;
-  expect(typeof text).toBe("string");
-  return JSON.parse(text as string) as Record<string, string>;
+  const map = registered.get(name)?.declaredElsewhere;
+  expect(map).toBeTypeOf("object");
+  return map as Record<string, string>;
 }
 
 describe("an authoritative roster's declaredElsewhere", () => {
@@ -62,23 +62,31 @@ describe("a roster's packed outputs in the program", () => {
   it("read as the values they hold, and are parsed only when read (most programs never read a roster's entries)", async () => {
     const parse = vi.spyOn(JSON, "parse");
     try {
-      const roster = new reviewadmin.OrganizationMembers("outputs-roster", {
+      // Small: registered as the map itself (contract/packed.ts), nothing to parse.
+      const small = new reviewadmin.OrganizationMembers("small-roster", {
         organizationId: 104,
         mode: "additive",
         members: { "bob@northwind.example": { permissions: ["AI_ADMIN"] } },
       });
+      // Large: deflated text, parsed once, when first read.
+      const many = Object.fromEntries(
+        Array.from({ length: 2000 }, (_, i) => [`person${i}@northwind.example`, { permissions: ["AI_ADMIN" as const] }]),
+      );
+      const roster = new reviewadmin.OrganizationMembers("outputs-roster", { organizationId: 104, mode: "additive", members: many });
       await new Promise((resolve) => roster.id.apply(resolve));
+      await new Promise((resolve) => small.id.apply(resolve));
       await new Promise((resolve) => setImmediate(resolve));
-      const text = registered.get("outputs-roster")?.members;
-      expect(text).toBe('{"bob@northwind.example":{"permissions":["AI_ADMIN"]}}');
-      const parsedText = () => parse.mock.calls.filter(([arg]) => arg === text).length;
-      expect(parsedText()).toBe(0);
-      expect(await new Promise((resolve) => roster.members.apply(resolve))).toEqual({
-        "bob@northwind.example": { permissions: ["AI_ADMIN"] },
-      });
-      expect(parsedText()).toBe(1);
+      expect(registered.get("small-roster")?.members).toEqual({ "bob@northwind.example": { permissions: ["AI_ADMIN"] } });
+      expect(registered.get("outputs-roster")?.members).toMatch(/^deflate:/);
+      const parsedLong = () => parse.mock.calls.filter(([arg]) => typeof arg === "string" && arg.includes('"person1999@')).length;
+      expect(parsedLong()).toBe(0);
+      expect(await new Promise((resolve) => roster.members.apply(resolve))).toEqual(many);
+      expect(parsedLong()).toBe(1);
       // The same output at every read: parsed once.
       expect(roster.members).toBe(roster.members);
+      expect(await new Promise((resolve) => small.members.apply(resolve))).toEqual({
+        "bob@northwind.example": { permissions: ["AI_ADMIN"] },
+      });
     } finally {
       parse.mockRestore();
     }

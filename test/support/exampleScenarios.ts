@@ -204,7 +204,7 @@ export function exampleScenarios(engine: ScenarioEngine): void {
       const changes = (name: string) => {
         const step = stepOf(refresh, name);
         const around = outputsAround(step, before, ctx.stack.state);
-        // A roster's maps are JSON text in the state (contract/packed.ts): compared as the maps they hold.
+        // A roster's maps may be packed text in the state (contract/packed.ts): compared as the maps they hold.
         const kind = step.type.split(":").pop()!;
         return fieldChanges(unpackProps(kind, around.before), unpackProps(kind, around.after));
       };

@@ -266,6 +266,8 @@ export const NOT_RUN: Record<string, string> = {
   "npm run build": "the repository's own development commands, in a clone (npm test and the test:* scripts run this suite)",
   '{ email: "alan@northwind.example", firstName: "Alan", lastName: "Turing", permissions: [], expiresOn: "2026-12-02" }, // removed by the access review of 2026-12-01: left the firm':
     "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
+  "pulumi stack export --stack prod > state.json":
+    "reads a user's stack named prod; test/engine/olderStates.test.ts runs state show on a real stack's export (piped, --stack-state -), test/cli/stateShow.test.ts on export files, and the enterprise benchmark on its 28,007-person stack",
   "creating OrgMember someone@example.com in organization 102: the service answered 403 Forbidden (this needs org admin of organization 102, which the API key in use lacks)":
     "an error message shown as an example; test/resources/*.test.ts check that wording",
   "updating DatabaseUsers of database 2001: Barbara Liskov <barbara@northwind.example> (user 1004) loses DB_ADMIN of database 2001, its last DB_ADMIN; organization 102's org admin still administers it (orgAdminAccess is on)":

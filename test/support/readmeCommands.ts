@@ -37,7 +37,7 @@ const SECTION_COMMANDS: Record<string, Command[]> = {
   ],
 };
 
-const SUBCOMMANDS = ["doctor", "emulator", "export", "review", "routes"];
+const SUBCOMMANDS = ["doctor", "emulator", "export", "review", "routes", "state"];
 const PULUMI_VERBS = ["preview", "up", "refresh", "destroy"];
 
 /** A claim of the README: one of `candidates` exists and has every flag of `flags`. */
@@ -80,7 +80,8 @@ function claimOf(words: string[], section: string, where: string): Claim | undef
   const at = words.indexOf("pulumi-reviewadmin");
   const ours = at >= 0 ? words.slice(at + 1) : SUBCOMMANDS.includes(words[0]!) ? words : undefined;
   if (ours && ours.length > 0) {
-    const sub = ours[0] === "review" && ours[1] === "apply-signoff" ? ours.slice(0, 2) : ours.slice(0, 1);
+    const twoWords = (ours[0] === "review" && ours[1] === "apply-signoff") || (ours[0] === "state" && ours[1] === "show");
+    const sub = twoWords ? ours.slice(0, 2) : ours.slice(0, 1);
     return { where, candidates: [{ tool: "pulumi-reviewadmin", words: sub }], flags: flagsOf(ours) };
   }
   const engine = words[0] === "pulumi" ? words.slice(1) : PULUMI_VERBS.includes(words[0]!) ? words : undefined;

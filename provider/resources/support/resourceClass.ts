@@ -11,7 +11,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { Output, output } from "@pulumi/pulumi/output";
 import { createUrn, CustomResource } from "@pulumi/pulumi/resource";
 import { isDryRun } from "@pulumi/pulumi/runtime/settings";
-import { isPacked, PACKED_PROPERTIES, packText, unpackValue } from "../../../contract/packed";
+import { isPacked, PACKED_PROPERTIES, packAs, unpackValue } from "../../../contract/packed";
 import { warnAboutConfig } from "../../settings";
 import { declare, declaredElsewhere, holdsPending, isPending } from "./declarations";
 import type { ResourceShape } from "./implementation";
@@ -140,12 +140,12 @@ export abstract class ReviewAdminResource extends CustomResource {
 }
 
 /**
- * A roster's large inputs as packed JSON text (contract/packed.ts says why): at once when the value
- * holds no output or promise, else when it resolves (an unknown anywhere in it leaves the whole
- * unknown in a preview, which the roster reads as "not known yet", as it reads an unknown entry).
- * In the program's own key order, not the canonical one: the same program writes the same text at
- * every run, the plugin compares values, and at 28,007 people canonical JSON took 150 to 210 ms of
- * the program's start against 50 ms.
+ * A roster's packed inputs by contract/packed.ts's one rule (small: the value; long: deflated JSON
+ * text): at once when the value holds no output or promise, else when it resolves (an unknown
+ * anywhere in it leaves the whole unknown in a preview, which the roster reads as "not known
+ * yet", as it reads an unknown entry). In the program's own key order, not the canonical one: the
+ * same program writes the same text at every run, the plugin compares values, and at 28,007
+ * people canonical JSON took 150 to 210 ms of the program's start against 50 ms.
  */
 function packedInputs(kind: string, props: Record<string, unknown>, plain: boolean): Record<string, unknown> {
   const out = { ...props };
@@ -155,8 +155,8 @@ function packedInputs(kind: string, props: Record<string, unknown>, plain: boole
     // Plain args hold nothing pending at any depth; what programProps adds (declaredElsewhere) is a promise itself.
     const pending = plain ? isPending(v) : holdsPending(v);
     out[field] = pending
-      ? output(v).apply((known) => (known === undefined ? undefined : packText(JSON.stringify(known))))
-      : packText(JSON.stringify(v));
+      ? output(v).apply((known) => (known === undefined || known === null ? known : packAs(known, JSON.stringify(known))))
+      : packAs(v as object, JSON.stringify(v));
   }
   return out;
 }
