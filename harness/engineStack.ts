@@ -71,6 +71,8 @@ export interface EngineRunOptions {
   policyPackConfigs?: string[];
   /** Extra environment of this run's CLI only (over the stack's `env`). */
   env?: Record<string, string>;
+  /** `--save-plan FILE` (preview) or `--plan FILE` (up): the engine's update plan. */
+  plan?: string;
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -400,6 +402,7 @@ export class EngineStack {
             refresh: opts.refresh,
             continueOnError: opts.continueOnError,
             diff: opts.diff,
+            plan: opts.plan,
           });
           outputs = Object.fromEntries(Object.entries(res.outputs).map(([k, o]) => [k, o.value]));
         } else if (kind === "preview") {
@@ -410,6 +413,7 @@ export class EngineStack {
             expectNoChanges: opts.expectNoChanges,
             refresh: opts.refresh,
             diff: opts.diff,
+            plan: opts.plan,
           });
         } else {
           // Refresh and destroy run the program only with --run-program: the workspace's program then.
