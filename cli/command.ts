@@ -50,21 +50,44 @@ export class UsageError extends Error {
   override readonly name = "UsageError";
 }
 
-/** The `--help` text of a command. */
-export function helpOf(cmd: Command): string {
+/**
+ * The `--help` text of a command; `subcommands` (by their word, from loadSubcommands) are listed
+ * with their summaries, so that `review --help` names `review verify-remediation`.
+ */
+export function helpOf(cmd: Command, subcommands: Record<string, Command> = {}): string {
   const width = Math.max(...Object.entries(cmd.options).map(([n, o]) => optionLabel(n, o).length), 10);
+  const usage = `Usage: pulumi-reviewadmin ${cmd.name} [options]${cmd.positional ? ` ${cmd.positional.name}` : ""}`;
+  const words = Object.keys(subcommands);
   const lines = [
-    `Usage: pulumi-reviewadmin ${cmd.name} [options]${cmd.positional ? ` ${cmd.positional.name}` : ""}`,
+    usage,
+    ...(words.length ? [`       pulumi-reviewadmin ${cmd.name} <subcommand> [options]`] : []),
     "",
     cmd.description.trim(),
+  ];
+  if (words.length) {
+    const w = Math.max(...words.map((n) => n.length));
+    lines.push(
+      "",
+      "Subcommands:",
+      ...words.map((n) => `  ${n.padEnd(w)}  ${subcommands[n]!.summary}`),
+      `Run \`pulumi-reviewadmin help ${cmd.name} <subcommand>\` (or \`${cmd.name} <subcommand> --help\`) for a subcommand's options.`,
+    );
+  }
+  lines.push(
     "",
     "Options:",
     ...(cmd.positional ? [`  ${cmd.positional.name.padEnd(width)}  ${cmd.positional.help}`] : []),
     ...Object.entries(cmd.options).map(([n, o]) => `  ${optionLabel(n, o).padEnd(width)}  ${o.help}`),
     `  ${"-h, --help".padEnd(width)}  show this help`,
-  ];
+  );
   if (cmd.examples?.length) lines.push("", "Examples:", ...cmd.examples.map((e) => `  ${e}`));
   return lines.join("\n") + "\n";
+}
+
+/** A command's subcommands, loaded, by their word (none for a command without). */
+export async function loadSubcommands(cmd: Command): Promise<Record<string, Command>> {
+  const entries = Object.entries(cmd.subcommands ?? {});
+  return Object.fromEntries(await Promise.all(entries.map(async ([word, load]) => [word, await load()] as const)));
 }
 
 function optionLabel(name: string, o: OptionSpec): string {
@@ -89,24 +112,37 @@ export function parseOptions(
     return { help: help === true, values: cmd.positional && positionals[0] !== undefined ? { ...rest, positional: positionals[0] } : rest };
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    // parseArgs words its errors well ("Unknown option '--x'"); keep them, on one line.
+    // parseArgs words its other errors well ("Option '--out <value>' argument missing"); keep them, on one line.
     const message = (err as Error).message.replace(/\s+/g, " ").replace(/\. To specify a positional argument.*$/, "");
-    const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
-    const near = unknown === undefined ? undefined : closest(unknown, Object.keys(cmd.options));
-    throw new UsageError(near ? `${message}; did you mean --${near}?` : message);
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown === undefined) throw new UsageError(message);
+    const near = unknown.startsWith("--") ? closest(unknown.slice(2), [...Object.keys(cmd.options), "help"]) : undefined;
+    throw new UsageError(`unknown option ${unknown}${near ? `; did you mean --${near}?` : ""}`);
   }
 }
 
-/** The candidate nearest `word` (at most a third of its letters changed), for a did-you-mean; undefined when none is near. */
+/** `n` and the noun for it, the number grouped as in en-US: "1 organization", "2 organizations", "1,200 people". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}
+
+/**
+ * The candidate nearest `word` (at most a third of its letters changed), for a did-you-mean;
+ * undefined when none is near. The distance counts a swap of two neighbours as one edit
+ * ("reveiw", "--hepl"): the commonest slip of typing.
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
   const distance = (a: string, b: string) => {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      row = next;
-    }
-    return row[b.length]!;
+    // d[i][j]: edits from a's first i letters to b's first j (Levenshtein, plus adjacent swaps).
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++)
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    return d[a.length]![b.length]!;
   };
   let best: { c: string; d: number } | undefined;
   for (const c of candidates) {

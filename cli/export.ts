@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { currentClient } from "../provider/settings";
-import { positiveInt, UsageError, type Command } from "./command";
+import { plural, positiveInt, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
 import { ownPackage } from "./packageInfo";
 import { renderAccessFile, type ProgramStyle } from "./export/accessFile";
@@ -76,8 +76,6 @@ function defaultProjectName(out: string): string {
     .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, "");
   return fromFolder || DEFAULT_OUT;
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
 /** What an export did, as `--json` prints it. */
 export interface ExportSummary {

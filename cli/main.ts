@@ -7,7 +7,7 @@
 // command.ts needs nothing beyond Node's own modules, so it loads on any Node; the commands
 // (which load undici, zod...) are imported only after the version check.
 import { nodeProblem } from "../contract/nodeVersion";
-import { closest, helpOf, parseOptions, processIo, UsageError, type Command, type Io } from "./command";
+import { closest, helpOf, loadSubcommands, parseOptions, processIo, UsageError, type Command, type Io } from "./command";
 
 /** The subcommands, loaded only when used. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -50,17 +50,54 @@ function overview(): string {
       "Commands:",
       ...Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
       "",
-      "Run `pulumi-reviewadmin <command> --help` for a command's options.",
+      "Run `pulumi-reviewadmin help <command> [<subcommand>]` (or `<command> --help`) for a command's options and subcommands.",
       "Credentials come from REVIEWADMIN_API_KEY and REVIEWADMIN_BASE_URL unless a command says otherwise.",
     ].join("\n") + "\n"
   );
+}
+
+/**
+ * The one line for a word that names nothing: "unknown command 'reveiw'; did you mean 'review'?
+ * (commands: ...; see pulumi-reviewadmin --help)".
+ */
+function unknownWord(what: string, word: string, known: readonly string[], helpCommand: string): string {
+  const near = closest(word, known);
+  return `unknown ${what} '${word}'${near ? `; did you mean '${near}'?` : ""} (${what}s: ${known.join(", ")}; see ${helpCommand} --help)`;
+}
+
+/**
+ * The command the words name (`review`, `review apply-signoff`) and the arguments left for it; or
+ * the one line saying which word names nothing.
+ */
+async function resolve(words: string[]): Promise<{ cmd: Command; args: string[] } | { error: string }> {
+  const [name = "", ...rest] = words;
+  // Object.hasOwn: "toString" is no command.
+  if (!Object.hasOwn(COMMANDS, name)) {
+    if (name.startsWith("-"))
+      return { error: `pulumi-reviewadmin: unknown option ${name}; options go after the command (see pulumi-reviewadmin --help)` };
+    return { error: `pulumi-reviewadmin: ${unknownWord("command", name, Object.keys(COMMANDS), "pulumi-reviewadmin")}` };
+  }
+  const cmd = await COMMANDS[name]!.load();
+  const word = rest[0];
+  // A command with subcommands (review apply-signoff) dispatches on its first word; an option there is the command's own.
+  if (!cmd.subcommands || word === undefined || word.startsWith("-")) return { cmd, args: rest };
+  if (Object.hasOwn(cmd.subcommands, word)) return { cmd: await cmd.subcommands[word]!(), args: rest.slice(1) };
+  if (cmd.positional) return { cmd, args: rest };
+  const known = Object.keys(cmd.subcommands);
+  return { error: `pulumi-reviewadmin ${cmd.name}: ${unknownWord("subcommand", word, known, `pulumi-reviewadmin ${cmd.name}`)}` };
+}
+
+/** A command's --help, its subcommands listed. */
+async function helpText(cmd: Command): Promise<string> {
+  return helpOf(cmd, await loadSubcommands(cmd));
 }
 
 /** Runs the command line `argv` (without node and the script); resolves to the exit code. */
 export async function main(argv: string[], io?: Io): Promise<number> {
   const out = io ?? processIo;
   const [name, ...rest] = argv;
-  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+  const helpFlag = (w: string | undefined) => w === "-h" || w === "--help";
+  if (name === undefined || helpFlag(name) || (name === "help" && (rest.length === 0 || helpFlag(rest[0])))) {
     out.out(overview());
     return name === undefined ? 2 : 0;
   }
@@ -68,26 +105,27 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     out.out((require("../../package.json") as { version: string }).version);
     return 0;
   }
-  const entry = COMMANDS[name];
-  if (!entry) {
-    const near = closest(name, Object.keys(COMMANDS));
-    out.err(
-      `pulumi-reviewadmin: unknown command '${name}'${near ? `; did you mean '${near}'?` : ""}; commands: ${Object.keys(COMMANDS).join(", ")} (see --help)`,
-    );
+  // `help review verify` is `review verify --help`.
+  const resolved = await resolve(name === "help" ? rest : argv);
+  if ("error" in resolved) {
+    out.err(resolved.error);
     return 2;
   }
-  let cmd = await entry.load();
-  let args = rest;
-  // A command with subcommands (review apply-signoff) dispatches on its first word.
-  const sub = rest[0] !== undefined ? cmd.subcommands?.[rest[0]] : undefined;
-  if (sub) {
-    cmd = await sub();
-    args = rest.slice(1);
+  const { cmd, args } = resolved;
+  if (name === "help") {
+    if (args.length > 0) {
+      out.err(
+        `pulumi-reviewadmin help: unexpected argument '${args[0]}': ${cmd.name} has no subcommand of that name (see pulumi-reviewadmin help ${cmd.name})`,
+      );
+      return 2;
+    }
+    out.out(await helpText(cmd));
+    return 0;
   }
   try {
     const { help, values } = parseOptions(cmd, args);
     if (help) {
-      out.out(helpOf(cmd));
+      out.out(await helpText(cmd));
       return 0;
     }
     return await cmd.run(values, out);
@@ -107,7 +145,14 @@ if (require.main === module) {
     process.stderr.write(problem + "\n");
     process.exit(1);
   }
-  main(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    // What escapes main (a command that fails to load) is still one line, not a stack trace.
+    (err: unknown) => {
+      process.stderr.write(`pulumi-reviewadmin: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { PRIVILEGES } from "../contract/grants";
 import { BUILT_IN_ROUTES } from "../contract/routing";
 import { currentClient } from "../provider/settings";
-import { positiveInt, timeOption, UsageError, type Command } from "./command";
+import { plural, positiveInt, timeOption, UsageError, type Command } from "./command";
 import { credentialOptions, credentials } from "./credentials";
 import { readAccess, type ExportedAccess } from "./export/read";
 import { writeProject } from "./export/writeProject";
@@ -313,7 +313,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const begin = Math.min(windowBegin(options), previous ? Date.parse(previous.asOf) + 1 : Infinity, stack ? wallBegin : Infinity);
       for (const org of access.organizations) {
         const log = await readLog(client, org.id, begin, options.asOf);
-        progress(`organization ${org.id} (${org.name}): ${log.events.length} activity-log events since ${new Date(begin).toISOString()}`);
+        progress(
+          `organization ${org.id} (${org.name}): ${plural(log.events.length, "activity-log event")} since ${new Date(begin).toISOString()}`,
+        );
         logs.set(org.id, log);
       }
       reads.stop();
@@ -323,7 +325,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
         const events = new Map([...logs].map(([id, l]) => [id, l.events]));
         const walls = { source: stack.source, walls: stack.declared.walls ?? [], infos: stack.infos };
         wallReport = await buildWallReport(client, walls, wallBegin, options.asOf, events);
-        progress(`wall report: ${wallReport.walls.length} wall(s) from ${new Date(wallBegin).toISOString()}`);
+        progress(`wall report: ${plural(wallReport.walls.length, "wall")} from ${new Date(wallBegin).toISOString()}`);
       }
       clockAtRead = serviceSecond(client);
     } finally {
@@ -385,7 +387,7 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     else {
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
-        `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
+        `Reviewed ${plural(summary.organizations.length, "organization")}, ${plural(people, "person", "people")} with access, as of ${packet.asOf}, into ${summary.out} ` +
           `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
       );
     }

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { stringify } from "yaml";
 import { routeList } from "../contract";
 import { OpenApiError, openApiDocumentOf, readOpenApi, type OpenApiRoutes, type RouteComparison } from "../contract/openapi";
-import { UsageError, type Command, type Io } from "./command";
+import { plural, UsageError, type Command, type Io } from "./command";
 
 /** Exit codes of `--openapi`, as diff(1) has them: the same, different, trouble. */
 const SAME = 0;
@@ -134,7 +134,7 @@ function compare(file: string, json: boolean, io: Io): number {
   }
   lines.push(
     "",
-    `${result.routes.length} operations: ${count("same")} same, ${count("different")} different, ${count("missing")} missing, ` +
+    `${plural(result.routes.length, "operation")}: ${count("same")} same, ${count("different")} different, ${count("missing")} missing, ` +
       `${count("unmappable")} cannot be mapped; ${result.onlyInDocument.length} only in the document (not used by this package).`,
     "",
     verdict(result, file),

@@ -29,6 +29,7 @@ import { routeTableFor } from "../../provider/client/routeTables";
 import { CONFIG_NAMESPACE, resolveSettings, settingsFromConfig, SettingsError, SETTINGS, type Settings } from "../../provider/settings";
 import { answerText, connectionHint, failureKind, REMEDIES, type FailureKind } from "../../provider/failures";
 import { oneLine } from "../../provider/util";
+import { plural } from "../command";
 import type { Capability, DatabaseAccess, DoctorReport, Identity, OrganizationAccess, RouteCheck, Severity } from "./report";
 import type { StackSettings } from "./stackConfig";
 
@@ -195,7 +196,7 @@ export async function diagnose(opts: DiagnoseOptions = {}): Promise<DoctorReport
     add(
       "warning",
       "throttled",
-      `the service answered 429 (rate limited) ${report.rate.spent.throttled} time(s) to this check's few calls`,
+      `the service answered 429 (rate limited) ${plural(report.rate.spent.throttled, "time")} to this check's few calls`,
       REMEDIES.throttled,
     );
   }

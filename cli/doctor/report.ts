@@ -2,6 +2,7 @@
  * What `pulumi-reviewadmin doctor` found, as data (printed as is by `--json`) and as the few
  * lines a person reads. The checks that fill it are in diagnose.ts.
  */
+import { plural } from "../command";
 
 /** How bad a problem is: an `error` blocks use (the exit code is 1), a `warning` limits it. */
 export type Severity = "error" | "warning";
@@ -142,10 +143,6 @@ function capabilityLine(c: Capability): string {
   const where = c.where.length ? c.where.join("; ") : "nowhere";
   const maybe = c.maybe.length ? `; maybe ${c.maybe.join("; ")}` : "";
   return `${c.kinds.join(", ")}: ${where}${maybe}`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** The report as a few readable lines: what the key is and can do, then each problem with its fix, then the verdict. */

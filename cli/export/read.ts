@@ -21,6 +21,7 @@ import type { ReviewAdminClient } from "../../provider/client";
 import { describeCause, explainFailure, isStatus } from "../../provider/failures";
 import { normalizeEmail, normalizeIdentifiers, sortedSet, type Identifier } from "../../provider/normalize";
 import { compareText, mapLimit } from "../../provider/util";
+import { plural } from "../command";
 
 /** What to read. */
 export interface ExportScope {
@@ -272,7 +273,7 @@ async function readDatabases(
     const tenth = Math.floor((read / databases.length) * 10);
     if (databases.length >= 10 && tenth > reported) {
       reported = tenth;
-      progress(`organization ${named(org)}: ${read} of ${databases.length} databases read, ${grants} grants so far`);
+      progress(`organization ${named(org)}: ${read} of ${plural(databases.length, "database")} read, ${plural(grants, "grant")} so far`);
     }
     return { id: db.id, name: db.name, grants: exported };
   };
@@ -288,8 +289,7 @@ async function readMembers(client: ReviewAdminClient, org: { id: number; name: s
   const members: Member[] = [];
   for await (const m of client.paginate("GetOrganizationUsers", { orgId: org.id })) {
     members.push(m);
-    if (members.length % MEMBERS_PER_PROGRESS === 0)
-      progress(`organization ${named(org)}: ${members.length.toLocaleString("en-US")} members read`);
+    if (members.length % MEMBERS_PER_PROGRESS === 0) progress(`organization ${named(org)}: ${plural(members.length, "member")} read`);
   }
   return members;
 }
@@ -325,9 +325,9 @@ async function readOrganization(
     .sort(byEmail);
   const expired = exportedInvitations.filter((i) => i.expired).length;
   progress(
-    `organization ${named(org)}: ${members.length} members` +
-      (scope.invitations ? `, ${exportedInvitations.length} invitations (${expired} expired)` : "") +
-      (scope.grants ? `, ${databases.length} databases` : ""),
+    `organization ${named(org)}: ${plural(members.length, "member")}` +
+      (scope.invitations ? `, ${plural(exportedInvitations.length, "invitation")} (${expired} expired)` : "") +
+      (scope.grants ? `, ${plural(databases.length, "database")}` : ""),
   );
   const own = databases.filter((d) => d.owningOrganizationId === org.id).sort((a, b) => a.id - b.id);
   const read = await readDatabases(client, org, own, new Map(members.map((m) => [m.id, m])), progress);

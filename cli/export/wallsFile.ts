@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import { readWallFile, WallFileError, type FileWall, type WallFileProblem, type WallWorld } from "../../provider/wallFile";
-import { UsageError } from "../command";
+import { plural, UsageError } from "../command";
 import type { ExportedAccess } from "./read";
 
 /** The walls of a wall file as the export writes them. */
@@ -66,6 +66,6 @@ export function wallDeclarations(w: ExportedWalls): string {
 
 /** The summary's lines about the walls. */
 export function wallsSummary(w: ExportedWalls): string {
-  const head = `Walls from ${w.file}: ${w.walls.length} declared in index.ts (${w.walls.map((x) => x.matter).join(", ") || "none"}); ${w.problems.length} problem${w.problems.length === 1 ? "" : "s"}${w.problems.length ? ":" : "."}`;
+  const head = `Walls from ${w.file}: ${w.walls.length} declared in index.ts (${w.walls.map((x) => x.matter).join(", ") || "none"}); ${plural(w.problems.length, "problem")}${w.problems.length ? ":" : "."}`;
   return [head, ...w.problems.map((p) => `  line ${p.line}: ${p.message}`)].join("\n");
 }

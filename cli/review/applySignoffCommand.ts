@@ -5,10 +5,10 @@
  */
 import * as fs from "node:fs";
 import { isCalendarDay } from "../../provider/resources/support/expiry";
-import { UsageError, type Command } from "../command";
+import { plural, UsageError, type Command } from "../command";
 import { DATES_TYPE } from "../export/accessFile";
 import { readPacket } from "./readPacket";
-import { applyToAccessFile, checkAgainstPacket, parseSignoff } from "./signoff";
+import { applyToAccessFile, checkAgainstPacket, parseSignoff, type CheckedDecision } from "./signoff";
 
 /** Undecided rows listed by name; the rest are counted. */
 const UNDECIDED_LISTED = 20;
@@ -28,6 +28,41 @@ function readText(option: string, file: string): string {
     );
   }
 }
+
+/** A line of access a decision names, as `--json` reports it. */
+export interface SignoffLine {
+  organization: number;
+  email: string;
+  /** "organization" or "database <id>", as in the packet. */
+  scope: string;
+  /** The permissions the packet holds for the line. */
+  permissions: string[];
+}
+
+/** What apply-signoff changed (or with --check would change), as `--json` prints it. */
+export interface SignoffSummary {
+  signoff: string;
+  access: string;
+  /** The packet's "as of" day: the review the notes name. */
+  review: string;
+  /** The sign-off day: removed lines' expiresOn. */
+  on: string;
+  check: boolean;
+  /** Whether access.ts was rewritten (not with --check, nor when nothing was removed or changed). */
+  written: boolean;
+  counts: { decisions: number; removed: number; changed: number; kept: number; undecided: number };
+  removed: (SignoffLine & { expiresOn: string })[];
+  changed: (SignoffLine & { to: string[] })[];
+  kept: SignoffLine[];
+  undecided: { email: string; scope: string; where: string }[];
+}
+
+const lineOf = (d: CheckedDecision): SignoffLine => ({
+  organization: d.organizationId,
+  email: d.email,
+  scope: d.line.scope,
+  permissions: [...d.line.permissions].sort(),
+});
 
 /** Today (UTC) by this machine's clock. */
 const today = () => new Date().toISOString().slice(0, 10);
@@ -99,6 +134,10 @@ today, never later.`,
       value: "NAME",
       help: 'who signed off, e.g. "Ada Lovelace <ada@northwind.example>": for rows whose reviewer column is empty',
     },
+    json: {
+      type: "boolean",
+      help: "print what it changed (with --check, would change) as JSON on stdout: counts, and the removed, changed, kept and undecided lines",
+    },
   },
   examples: [
     "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
@@ -135,10 +174,34 @@ today, never later.`,
       );
     const review = packet.asOf.slice(0, 10);
     const result = applyToAccessFile(source, decisions, { review, on });
-    if (o.check !== true && (result.removed.length || result.changed.length)) fs.writeFileSync(accessFile, result.text);
+    const written = o.check !== true && (result.removed.length > 0 || result.changed.length > 0);
+    if (written) fs.writeFileSync(accessFile, result.text);
     const { undecided } = signoff;
+    if (o.json === true) {
+      const summary: SignoffSummary = {
+        signoff: signoffFile,
+        access: accessFile,
+        review,
+        on,
+        check: o.check === true,
+        written,
+        counts: {
+          decisions: decisions.length,
+          removed: result.removed.length,
+          changed: result.changed.length,
+          kept: result.kept,
+          undecided: undecided.length,
+        },
+        removed: decisions.filter((d) => d.decision === "remove").map((d) => ({ ...lineOf(d), expiresOn: on })),
+        changed: decisions.filter((d) => d.decision === "change").map((d) => ({ ...lineOf(d), to: [...d.permissions].sort() })),
+        kept: decisions.filter((d) => d.decision === "keep").map(lineOf),
+        undecided: undecided.map((u) => ({ email: u.email, scope: u.scope, where: u.where })),
+      };
+      io.out(JSON.stringify(summary, null, 2));
+      return 0;
+    }
     const lines = [
-      `${o.check === true ? "Would apply" : "Applied"} ${decisions.length} decisions of ${signoffFile} (the review as of ${review}, signed off ${on}) to ${accessFile}: ` +
+      `${o.check === true ? "Would apply" : "Applied"} ${plural(decisions.length, "decision")} of ${signoffFile} (the review as of ${review}, signed off ${on}) to ${accessFile}: ` +
         `${result.removed.length} removed, ${result.changed.length} changed, ${result.kept} kept; ${undecided.length} undecided.`,
       ...result.removed.map((r) => `  remove ${r}`),
       ...result.changed.map((c) => `  change ${c}`),

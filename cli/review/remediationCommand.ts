@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import { currentClient } from "../../provider/settings";
-import { UsageError, type Command } from "../command";
+import { plural, UsageError, type Command } from "../command";
 import { credentialOptions, credentials } from "../credentials";
 import { readAccess, type ExportedAccess } from "../export/read";
 import { addToPacket, serviceSecond } from "./manifest";
@@ -97,7 +97,7 @@ Credentials as for review.`,
     else
       io.out(
         [
-          `${checked.length} removals of ${signoffFile} checked against the service at ${at}: ${checked.length - held} gone, ${held} not yet.`,
+          `${plural(checked.length, "removal")} of ${signoffFile} checked against the service at ${at}: ${checked.length - held} gone, ${held} not yet.`,
           ...checked.map((c) =>
             c.status === "gone"
               ? `  gone ${c.email} on ${c.scope} of organization ${c.organizationId}: confirmed ${c.confirmedAt}`

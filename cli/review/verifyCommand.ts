@@ -4,7 +4,7 @@
  * file may be in the folder. Reads files only: no request to the service.
  */
 import * as fs from "node:fs";
-import { UsageError, type Command } from "../command";
+import { plural, UsageError, type Command } from "../command";
 import { MANIFEST_FILE, sha256, verifyPacket } from "./manifest";
 import * as path from "node:path";
 
@@ -55,7 +55,7 @@ the API's counts and the packet's totals agree, and prints the manifest's own SH
     const disagree = (v.manifest.reads ?? []).filter((r) => !r.agrees).map((r) => r.endpoint);
     const lines = [
       bad === 0
-        ? `${dir}: the packet is as the review wrote it: ${v.ok.length} files match manifest.json (as of ${v.manifest.asOf}).`
+        ? `${dir}: the packet is as the review wrote it: ${plural(v.ok.length, "file")} ${v.ok.length === 1 ? "matches" : "match"} manifest.json (as of ${v.manifest.asOf}).`
         : `${dir}: the packet does not match manifest.json: ${v.altered.length} altered, ${v.missing.length} missing, ${v.unlisted.length} not listed.`,
       ...v.altered.map((f) => `  altered ${f}: its SHA-256 is not the one the manifest records`),
       ...v.missing.map((f) => `  missing ${f}`),

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { serviceTime } from "../../provider/access/clock";
 import { currentClient } from "../../provider/settings";
-import { timeOption, UsageError, type Command } from "../command";
+import { plural, timeOption, UsageError, type Command } from "../command";
 import { credentialOptions, credentials } from "../credentials";
 import { readStack } from "./stack";
 import { buildWallReport, wallReportCsv, wallReportMarkdown, type WallReport } from "./wallReport";
@@ -73,9 +73,16 @@ up to the service's clock. Credentials as for review.
     if (o.json === true) io.out(json);
     else
       io.out(
-        `Wall report for ${report.since} to ${report.until}: ${report.walls.length} wall(s), ${count((w) => w.breaches.length)} breach(es) ` +
+        `Wall report for ${report.since} to ${report.until}: ${plural(report.walls.length, "wall")}, ${plural(
+          count((w) => w.breaches.length),
+          "breach",
+          "breaches",
+        )} ` +
           `(${count((w) => w.breaches.filter((b) => b.status === "fixed").length)} fixed), ${count((w) => w.unenforceable.length)} unenforceable, ` +
-          `${count((w) => w.exceptionsInForce.length)} exception(s) in force; written to ${path.join(out, "walls.md")}, walls.csv and walls.json.`,
+          `${plural(
+            count((w) => w.exceptionsInForce.length),
+            "exception",
+          )} in force; written to ${path.join(out, "walls.md")}, walls.csv and walls.json.`,
       );
     return 0;
   },

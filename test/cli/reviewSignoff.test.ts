@@ -305,6 +305,38 @@ describe("review apply-signoff: refusals name the line, and write nothing", () =
     expect(change.err).toContain("scope all takes keep or remove");
   });
 
+  it("--json: what it changed, as counts and lines; with --check what it would change, nothing written", async () => {
+    const copy = accessCopy();
+    const file = signoff("json.csv", filledIn(DECISIONS));
+    const rows = template().split("\r\n").filter(Boolean).length - 1;
+    const line = (email: string, scope: string, permissions: string[]) => ({ organization: 102, email, scope, permissions });
+    const expected = (check: boolean) => ({
+      signoff: file,
+      access: copy,
+      review: day,
+      on: day,
+      check,
+      written: !check,
+      counts: { decisions: 3, removed: 1, changed: 1, kept: 1, undecided: rows - 3 },
+      removed: [{ ...line("alan@northwind.example", "organization", expect.any(Array)), expiresOn: day }],
+      changed: [{ ...line("margaret@northwind.example", "database 2001", ["DB_UPLOAD"]), to: ["DB_LEGAL_HOLD", "DB_UPLOAD"] }],
+      kept: [line("ada@northwind.example", "organization", expect.any(Array))],
+      undecided: expect.arrayContaining([
+        { email: "barbara@northwind.example", scope: "organization", where: expect.stringMatching(/json\.csv line \d+$/) },
+      ]),
+    });
+    const checked = await applyTo(copy, file, "--check", "--json");
+    expect(checked, checked.err).toMatchObject({ code: 0, err: "" });
+    expect(JSON.parse(checked.out)).toEqual(expected(true));
+    expect(fs.readFileSync(copy, "utf8")).toBe(accessTs());
+    const applied = await applyTo(copy, file, "--json");
+    expect(applied, applied.err).toMatchObject({ code: 0, err: "" });
+    const summary = JSON.parse(applied.out);
+    expect(summary).toEqual(expected(false));
+    expect(summary.undecided).toHaveLength(rows - 3);
+    expect(fs.readFileSync(copy, "utf8")).not.toBe(accessTs());
+  });
+
   it("--check prints the change and writes nothing; --help says how removal works", async () => {
     const before = accessTs();
     const r = await apply(signoff("check.csv", filledIn(DECISIONS)), "--check");
