@@ -29,6 +29,7 @@ const unit = {
     "test/settings.test.ts",
     "test/tiers.test.ts",
     "test/cli/reviewHtml.test.ts",
+    "test/cli/reviewSeverity.test.ts",
     "test/data/exports.test.ts",
     "test/emulator/handlerTypes.test.ts",
     "test/resources/checkUnchanged.test.ts",

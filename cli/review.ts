@@ -35,13 +35,15 @@ import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } f
 import { DEFAULT_WALL_DAYS, wallPeriodBegin, wallRequestBound, WALLS_CSV } from "./review/packetWalls";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/packetFiles";
-import { isTimeZone, type RenderOptions } from "./review/render";
+import { attentionOf, isTimeZone, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
 import { buildWallReport, type WallReport } from "./review/wallReport";
 
 const DEFAULT_OUT = "access-review";
 const DEFAULT_STALE_DAYS = 90;
+/** The people the summary names per organization, riskiest first. */
+const RISKIEST = 5;
 
 /** Firm domains, lower case, without a leading @; a UsageError for one that is not a domain. */
 function firmDomains(value: unknown): string[] {
@@ -105,6 +107,9 @@ export interface ReviewSummary {
     gained?: number;
     lost?: number;
     changed?: number;
+    /** How many need attention, and the riskiest of them (at most RISKIEST), by the packet's severity order (review/severity.ts). */
+    attention: number;
+    riskiest: { person: string; why: string[] }[];
   }[];
   requests: number;
   /** The export's list bound plus ceil(events / 10,000) per organization, and with a stack the wall report's (packetWalls.ts). */
@@ -369,6 +374,10 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
           ]),
         ),
         ...(org.since ? { gained: org.since.gained.length, lost: org.since.lost.length, changed: org.since.changed.length } : {}),
+        ...(() => {
+          const attention = attentionOf(org);
+          return { attention: attention.length, riskiest: attention.slice(0, RISKIEST).map((x) => ({ person: x.person.key, why: x.why })) };
+        })(),
       })),
       requests,
       requestBound: requestBound(access, logs) + (wallReport ? wallRequestBound(wallReport, wallReads ?? []) : 0),
@@ -379,7 +388,17 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${summary.organizations.length} organization(s), ${people} people with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.` +
+          summary.organizations
+            .filter((x) => x.attention > 0)
+            .map(
+              (x) =>
+                `\nOrganization ${x.id} (${x.name}): ${x.attention} need attention, riskiest first: ` +
+                x.riskiest.map((r) => `${r.person} (${r.why[0]})`).join(", ") +
+                (x.attention > x.riskiest.length ? ", ..." : "") +
+                ".",
+            )
+            .join(""),
       );
     }
     return 0;

@@ -14,33 +14,32 @@
  * a function of the packet and the zone only.
  */
 import { createHash } from "node:crypto";
-import {
-  ATTENTION_WORDS,
-  linePrivileges,
-  PERMISSION_WORDS,
-  permissionText,
-  type AccessLine,
-  type ReviewOrganization,
-  type ReviewPacket,
-} from "./format";
+import { linePrivileges, PERMISSION_WORDS, permissionText, type AccessLine, type ReviewOrganization, type ReviewPacket } from "./format";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
 import { NO_WALLS_KNOWN } from "./packetWalls";
 import { formText, statusText } from "./wallReport";
 import { exceptionText } from "../../contract/grants";
+import { SEVERITY_WORDS } from "./severity";
 import {
   codeLine,
   codeLineText,
   flagLegend,
   lastActivityText,
+  lineFlags,
   lineText,
+  notReviewedText,
   NO_FIRM_DOMAIN,
   organizationCounts,
   organizationLead,
   readingNotes,
   reasonText,
+  risksOf,
+  severityLegend,
   SIGNOFF_COLUMNS,
+  sinceText,
   timeText,
   titleText,
+  wallsStatus,
   wallsText,
   zonedText,
   zoneNote,
@@ -113,12 +112,11 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
   const t = (s: string) => strings.id(s);
   const organizations = p.organizations.map((o) => {
     const { columns, columnOf } = placesOf(o);
-    const why = new Map(organizationCounts(o).attention.map((x) => [x.person.key, x.why]));
     const people: [string, string, number, number, number][] = [];
-    const lines: [number, number, number, number, number][] = [];
+    const lines: [number, number, number, number, number, number, number][] = [];
     const attention: number[] = [];
-    o.people.forEach((x, i) => {
-      const reasons = why.get(x.key) ?? [];
+    // Riskiest first (severity.ts): the tables and the matrix keep this order.
+    risksOf(o).forEach(({ person: x, lines: risks, why: reasons }, i) => {
       if (reasons.length > 0) attention.push(i);
       // The reasons by name: the summary's table above the rows says what each means.
       people.push([x.key, x.name, t(lastActivityText(x, p, r)), t(x.flags.join(", ")), t(reasons.join(", "))]);
@@ -126,7 +124,15 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
         const c = codeLine(x, l.scope);
         // The walls are the person's, not a line's: said once, on their first line.
         const code = p.stack ? [...(c ? [codeLineText(c)] : []), ...(j === 0 ? wallsText(x) : [])].join("\n") : "";
-        lines.push([i, columnOf(l), t(lineText(l, r)), t(code), KINDS.indexOf(matrixKind(l))]);
+        lines.push([
+          i,
+          columnOf(l),
+          t(lineText(l, r)),
+          t(code),
+          KINDS.indexOf(matrixKind(l)),
+          t(lineFlags(x, l).join(", ")),
+          t(risks[j]!.join(", ")),
+        ]);
       });
     });
     const change = (c: NonNullable<ReviewOrganization["since"]>["gained"][number]) => [
@@ -151,7 +157,16 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
     withCode: p.stack !== undefined,
     headers: {
       attention: ["person", "name", "why", "access"],
-      lines: ["person", "name", "access", "last activity", "flags", ...(p.stack ? ["in the stack's code"] : []), ...SIGNOFF_COLUMNS],
+      lines: [
+        "person",
+        "name",
+        "risk",
+        "access",
+        "last activity",
+        "flags",
+        ...(p.stack ? ["in the stack's code"] : []),
+        ...SIGNOFF_COLUMNS,
+      ],
       signoff: SIGNOFF_COLUMNS,
       since: ["person", "access before", "access now", "who and when"],
       detail: ["person", "name", "access", "flags", "last activity"],
@@ -171,13 +186,13 @@ function summary(p: ReviewPacket): string[] {
     const c = organizationCounts(o);
     out.push(
       `<h3>${escapeHtml(o.name)} (organization ${o.id})</h3>`,
-      `<p class="counts"><span data-count="people">${num(c.people)}</span> people, <span data-count="lines">${num(c.lines)}</span> lines of access, <span data-count="databases">${num(c.databases)}</span> databases reviewed; <strong><span data-count="attention">${num(c.attention.length)}</span> need attention</strong>.</p>`,
+      `<p class="counts"><span data-count="people">${num(c.people)}</span> people, <span data-count="lines">${num(c.lines)}</span> lines of access, <span data-count="databases">${num(c.databases)}</span> databases reviewed; <strong><span data-count="attention">${num(c.attention.length)}</span> need attention</strong>, riskiest first.</p>`,
     );
     if (c.attention.length === 0) return;
     out.push(
       `<table class="reasons"><thead><tr><th>why</th><th>people</th><th>meaning</th></tr></thead><tbody>`,
       ...c.byReason.map(
-        ([a, n]) => `<tr data-reason="${a}"><td>${a}</td><td class="n">${num(n)}</td><td>${escapeHtml(ATTENTION_WORDS[a])}</td></tr>`,
+        ([a, n]) => `<tr data-reason="${a}"><td>${a}</td><td class="n">${num(n)}</td><td>${escapeHtml(SEVERITY_WORDS[a])}</td></tr>`,
       ),
       `</tbody></table>`,
       `<div class="view" data-view="attention" data-org="${i}">${NEEDS_SCRIPT}</div>`,
@@ -193,6 +208,10 @@ function howToRead(p: ReviewPacket, r: RenderOptions): string[] {
     `<section id="how">`,
     `<h2>How to read this review</h2>`,
     `<p>${readingNotes(p, r).map(codeSpans).join("\n")}</p>`,
+    `<p>Risk, riskiest first (a privilege alone is not a reason: it raises what else is wrong with the line):</p>`,
+    `<ul>`,
+    ...severityLegend().map(([x, meaning]) => `<li><strong>${x}</strong>: ${escapeHtml(meaning)}.</li>`),
+    `</ul>`,
     `<p>Flags:</p>`,
     `<ul>`,
     ...flagLegend(p).map(([f, meaning]) => `<li><strong>${f}</strong>: ${escapeHtml(meaning)}.</li>`),
@@ -260,21 +279,25 @@ function heatMap(o: ReviewOrganization, i: number): string[] {
   return out;
 }
 
-/** One organization's section: its counts, what is not reviewed, the changes since the last review, the matrix, everyone's lines. */
-function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, r: RenderOptions): string[] {
+/** The top of the page: the walls' status, and per organization what was not reviewed and what changed since the last review. */
+function beforeYouSign(p: ReviewPacket, r: RenderOptions): string[] {
   const out = [
-    `<section class="organization" id="organization-${o.id}">`,
-    `<h2>${escapeHtml(o.name)} (organization ${o.id})</h2>`,
-    `<p>${escapeHtml(organizationLead(o, p))}</p>`,
+    `<section id="before">`,
+    `<h2>Before you sign</h2>`,
+    `<p id="walls-status"><strong>Ethical walls:</strong> ${escapeHtml(wallsStatus(p))}.</p>`,
   ];
-  if (o.databasesNotReadable.length)
+  p.organizations.forEach((o, i) => {
+    const not = notReviewedText(o);
     out.push(
-      `<ul>`,
-      ...o.databasesNotReadable.map((d) => `<li>Not reviewed: database ${d.id} ${escapeHtml(d.name)}: ${escapeHtml(d.reason)}.</li>`),
+      `<h3>${escapeHtml(o.name)} (organization ${o.id})</h3>`,
+      `<ul class="not-reviewed">`,
+      ...(not.length
+        ? not.map((t) => `<li><strong>${escapeHtml(t)}</strong></li>`)
+        : [`<li>Not reviewed: nothing; every database of the organization was read.</li>`]),
+      `<li class="since-counts">${escapeHtml(sinceText(o, r))}</li>`,
       `</ul>`,
     );
-  if (o.since) {
-    out.push(`<h3>Since the last review (as of ${escapeHtml(timeText(o.since.previousAsOf, r))})</h3>`);
+    if (!o.since) return;
     for (const kind of ["gained", "lost", "changed"] as const) {
       const n = o.since[kind].length;
       const title = kind[0]!.toUpperCase() + kind.slice(1);
@@ -284,7 +307,18 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, 
           : `<p><strong>${title}</strong> (${num(n)}):</p><div class="view" data-view="${kind}" data-org="${i}">${NEEDS_SCRIPT}</div>`,
       );
     }
-  }
+  });
+  out.push(`</section>`);
+  return out;
+}
+
+/** One organization's section: its counts, what is not reviewed, the changes since the last review, the matrix, everyone's lines. */
+function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket): string[] {
+  const out = [
+    `<section class="organization" id="organization-${o.id}">`,
+    `<h2>${escapeHtml(o.name)} (organization ${o.id})</h2>`,
+    `<p>${escapeHtml(organizationLead(o, p))}</p>`,
+  ];
   out.push(
     `<h3>Access matrix</h3>`,
     `<p>Per place, how many people have access there, hold each permission and need attention for each reason; darker is more within the column. Open a row for its people.</p>`,
@@ -293,7 +327,7 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, 
     legend(),
     `<div class="matrix-box"><div class="matrix" data-org="${i}">${NEEDS_SCRIPT}</div></div>`,
     `<h3>Everyone with access</h3>`,
-    `<p>One row per line of access, as in review.csv. The sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) are review.csv's, empty for the reviewer: fill them in review.csv, which <code>pulumi-reviewadmin review apply-signoff</code> reads.</p>`,
+    `<p>One row per line of access, as in review.csv, riskiest first. The sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) are review.csv's, empty for the reviewer: fill them in review.csv, which <code>pulumi-reviewadmin review apply-signoff</code> reads.</p>`,
     `<div class="view" data-view="lines" data-org="${i}">${NEEDS_SCRIPT}</div>`,
     `</section>`,
   );
@@ -375,13 +409,14 @@ export function html(p: ReviewPacket, r: RenderOptions): string {
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="muted">${escapeHtml(zoneNote(r))}</p>`,
     `<p><label for="filter">Filter people:</label> <input id="filter" type="search" placeholder="email, name, flag, reason or database" autocomplete="off"><span id="filter-note"></span></p>`,
-    `<nav><a href="#summary">Summary</a><a href="#how">How to read</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a></nav>`,
+    `<nav><a href="#before">Before you sign</a><a href="#summary">Summary</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a><a href="#how">How to read</a></nav>`,
     `</header>`,
     `<noscript><p>The tables of people are drawn by this page's script; review.md and review.csv hold the same.</p></noscript>`,
+    ...beforeYouSign(p, r),
     ...summary(p),
-    ...howToRead(p, r),
-    ...p.organizations.flatMap((o, i) => organizationSection(o, i, p, r)),
+    ...p.organizations.flatMap((o, i) => organizationSection(o, i, p)),
     ...wallsSection(p, r),
+    ...howToRead(p, r),
     `<script type="application/json" id="review-data">${json}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,
     `</body>`,

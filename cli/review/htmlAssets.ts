@@ -35,7 +35,8 @@ td.n { text-align: right; }
 .heat .head { cursor: default; font-weight: 600; background: var(--head); position: sticky; top: 0; }
 .heat summary > span, .heat .head > span { border: 1px solid #fff; padding: 0.1em 0.35em; text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .heat summary > span.where, .heat .head > span.where { text-align: left; }
-.heat .head > span { white-space: normal; overflow-wrap: anywhere; font-size: 0.8em; align-self: end; }
+/* Headers such as ORG_ADMIN or external-escalated-privileged stay whole: written upwards, never broken inside a word. */
+.heat .head > span:not(.where) { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; overflow-wrap: normal; word-break: keep-all; text-align: left; font-size: 0.85em; overflow: visible; text-overflow: clip; padding: 0.3em 0.1em; }
 .heat summary .where::before { content: "\\25B8  "; color: var(--muted); }
 .heat details[open] > summary .where::before { content: "\\25BE  "; }
 .heat details > .detail { padding: 0.2em 0 0.8em 1.5em; }
@@ -45,9 +46,9 @@ td.n { text-align: right; }
 .h3 { background: #4292c6; color: #fff; }
 .h4 { background: #08519c; color: #fff; }
 .matrix-box { overflow-x: auto; }
-.grid { display: inline-grid; grid-auto-rows: 13px; font-size: 11px; line-height: 13px; background-image: linear-gradient(to right, #eaeef2 1px, transparent 1px); background-size: 11px 100%; }
+.grid { display: inline-grid; grid-auto-rows: 16px; font-size: 12px; line-height: 16px; background-image: linear-gradient(to right, #eaeef2 1px, transparent 1px); background-size: 16px 100%; }
 .grid .corner, .grid .who { grid-column: 1; background: #fff; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-right: 0.5em; position: sticky; left: 0; z-index: 1; }
-.grid .col { grid-row: 1; writing-mode: vertical-rl; transform: rotate(180deg); font-size: 9px; line-height: 11px; color: var(--muted); white-space: nowrap; }
+.grid .col { grid-row: 1; writing-mode: vertical-rl; transform: rotate(180deg); font-size: 12px; line-height: 16px; color: var(--muted); white-space: nowrap; }
 .grid .corner { grid-row: 1; align-self: end; font-weight: 600; }
 .grid i { display: block; margin: 1px; border-radius: 2px; }
 .k-admin { background: #b2182b; }
@@ -149,8 +150,8 @@ export const PAGE_SCRIPT = `
     var order = holds.concat(org.people.filter(function (p) { return !p.holds; }));
     paged(host, function () { return order.filter(function (p) { return p.hit; }); }, function (box, shown) {
       var grid = el("div", "grid");
-      grid.style.gridTemplateColumns = "220px repeat(" + org.columns.length + ", 11px)";
-      grid.style.gridTemplateRows = "6em";
+      grid.style.gridTemplateColumns = "260px repeat(" + org.columns.length + ", 16px)";
+      grid.style.gridTemplateRows = "5em";
       grid.appendChild(el("div", "corner", "person"));
       org.columns.forEach(function (c, i) {
         var h = el("div", "col", c[0]);
@@ -221,7 +222,7 @@ export const PAGE_SCRIPT = `
         return { key: p[0], name: p[1], last: S[p[2]], flags: S[p[3]], why: S[p[4]], lines: [], hit: true };
       });
       var lines = o.lines.map(function (l) {
-        var line = { person: people[l[0]], column: l[1], text: S[l[2]], code: S[l[3]], kind: data.kinds[l[4]] };
+        var line = { person: people[l[0]], column: l[1], text: S[l[2]], code: S[l[3]], kind: data.kinds[l[4]], flags: S[l[5]], risk: S[l[6]] };
         line.person.lines.push(line);
         return line;
       });
@@ -253,7 +254,7 @@ export const PAGE_SCRIPT = `
       else if (kind === "lines")
         table(host, H.lines, function () { return org.lines.filter(function (l) { return l.person.hit; }); }, function (l) {
           var p = l.person;
-          var cells = [p.key, p.name, l.text, p.last, p.flags];
+          var cells = [p.key, p.name, l.risk, l.text, p.last, l.flags];
           if (data.withCode) cells.push(l.code);
           return cells.concat(H.signoff.map(function () { return ""; }));
         });
@@ -275,7 +276,7 @@ export const PAGE_SCRIPT = `
         table(d.querySelector(".detail"), H.detail, function () {
           return org.lines.filter(function (l) { return l.column === column && l.person.hit; });
         }, function (l) {
-          return [l.person.key, l.person.name, l.text, l.person.flags, l.person.last];
+          return [l.person.key, l.person.name, l.text, l.flags, l.person.last];
         });
       });
     });

@@ -99,6 +99,7 @@ describe("review.html, as written", () => {
     expect(data.headers.lines).toEqual([
       "person",
       "name",
+      "risk",
       "access",
       "last activity",
       "flags",
