@@ -30,6 +30,7 @@ const unit = {
     "test/tiers.test.ts",
     "test/cli/reviewHtml.test.ts",
     "test/cli/reviewSeverity.test.ts",
+    "test/cli/reviewSignoffCsv.test.ts",
     "test/data/exports.test.ts",
     "test/emulator/handlerTypes.test.ts",
     "test/resources/checkUnchanged.test.ts",

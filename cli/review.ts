@@ -130,7 +130,10 @@ access; permissions in plain words with the API's name beside; actors of changes
 email; times in --time-zone, named), review.html, the same for a browser (one self-contained
 file that loads nothing: the summary first, then per organization an access matrix, a heat map
 of each database's counts opening on its people and a people x databases grid, a filter box, and
-everyone's lines with the sign-off columns; drawn 500 rows at a time, so it stays quick at tens
+everyone's lines, each with its decision: keep, remove or change, per line or per person, bulk
+keep of what has no risk found, progress, and, with the reviewer's name and attestation, the
+sign-off saved as JSON or CSV for apply-signoff, kept meanwhile in the browser by the packet's
+hash; drawn 500 rows at a time, so it stays quick at tens
 of thousands of people; review.html#filter=TEXT opens it filtered), review.csv for spreadsheets
 and the sign-off (one row per line of access, with empty decision and justification columns for
 the reviewer; cells that a spreadsheet would run as a formula start with '), review.json for
@@ -175,7 +178,8 @@ serviceClockAtRead tells the runs apart, and the other files stay byte-identical
 With --previous (the folder of an earlier packet) it adds "since the last review": access gained, lost and changed, each with who
 made it and when from the activity log (for a parent organization key, whose log hides details:
 the time and actor of the latest event of that kind). Then a reviewer fills in review.csv's
-decision column (keep, remove or change) and \`pulumi-reviewadmin review apply-signoff\` turns it
+decision column (keep, remove or change), or decides in review.html and saves its sign-off, and
+\`pulumi-reviewadmin review apply-signoff\` turns it
 into a change of the exported access.ts: a removed line gets an end date (expiresOn), which the
 next up enforces in every style export writes (see its --help).
 

@@ -9,6 +9,9 @@ import { normalizeEmail, privilegesOf, type Grant, type Privilege, type Scope, t
 import { compareText } from "../../provider/util";
 import type { WallReport } from "./wallReport";
 
+/** review.json's text: what the packet folder holds, and what a sign-off's packet hash (SHA-256) is of. */
+export const packetJson = (p: ReviewPacket) => JSON.stringify(p, null, 2) + "\n";
+
 /** The version of review.json; a previous packet of another format is refused. */
 export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
 

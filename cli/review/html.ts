@@ -14,8 +14,16 @@
  * a function of the packet and the zone only.
  */
 import { createHash } from "node:crypto";
-import { linePrivileges, PERMISSION_WORDS, permissionText, type AccessLine, type ReviewOrganization, type ReviewPacket } from "./format";
-import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
+import {
+  linePrivileges,
+  packetJson,
+  PERMISSION_WORDS,
+  permissionText,
+  type AccessLine,
+  type ReviewOrganization,
+  type ReviewPacket,
+} from "./format";
+import { PAGE_SCRIPT, PAGE_STYLE, SIGNOFF_CSV_HEADER } from "./htmlAssets";
 import { NO_WALLS_KNOWN } from "./packetWalls";
 import { formText, statusText } from "./wallReport";
 import { exceptionText } from "../../contract/grants";
@@ -113,7 +121,8 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
   const organizations = p.organizations.map((o) => {
     const { columns, columnOf } = placesOf(o);
     const people: [string, string, number, number, number][] = [];
-    const lines: [number, number, number, number, number, number, number][] = [];
+    // Per line: person, column, access, code, kind, flags, risk, scope, permissions, and 1 when bulk keep may keep it.
+    const lines: [number, number, number, number, number, number, number, number, number, number][] = [];
     const attention: number[] = [];
     // Riskiest first (severity.ts): the tables and the matrix keep this order.
     risksOf(o).forEach(({ person: x, lines: risks, why: reasons }, i) => {
@@ -132,6 +141,10 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
           KINDS.indexOf(matrixKind(l)),
           t(lineFlags(x, l).join(", ")),
           t(risks[j]!.join(", ")),
+          t(l.scope),
+          t(l.permissions.join(" ")),
+          // Bulk keep takes what needs no decision: no risk found and, with a stack, declared by the code as held.
+          risks[j]!.length === 0 && (!p.stack || (c !== undefined && c.declaredBy.length > 0 && !c.notInCode?.length)) ? 1 : 0,
         ]);
       });
     });
@@ -155,8 +168,12 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
   return {
     kinds: KINDS,
     withCode: p.stack !== undefined,
+    // What the sign-off names: the review.json it was made against (by SHA-256, as manifest.json lists it).
+    packet: { sha256: createHash("sha256").update(packetJson(p)).digest("hex"), asOf: p.asOf },
+    attestation: ATTESTATION,
+    csvHeader: SIGNOFF_CSV_HEADER,
     headers: {
-      attention: ["person", "name", "why", "access"],
+      attention: ["person", "name", "why", "access", "decide for the person", "justification"],
       lines: [
         "person",
         "name",
@@ -165,9 +182,9 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
         "last activity",
         "flags",
         ...(p.stack ? ["in the stack's code"] : []),
-        ...SIGNOFF_COLUMNS,
+        "decision",
+        "justification",
       ],
-      signoff: SIGNOFF_COLUMNS,
       since: ["person", "access before", "access now", "who and when"],
       detail: ["person", "name", "access", "flags", "last activity"],
     },
@@ -175,6 +192,10 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
     strings: strings.list,
   };
 }
+
+/** The sentence the reviewer attests before the page saves their decisions (in the JSON sign-off, with their name). */
+export const ATTESTATION =
+  "I reviewed each line of access I decided here against the firm's need for it; my decisions and their justifications are mine and complete.";
 
 /** A placeholder the script replaces: what a reader without scripts reads instead. */
 const NEEDS_SCRIPT = `<p class="needs-script">Drawn by this page's script; allow scripts for this file, or read review.md or review.csv, which hold the same.</p>`;
@@ -312,6 +333,23 @@ function beforeYouSign(p: ReviewPacket, r: RenderOptions): string[] {
   return out;
 }
 
+/** Where the reviewer decides: progress, bulk keep, their name and attestation, and the two saves. */
+function decide(p: ReviewPacket): string[] {
+  const lines = p.organizations.reduce((n, o) => n + o.people.reduce((k, x) => k + x.lines.length, 0), 0);
+  const day = p.asOf.slice(0, 10);
+  return [
+    `<section id="decide">`,
+    `<h2>Your decisions</h2>`,
+    `<p>Decide each line of access in "Everyone with access" below (keep, remove, or change to the permissions you write), or a whole person in the summary's table (a line's own decision wins). Your decisions stay in this browser, for this packet only, until you save them; nothing leaves this page but the file you save.</p>`,
+    `<p><strong id="progress">0 of ${num(lines)} decided</strong> <button type="button" id="bulk-keep">Keep every undecided line with no risk found</button> <span id="bulk-note" class="muted"></span></p>`,
+    `<p><label for="reviewer">Your name:</label> <input id="reviewer" type="text" autocomplete="name" placeholder="e.g. Ada Lovelace <ada@northwind.example>"></p>`,
+    `<p><label><input type="checkbox" id="attest"> ${escapeHtml(ATTESTATION)}</label></p>`,
+    `<p><button type="button" id="save-json" disabled>Save the sign-off (JSON)</button> <button type="button" id="save-csv" disabled>Save the sign-off (CSV, for a spreadsheet)</button> <span id="save-note" class="muted">Enter your name and tick the attestation to save.</span></p>`,
+    `<p class="muted">Then: <code>pulumi-reviewadmin review apply-signoff --signoff signoff-${day}.json --packet &lt;this folder&gt; --access access/access.ts</code>; it refuses a sign-off made against another packet.</p>`,
+    `</section>`,
+  ];
+}
+
 /** One organization's section: its counts, what is not reviewed, the changes since the last review, the matrix, everyone's lines. */
 function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket): string[] {
   const out = [
@@ -327,7 +365,7 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket):
     legend(),
     `<div class="matrix-box"><div class="matrix" data-org="${i}">${NEEDS_SCRIPT}</div></div>`,
     `<h3>Everyone with access</h3>`,
-    `<p>One row per line of access, as in review.csv, riskiest first. The sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) are review.csv's, empty for the reviewer: fill them in review.csv, which <code>pulumi-reviewadmin review apply-signoff</code> reads.</p>`,
+    `<p>One row per line of access, as in review.csv, riskiest first. Decide each here (see "Your decisions"), or fill the sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) of review.csv; <code>pulumi-reviewadmin review apply-signoff</code> reads either.</p>`,
     `<div class="view" data-view="lines" data-org="${i}">${NEEDS_SCRIPT}</div>`,
     `</section>`,
   );
@@ -409,10 +447,11 @@ export function html(p: ReviewPacket, r: RenderOptions): string {
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="muted">${escapeHtml(zoneNote(r))}</p>`,
     `<p><label for="filter">Filter people:</label> <input id="filter" type="search" placeholder="email, name, flag, reason or database" autocomplete="off"><span id="filter-note"></span></p>`,
-    `<nav><a href="#before">Before you sign</a><a href="#summary">Summary</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a><a href="#how">How to read</a></nav>`,
+    `<nav><a href="#before">Before you sign</a><a href="#decide">Your decisions</a><a href="#summary">Summary</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a><a href="#how">How to read</a></nav>`,
     `</header>`,
     `<noscript><p>The tables of people are drawn by this page's script; review.md and review.csv hold the same.</p></noscript>`,
     ...beforeYouSign(p, r),
+    ...decide(p),
     ...summary(p),
     ...p.organizations.flatMap((o, i) => organizationSection(o, i, p)),
     ...wallsSection(p, r),

@@ -106,8 +106,6 @@ describe("review.html, as written", () => {
       "in the stack's code",
       "decision",
       "justification",
-      "reviewer",
-      "reviewed_on",
     ]);
     const code = data.organizations[0].lines.map((l: number[]) => data.strings[l[3]!]);
     expect(code).toEqual([

@@ -206,8 +206,10 @@ describe("review.html in headless Chromium, a few thousand people", () => {
       ],
       ["margaret@northwind.example", "Northwind v. Contoso (database 2001): uploads documents (DB_UPLOAD)"],
     ]);
-    // The sign-off columns, empty as in review.csv.
-    expect(d.lineRows[0]!.slice(-4)).toEqual(["", "", "", ""]);
+    // Each line with its decision, undecided (test/engine/reviewDecide.test.ts decides).
+    expect(
+      await page!.evaluate(`[...document.querySelectorAll('.view[data-view="lines"] tbody tr select.decision')].map((s) => s.value)`),
+    ).toEqual(["", ""]);
     await page!.screenshot(path.join(ARTIFACTS, "filtered-by-address.png"));
 
     // Typed into the box: the name given as markup is found as text, and still does not run.
