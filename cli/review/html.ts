@@ -5,11 +5,12 @@
  * that got into it by a name would not run even if escaping failed.
  *
  * Built from review.md's pieces (render.ts: the summary's counts and reasons, lines of access and
- * permissions in words, times in the reviewer's zone, the code's verdicts), in the same order:
- * the summary first, then how to read it, then per organization its changes since the last
- * review, the access matrix (per database, collapsed counts in a heat map whose rows open on that
- * database's people; then people x databases, paged) and everyone's lines of access with
- * review.csv's sign-off columns. The static part is escaped here (escapeHtml); the people's rows
+ * permissions in words, times in the reviewer's zone, the code's verdicts, the one severity order
+ * of severity.ts), in the same order: what was not reviewed, the changes since the last review
+ * and the walls' status first, then the reviewer's decisions (progress, bulk keep, name,
+ * attestation, the sign-off's save), the summary, then per organization the access matrix (per
+ * database, collapsed counts in a heat map whose rows open on that database's people; then people
+ * x databases, paged) and everyone's lines of access, each with its decision; the legend last. The static part is escaped here (escapeHtml); the people's rows
  * go in as JSON, which the page's script (htmlAssets.ts) draws a page at a time. Deterministic:
  * a function of the packet and the zone only.
  */
@@ -23,7 +24,8 @@ import {
   type ReviewOrganization,
   type ReviewPacket,
 } from "./format";
-import { PAGE_SCRIPT, PAGE_STYLE, SIGNOFF_CSV_HEADER } from "./htmlAssets";
+import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
+import { SIGNOFF_CSV_HEADER } from "./htmlDecide";
 import { NO_WALLS_KNOWN } from "./packetWalls";
 import { formText, statusText } from "./wallReport";
 import { exceptionText } from "../../contract/grants";

@@ -6,7 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { SIGNOFF_CSV_HEADER, SIGNOFF_CSV_JS } from "../../cli/review/htmlAssets";
+import { SIGNOFF_CSV_HEADER, SIGNOFF_CSV_JS } from "../../cli/review/htmlDecide";
 import { parseSignoff } from "../../cli/review/signoff";
 
 const signoffCsv = new Function(`${SIGNOFF_CSV_JS}; return signoffCsv;`)() as (header: string[], rows: string[][]) => string;

@@ -33,8 +33,11 @@ describe("deciding in review.html, in headless Chromium", () => {
   const url = () => `file://${path.join(second, "review.html")}`;
   const js = <T>(expression: string) => page.evaluate<T>(expression);
   /** Sets a control of the page (a select's or an input's value, a checkbox) and fires its events. */
+  /** Sets a control, after opening a row's decision (an undecided row shows a button that opens its select). */
   const set = (selector: string, value: string | boolean) =>
     js(`(() => {
+      const row = ${JSON.stringify(selector)}.replace(/ (select|input)[.#][\\w-]+$/, "");
+      if (row !== ${JSON.stringify(selector)}) document.querySelector(row + " button.decide")?.click();
       const e = document.querySelector(${JSON.stringify(selector)});
       if (typeof ${JSON.stringify(value)} === "boolean") e.checked = ${JSON.stringify(value)}; else e.value = ${JSON.stringify(value)};
       e.dispatchEvent(new Event("input"));

@@ -206,10 +206,10 @@ describe("review.html in headless Chromium, a few thousand people", () => {
       ],
       ["margaret@northwind.example", "Northwind v. Contoso (database 2001): uploads documents (DB_UPLOAD)"],
     ]);
-    // Each line with its decision, undecided (test/engine/reviewDecide.test.ts decides).
+    // Each line undecided, a button opening its decision (test/engine/reviewDecide.test.ts decides).
     expect(
-      await page!.evaluate(`[...document.querySelectorAll('.view[data-view="lines"] tbody tr select.decision')].map((s) => s.value)`),
-    ).toEqual(["", ""]);
+      await page!.evaluate(`[...document.querySelectorAll('.view[data-view="lines"] tbody tr button.decide')].map((b) => b.textContent)`),
+    ).toEqual(["decide…", "decide…"]);
     await page!.screenshot(path.join(ARTIFACTS, "filtered-by-address.png"));
 
     // Typed into the box: the name given as markup is found as text, and still does not run.
