@@ -29,6 +29,8 @@ const unit = {
     "test/settings.test.ts",
     "test/tiers.test.ts",
     "test/cli/reviewHtml.test.ts",
+    "test/cli/reviewSeverity.test.ts",
+    "test/cli/reviewSignoffCsv.test.ts",
     "test/data/exports.test.ts",
     "test/emulator/handlerTypes.test.ts",
     "test/resources/checkUnchanged.test.ts",

@@ -36,13 +36,15 @@ import { buildPacket, DEFAULT_EXPIRING_DAYS, windowBegin, type PacketOptions } f
 import { DEFAULT_WALL_DAYS, wallPeriodBegin, wallRequestBound, WALLS_CSV } from "./review/packetWalls";
 import { readPacket } from "./review/readPacket";
 import { renderPacket } from "./review/packetFiles";
-import { isTimeZone, type RenderOptions } from "./review/render";
+import { attentionOf, isTimeZone, type RenderOptions } from "./review/render";
 import { sinceLastReview } from "./review/since";
 import { readStack } from "./review/stack";
 import { buildWallReport, type WallReport } from "./review/wallReport";
 
 const DEFAULT_OUT = "access-review";
 const DEFAULT_STALE_DAYS = 90;
+/** The people the summary names per organization, riskiest first. */
+const RISKIEST = 5;
 
 /** Firm domains, lower case, without a leading @; a UsageError for one that is not a domain. */
 function firmDomains(value: unknown): string[] {
@@ -106,6 +108,9 @@ export interface ReviewSummary {
     gained?: number;
     lost?: number;
     changed?: number;
+    /** How many need attention, and the riskiest of them (at most RISKIEST), by the packet's severity order (review/severity.ts). */
+    attention: number;
+    riskiest: { person: string; why: string[] }[];
   }[];
   requests: number;
   /** The export's list bound plus ceil(events / 10,000) per organization, and with a stack the wall report's (packetWalls.ts). */
@@ -126,7 +131,10 @@ access; permissions in plain words with the API's name beside; actors of changes
 email; times in --time-zone, named), review.html, the same for a browser (one self-contained
 file that loads nothing: the summary first, then per organization an access matrix, a heat map
 of each database's counts opening on its people and a people x databases grid, a filter box, and
-everyone's lines with the sign-off columns; drawn 500 rows at a time, so it stays quick at tens
+everyone's lines, each with its decision: keep, remove or change, per line or per person, bulk
+keep of what has no risk found, progress, and, with the reviewer's name and attestation, the
+sign-off saved as JSON or CSV for apply-signoff, kept meanwhile in the browser by the packet's
+hash; drawn 500 rows at a time, so it stays quick at tens
 of thousands of people; review.html#filter=TEXT opens it filtered), review.csv for spreadsheets
 and the sign-off (one row per line of access, with empty decision and justification columns for
 the reviewer; cells that a spreadsheet would run as a formula start with '), review.json for
@@ -173,7 +181,8 @@ serviceClockAtRead tells the runs apart, and the other files stay byte-identical
 With --previous (the folder of an earlier packet) it adds "since the last review": access gained, lost and changed, each with who
 made it and when from the activity log (for a parent organization key, whose log hides details:
 the time and actor of the latest event of that kind). Then a reviewer fills in review.csv's
-decision column (keep, remove or change) and \`pulumi-reviewadmin review apply-signoff\` turns it
+decision column (keep, remove or change), or decides in review.html and saves its sign-off, and
+\`pulumi-reviewadmin review apply-signoff\` turns it
 into a change of the exported access.ts: a removed line gets an end date (expiresOn), which the
 next up enforces in every style export writes (see its --help).
 
@@ -378,6 +387,10 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
           ]),
         ),
         ...(org.since ? { gained: org.since.gained.length, lost: org.since.lost.length, changed: org.since.changed.length } : {}),
+        ...(() => {
+          const attention = attentionOf(org);
+          return { attention: attention.length, riskiest: attention.slice(0, RISKIEST).map((x) => ({ person: x.person.key, why: x.why })) };
+        })(),
       })),
       requests,
       requestBound: requestBound(access, logs) + (wallReport ? wallRequestBound(wallReport, wallReads ?? []) : 0),
@@ -388,7 +401,17 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       const people = summary.organizations.reduce((n, x) => n + x.people, 0);
       io.out(
         `Reviewed ${plural(summary.organizations.length, "organization")}, ${plural(people, "person", "people")} with access, as of ${packet.asOf}, into ${summary.out} ` +
-          `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.`,
+          `(review.md, review.html, review.csv, review.json${wallReport ? `, ${WALLS_CSV}` : ""}, manifest.json) with ${requests} API requests (bound ${summary.requestBound}), no writes.` +
+          summary.organizations
+            .filter((x) => x.attention > 0)
+            .map(
+              (x) =>
+                `\nOrganization ${x.id} (${x.name}): ${x.attention} need attention, riskiest first: ` +
+                x.riskiest.map((r) => `${r.person} (${r.why[0]})`).join(", ") +
+                (x.attention > x.riskiest.length ? ", ..." : "") +
+                ".",
+            )
+            .join(""),
       );
     }
     return 0;

@@ -37,6 +37,8 @@ export interface ChromiumPage {
   evaluate<T = unknown>(expression: string): Promise<T>;
   /** Writes a PNG of the viewport, or of the whole page with `fullPage`, to `file`. */
   screenshot(file: string, opts?: { fullPage?: boolean }): Promise<void>;
+  /** Saves what the page downloads (a link with a download name) into `folder`, under the names it gives. */
+  downloadTo(folder: string): Promise<void>;
   /** Ends the browser and removes its profile. */
   close(): Promise<void>;
 }
@@ -186,6 +188,10 @@ async function pageOf(
       const r = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: o.fullPage === true }, sessionId);
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, Buffer.from(r.data as string, "base64"));
+    },
+    async downloadTo(folder) {
+      fs.mkdirSync(folder, { recursive: true });
+      await send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: folder });
     },
     async close() {
       try {

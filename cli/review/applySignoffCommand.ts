@@ -3,7 +3,9 @@
  * the packet and applied to the exported access.ts, which then goes into a pull request. Reads
  * and writes files only: no request to the service.
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { isCalendarDay } from "../../provider/resources/support/expiry";
 import { plural, UsageError, type Command } from "../command";
 import { DATES_TYPE } from "../export/accessFile";
@@ -64,6 +66,33 @@ const lineOf = (d: CheckedDecision): SignoffLine => ({
   permissions: [...d.line.permissions].sort(),
 });
 
+/**
+ * Refuses a sign-off made against another packet: review.html's sign-offs name the SHA-256 of the
+ * review.json they were made from (the hash manifest.json lists for it; the page cannot carry the
+ * manifest's own hash, which covers the page). Names both hashes, and says when the packet's
+ * review.json no longer matches its own manifest.
+ */
+function checkSamePacket(signoffFile: string, theirs: string | undefined, where: string): void {
+  if (theirs === undefined) return;
+  const file = fs.statSync(where).isDirectory() ? path.join(where, "review.json") : where;
+  const ours = createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+  let listed: unknown;
+  try {
+    listed = (JSON.parse(fs.readFileSync(path.join(path.dirname(file), "manifest.json"), "utf8")) as { files?: Record<string, unknown> })
+      .files?.["review.json"];
+  } catch {
+    listed = undefined; // a packet without its manifest: the file's own hash is what there is
+  }
+  if (listed !== undefined && listed !== ours)
+    throw new UsageError(
+      `--packet: ${file} has SHA-256 ${ours}, but its manifest.json lists ${String(listed)}: the packet was altered since it was written (pulumi-reviewadmin review verify names what)`,
+    );
+  if (theirs !== ours)
+    throw new UsageError(
+      `the sign-off ${signoffFile} was made against another packet: it names review.json SHA-256 ${theirs}, and ${file} has ${ours}: apply a sign-off to the packet it was made from`,
+    );
+}
+
 /** Today (UTC) by this machine's clock. */
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -99,7 +128,10 @@ Nothing is written when any decision is wrong (a person or scope not in the pack
 permission, two decisions for one line), or when access.ts and the packet disagree (export and
 review the same world).
 
-The sign-off is the packet's review.csv with its decision column (and justification) filled in,
+The sign-off is the one review.html saves (JSON, or CSV for a spreadsheet): it names the packet
+it was made against (the SHA-256 of its review.json, as manifest.json lists it), and one made
+against another packet is refused, naming both hashes. Or it is the packet's review.csv with its
+decision column (and justification) filled in,
 saved as it is: by Excel too, with ',' or ';' as the delimiter (read from the header), a UTF-8
 byte-order mark and CRLF line ends. Rows with an empty decision are undecided: counted and
 listed, not an error. A CSV of your own needs a header with email (or person), scope and
@@ -151,6 +183,7 @@ today, never later.`,
     const accessFile = required(o, "access");
     const on = signoffDay(o.on);
     const signoff = parseSignoff(signoffFile, readText("signoff", signoffFile));
+    checkSamePacket(signoffFile, signoff.packetSha256, required(o, "packet"));
     const reviewer = typeof o.reviewer === "string" ? o.reviewer.trim() : "";
     for (const d of signoff.decisions) {
       if (o["require-justification"] === true && d.justification === "")

@@ -9,6 +9,9 @@ import { normalizeEmail, privilegesOf, type Grant, type Privilege, type Scope, t
 import { compareText } from "../../provider/util";
 import type { WallReport } from "./wallReport";
 
+/** review.json's text: what the packet folder holds, and what a sign-off's packet hash (SHA-256) is of. */
+export const packetJson = (p: ReviewPacket) => JSON.stringify(p, null, 2) + "\n";
+
 /** The version of review.json; a previous packet of another format is refused. */
 export const PACKET_FORMAT = "pulumi-reviewadmin review 1";
 
@@ -33,10 +36,10 @@ export type Flag = (typeof FLAGS)[number];
 
 /** What each flag means, for the packet's legend. */
 export const FLAG_MEANING: Record<Flag, string> = {
-  privileged: `holds (or is invited to) an organization permission (${OrganizationPermission.options.join(", ")}) or DB_ADMIN on a database`,
+  privileged: `the line holds (or invites to) an organization permission (${OrganizationPermission.options.join(", ")}) or DB_ADMIN on a database`,
   external: "email domain is not one of the firm's (--firm-domain); only judged when a firm domain is given",
   stale:
-    "a user with access and no event in the organization's activity log as the actor within their stale window (the strictest of their privileges' --stale-days)",
+    "a user with access and no event in the organization's activity log as the actor within their stale window (the strictest of their privileges' --stale-days); someone the log shows added within that window is not stale",
   "no-access": "a member with no organization permission and no database permission, or only an expired invitation",
   "not-a-member": "holds database permissions without being a member of the organization",
   "invitation-expired": "an invitation that expired without being accepted",
@@ -68,37 +71,6 @@ export function permissionText(permission: string): string {
   const words = (PERMISSION_WORDS as Record<string, string>)[permission];
   return words ? `${words} (${permission})` : permission;
 }
-
-/**
- * Why a person needs the reviewer's attention first, in the summary's order: the flags that call
- * for a decision, and "escalated" (permissions gained since the last review).
- */
-export const ATTENTION = [
-  "privileged",
-  "external",
-  "stale",
-  "not-in-code",
-  "escalated",
-  "walled",
-  "wall-breach",
-  "expiring-soon",
-  "no-access",
-] as const;
-/** One reason of ATTENTION. */
-export type Attention = (typeof ATTENTION)[number];
-
-/** Each reason of ATTENTION in words, for the summary. */
-export const ATTENTION_WORDS: Record<Attention, string> = {
-  privileged: "holds an administrative permission",
-  external: "email outside the firm's domains",
-  stale: "no activity within their stale limit",
-  "not-in-code": "holds access the code does not declare",
-  escalated: "gained access or permissions since the last review",
-  walled: "behind an ethical wall",
-  "wall-breach": "holds access their ethical wall closes",
-  "expiring-soon": "access the code ends soon",
-  "no-access": "a member or invitee with no access",
-};
 
 /** One line of access: the organization itself, or one database. */
 export interface AccessLine {

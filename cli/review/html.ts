@@ -5,18 +5,19 @@
  * that got into it by a name would not run even if escaping failed.
  *
  * Built from review.md's pieces (render.ts: the summary's counts and reasons, lines of access and
- * permissions in words, times in the reviewer's zone, the code's verdicts), in the same order:
- * the summary first, then how to read it, then per organization its changes since the last
- * review, the access matrix (per database, collapsed counts in a heat map whose rows open on that
- * database's people; then people x databases, paged) and everyone's lines of access with
- * review.csv's sign-off columns. The static part is escaped here (escapeHtml); the people's rows
+ * permissions in words, times in the reviewer's zone, the code's verdicts, the one severity order
+ * of severity.ts), in the same order: what was not reviewed, the changes since the last review
+ * and the walls' status first, then the reviewer's decisions (progress, bulk keep, name,
+ * attestation, the sign-off's save), the summary, then per organization the access matrix (per
+ * database, collapsed counts in a heat map whose rows open on that database's people; then people
+ * x databases, paged) and everyone's lines of access, each with its decision; the legend last. The static part is escaped here (escapeHtml); the people's rows
  * go in as JSON, which the page's script (htmlAssets.ts) draws a page at a time. Deterministic:
  * a function of the packet and the zone only.
  */
 import { createHash } from "node:crypto";
 import {
-  ATTENTION_WORDS,
   linePrivileges,
+  packetJson,
   PERMISSION_WORDS,
   permissionText,
   type AccessLine,
@@ -24,23 +25,31 @@ import {
   type ReviewPacket,
 } from "./format";
 import { PAGE_SCRIPT, PAGE_STYLE } from "./htmlAssets";
+import { SIGNOFF_CSV_HEADER } from "./htmlDecide";
 import { NO_WALLS_KNOWN } from "./packetWalls";
 import { formText, statusText } from "./wallReport";
 import { exceptionText } from "../../contract/grants";
+import { SEVERITY_WORDS } from "./severity";
 import {
   codeLine,
   codeLineText,
   flagLegend,
   lastActivityText,
+  lineFlags,
   lineText,
+  notReviewedText,
   NO_FIRM_DOMAIN,
   organizationCounts,
   organizationLead,
   readingNotes,
   reasonText,
+  risksOf,
+  severityLegend,
   SIGNOFF_COLUMNS,
+  sinceText,
   timeText,
   titleText,
+  wallsStatus,
   wallsText,
   zonedText,
   zoneNote,
@@ -113,12 +122,12 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
   const t = (s: string) => strings.id(s);
   const organizations = p.organizations.map((o) => {
     const { columns, columnOf } = placesOf(o);
-    const why = new Map(organizationCounts(o).attention.map((x) => [x.person.key, x.why]));
     const people: [string, string, number, number, number][] = [];
-    const lines: [number, number, number, number, number][] = [];
+    // Per line: person, column, access, code, kind, flags, risk, scope, permissions, and 1 when bulk keep may keep it.
+    const lines: [number, number, number, number, number, number, number, number, number, number][] = [];
     const attention: number[] = [];
-    o.people.forEach((x, i) => {
-      const reasons = why.get(x.key) ?? [];
+    // Riskiest first (severity.ts): the tables and the matrix keep this order.
+    risksOf(o).forEach(({ person: x, lines: risks, why: reasons }, i) => {
       if (reasons.length > 0) attention.push(i);
       // The reasons by name: the summary's table above the rows says what each means.
       people.push([x.key, x.name, t(lastActivityText(x, p, r)), t(x.flags.join(", ")), t(reasons.join(", "))]);
@@ -126,7 +135,19 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
         const c = codeLine(x, l.scope);
         // The walls are the person's, not a line's: said once, on their first line.
         const code = p.stack ? [...(c ? [codeLineText(c)] : []), ...(j === 0 ? wallsText(x) : [])].join("\n") : "";
-        lines.push([i, columnOf(l), t(lineText(l, r)), t(code), KINDS.indexOf(matrixKind(l))]);
+        lines.push([
+          i,
+          columnOf(l),
+          t(lineText(l, r)),
+          t(code),
+          KINDS.indexOf(matrixKind(l)),
+          t(lineFlags(x, l).join(", ")),
+          t(risks[j]!.join(", ")),
+          t(l.scope),
+          t(l.permissions.join(" ")),
+          // Bulk keep takes what needs no decision: no risk found and, with a stack, declared by the code as held.
+          risks[j]!.length === 0 && (!p.stack || (c !== undefined && c.declaredBy.length > 0 && !c.notInCode?.length)) ? 1 : 0,
+        ]);
       });
     });
     const change = (c: NonNullable<ReviewOrganization["since"]>["gained"][number]) => [
@@ -149,10 +170,23 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
   return {
     kinds: KINDS,
     withCode: p.stack !== undefined,
+    // What the sign-off names: the review.json it was made against (by SHA-256, as manifest.json lists it).
+    packet: { sha256: createHash("sha256").update(packetJson(p)).digest("hex"), asOf: p.asOf },
+    attestation: ATTESTATION,
+    csvHeader: SIGNOFF_CSV_HEADER,
     headers: {
-      attention: ["person", "name", "why", "access"],
-      lines: ["person", "name", "access", "last activity", "flags", ...(p.stack ? ["in the stack's code"] : []), ...SIGNOFF_COLUMNS],
-      signoff: SIGNOFF_COLUMNS,
+      attention: ["person", "name", "why", "access", "decide for the person", "justification"],
+      lines: [
+        "person",
+        "name",
+        "risk",
+        "access",
+        "last activity",
+        "flags",
+        ...(p.stack ? ["in the stack's code"] : []),
+        "decision",
+        "justification",
+      ],
       since: ["person", "access before", "access now", "who and when"],
       detail: ["person", "name", "access", "flags", "last activity"],
     },
@@ -160,6 +194,10 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
     strings: strings.list,
   };
 }
+
+/** The sentence the reviewer attests before the page saves their decisions (in the JSON sign-off, with their name). */
+export const ATTESTATION =
+  "I reviewed each line of access I decided here against the firm's need for it; my decisions and their justifications are mine and complete.";
 
 /** A placeholder the script replaces: what a reader without scripts reads instead. */
 const NEEDS_SCRIPT = `<p class="needs-script">Drawn by this page's script; allow scripts for this file, or read review.md or review.csv, which hold the same.</p>`;
@@ -171,13 +209,13 @@ function summary(p: ReviewPacket): string[] {
     const c = organizationCounts(o);
     out.push(
       `<h3>${escapeHtml(o.name)} (organization ${o.id})</h3>`,
-      `<p class="counts"><span data-count="people">${num(c.people)}</span> people, <span data-count="lines">${num(c.lines)}</span> lines of access, <span data-count="databases">${num(c.databases)}</span> databases reviewed; <strong><span data-count="attention">${num(c.attention.length)}</span> need attention</strong>.</p>`,
+      `<p class="counts"><span data-count="people">${num(c.people)}</span> people, <span data-count="lines">${num(c.lines)}</span> lines of access, <span data-count="databases">${num(c.databases)}</span> databases reviewed; <strong><span data-count="attention">${num(c.attention.length)}</span> need attention</strong>, riskiest first.</p>`,
     );
     if (c.attention.length === 0) return;
     out.push(
       `<table class="reasons"><thead><tr><th>why</th><th>people</th><th>meaning</th></tr></thead><tbody>`,
       ...c.byReason.map(
-        ([a, n]) => `<tr data-reason="${a}"><td>${a}</td><td class="n">${num(n)}</td><td>${escapeHtml(ATTENTION_WORDS[a])}</td></tr>`,
+        ([a, n]) => `<tr data-reason="${a}"><td>${a}</td><td class="n">${num(n)}</td><td>${escapeHtml(SEVERITY_WORDS[a])}</td></tr>`,
       ),
       `</tbody></table>`,
       `<div class="view" data-view="attention" data-org="${i}">${NEEDS_SCRIPT}</div>`,
@@ -193,6 +231,10 @@ function howToRead(p: ReviewPacket, r: RenderOptions): string[] {
     `<section id="how">`,
     `<h2>How to read this review</h2>`,
     `<p>${readingNotes(p, r).map(codeSpans).join("\n")}</p>`,
+    `<p>Risk, riskiest first (a privilege alone is not a reason: it raises what else is wrong with the line):</p>`,
+    `<ul>`,
+    ...severityLegend().map(([x, meaning]) => `<li><strong>${x}</strong>: ${escapeHtml(meaning)}.</li>`),
+    `</ul>`,
     `<p>Flags:</p>`,
     `<ul>`,
     ...flagLegend(p).map(([f, meaning]) => `<li><strong>${f}</strong>: ${escapeHtml(meaning)}.</li>`),
@@ -260,21 +302,25 @@ function heatMap(o: ReviewOrganization, i: number): string[] {
   return out;
 }
 
-/** One organization's section: its counts, what is not reviewed, the changes since the last review, the matrix, everyone's lines. */
-function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, r: RenderOptions): string[] {
+/** The top of the page: the walls' status, and per organization what was not reviewed and what changed since the last review. */
+function beforeYouSign(p: ReviewPacket, r: RenderOptions): string[] {
   const out = [
-    `<section class="organization" id="organization-${o.id}">`,
-    `<h2>${escapeHtml(o.name)} (organization ${o.id})</h2>`,
-    `<p>${escapeHtml(organizationLead(o, p))}</p>`,
+    `<section id="before">`,
+    `<h2>Before you sign</h2>`,
+    `<p id="walls-status"><strong>Ethical walls:</strong> ${escapeHtml(wallsStatus(p))}.</p>`,
   ];
-  if (o.databasesNotReadable.length)
+  p.organizations.forEach((o, i) => {
+    const not = notReviewedText(o);
     out.push(
-      `<ul>`,
-      ...o.databasesNotReadable.map((d) => `<li>Not reviewed: database ${d.id} ${escapeHtml(d.name)}: ${escapeHtml(d.reason)}.</li>`),
+      `<h3>${escapeHtml(o.name)} (organization ${o.id})</h3>`,
+      `<ul class="not-reviewed">`,
+      ...(not.length
+        ? not.map((t) => `<li><strong>${escapeHtml(t)}</strong></li>`)
+        : [`<li>Not reviewed: nothing; every database of the organization was read.</li>`]),
+      `<li class="since-counts">${escapeHtml(sinceText(o, r))}</li>`,
       `</ul>`,
     );
-  if (o.since) {
-    out.push(`<h3>Since the last review (as of ${escapeHtml(timeText(o.since.previousAsOf, r))})</h3>`);
+    if (!o.since) return;
     for (const kind of ["gained", "lost", "changed"] as const) {
       const n = o.since[kind].length;
       const title = kind[0]!.toUpperCase() + kind.slice(1);
@@ -284,7 +330,35 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, 
           : `<p><strong>${title}</strong> (${num(n)}):</p><div class="view" data-view="${kind}" data-org="${i}">${NEEDS_SCRIPT}</div>`,
       );
     }
-  }
+  });
+  out.push(`</section>`);
+  return out;
+}
+
+/** Where the reviewer decides: progress, bulk keep, their name and attestation, and the two saves. */
+function decide(p: ReviewPacket): string[] {
+  const lines = p.organizations.reduce((n, o) => n + o.people.reduce((k, x) => k + x.lines.length, 0), 0);
+  const day = p.asOf.slice(0, 10);
+  return [
+    `<section id="decide">`,
+    `<h2>Your decisions</h2>`,
+    `<p>Decide each line of access in "Everyone with access" below (keep, remove, or change to the permissions you write), or a whole person in the summary's table (a line's own decision wins). Your decisions stay in this browser, for this packet only, until you save them; nothing leaves this page but the file you save.</p>`,
+    `<p><strong id="progress">0 of ${num(lines)} decided</strong> <button type="button" id="bulk-keep">Keep every undecided line with no risk found</button> <span id="bulk-note" class="muted"></span></p>`,
+    `<p><label for="reviewer">Your name:</label> <input id="reviewer" type="text" autocomplete="name" placeholder="e.g. Ada Lovelace <ada@northwind.example>"></p>`,
+    `<p><label><input type="checkbox" id="attest"> ${escapeHtml(ATTESTATION)}</label></p>`,
+    `<p><button type="button" id="save-json" disabled>Save the sign-off (JSON)</button> <button type="button" id="save-csv" disabled>Save the sign-off (CSV, for a spreadsheet)</button> <span id="save-note" class="muted">Enter your name and tick the attestation to save.</span></p>`,
+    `<p class="muted">Then: <code>pulumi-reviewadmin review apply-signoff --signoff signoff-${day}.json --packet &lt;this folder&gt; --access access/access.ts</code>; it refuses a sign-off made against another packet.</p>`,
+    `</section>`,
+  ];
+}
+
+/** One organization's section: its counts, what is not reviewed, the changes since the last review, the matrix, everyone's lines. */
+function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket): string[] {
+  const out = [
+    `<section class="organization" id="organization-${o.id}">`,
+    `<h2>${escapeHtml(o.name)} (organization ${o.id})</h2>`,
+    `<p>${escapeHtml(organizationLead(o, p))}</p>`,
+  ];
   out.push(
     `<h3>Access matrix</h3>`,
     `<p>Per place, how many people have access there, hold each permission and need attention for each reason; darker is more within the column. Open a row for its people.</p>`,
@@ -293,7 +367,7 @@ function organizationSection(o: ReviewOrganization, i: number, p: ReviewPacket, 
     legend(),
     `<div class="matrix-box"><div class="matrix" data-org="${i}">${NEEDS_SCRIPT}</div></div>`,
     `<h3>Everyone with access</h3>`,
-    `<p>One row per line of access, as in review.csv. The sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) are review.csv's, empty for the reviewer: fill them in review.csv, which <code>pulumi-reviewadmin review apply-signoff</code> reads.</p>`,
+    `<p>One row per line of access, as in review.csv, riskiest first. Decide each here (see "Your decisions"), or fill the sign-off columns (${SIGNOFF_COLUMNS.join(", ")}) of review.csv; <code>pulumi-reviewadmin review apply-signoff</code> reads either.</p>`,
     `<div class="view" data-view="lines" data-org="${i}">${NEEDS_SCRIPT}</div>`,
     `</section>`,
   );
@@ -375,13 +449,15 @@ export function html(p: ReviewPacket, r: RenderOptions): string {
     `<h1>${escapeHtml(title)}</h1>`,
     `<p class="muted">${escapeHtml(zoneNote(r))}</p>`,
     `<p><label for="filter">Filter people:</label> <input id="filter" type="search" placeholder="email, name, flag, reason or database" autocomplete="off"><span id="filter-note"></span></p>`,
-    `<nav><a href="#summary">Summary</a><a href="#how">How to read</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a></nav>`,
+    `<nav><a href="#before">Before you sign</a><a href="#decide">Your decisions</a><a href="#summary">Summary</a>${p.organizations.map((o) => `<a href="#organization-${o.id}">${escapeHtml(o.name)}</a>`).join("")}<a href="#walls">Ethical walls</a><a href="#how">How to read</a></nav>`,
     `</header>`,
     `<noscript><p>The tables of people are drawn by this page's script; review.md and review.csv hold the same.</p></noscript>`,
+    ...beforeYouSign(p, r),
+    ...decide(p),
     ...summary(p),
-    ...howToRead(p, r),
-    ...p.organizations.flatMap((o, i) => organizationSection(o, i, p, r)),
+    ...p.organizations.flatMap((o, i) => organizationSection(o, i, p)),
     ...wallsSection(p, r),
+    ...howToRead(p, r),
     `<script type="application/json" id="review-data">${json}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,
     `</body>`,

@@ -3,9 +3,12 @@
  * so it opens the same from a file, a mail attachment or an archive. The script reads the packet's
  * rows from the page's JSON block and draws them a page at a time (PAGE rows), so the DOM stays
  * the same size at 28,000 people as at 20; it never sets markup from data (textContent only), so
- * a name cannot become markup. Plain ES2017 in a string: it runs in the reviewer's browser, not
- * in Node.
+ * a name cannot become markup. It also takes the reviewer's decisions (htmlDecide.ts, issue 55):
+ * per line and per person, kept in local storage under the packet's hash, saved as a sign-off
+ * file through a Blob's object URL (a download: nothing leaves the page, and the CSP needs no
+ * change). Plain ES2017 in a string: it runs in the reviewer's browser, not in Node.
  */
+import { DECIDE_SCRIPT, SIGNOFF_CSV_JS } from "./htmlDecide";
 
 /** The page's style. */
 export const PAGE_STYLE = `
@@ -35,7 +38,8 @@ td.n { text-align: right; }
 .heat .head { cursor: default; font-weight: 600; background: var(--head); position: sticky; top: 0; }
 .heat summary > span, .heat .head > span { border: 1px solid #fff; padding: 0.1em 0.35em; text-align: right; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .heat summary > span.where, .heat .head > span.where { text-align: left; }
-.heat .head > span { white-space: normal; overflow-wrap: anywhere; font-size: 0.8em; align-self: end; }
+/* Headers such as ORG_ADMIN or external-escalated-privileged stay whole: written upwards, never broken inside a word. */
+.heat .head > span:not(.where) { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; overflow-wrap: normal; word-break: keep-all; text-align: left; font-size: 0.85em; overflow: visible; text-overflow: clip; padding: 0.3em 0.1em; }
 .heat summary .where::before { content: "\\25B8  "; color: var(--muted); }
 .heat details[open] > summary .where::before { content: "\\25BE  "; }
 .heat details > .detail { padding: 0.2em 0 0.8em 1.5em; }
@@ -45,9 +49,9 @@ td.n { text-align: right; }
 .h3 { background: #4292c6; color: #fff; }
 .h4 { background: #08519c; color: #fff; }
 .matrix-box { overflow-x: auto; }
-.grid { display: inline-grid; grid-auto-rows: 13px; font-size: 11px; line-height: 13px; background-image: linear-gradient(to right, #eaeef2 1px, transparent 1px); background-size: 11px 100%; }
+.grid { display: inline-grid; grid-auto-rows: 16px; font-size: 12px; line-height: 16px; background-image: linear-gradient(to right, #eaeef2 1px, transparent 1px); background-size: 16px 100%; }
 .grid .corner, .grid .who { grid-column: 1; background: #fff; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding-right: 0.5em; position: sticky; left: 0; z-index: 1; }
-.grid .col { grid-row: 1; writing-mode: vertical-rl; transform: rotate(180deg); font-size: 9px; line-height: 11px; color: var(--muted); white-space: nowrap; }
+.grid .col { grid-row: 1; writing-mode: vertical-rl; transform: rotate(180deg); font-size: 12px; line-height: 16px; color: var(--muted); white-space: nowrap; }
 .grid .corner { grid-row: 1; align-self: end; font-weight: 600; }
 .grid i { display: block; margin: 1px; border-radius: 2px; }
 .k-admin { background: #b2182b; }
@@ -58,6 +62,16 @@ td.n { text-align: right; }
 .k-expired { background: repeating-linear-gradient(45deg, #999 0 2px, #fff 2px 4px); }
 .k-suspended { background: repeating-linear-gradient(45deg, #222 0 2px, #fff 2px 4px); }
 .legend i { display: inline-block; width: 11px; height: 11px; border-radius: 2px; }
+#decide { background: #fffbea; border: 1px solid #e3d48a; padding: 0.2em 1em 0.6em; margin-top: 1.5em; }
+#decide h2 { margin-top: 0.6em; }
+#reviewer { font: inherit; width: min(30em, 90%); }
+#save-note.refused { color: #b2182b; font-weight: 600; }
+.rows select, .rows input { font: inherit; font-size: 0.95em; }
+.rows input.why { width: 16em; }
+.rows input.perms { width: 14em; display: block; margin-top: 0.2em; }
+.rows tr.decided td:first-child { box-shadow: inset 4px 0 #1a7f37; }
+.rows .by-person { display: block; color: var(--muted); font-size: 0.9em; }
+.rows button.decide { font: inherit; font-size: 0.9em; }
 @media print { header { position: static; } .pager button, #filter { display: none; } }
 `;
 
@@ -134,7 +148,12 @@ export const PAGE_SCRIPT = `
       var body = t.createTBody();
       shown.forEach(function (row) {
         var tr = body.insertRow();
-        cells(row).forEach(function (c) { tr.insertCell().textContent = c; });
+        // A cell is a text, or a node (the decision controls, built by the script, never from markup).
+        cells(row, tr).forEach(function (c) {
+          var td = tr.insertCell();
+          if (c && c.nodeType) td.appendChild(c);
+          else td.textContent = c;
+        });
       });
       box.replaceChildren(t);
     });
@@ -149,8 +168,8 @@ export const PAGE_SCRIPT = `
     var order = holds.concat(org.people.filter(function (p) { return !p.holds; }));
     paged(host, function () { return order.filter(function (p) { return p.hit; }); }, function (box, shown) {
       var grid = el("div", "grid");
-      grid.style.gridTemplateColumns = "220px repeat(" + org.columns.length + ", 11px)";
-      grid.style.gridTemplateRows = "6em";
+      grid.style.gridTemplateColumns = "260px repeat(" + org.columns.length + ", 16px)";
+      grid.style.gridTemplateRows = "5em";
       grid.appendChild(el("div", "corner", "person"));
       org.columns.forEach(function (c, i) {
         var h = el("div", "col", c[0]);
@@ -211,6 +230,8 @@ export const PAGE_SCRIPT = `
     apply(text);
   }
 
+${DECIDE_SCRIPT}
+${SIGNOFF_CSV_JS}
   var data;
   var orgs;
   try {
@@ -221,11 +242,14 @@ export const PAGE_SCRIPT = `
         return { key: p[0], name: p[1], last: S[p[2]], flags: S[p[3]], why: S[p[4]], lines: [], hit: true };
       });
       var lines = o.lines.map(function (l) {
-        var line = { person: people[l[0]], column: l[1], text: S[l[2]], code: S[l[3]], kind: data.kinds[l[4]] };
+        var line = { person: people[l[0]], column: l[1], text: S[l[2]], code: S[l[3]], kind: data.kinds[l[4]], flags: S[l[5]], risk: S[l[6]], scope: S[l[7]], perms: S[l[8]], calm: l[9] === 1 };
+        line.id = o.id + "|" + line.person.key + "|" + line.scope;
         line.person.lines.push(line);
         return line;
       });
       people.forEach(function (p) {
+        p.org = o.id;
+        p.id = o.id + "|" + p.key + "|*";
         p.access = p.lines.map(function (l) { return l.text; }).join("\\n");
         p.label = p.name ? p.name + " <" + p.key + ">" : p.key;
         p.hay = [p.key, p.name, p.flags, p.why, p.access].join("\\n").toLowerCase();
@@ -239,23 +263,26 @@ export const PAGE_SCRIPT = `
           return row;
         });
       });
-      return { columns: o.columns, people: people, lines: lines, attention: o.attention.map(function (i) { return people[i]; }), since: since };
+      return { id: o.id, columns: o.columns, people: people, lines: lines, attention: o.attention.map(function (i) { return people[i]; }), since: since };
     });
 
+    setUpDecisions();
     var H = data.headers;
     document.querySelectorAll(".view").forEach(function (host) {
       var org = orgs[Number(host.dataset.org)];
       var kind = host.dataset.view;
       if (kind === "attention")
         table(host, H.attention, function () { return org.attention.filter(function (p) { return p.hit; }); }, function (p) {
-          return [p.key, p.name, p.why, p.access];
+          return [p.key, p.name, p.why, p.access].concat(personControls(p));
         });
       else if (kind === "lines")
-        table(host, H.lines, function () { return org.lines.filter(function (l) { return l.person.hit; }); }, function (l) {
+        table(host, H.lines, function () { return org.lines.filter(function (l) { return l.person.hit; }); }, function (l, tr) {
           var p = l.person;
-          var cells = [p.key, p.name, l.text, p.last, p.flags];
+          var cells = [p.key, p.name, l.risk, l.text, p.last, l.flags];
           if (data.withCode) cells.push(l.code);
-          return cells.concat(H.signoff.map(function () { return ""; }));
+          tr.dataset.line = l.id;
+          if (effective(l)) tr.className = "decided";
+          return cells.concat(lineControls(l, tr));
         });
       else
         table(host, H.since, function () { return org.since[kind].filter(function (r) { return hit(r.hay); }); }, function (r) {
@@ -275,7 +302,7 @@ export const PAGE_SCRIPT = `
         table(d.querySelector(".detail"), H.detail, function () {
           return org.lines.filter(function (l) { return l.column === column && l.person.hit; });
         }, function (l) {
-          return [l.person.key, l.person.name, l.text, l.person.flags, l.person.last];
+          return [l.person.key, l.person.name, l.text, l.flags, l.person.last];
         });
       });
     });
@@ -291,6 +318,7 @@ export const PAGE_SCRIPT = `
     });
     window.addEventListener("hashchange", fromHash);
     fromHash();
+    progress();
     document.documentElement.dataset.renderMs = String(Math.round(performance.now()));
     document.documentElement.dataset.ready = "1";
   } catch (e) {

@@ -101,6 +101,14 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
   const code = o.stack ? codeOf(o.stack.declared, org.id, o.asOf, o.expiringDays ?? DEFAULT_EXPIRING_DAYS) : undefined;
   const lastByActor = new Map<number, number>();
   for (const e of events) if (e.userId != null && e.timestamp >= begin && e.timestamp <= o.asOf) lastByActor.set(e.userId, e.timestamp);
+  // When each person was last added to the organization, where the window's log says: someone added
+  // yesterday has not had the stale window to be active in.
+  const added = new Map<string, number>();
+  for (const e of events) {
+    if (e.type !== "USER_ADDED" || e.timestamp > o.asOf) continue;
+    if (typeof e.data?.userId === "number") added.set(`user ${e.data.userId}`, e.timestamp);
+    if (typeof e.data?.email === "string") added.set(e.data.email.toLowerCase(), e.timestamp);
+  }
 
   const people = [...byKey.values()].sort((a, b) => compareKeys(a.key, b.key));
   for (const p of people) {
@@ -109,7 +117,8 @@ function peopleOf(org: ExportedOrganization, events: readonly ActivityEvent[], o
     p.lastActivity = last === undefined ? null : new Date(last).toISOString();
     const judged = code?.(p);
     if (judged) p.inCode = judged.inCode;
-    p.flags = flagsOf(p, o, judged?.flags ?? []);
+    const addedAt = Math.max(added.get(p.key) ?? -Infinity, p.userId === null ? -Infinity : (added.get(`user ${p.userId}`) ?? -Infinity));
+    p.flags = flagsOf(p, o, judged?.flags ?? [], addedAt);
   }
   return people;
 }
@@ -132,14 +141,25 @@ export function staleLimit(p: ReviewPerson, o: Pick<PacketOptions, "staleDays" |
   return staleLimitDays(privilegesOf(p), o.staleDays, o.staleDaysByPrivilege);
 }
 
-function flagsOf(p: ReviewPerson, o: PacketOptions, codeFlags: Flag[]): Flag[] {
+/**
+ * Whether a person is stale: they hold a user account, existed for their whole stale window (not
+ * added within it, by the log: `addedAt`, -Infinity when the log names no addition), and did
+ * nothing as the actor within it.
+ */
+export function isStale(p: Pick<ReviewPerson, "userId" | "lastActivity">, limitDays: number, asOf: number, addedAt: number): boolean {
+  const since = asOf - limitDays * DAY_MS;
+  if (p.userId === null || addedAt > since) return false;
+  return p.lastActivity === null || Date.parse(p.lastActivity) < since;
+}
+
+function flagsOf(p: ReviewPerson, o: PacketOptions, codeFlags: Flag[], addedAt: number): Flag[] {
   const flags = new Set<Flag>();
   const orgLine = p.lines.find((l) => l.scope === "organization");
   const dbLines = p.lines.filter((l) => l.status === "granted");
   if (privilegesOf(p).length > 0) flags.add("privileged");
   const domain = p.key.includes("@") ? domainOf(p.key) : undefined;
   if (o.firmDomains.length > 0 && !(domain && o.firmDomains.includes(domain))) flags.add("external");
-  if (p.userId !== null && (p.lastActivity === null || Date.parse(p.lastActivity) < o.asOf - staleLimit(p, o) * DAY_MS)) flags.add("stale");
+  if (isStale(p, staleLimit(p, o), o.asOf, addedAt)) flags.add("stale");
   if (orgLine?.status === "member" && orgLine.permissions.length === 0 && dbLines.length === 0) flags.add("no-access");
   if (orgLine?.status === "invitation-expired" && dbLines.length === 0) flags.add("no-access");
   if (!orgLine && dbLines.length > 0) flags.add("not-a-member");

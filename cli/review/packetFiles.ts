@@ -4,7 +4,7 @@
  * review's --previous, and with a stack walls.csv (packetWalls.ts). The manifest (manifest.ts)
  * hashes them.
  */
-import type { ReviewPacket } from "./format";
+import { packetJson, type ReviewPacket } from "./format";
 import { html } from "./html";
 import { wallFiles } from "./packetWalls";
 import { csv, markdown, UTC, type RenderOptions } from "./render";
@@ -15,7 +15,7 @@ export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<st
     "review.md": markdown(p, o),
     "review.html": html(p, o),
     "review.csv": csv(p),
-    "review.json": JSON.stringify(p, null, 2) + "\n",
+    "review.json": packetJson(p),
     ...wallFiles(p),
   };
 }

@@ -25,13 +25,16 @@ export function wallPeriodBegin(asOf: number, o: { wallsSince?: number; previous
   return o.wallsSince ?? (o.previousAsOf !== undefined ? o.previousAsOf + 1 : asOf - DEFAULT_WALL_DAYS * DAY_MS);
 }
 
-/** The line review.md holds when no wall is known: no stack was given. */
+/** The line review.html's wall section holds when no wall is known: no stack was given. */
 export const NO_WALLS_KNOWN =
-  "**Ethical walls:** none known: walls are declared in the access program, not in the service; give --stack NAME or --stack-state FILE for the wall compliance report.";
+  "**Ethical walls:** not checked (no stack given: pass --stack or --stack-state): walls are declared in the access program, not in the service; give --stack NAME or --stack-state FILE for the wall compliance report.";
 
-/** review.md's section on walls: the compliance report (times shown by `time`), or one line when no wall is known. */
+/**
+ * review.md's section on walls: the compliance report (times shown by `time`); nothing when no
+ * wall is known (the top of review.md says the walls were not checked, and why).
+ */
 export function wallSection(p: ReviewPacket, time: (iso: string) => string): string[] {
-  if (!p.walls) return [NO_WALLS_KNOWN, ""];
+  if (!p.walls) return [];
   if (p.walls.walls.length === 0) return [`**Ethical walls:** none: ${p.walls.source} declares no ethical wall.`, ""];
   // The report ends with a newline: its last line is the empty one a section ends with here.
   return wallReportMarkdown(p.walls, { title: "Ethical walls: compliance report", level: 2, time }).split("\n");

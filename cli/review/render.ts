@@ -8,14 +8,12 @@
  */
 import { csvLine, markdownCell as cell } from "../../provider/data/spreadsheetSafe";
 import {
-  ATTENTION,
-  ATTENTION_WORDS,
   CODE_FLAGS,
   FLAG_MEANING,
   FLAGS,
+  linePrivileges,
   permissionText,
   type AccessLine,
-  type Attention,
   type Flag,
   type LineInCode,
   type ReviewChange,
@@ -24,6 +22,7 @@ import {
   type ReviewPerson,
 } from "./format";
 import { wallSection } from "./packetWalls";
+import { compareSeverities, lineSeverities, personSeverities, SEVERITY, SEVERITY_WORDS, type Severity } from "./severity";
 
 /** How the files for people show the packet: times in the reviewer's IANA zone (--time-zone), always named. */
 export interface RenderOptions {
@@ -112,7 +111,9 @@ export const CSV_HEADER = [
   "identifiers",
   "expires",
   "last_activity",
+  // The line's own flags (a person's privileged flag only on the lines that hold the privilege), and its severity (severity.ts).
   "flags",
+  "risk",
   "declared_by",
   "ends_on",
   "permissions_not_in_code",
@@ -136,12 +137,12 @@ export const codeLine = (person: ReviewPerson, scope: string) => person.inCode?.
 /** A line's status as review.csv writes it: "granted (suspended)" for a suspended account's database line. */
 export const statusText = (l: AccessLine) => (l.status === "granted" && l.active === false ? "granted (suspended)" : l.status);
 
-/** review.csv: one row per line of access, the sign-off columns empty. */
+/** review.csv: one row per line of access, riskiest first (severity.ts), the sign-off columns empty. */
 export function csv(p: ReviewPacket): string {
   const rows = [CSV_HEADER];
   for (const o of p.organizations) {
-    for (const person of o.people) {
-      for (const l of person.lines) {
+    for (const { person, lines } of risksOf(o)) {
+      person.lines.forEach((l, i) => {
         rows.push([
           String(o.id),
           o.name,
@@ -155,7 +156,8 @@ export function csv(p: ReviewPacket): string {
           (l.identifiers ?? []).join("; "),
           l.expires ?? "",
           person.lastActivity ?? "",
-          person.flags.join(" "),
+          lineFlags(person, l).join(" "),
+          lines[i]!.join(" "),
           (codeLine(person, l.scope)?.declaredBy ?? []).join("; "),
           codeLine(person, l.scope)?.endsOn ?? "",
           (codeLine(person, l.scope)?.notInCode ?? []).join(" "),
@@ -164,31 +166,84 @@ export function csv(p: ReviewPacket): string {
           "",
           "",
         ]);
-      }
+      });
     }
   }
   return rows.map(csvLine).join("\r\n") + "\r\n";
 }
 
 /**
- * The people of an organization who gained access or permissions since the last review: a line
- * gained with permissions, or a line holding permissions it did not hold before.
+ * The lines (person and scope, "key\nscope") that gained access or permissions since the last
+ * review: a line gained with permissions, or a line holding permissions it did not hold before.
  */
-export function escalated(o: ReviewOrganization): Set<string> {
+export function escalatedLines(o: ReviewOrganization): Set<string> {
   const out = new Set<string>();
   for (const c of [...(o.since?.gained ?? []), ...(o.since?.changed ?? [])]) {
     const before = new Set(c.before?.permissions ?? []);
-    if ((c.after?.permissions ?? []).some((x) => !before.has(x))) out.add(c.key);
+    if ((c.after?.permissions ?? []).some((x) => !before.has(x))) out.add(`${c.key}\n${c.scope}`);
   }
   return out;
 }
 
-/** Why each person of the organization needs attention, in ATTENTION's order; those who do not are left out. */
-export function attentionOf(o: ReviewOrganization): { person: ReviewPerson; why: Attention[] }[] {
-  const up = escalated(o);
-  return o.people
-    .map((person) => ({ person, why: ATTENTION.filter((a) => (a === "escalated" ? up.has(person.key) : person.flags.includes(a))) }))
-    .filter((x) => x.why.length > 0);
+/** Flags that belong to a line: shown on the lines they are true of, not on each of the person's lines. */
+const LINE_FLAGS: readonly Flag[] = ["privileged", "suspended", "invitation-expired", "not-in-code", "expiring-soon"];
+
+/** Whether the code does not declare the line, or declares fewer permissions than it holds. */
+const notInCodeLine = (c: LineInCode | undefined) => c !== undefined && (c.declaredBy.length === 0 || (c.notInCode?.length ?? 0) > 0);
+
+/** The line's privileges that count: an expired invitation grants nothing until re-sent. */
+const holdsPrivilege = (l: AccessLine) => l.status !== "invitation-expired" && linePrivileges(l).length > 0;
+
+/** A line's flags: the person's, with those of LINE_FLAGS kept only where the line itself shows them. */
+export function lineFlags(person: ReviewPerson, l: AccessLine): Flag[] {
+  const c = codeLine(person, l.scope);
+  const own: Record<string, boolean> = {
+    privileged: holdsPrivilege(l),
+    suspended: l.active === false,
+    "invitation-expired": l.status === "invitation-expired",
+    "not-in-code": notInCodeLine(c),
+    "expiring-soon": c?.endsOn !== undefined,
+  };
+  return person.flags.filter((f) => !LINE_FLAGS.includes(f) || own[f]);
+}
+
+/** A person's risk: the severities of each of their lines (by index) and their own (severity.ts). */
+export interface PersonRisk {
+  person: ReviewPerson;
+  lines: Severity[][];
+  why: Severity[];
+}
+
+/** Everyone of the organization with their risk, riskiest first (then in the packet's order, by key). */
+export function risksOf(o: ReviewOrganization): PersonRisk[] {
+  const up = escalatedLines(o);
+  const out = o.people.map((person) => {
+    const has = (f: Flag) => person.flags.includes(f);
+    const lines = person.lines.map((l) => {
+      const own = lineFlags(person, l);
+      return lineSeverities({
+        privileged: holdsPrivilege(l),
+        escalated: up.has(`${person.key}\n${l.scope}`),
+        external: has("external"),
+        stale: has("stale"),
+        notInCode: own.includes("not-in-code"),
+        expiring: own.includes("expiring-soon"),
+        suspended: own.includes("suspended"),
+        notAMember: has("not-a-member"),
+        noAccess: has("no-access"),
+        walled: has("walled"),
+        wallBreach: has("wall-breach"),
+      });
+    });
+    return { person, lines, why: personSeverities(lines) };
+  });
+  // Array.prototype.sort is stable: equal risks keep the packet's order (by key).
+  return out.sort((a, b) => compareSeverities(a.why, b.why));
+}
+
+/** The people who need attention (at least one severity), riskiest first. */
+export function attentionOf(o: ReviewOrganization): PersonRisk[] {
+  return risksOf(o).filter((x) => x.why.length > 0);
 }
 
 /** What an organization's summary counts: people, lines of access, databases reviewed, and who needs attention, by reason (those with none left out). */
@@ -196,8 +251,8 @@ export interface OrganizationCounts {
   people: number;
   lines: number;
   databases: number;
-  attention: { person: ReviewPerson; why: Attention[] }[];
-  byReason: (readonly [Attention, number])[];
+  attention: PersonRisk[];
+  byReason: (readonly [Severity, number])[];
 }
 
 /** The counts the summaries open with (review.md's and review.html's). */
@@ -208,21 +263,21 @@ export function organizationCounts(org: ReviewOrganization): OrganizationCounts 
     lines: org.people.reduce((n, x) => n + x.lines.length, 0),
     databases: org.databases.length,
     attention,
-    byReason: ATTENTION.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0),
+    byReason: SEVERITY.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0),
   };
 }
 
 /** A reason in words: "stale: no activity within their stale limit". */
-export const reasonText = (a: Attention) => `${a}: ${ATTENTION_WORDS[a]}`;
+export const reasonText = (a: Severity) => `${a}: ${SEVERITY_WORDS[a]}`;
 
-/** The summary the Markdown opens with: per organization, the counts and who needs attention and why. */
+/** The summary: per organization, the counts and who needs attention and why, riskiest first. */
 function summary(p: ReviewPacket, o: RenderOptions): string[] {
   const out = ["## Summary", ""];
   for (const org of p.organizations) {
     const c = organizationCounts(org);
     out.push(
       `**${cell(org.name)}** (organization ${org.id}): ${c.people} people, ${c.lines} lines of access, ${c.databases} databases reviewed; ` +
-        `${c.attention.length} need attention${c.byReason.length ? ` (${c.byReason.map(([a, n]) => `${n} ${a}`).join(", ")})` : ""}.`,
+        `${c.attention.length} need attention${c.byReason.length ? ` (${c.byReason.map(([a, n]) => `${n} ${a}`).join(", ")})` : ""}, riskiest first.`,
       "",
     );
     if (c.attention.length === 0) continue;
@@ -232,6 +287,49 @@ function summary(p: ReviewPacket, o: RenderOptions): string[] {
         `| ${cell(person.key)} | ${cell(person.name)} | ${why.map(reasonText).join("<br>")} | ${person.lines.map((l) => cell(lineText(l, o))).join("<br>")} |`,
       );
     out.push("");
+  }
+  return out;
+}
+
+/** The walls' status in one line: checked (what was found), or not checked and why. */
+export function wallsStatus(p: ReviewPacket): string {
+  const r = p.walls;
+  if (!r) return "not checked (no stack given: pass --stack or --stack-state)";
+  if (r.walls.length === 0) return `checked: ${r.source} declares no ethical wall`;
+  const breaches = r.walls.flatMap((w) => w.breaches);
+  const open = breaches.filter((b) => b.status === "open").length;
+  const unenforceable = r.walls.reduce((n, w) => n + w.unenforceable.length, 0);
+  return `checked: ${r.walls.length} wall(s) of ${r.source}; ${open} open breach(es), ${breaches.length - open} fixed, ${unenforceable} unenforceable`;
+}
+
+/** Per organization, what was not reviewed (each database with why), in words; empty when everything was read. */
+export function notReviewedText(o: ReviewOrganization): string[] {
+  return o.databasesNotReadable.map((d) => `Not reviewed: database ${d.id} ${d.name}: ${d.reason}.`);
+}
+
+/** The counts of "since the last review" in words, or why there is none. */
+export function sinceText(o: ReviewOrganization, r: RenderOptions): string {
+  if (!o.since) return "Since the last review: not compared (no --previous given).";
+  const { gained, lost, changed } = o.since;
+  return `Since the last review (as of ${timeText(o.since.previousAsOf, r)}): ${gained.length} gained, ${lost.length} lost, ${changed.length} changed.`;
+}
+
+/** The top of review.md: per organization what was not reviewed and what changed since the last review; the walls' status. */
+function beforeYouSign(p: ReviewPacket, r: RenderOptions): string[] {
+  const out = ["## Before you sign", "", `**Ethical walls:** ${wallsStatus(p)}.`, ""];
+  for (const o of p.organizations) {
+    out.push(`### ${cell(o.name)} (organization ${o.id})`, "");
+    const not = notReviewedText(o);
+    out.push(
+      ...(not.length ? not.map((t) => `- **${cell(t)}**`) : ["- Not reviewed: nothing; every database of the organization was read."]),
+    );
+    out.push(`- ${sinceText(o, r)}`, "");
+    if (o.since)
+      out.push(
+        ...changeRows("Gained", o.since.gained, r),
+        ...changeRows("Lost", o.since.lost, r),
+        ...changeRows("Changed", o.since.changed, r),
+      );
   }
   return out;
 }
@@ -271,27 +369,19 @@ export function lastActivityText(x: ReviewPerson, p: ReviewPacket, r: RenderOpti
 function organizationSection(o: ReviewOrganization, p: ReviewPacket, r: RenderOptions): string[] {
   const out = [`## ${cell(o.name)} (organization ${o.id})`, ""];
   out.push(organizationLead(o, p), "");
-  for (const d of o.databasesNotReadable) out.push(`- Not reviewed: database ${d.id} ${cell(d.name)}: ${cell(d.reason)}.`);
-  if (o.databasesNotReadable.length) out.push("");
-  if (o.since) {
-    out.push(`### Since the last review (as of ${timeText(o.since.previousAsOf, r)})`, "");
-    out.push(
-      ...changeRows("Gained", o.since.gained, r),
-      ...changeRows("Lost", o.since.lost, r),
-      ...changeRows("Changed", o.since.changed, r),
-    );
-  }
   const withCode = p.stack !== undefined;
   out.push(
     "### Everyone with access",
     "",
-    `| person | name | access | last activity | flags |${withCode ? " in the stack's code |" : ""}`,
-    `|---|---|---|---|---|${withCode ? "---|" : ""}`,
+    "Riskiest first.",
+    "",
+    `| person | name | risk | access | last activity | flags |${withCode ? " in the stack's code |" : ""}`,
+    `|---|---|---|---|---|---|${withCode ? "---|" : ""}`,
   );
-  for (const x of o.people) {
+  for (const { person: x, why } of risksOf(o)) {
     const code = withCode ? ` ${codeCell(x)} |` : "";
     out.push(
-      `| ${cell(x.key)} | ${cell(x.name)} | ${x.lines.map((l) => cell(lineText(l, r))).join("<br>")} | ${lastActivityText(x, p, r)} | ${x.flags.join(", ")} |${code}`,
+      `| ${cell(x.key)} | ${cell(x.name)} | ${why.join(", ")} | ${x.lines.map((l) => cell(lineText(l, r))).join("<br>")} | ${lastActivityText(x, p, r)} | ${x.flags.join(", ")} |${code}`,
     );
   }
   out.push("");
@@ -374,26 +464,29 @@ export const titleText = (p: ReviewPacket, r: RenderOptions) => `Access review a
 /** The line under the title saying which zone the times are in. */
 export const zoneNote = (r: RenderOptions) => `Times are in ${r.timeZone} (--time-zone); review.csv and review.json keep them in UTC.`;
 
-/** review.md. */
+/** Each severity with its meaning, riskiest first: the legend of the "why" and "risk" columns. */
+export const severityLegend = (): [Severity, string][] => SEVERITY.map((x) => [x, SEVERITY_WORDS[x]]);
+
+/** review.md: what was not reviewed, the changes and the walls first; then who needs attention; then everyone; the legend last. */
 export function markdown(p: ReviewPacket, r: RenderOptions): string {
-  const out = [
-    `# ${titleText(p, r)}`,
-    "",
-    zoneNote(r),
-    "",
-    ...summary(p, r),
+  const out = [`# ${titleText(p, r)}`, "", zoneNote(r), "", ...beforeYouSign(p, r), ...summary(p, r)];
+  for (const o of p.organizations) out.push(...organizationSection(o, p, r));
+  out.push(...wallSection(p, (iso) => timeText(iso, r)));
+  out.push(
     "## How to read this review",
     "",
     ...readingNotes(p, r),
+    "",
+    "Risk, riskiest first (a privilege alone is not a reason: it raises what else is wrong with the line):",
+    "",
+    ...severityLegend().map(([x, meaning]) => `- **${x}**: ${meaning}.`),
     "",
     "Flags:",
     "",
     ...flagLegend(p).map(([f, meaning]) => `- **${f}**: ${meaning}.`),
     ...p.notJudged.map((n) => `- Not judged: ${n}.`),
     "",
-  ];
+  );
   if (p.firmDomains.length === 0) out.push(NO_FIRM_DOMAIN, "");
-  for (const o of p.organizations) out.push(...organizationSection(o, p, r));
-  out.push(...wallSection(p, (iso) => timeText(iso, r)));
   return out.join("\n");
 }

@@ -6,7 +6,9 @@
  * The sign-off is review.csv with its decision (and justification) column filled in, a CSV of
  * its own with a header (email or person, scope, decision; permissions for changes; organization
  * or organization_id when the packet has several; justification), or JSON (an array of those, or
- * {"decisions": [...]}). scope is "organization", a database (its id, "database <id>" or its
+ * {"decisions": [...]}). review.html saves both kinds (issue 55): JSON with the packet it was made
+ * against ({"packet": {"sha256": ...}}), and CSV with a byte-order mark, a `sep=,` first line and a
+ * packet_sha256 column; a sign-off naming a packet is applied to that packet only. scope is "organization", a database (its id, "database <id>" or its
  * name) or "all" (every line of the person's access); decision keep, remove or change, or empty
  * (undecided: counted and listed, not an error); permissions separated by spaces.
  *
@@ -50,13 +52,23 @@ export interface Undecided {
 export interface Signoff {
   decisions: Decision[];
   undecided: Undecided[];
+  /** The SHA-256 of the review.json the sign-off was made against, where it says (review.html's saves do). */
+  packetSha256?: string;
 }
 
 /** A cell review.csv neutralized for spreadsheets (`'=...`, provider/data/spreadsheetSafe.ts), as it was. */
 const unneutralized = (cell: string) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell);
 
-/** The delimiter of a CSV, from its header line: Excel writes ';' where the decimal mark is a comma. */
-function delimiterOf(text: string): "," | ";" {
+/**
+ * A spreadsheet's delimiter hint, `sep=X` alone on the first line (after a byte-order mark), as
+ * review.html's sign-off writes it and Excel reads it.
+ */
+const SEP_LINE = /^\uFEFF?sep=([,;\t|])[ \t]*(?=\r\n|\r|\n|$)/i;
+
+/** The delimiter of a CSV: its `sep=` line's, else from its header line (Excel writes ';' where the decimal mark is a comma). */
+function delimiterOf(text: string): string {
+  const hint = SEP_LINE.exec(text);
+  if (hint) return hint[1]!;
   const header = text.replace(/^\uFEFF/, "").split(/\r\n|\r|\n/, 1)[0] ?? "";
   const count = (c: string) => header.split(c).length - 1;
   return count(";") > count(",") ? ";" : ",";
@@ -72,6 +84,7 @@ const COLUMNS = {
   justification: ["justification"],
   reviewer: ["reviewer"],
   reviewedOn: ["reviewed_on"],
+  packetSha256: ["packet_sha256"],
 } as const;
 
 /**
@@ -89,8 +102,10 @@ function lineCounter(text: string): (offset: number) => number {
 }
 
 /** The records of a CSV sign-off, each with the line it starts on, or a UsageError naming the line. */
-function csvRecords(name: string, text: string): { where: string; fields: Record<string, string> }[] {
-  const delimiter = delimiterOf(text);
+function csvRecords(name: string, original: string): { where: string; fields: Record<string, string> }[] {
+  const delimiter = delimiterOf(original);
+  // The sep= line is no record: blanked, so that the lines keep their numbers.
+  const text = original.replace(SEP_LINE, "");
   let parsed: { record: string[]; info: { bytes: number } }[];
   try {
     // Empty lines are records here (dropped below), so that each record starts where the one before it ended.
@@ -126,6 +141,7 @@ function csvRecords(name: string, text: string): { where: string; fields: Record
 /** The decisions of a sign-off file's text (`name` for errors), or a UsageError naming the line and the rule. */
 export function parseSignoff(name: string, text: string): Signoff {
   let records: { where: string; fields: Record<string, unknown> }[];
+  const hashes = new Set<string>();
   if (/^\uFEFF?\s*[[{]/.test(text)) {
     let json: unknown;
     try {
@@ -136,9 +152,18 @@ export function parseSignoff(name: string, text: string): Signoff {
     const list = Array.isArray(json) ? json : (json as { decisions?: unknown }).decisions;
     if (!Array.isArray(list)) throw new UsageError(`the sign-off ${name} must be a JSON array of decisions, or {"decisions": [...]}`);
     records = list.map((fields, i) => ({ where: `${name} decision ${i + 1}`, fields: (fields ?? {}) as Record<string, unknown> }));
-  } else records = csvRecords(name, text);
+    const sha = (json as { packet?: { sha256?: unknown } }).packet?.sha256;
+    if (sha !== undefined) hashes.add(String(sha).trim().toLowerCase());
+  } else {
+    records = csvRecords(name, text);
+    for (const r of records) if (r.fields.packetSha256) hashes.add(String(r.fields.packetSha256).trim().toLowerCase());
+  }
+  if (hashes.size > 1)
+    throw new UsageError(
+      `the sign-off ${name} names more than one packet (review.json SHA-256 ${[...hashes].join(", ")}): it was edited or merged from two`,
+    );
 
-  const out: Signoff = { decisions: [], undecided: [] };
+  const out: Signoff = { decisions: [], undecided: [], ...(hashes.size ? { packetSha256: [...hashes][0]! } : {}) };
   for (const { where, fields } of records) {
     const text = (k: string) => (fields[k] === undefined || fields[k] === null ? "" : String(fields[k]).trim());
     const email = text("email").toLowerCase();

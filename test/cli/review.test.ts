@@ -130,12 +130,20 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
 
     const csv = read(first.out, "review.csv").split("\r\n");
     expect(csv[0]).toBe(
-      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,declared_by,ends_on,permissions_not_in_code,decision,justification,reviewer,reviewed_on",
+      "organization_id,organization,person,user_id,name,scope,database,status,permissions,identifiers,expires,last_activity,flags,risk,declared_by,ends_on,permissions_not_in_code,decision,justification,reviewer,reviewed_on",
     );
     // The last two columns are the reviewer's: review.csv is the sign-off template.
     expect(csv).toContain(
-      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(p, 102, "margaret@northwind.example").flags.join(" ")},,,,,,,`,
+      `102,Northwind Legal,margaret@northwind.example,1007,Margaret Hamilton,database 2001,Northwind v. Contoso,granted,DB_UPLOAD,,,${person(p, 102, "margaret@northwind.example").lastActivity ?? ""},${person(
+        p,
+        102,
+        "margaret@northwind.example",
+      )
+        .flags.filter((f: string) => f !== "privileged")
+        .join(" ")},,,,,,,,`,
     );
+    // The person is privileged (CLOUD_MANAGEMENT_ADMIN on the organization line); the flag is on that line only.
+    expect(person(p, 102, "margaret@northwind.example").flags).toContain("privileged");
     const md = read(first.out, "review.md");
     expect(md).toContain("# Access review as of 2026-11-20 12:00 UTC");
     expect(md).toContain("| late.joiner@northwind.example |");
@@ -199,9 +207,10 @@ describe("pulumi-reviewadmin review on the seeded world", () => {
         attribution: expect.stringMatching(/^expired at \S+: time passed, no one changed it$/),
       }),
     ]);
-    expect(person(packetOf(second.out), SEEDED.org, "eve@outside.example").flags).toEqual(["privileged", "external", "stale"]);
+    // Added the day before: not stale (she has not had the stale window to act in).
+    expect(person(packetOf(second.out), SEEDED.org, "eve@outside.example").flags).toEqual(["privileged", "external"]);
     const md = read(second.out, "review.md");
-    expect(md).toContain("### Since the last review (as of 2026-11-20 12:00 UTC)");
+    expect(md).toContain("- Since the last review (as of 2026-11-20 12:00 UTC): 1 gained, 1 lost, 2 changed.");
     // The actor by name and email, the time to the minute and labelled.
     expect(md).toContain(
       `changed at 2026-11-21 12:00 UTC by Frances Allen <frances@northwind.example> (user ${U.legalHoldAdmin}) (USER_ADDED)`,
@@ -302,7 +311,7 @@ describe("review.csv cells", () => {
       },
     ]);
     const files = renderPacket(packet);
-    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,,,`);
+    expect(files["review.csv"].split("\r\n")[1]).toBe(`1,'-1+cmd|' /C calc'!A0,x@y.z,7,-3,organization,,member,,,,,,,,,,,,,`);
     expect(files["review.md"]).toContain("## -1+cmd\\|' /C calc'!A0 (organization 1)");
   });
 });

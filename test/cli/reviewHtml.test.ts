@@ -99,14 +99,13 @@ describe("review.html, as written", () => {
     expect(data.headers.lines).toEqual([
       "person",
       "name",
+      "risk",
       "access",
       "last activity",
       "flags",
       "in the stack's code",
       "decision",
       "justification",
-      "reviewer",
-      "reviewed_on",
     ]);
     const code = data.organizations[0].lines.map((l: number[]) => data.strings[l[3]!]);
     expect(code).toEqual([

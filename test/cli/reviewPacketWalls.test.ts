@@ -197,7 +197,12 @@ describe("review: the wall compliance report in the packet", () => {
     const out = path.join(world.tmp, "no-stack");
     expect(await review(out)).toMatchObject({ code: 0 });
     const md = read(out, "review.md");
-    expect(md.split("\n").filter((l) => l.includes("Ethical walls"))).toEqual([NO_WALLS_KNOWN]);
+    // Said once, at the top: not checked, and why (not "none known").
+    expect(md.split("\n").filter((l) => l.includes("Ethical walls"))).toEqual([
+      "**Ethical walls:** not checked (no stack given: pass --stack or --stack-state).",
+    ]);
+    expect(md.indexOf("**Ethical walls:**")).toBeLessThan(md.indexOf("## Summary"));
+    expect(read(out, "review.html")).toContain(NO_WALLS_KNOWN.replace(/\*\*/g, "").slice(0, 40));
     expect(JSON.parse(read(out, "review.json")).walls).toBeUndefined();
     expect(fs.readdirSync(out).sort()).toEqual(["manifest.json", "review.csv", "review.html", "review.json", "review.md"]);
 
@@ -205,6 +210,7 @@ describe("review: the wall compliance report in the packet", () => {
     const none = path.join(world.tmp, "no-walls");
     expect(await review(none, "--stack-state", state)).toMatchObject({ code: 0 });
     expect(read(none, "review.md")).toContain(`**Ethical walls:** none: state file ${state} declares no ethical wall.`);
+    expect(read(none, "review.md")).toContain(`**Ethical walls:** checked: state file ${state} declares no ethical wall.`);
     expect(read(none, "walls.csv")).toBe("wall,kind,person,userId,databaseId,permissions,madeAt,madeBy,fixedAt,fixedBy,status,detail\n");
     // Written again without the stack, the folder holds no walls.csv of the earlier packet.
     expect(await review(none, "--force")).toMatchObject({ code: 0 });

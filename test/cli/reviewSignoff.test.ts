@@ -132,7 +132,7 @@ describe("review apply-signoff: review.csv is the sign-off", () => {
     const rows = parse(filledIn(DECISIONS)) as string[][];
     const excel = "\uFEFF" + toCsv(rows, ";");
     expect(excel.split("\r\n")[0]).toBe(
-      "\uFEFForganization_id;organization;person;user_id;name;scope;database;status;permissions;identifiers;expires;last_activity;flags;declared_by;ends_on;permissions_not_in_code;decision;justification;reviewer;reviewed_on",
+      "\uFEFForganization_id;organization;person;user_id;name;scope;database;status;permissions;identifiers;expires;last_activity;flags;risk;declared_by;ends_on;permissions_not_in_code;decision;justification;reviewer;reviewed_on",
     );
     const continental = accessCopy();
     const r = await applyTo(continental, signoff("excel.csv", excel));

@@ -17,7 +17,7 @@ import { findChromium, openChromium, type ChromiumPage } from "../../harness/chr
 import type { ReviewPacket, ReviewPerson } from "../../cli/review/format";
 import { matrixKind } from "../../cli/review/html";
 import { sha256 } from "../../cli/review/manifest";
-import { organizationCounts } from "../../cli/review/render";
+import { organizationCounts, risksOf } from "../../cli/review/render";
 import { control } from "../support/emulatorHttp";
 import { useReviewEmulator } from "../cli/reviewEmulator";
 import { runCli } from "../cli/runCli";
@@ -150,9 +150,10 @@ describe("review.html in headless Chromium, a few thousand people", () => {
     // The attention table, the matrix and everyone's lines, each its first page of 500.
     const n = (x: number) => x.toLocaleString("en-US");
     expect(d.pagers).toEqual([`rows 1–500 of ${n(c.attention.length)}`, `rows 1–500 of ${n(c.people)}`, `rows 1–500 of ${n(c.lines)}`]);
-    // The matrix: people holding a permission somewhere first, then the rest; a cell per line of access.
+    // The matrix: people holding a permission somewhere first, then the rest, each riskiest first; a cell per line of access.
     const holds = (p: ReviewPerson) => p.lines.some((l) => ["admin", "write", "use", "suspended"].includes(matrixKind(l)));
-    const order = [...org.people.filter(holds), ...org.people.filter((p) => !holds(p))].slice(0, 500);
+    const byRisk = risksOf(org).map((x) => x.person);
+    const order = [...byRisk.filter(holds), ...byRisk.filter((p) => !holds(p))].slice(0, 500);
     expect(d.matrixRows).toEqual(order.map((p) => `${p.name} <${p.key}>`));
     expect(d.matrixCells).toBe(order.reduce((k, p) => k + p.lines.length, 0));
     // Bounded: the page is about as big at 3,800 people as it would be at 28,000.
@@ -172,6 +173,19 @@ describe("review.html in headless Chromium, a few thousand people", () => {
       `${EVIL_EMAIL} | Matter ${EVIL} (database ${org.databases.at(-1)!.id}): deletes documents (DB_DELETE), uploads documents (DB_UPLOAD)`,
     ]);
     expect(await page!.evaluate("window.__pwned")).toBeUndefined();
+    // The heat map's headers stay whole (ORG_ADMIN never "ORG_ADMI|N"): each on one line. The grid's text is at least 12 px.
+    const type = await page!.evaluate<{ broken: string[]; heads: number; gridPx: number[] }>(`(() => {
+      const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e); return r.getClientRects().length; };
+      const heads = [...document.querySelectorAll(".heat .head > span:not(.where)")];
+      return {
+        broken: heads.filter((e) => lines(e) !== 1).map((e) => e.textContent),
+        heads: heads.length,
+        gridPx: [".matrix .grid .who", ".matrix .grid .col"].map((s) => parseFloat(getComputedStyle(document.querySelector(s)).fontSize)),
+      };
+    })()`);
+    expect(type.heads).toBeGreaterThan(3);
+    expect(type.broken).toEqual([]);
+    for (const px of type.gridPx) expect(px).toBeGreaterThanOrEqual(12);
     await page!.screenshot(path.join(ARTIFACTS, "summary.png"));
     await show(".heat");
     await page!.screenshot(path.join(ARTIFACTS, "heat-map.png"));
@@ -185,15 +199,17 @@ describe("review.html in headless Chromium, a few thousand people", () => {
     const d = await drawn();
     expect(d.note).toMatch(/^1 of [\d,]+ people match$/);
     expect(d.matrixRows).toEqual(["Margaret Hamilton <margaret@northwind.example>"]);
-    expect(d.lineRows.map((r) => [r[0], r[2]])).toEqual([
+    expect(d.lineRows.map((r) => [r[0], r[3]])).toEqual([
       [
         "margaret@northwind.example",
         "member: administers the organization's cloud management (CLOUD_MANAGEMENT_ADMIN); identifiers MH Margaret Hamilton",
       ],
       ["margaret@northwind.example", "Northwind v. Contoso (database 2001): uploads documents (DB_UPLOAD)"],
     ]);
-    // The sign-off columns, empty as in review.csv.
-    expect(d.lineRows[0]!.slice(-4)).toEqual(["", "", "", ""]);
+    // Each line undecided, a button opening its decision (test/engine/reviewDecide.test.ts decides).
+    expect(
+      await page!.evaluate(`[...document.querySelectorAll('.view[data-view="lines"] tbody tr button.decide')].map((b) => b.textContent)`),
+    ).toEqual(["decide…", "decide…"]);
     await page!.screenshot(path.join(ARTIFACTS, "filtered-by-address.png"));
 
     // Typed into the box: the name given as markup is found as text, and still does not run.
@@ -237,10 +253,12 @@ describe("review.html in headless Chromium, a few thousand people", () => {
     expect(r, r.err).toMatchObject({ code: 0 });
     await browser().goto(`file://${path.join(next, "review.html")}`);
     const since = await page!.evaluate<{ heading: string; rows: string[][] }>(`(() => ({
-      heading: [...document.querySelectorAll("h3")].map((h) => h.textContent).find((t) => t.startsWith("Since")),
+      heading: document.querySelector("#before .since-counts").textContent,
       rows: [...document.querySelectorAll('.view[data-view="gained"] tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
     }))()`);
-    expect(since.heading).toBe("Since the last review (as of 2026-11-20 13:00 Europe/Berlin (GMT+1))");
+    expect(since.heading).toMatch(
+      /^Since the last review \(as of 2026-11-20 13:00 Europe\/Berlin \(GMT\+1\)\): 1 gained, \d+ lost, \d+ changed\.$/,
+    );
     expect(since.rows).toEqual([
       [
         "eve@outside.example",
@@ -249,8 +267,13 @@ describe("review.html in headless Chromium, a few thousand people", () => {
         `changed at 2026-11-21 13:00 Europe/Berlin (GMT+1) by Frances Allen <frances@northwind.example> (user ${SEEDED.users.legalHoldAdmin}) (USER_ADDED)`,
       ],
     ]);
-    // Eve gained a privilege: escalated, in the summary's reasons.
-    expect(await page!.evaluate(`document.querySelector('#summary tr[data-reason="escalated"] td.n').textContent`)).toBe("1");
+    // Eve, from outside the firm, gained a privilege: the riskiest reason there is, and she is first.
+    expect(
+      await page!.evaluate(`document.querySelector('#summary tr[data-reason="external-escalated-privileged"] td.n').textContent`),
+    ).toBe("1");
+    expect(await page!.evaluate(`document.querySelector('.view[data-view="attention"] tbody tr').cells[0].textContent`)).toBe(
+      "eve@outside.example",
+    );
     await show('.view[data-view="gained"]');
     await page!.screenshot(path.join(ARTIFACTS, "since.png"));
   });
