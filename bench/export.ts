@@ -114,6 +114,11 @@ export interface ExportBenchResult {
   engineFloor?: { noChangeUp: ExportPhase; preview: ExportPhase };
   /** `pulumi-reviewadmin state show` of the stack's `pulumi stack export` output, after the refresh (the compiled bin, offline). */
   stateShow?: { wallMs: number; people: number; exportBytes: number; outputBytes: number };
+  /**
+   * The monthly review as review.yml runs it, judged against the same export (`review
+   * --stack-state`: the in-code flags, each person's lines against every declaration of the stack).
+   */
+  reviewWithStack?: { wallMs: number; requests: number };
   worldUnchanged: boolean;
   /** The review-sized preview of one change, and its baseline (reviewPreview.ts). */
   reviewPreview: ReviewPreviewResult;
@@ -182,7 +187,11 @@ function stepCounts(r: RunResult): Record<string, number> {
 }
 
 /** Times `pulumi-reviewadmin state show` (the compiled bin) of the stack's export: what an auditor runs to read the state offline. */
-async function benchStateShow(stack: EngineStack, tmp: string, log: (line: string) => void): Promise<ExportBenchResult["stateShow"]> {
+async function benchStateShow(
+  stack: EngineStack,
+  tmp: string,
+  log: (line: string) => void,
+): Promise<NonNullable<ExportBenchResult["stateShow"]> & { file: string }> {
   log("export: `pulumi-reviewadmin state show` of `pulumi stack export`...");
   const exported = await stack.cli(["stack", "export"]);
   if (exported.code !== 0) throw new Error(`pulumi stack export failed (exit ${exported.code}): ${exported.stderr.trim()}`);
@@ -194,7 +203,41 @@ async function benchStateShow(stack: EngineStack, tmp: string, log: (line: strin
   if (r.code !== 0) throw new Error(`state show failed (exit ${r.code}): ${r.stderr.trim()}`);
   const people = Number(/\n(\d+) people declared by/.exec(r.stdout)?.[1] ?? NaN);
   log(`export: state show: ${people} people in ${(wallMs / 1000).toFixed(1)} s, ${(r.stdout.length / 1024 / 1024).toFixed(1)} MiB printed`);
-  return { wallMs, people, exportBytes: Buffer.byteLength(exported.stdout), outputBytes: Buffer.byteLength(r.stdout) };
+  return { wallMs, people, exportBytes: Buffer.byteLength(exported.stdout), outputBytes: Buffer.byteLength(r.stdout), file };
+}
+
+/** Times `pulumi-reviewadmin review --stack-state` (the compiled bin) of the stack's export: the monthly review as review.yml runs it. */
+async function benchReviewWithStack(
+  emu: { url: string; control<T>(method: string, path: string): Promise<T> },
+  keyFile: string,
+  stateFile: string,
+  tmp: string,
+  log: (line: string) => void,
+): Promise<ExportBenchResult["reviewWithStack"]> {
+  log("export: `pulumi-reviewadmin review --stack-state` of the stack's export (the in-code judgement)...");
+  const t0 = performance.now();
+  const r = await runBin([
+    "review",
+    "--out",
+    path.join(tmp, "review-with-stack"),
+    "--stack-state",
+    stateFile,
+    "--firm-domain",
+    "northwind.example",
+    "--expiring-days",
+    "30",
+    "--base-url",
+    emu.url,
+    "--api-key-file",
+    keyFile,
+    "--json",
+    "--quiet",
+  ]);
+  const wallMs = Math.round(performance.now() - t0);
+  if (r.code !== 0) throw new Error(`review --stack-state failed (exit ${r.code}): ${r.stderr.trim()}`);
+  const requests = (JSON.parse(r.stdout) as { requests: number }).requests;
+  log(`export: review --stack-state: ${requests} requests in ${(wallMs / 1000).toFixed(1)} s`);
+  return { wallMs, requests };
 }
 
 /** Runs the export benchmark on `world`. */
@@ -308,7 +351,8 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     const refreshCli = await phase("engine: refresh, `pulumi refresh` at a shell", stack, () =>
       cliSteps(stack, ["refresh", "--yes", "--skip-preview"]),
     );
-    const stateShow = await benchStateShow(stack, tmp, log);
+    const { file: stateFile, ...stateShow } = await benchStateShow(stack, tmp, log);
+    const reviewWithStack = await benchReviewWithStack(emu, keyFile, stateFile, tmp, log);
     const resources = 1 + databasesExported;
     // The same CLI and backend, a stack of its own: as many resources, doing nothing.
     const floorStack = new EngineStack({ project: "reviewadmin-floor", stack: "floor", config: {}, keepState: false });
@@ -404,6 +448,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       refreshCli,
       engineFloor,
       stateShow,
+      reviewWithStack,
       worldUnchanged,
       reviewPreview,
       reviewPacket,
@@ -461,6 +506,8 @@ export function exportText(r: ExportBenchResult): string {
   );
   lines.push(reviewPacketText(r.reviewPacket).replace(/^/gm, "  "));
   if (r.stateShow) lines.push(`  state show of the stack's export: ${r.stateShow.people} people, ${secs(r.stateShow.wallMs)}`);
+  if (r.reviewWithStack)
+    lines.push(`  review --stack-state of the stack's export: ${r.reviewWithStack.requests} requests, ${secs(r.reviewWithStack.wallMs)}`);
   lines.push(`  world unchanged: ${r.worldUnchanged ? "yes" : "NO"}`, "Goals:");
   for (const g of r.goals) lines.push(`  [${g.met ? "met" : "NOT MET"}] ${g.description}: ${g.measured} (limit ${g.limit})`);
   return lines.join("\n");
@@ -547,6 +594,11 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
     ...(r.stateShow
       ? [
           `| \`pulumi-reviewadmin state show\` of \`pulumi stack export\` (${mib(r.stateShow.exportBytes)}; ${r.stateShow.people.toLocaleString("en-US")} people declared, ${mib(r.stateShow.outputBytes)} printed; offline) | 0 | 0 | ${secs(r.stateShow.wallMs)} | - | - | - |`,
+        ]
+      : []),
+    ...(r.reviewWithStack
+      ? [
+          `| review packet judged against the stack (\`review --stack-state\` of that export, as review.yml runs it: the in-code flags) | ${r.reviewWithStack.requests} | 0 | ${secs(r.reviewWithStack.wallMs)} | - | - | - |`,
         ]
       : []),
     "",
