@@ -602,7 +602,7 @@ export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
         ]
       : []),
     "",
-    "The review packet of the same world (the row "review packet" above: `pulumi-reviewadmin review --firm-domain northwind.example`, reads only), each file's size, and review.html opened in headless Chromium:",
+    "The review packet of the same world (the row 'review packet' above: `pulumi-reviewadmin review --firm-domain northwind.example`, reads only), each file's size, and review.html opened in headless Chromium:",
     "",
     reviewPacketMarkdown(r.reviewPacket),
     "",
