@@ -20,7 +20,6 @@
  * ceil(members/200) + the sum over databases of ceil(users/200) + organizations x 5, with the
  * members and users actually there.
  */
-import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -28,10 +27,11 @@ import { performance } from "node:perf_hooks";
 import { SEEDED, type WorldSnapshot } from "../emulator";
 import { EngineStack } from "../harness/engineStack";
 import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
-import { repoRoot, tsc, writesIn } from "./exportedProject";
+import { tsc, writesIn } from "./exportedProject";
 import { sampleProcessMemory } from "./processMemory";
 import { pulumiVersion } from "../harness/pulumiCli";
 import { RunError, type RunResult } from "../harness/runResult";
+import { benchReviewWithStack, benchStateShow, runBin } from "./stackReads";
 import { benchReviewPacket, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
 import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
@@ -142,19 +142,6 @@ const accessOf = (w: WorldSnapshot) =>
 type Counters = { total: number; byStatus: Record<string, number>; byOperation: Record<string, { total: number }> };
 const countersOf = async (emu: EmulatorThread) => (await emu.control<{ counters: Counters }>("GET", "/requests?operation=(none)")).counters;
 
-/** Runs the compiled bin with `args`; resolves to its exit code and output (the emulator keeps serving meanwhile). */
-function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, "dist", "cli", "main.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** Requests by operation, sorted by name. */
 function totalsOf(byOperation: Record<string, { total: number }>): Record<string, number> {
   return Object.fromEntries(
@@ -184,60 +171,6 @@ function stepCounts(r: RunResult): Record<string, number> {
   const out: Record<string, number> = {};
   for (const s of r.steps) out[s.op] = (out[s.op] ?? 0) + 1;
   return out;
-}
-
-/** Times `pulumi-reviewadmin state show` (the compiled bin) of the stack's export: what an auditor runs to read the state offline. */
-async function benchStateShow(
-  stack: EngineStack,
-  tmp: string,
-  log: (line: string) => void,
-): Promise<NonNullable<ExportBenchResult["stateShow"]> & { file: string }> {
-  log("export: `pulumi-reviewadmin state show` of `pulumi stack export`...");
-  const exported = await stack.cli(["stack", "export"]);
-  if (exported.code !== 0) throw new Error(`pulumi stack export failed (exit ${exported.code}): ${exported.stderr.trim()}`);
-  const file = path.join(tmp, "stack-export.json");
-  fs.writeFileSync(file, exported.stdout);
-  const t0 = performance.now();
-  const r = await runBin(["state", "show", "--stack-state", file]);
-  const wallMs = Math.round(performance.now() - t0);
-  if (r.code !== 0) throw new Error(`state show failed (exit ${r.code}): ${r.stderr.trim()}`);
-  const people = Number(/\n(\d+) people declared by/.exec(r.stdout)?.[1] ?? NaN);
-  log(`export: state show: ${people} people in ${(wallMs / 1000).toFixed(1)} s, ${(r.stdout.length / 1024 / 1024).toFixed(1)} MiB printed`);
-  return { wallMs, people, exportBytes: Buffer.byteLength(exported.stdout), outputBytes: Buffer.byteLength(r.stdout), file };
-}
-
-/** Times `pulumi-reviewadmin review --stack-state` (the compiled bin) of the stack's export: the monthly review as review.yml runs it. */
-async function benchReviewWithStack(
-  emu: { url: string; control<T>(method: string, path: string): Promise<T> },
-  keyFile: string,
-  stateFile: string,
-  tmp: string,
-  log: (line: string) => void,
-): Promise<ExportBenchResult["reviewWithStack"]> {
-  log("export: `pulumi-reviewadmin review --stack-state` of the stack's export (the in-code judgement)...");
-  const t0 = performance.now();
-  const r = await runBin([
-    "review",
-    "--out",
-    path.join(tmp, "review-with-stack"),
-    "--stack-state",
-    stateFile,
-    "--firm-domain",
-    "northwind.example",
-    "--expiring-days",
-    "30",
-    "--base-url",
-    emu.url,
-    "--api-key-file",
-    keyFile,
-    "--json",
-    "--quiet",
-  ]);
-  const wallMs = Math.round(performance.now() - t0);
-  if (r.code !== 0) throw new Error(`review --stack-state failed (exit ${r.code}): ${r.stderr.trim()}`);
-  const requests = (JSON.parse(r.stdout) as { requests: number }).requests;
-  log(`export: review --stack-state: ${requests} requests in ${(wallMs / 1000).toFixed(1)} s`);
-  return { wallMs, requests };
 }
 
 /** Runs the export benchmark on `world`. */
