@@ -8,11 +8,11 @@
  * - every request's URN travels with the values the provider is called with (`urnOf`): the
  *   plugin turns each request's property struct into an object with `toJavaScript()`, and the
  *   object made from a request's struct carries that request's URN under a symbol;
- * - the URN of a resource id is known once a request about that id names it (`urnOfId`): the
- *   plugin's first request converted its values before this module was loaded, so they carry no
- *   URN, but a Diff, Update or Delete reads its request's id after loading the provider, and a
- *   refresh's first Read is followed by a Diff of the same resource (messages.ts holds its messages
- *   until then);
+ * - the URN of a resource id is told to the process's run once a request about that id names it
+ *   (`hookRequestIds`; the run keeps them: run.ts `urnOfId`): the plugin's first request converted
+ *   its values before this module was loaded, so they carry no URN, but a Diff, Update or Delete
+ *   reads its request's id after loading the provider, and a refresh's first Read is followed by a
+ *   Diff of the same resource (messages.ts holds its messages until then);
  * - messages go to the engine's Log service, whose address the engine gives the plugin as its
  *   argument, with the resource's URN and a real severity (`engineLog`): the preview then shows
  *   them under the resource, and progress can be ephemeral;
@@ -43,43 +43,8 @@ let attached = false;
 let engineLogFn: LogFn | undefined;
 // eslint-disable-next-line no-restricted-syntax -- process-wide: errors worded for the user, each dropped when the plugin prints it.
 const quietTexts = new Set<string>();
-// eslint-disable-next-line no-restricted-syntax -- process-wide: the URNs the plugin's requests named, by kind and id (undefined: the requests do not name them here).
-let urnsOfIds: Map<string, string> | undefined;
-
-/** How many ids' URNs are kept: each is looked up right after its request names it. */
-const URNS_KEPT = 256;
-
-/** The resource kind of a URN: the last part of its type token (`pulumi-nodejs:dynamic/reviewadmin:OrgMember`). */
-function kindOfUrn(urn: string): string {
-  const type = urn.split("::")[2] ?? "";
-  return type.slice(type.lastIndexOf(":") + 1);
-}
-
-/**
- * The URN of the resource of `kind` with `id`, once a request of this plugin process named it
- * (see the file comment); ids are unique within a kind only.
- */
-export function urnOfId(kind: string, id: string): string | undefined {
-  return urnsOfIds?.get(`${kind} ${id}`);
-}
-
-/**
- * True when a message whose URN is not known yet is worth holding: a later request of this process
- * can name the URN of an id (the dynamic plugin's requests, hooked), and an engine takes messages
- * by URN (without one they are printed anyway).
- */
-export function urnsComeLater(): boolean {
-  return urnsOfIds !== undefined && engineLogFn !== undefined;
-}
-
-/** Records that a request named `urn` for `id` (the plugin's patched getId). */
-function nameUrnOfId(urns: Map<string, string>, id: string, urn: string): void {
-  if (!id || !urn) return;
-  const key = `${kindOfUrn(urn)} ${id}`;
-  urns.delete(key);
-  urns.set(key, urn);
-  if (urns.size > URNS_KEPT) urns.delete(urns.keys().next().value!);
-}
+/** The main module of Pulumi's dynamic-provider plugin: the one process this file hooks into. */
+const DYNAMIC_PLUGIN = /[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/;
 
 /** The engine's Log service, when this process is the dynamic-provider plugin and an engine address was given. */
 export function engineLog(): LogFn | undefined {
@@ -106,7 +71,7 @@ interface Proto {
 export function attachToPlugin(): void {
   if (attached) return;
   const main = require.main?.filename ?? "";
-  if (!/[\\/]cmd[\\/]dynamic-provider[\\/]index\.js$/.test(main)) return;
+  if (!DYNAMIC_PLUGIN.test(main)) return;
   attached = true;
   // The plugin's own copies of the SDK's modules: the ones its requests are made of.
   const fromPlugin = createRequire(main);
@@ -187,22 +152,35 @@ function carryUrns(fromPlugin: NodeRequire): void {
     if (urn && value && typeof value === "object") Object.defineProperty(value, URN, { value: urn });
     return value;
   };
-  // The plugin reads the id of a Diff, Update or Delete after loading the provider, right before
-  // calling it: so even the first request's operation finds its URN by id (urnOfId). A Read's id
-  // names it too from the second request on, where values the provider unpacks into new objects
-  // (a roster's, contract/packed.ts) no longer carry it.
-  const urns = new Map<string, string>();
-  for (const name of ["DiffRequest", "UpdateRequest", "DeleteRequest", "ReadRequest"]) {
-    const proto = provider[name]!.prototype;
-    const getId = proto.getId as (this: { getUrn(): string }) => string;
-    if (typeof getId !== "function") throw new Error(`${name}.getId is not a function`);
-    proto.getId = function (this: { getUrn(): string }) {
-      const id = getId.call(this);
-      nameUrnOfId(urns, id, this.getUrn());
-      return id;
-    };
+}
+
+/**
+ * Tells `onId` the URN of each Diff, Update, Delete and Read whose id the plugin reads: the plugin
+ * reads the id of a Diff, Update or Delete after loading the provider, right before calling it, so
+ * even the first request's operation finds its URN by id. A Read's id names it from the second
+ * request on, where values the provider unpacks into new objects (a roster's, contract/packed.ts)
+ * no longer carry it. In the dynamic-provider plugin only, for its one run (runtime.ts); false
+ * elsewhere, or when the SDK's requests are not shaped so.
+ */
+export function hookRequestIds(onId: (id: string, urn: string) => void): boolean {
+  const main = require.main?.filename ?? "";
+  if (!attached || !DYNAMIC_PLUGIN.test(main)) return false;
+  try {
+    const provider = createRequire(main)("../../proto/provider_pb") as Record<string, Proto>;
+    for (const name of ["DiffRequest", "UpdateRequest", "DeleteRequest", "ReadRequest"]) {
+      const proto = provider[name]!.prototype;
+      const getId = proto.getId as (this: { getUrn(): string }) => string;
+      if (typeof getId !== "function") return false;
+      proto.getId = function (this: { getUrn(): string }) {
+        const id = getId.call(this);
+        if (id) onId(id, this.getUrn());
+        return id;
+      };
+    }
+    return true;
+  } catch {
+    return false;
   }
-  urnsOfIds = urns;
 }
 
 /** A client of the engine's Log service at `address` (the plugin's argument), or undefined without one. */

@@ -23,7 +23,7 @@ import { userIdentifiers } from "./resources/userIdentifiers";
 import { Run } from "./resources/support/run";
 import { engineSink } from "./resources/support/messages";
 import { CONFIG_NAMESPACE, settingsFromConfig } from "./settings";
-import { attachToPlugin } from "./pluginHost";
+import { attachToPlugin, hookRequestIds } from "./pluginHost";
 import { deflatedPairs, HandedOn, packProps, unpackProps, type ReadTexts } from "../contract/packed";
 
 // Loaded by Pulumi's dynamic-provider plugin: requests' URNs, the engine's log, quiet errors.
@@ -148,6 +148,8 @@ let served: { run: Run; face: KindProvider } | undefined;
 function processRun(): { run: Run; face: KindProvider } {
   if (!served) {
     const run = new Run({ messages: engineSink() });
+    // The plugin's requests name their URNs by id from now on, to this run.
+    if (hookRequestIds((id, urn) => run.nameUrnOfId(id, urn))) run.learnUrnsById();
     served = { run, face: dynamicFace(run) };
   }
   return served;

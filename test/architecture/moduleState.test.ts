@@ -23,7 +23,6 @@ const NAMED = [
   "provider/pluginHost.ts: attached", // the plugin process's hooks into its host
   "provider/pluginHost.ts: engineLogFn", // the engine's Log service, from the process's argument
   "provider/pluginHost.ts: quietTexts", // errors already worded, dropped when printed
-  "provider/pluginHost.ts: urnsOfIds", // the URNs the plugin's requests named, by kind and id
   "provider/resources/support/declarations.ts: indexes", // per program run, weakly keyed
   "provider/resources/support/declarations.ts: g", // per program run, by its stack resource
   "provider/resources/support/lifecycle.ts: compiledSchemas", // one compiled parser per schema

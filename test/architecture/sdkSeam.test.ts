@@ -94,7 +94,7 @@ describe(`the SDK seam (@pulumi/pulumi ${sdkVersion})`, () => {
     const source = fs.readFileSync(main, "utf8");
     const expected: [string, RegExp][] = [
       ["the provider is the handler() of the __provider text", /requireFromString\(providerString\)\.handler\(\)/],
-      // A first request's URN is found by its id (pluginHost.urnOfId): read once the provider is loaded.
+      // A first request's URN is found by its id (pluginHost.hookRequestIds, run.ts urnOfId): read once the provider is loaded.
       ["diff reads the id after loading the provider", /getProvider\([\s\S]{0,200}?provider\.diff\(req\.getId\(\)/],
       ["update reads the id after loading the provider", /getProvider\([\s\S]{0,200}?provider\.update\(req\.getId\(\)/],
       ["delete reads the id after loading the provider", /getProvider\([\s\S]{0,200}?provider\.delete\(req\.getId\(\)/],

@@ -12,7 +12,7 @@ import deepEqual from "fast-deep-equal";
 import { z } from "zod";
 import type { ReviewAdminClient } from "../../client";
 import { explainFailure, isStatus, ResourceError } from "../../failures";
-import { quiet, urnOf, urnOfId, urnsComeLater } from "../../pluginHost";
+import { engineLog, quiet, urnOf } from "../../pluginHost";
 import { serviceNow } from "../../access/clock";
 import { definedOnly } from "../../util";
 import type { ClaimKey } from "./handover";
@@ -368,13 +368,14 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
   };
   /**
    * The resource `id`, for an operation's messages: its URN as `urn` gives it or, failing that, as
-   * a request about the id named it (the plugin process's first request: pluginHost.ts), and its
+   * a request about the id named it (the plugin process's first request: run.ts urnOfId), and its
    * key for messages held until the URN is known (messages.ts), when a later request can name it.
    */
-  const resource = <T>(id: string, urn: string | undefined, named?: (result: T) => boolean): ResourceOf<T> => ({
-    urn: urn ?? urnOfId(def.kind, id),
+  const resource = <T>(run: Run, id: string, urn: string | undefined, named?: (result: T) => boolean): ResourceOf<T> => ({
+    urn: urn ?? run.urnOfId(def.kind, id),
     key: `${def.kind} ${id}`,
-    ...(named && urnsComeLater() ? { named } : {}),
+    // Held only where an engine takes messages by URN: without one they are printed anyway.
+    ...(named && run.urnsComeById && engineLog() ? { named } : {}),
   });
   /** A read that found the resource (it returns an id): refresh diffs it next, a request that names its URN. */
   const diffedNext = (result: object) => "id" in result;
@@ -420,7 +421,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
     },
 
     diff: (run, id, olds, news) =>
-      withResource(run, resource(id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
+      withResource(run, resource(run, id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         const rule = def.diff;
@@ -461,7 +462,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     read: (run, id, props) =>
-      withResource(run, resource(id, urnFor(run, props, labelOf(props)), diffedNext), async () => {
+      withResource(run, resource(run, id, urnFor(run, props, labelOf(props)), diffedNext), async () => {
         const stored = stateOf(props);
         // When the program last wrote the resource is kept across reads: the service has no such fact.
         const kept = keptApplied(props);
@@ -500,7 +501,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     update: (run, id, olds, news) =>
-      withResource(run, resource(id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
+      withResource(run, resource(run, id, urnOf(olds) ?? urnFor(run, news, labelOf(news))), async () => {
         const state = stateOf(olds);
         const inputs = inputsOf(news);
         // Nothing to write: the outputs stay as they were, appliedAt included.
@@ -522,7 +523,7 @@ export function defineResource<I, S>(def: ResourceDefinition<I, S>): ResourceImp
       }),
 
     delete: (run, id, props) =>
-      withResource(run, resource(id, urnFor(run, props, labelOf(props))), async () => {
+      withResource(run, resource(run, id, urnFor(run, props, labelOf(props))), async () => {
         const state = stateOf(props);
         const action = `deleting ${def.label(state)}`;
         const holder = def.holds ? run.claims.holderOf(def.holds(state)) : undefined;

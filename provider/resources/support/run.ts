@@ -41,6 +41,9 @@ export interface RunOptions {
   folder?: string;
 }
 
+/** How many ids' URNs a run keeps (nameUrnOfId). */
+const URNS_BY_ID = 256;
+
 /** The default expiringSoonDays (settings.ts). */
 const SOON_DAYS = 14;
 
@@ -57,6 +60,8 @@ export class Run {
   #settings: Partial<Settings>;
   #client: ReviewAdminClient | undefined;
   #preview = false;
+  /** URNs requests named, by `<kind> <id>`; undefined when nothing names them (learnUrnsById). */
+  #urnsById: Map<string, string> | undefined;
   /** The URNs the program gave at check, by `<kind> <label>`, for the operations that follow. */
   readonly #urns = new Map<string, string>();
   /** Resources read in this run whose next Diff is refresh's (readThenDiffed): `<kind>/<id>`. */
@@ -112,6 +117,37 @@ export class Run {
    */
   learnPreview(): void {
     this.#preview = true;
+  }
+
+  /**
+   * Takes, from now on, the URN of each resource id a request names (`nameUrnOfId`): on the dynamic
+   * face the plugin process's hooked requests (pluginHost.ts `hookRequestIds`), so that messages of
+   * a resource whose URN is not known yet may wait for it (messages.ts).
+   */
+  learnUrnsById(): void {
+    this.#urnsById ??= new Map();
+  }
+
+  /** True when a later request of this run can name a resource's URN by its id (learnUrnsById). */
+  get urnsComeById(): boolean {
+    return this.#urnsById !== undefined;
+  }
+
+  /** Records that a request about `id` named `urn` (the last URNS_BY_ID kept: each is looked up right after). */
+  nameUrnOfId(id: string, urn: string): void {
+    const urns = this.#urnsById;
+    if (!urns || !urn) return;
+    const type = urn.split("::")[2] ?? "";
+    // Ids are unique within a kind only (OrgMemberPermissions and UserIdentifiers are both `org/user`).
+    const key = `${type.slice(type.lastIndexOf(":") + 1)} ${id}`;
+    urns.delete(key);
+    urns.set(key, urn);
+    if (urns.size > URNS_BY_ID) urns.delete(urns.keys().next().value!);
+  }
+
+  /** The URN of the resource of `kind` with `id`, once a request of this run named it. */
+  urnOfId(kind: string, id: string): string | undefined {
+    return this.#urnsById?.get(`${kind} ${id}`);
   }
 
   /** Records the URN the program gave at check for the resource `<kind> <label>`. */
