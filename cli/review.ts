@@ -145,7 +145,9 @@ key's ID and the user it acts as (never its secret), the service's clock at the 
 endpoint and page read with the items the API answered against the totals the packet holds
 (agreeing, or saying where and why not), the requests, the command line, and the SHA-256 of each
 file. \`review verify FOLDER\` checks a packet against its manifest. A packet already in --out is
-replaced only with --force, or by --previous naming that folder.
+replaced only with --force, or by --previous naming that folder; a signed one (review
+apply-signoff recorded a sign-off in it) never is: write each review into a folder of its own
+(access-review/<year-month>/) with the one before as --previous.
 
 Per organization the key administers: everyone with access (organization permissions and
 identifiers, each database's permissions, pending and expired invitations), each person's last
@@ -192,9 +194,9 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
       type: "string",
       short: "o",
       value: "DIR",
-      help: `folder to write review.md, review.html, review.csv, review.json (with a stack, walls.csv) and manifest.json into (default ${DEFAULT_OUT}); a packet already there is replaced only with --force or --previous naming it`,
+      help: `folder to write review.md, review.html, review.csv, review.json (with a stack, walls.csv) and manifest.json into (default ${DEFAULT_OUT}); a packet already there is replaced only with --force or --previous naming it, a signed one never`,
     },
-    force: { type: "boolean", help: "replace the packet --out holds" },
+    force: { type: "boolean", help: "replace the packet --out holds (never a signed one)" },
     org: {
       type: "string",
       multiple: true,
@@ -252,13 +254,15 @@ Credentials as for export. Progress goes to stderr, the summary to stdout.`,
     walls: async () => (await import("./review/wallsCommand.js")).wallsCommand,
     verify: async () => (await import("./review/verifyCommand.js")).verifyCommand,
     "verify-remediation": async () => (await import("./review/remediationCommand.js")).remediationCommand,
+    reconcile: async () => (await import("./review/reconcileCommand.js")).reconcileCommand,
   },
   examples: [
     "pulumi-reviewadmin review --out access-review --firm-domain northwind.example",
-    "pulumi-reviewadmin review --out access-review --previous access-review   # rewrite the committed packet, with what changed",
+    "pulumi-reviewadmin review --out access-review/2026-12 --previous access-review/2026-11   # this month's packet, with what changed since",
     "pulumi-reviewadmin review --stack prod --stale-days ORG_ADMIN=30 --expiring-days 30   # judge against the access program's code",
     "pulumi-reviewadmin review --out access-review --time-zone Europe/London   # review.md's times in London time, named",
-    "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
+    "pulumi-reviewadmin review apply-signoff --signoff signoff-2026-12-01.json --packet access-review/2026-12 --access access/access.ts",
+    "pulumi-reviewadmin review reconcile --signoff signoff-2026-12-01.json --packet access-review/2026-12 --up-log up-events.json",
     "pulumi-reviewadmin review verify access-review   # the packet's files against its manifest",
   ],
 

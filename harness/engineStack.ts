@@ -73,6 +73,8 @@ export interface EngineRunOptions {
   env?: Record<string, string>;
   /** `--save-plan FILE` (preview) or `--plan FILE` (up): the engine's update plan. */
   plan?: string;
+  /** Writes the run's engine events to this file, one JSON object per line, as `--event-log FILE` does. */
+  eventLog?: string;
 }
 
 /** What a run printed, in addition to its result: everything, for searching (a key must never be there). */
@@ -379,9 +381,15 @@ export class EngineStack {
       if (main !== this.main) await stack.workspace.saveProjectSettings(this.projectSettings(main));
       const inline = typeof program === "function" ? async () => (await program()) ?? undefined : undefined;
       const rec = recorder(kind, this.opts.keepTranscript ?? false);
+      if (opts.eventLog) fs.writeFileSync(opts.eventLog, "");
       const common = {
         color: "never" as const,
-        onEvent: rec.onEvent,
+        onEvent: opts.eventLog
+          ? (e: automation.EngineEvent) => {
+              fs.appendFileSync(opts.eventLog!, JSON.stringify(e) + "\n");
+              rec.onEvent(e);
+            }
+          : rec.onEvent,
         onOutput: rec.onOutput,
         onError: rec.onError,
         target: opts.target,

@@ -162,7 +162,9 @@ describe("examples/gitops/review.yml", () => {
     expect(pr?.needs).toBe("packet");
     const review = packet!.steps.find((s) => s.run?.includes("pulumi-reviewadmin review"))!;
     expect(review.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
-    expect(review.run).toContain("--previous access-review");
+    // Each month's packet in a folder of its own, judged against the latest earlier one.
+    expect(review.run).toContain('out="access-review/$(date -u +%Y-%m)"');
+    expect(review.run).toContain('options+=(--previous "$previous")');
     // The write job references no secret at all: only the job's own GITHUB_TOKEN.
     expect(JSON.stringify(pr)).not.toMatch(/secrets\./);
     expect(pr!.steps.some((s) => s.run?.includes("git add access-review"))).toBe(true);

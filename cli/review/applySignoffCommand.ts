@@ -9,7 +9,9 @@ import * as path from "node:path";
 import { isCalendarDay } from "../../provider/resources/support/expiry";
 import { plural, UsageError, type Command } from "../command";
 import { DATES_TYPE } from "../export/accessFile";
-import { readPacket } from "./readPacket";
+import { MANIFEST_FILE } from "./manifest";
+import { readOptionFile, readPacket } from "./readPacket";
+import { recordSignoff } from "./signed";
 import { applyToAccessFile, checkAgainstPacket, parseSignoff, type CheckedDecision } from "./signoff";
 
 /** Undecided rows listed by name; the rest are counted. */
@@ -19,16 +21,6 @@ function required(o: Record<string, unknown>, name: string): string {
   const v = o[name];
   if (typeof v !== "string" || v.trim() === "") throw new UsageError(`--${name} is required`);
   return v;
-}
-
-function readText(option: string, file: string): string {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (err) {
-    throw new UsageError(
-      `--${option} must name a readable file: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
-  }
 }
 
 /** A line of access a decision names, as `--json` reports it. */
@@ -52,6 +44,8 @@ export interface SignoffSummary {
   check: boolean;
   /** Whether access.ts was rewritten (not with --check, nor when nothing was removed or changed). */
   written: boolean;
+  /** The sign-off's copy kept in the packet and recorded in its manifest.json (signed.ts); null with --check or no manifest. */
+  recorded: string | null;
   counts: { decisions: number; removed: number; changed: number; kept: number; undecided: number };
   removed: (SignoffLine & { expiresOn: string })[];
   changed: (SignoffLine & { to: string[] })[];
@@ -65,6 +59,9 @@ const lineOf = (d: CheckedDecision): SignoffLine => ({
   scope: d.line.scope,
   permissions: [...d.line.permissions].sort(),
 });
+
+/** The packet's folder: the option names it, or its review.json. */
+const packetFolder = (where: string) => (fs.statSync(where).isDirectory() ? where : path.dirname(where));
 
 /**
  * Refuses a sign-off made against another packet: review.html's sign-offs name the SHA-256 of the
@@ -150,7 +147,13 @@ its row and person, and nothing is written.
 
 The sign-off day (--on, default today by this machine's clock, UTC) is the end date of removed
 lines: access ends at the start of that day, so the next up removes it. It may be earlier than
-today, never later.`,
+today, never later.
+
+The packet keeps what was signed (not with --check): the sign-off file is copied into the
+packet's folder (signoff-<its SHA-256's first 12 digits>.json or .csv) and recorded in its
+manifest.json under "signoffs" (reviewer, attestation, day, hash), so \`review verify\` covers it.
+A signed packet is never replaced by \`review --out\`, not even with --force. After the up,
+\`review reconcile\` records what became of each decision.`,
   options: {
     signoff: { type: "string", value: "FILE", help: "the reviewer's sign-off: review.csv with decisions filled in, another CSV, or JSON" },
     packet: { type: "string", value: "DIR", help: "the review packet's folder (or its review.json) the sign-off answers" },
@@ -172,8 +175,8 @@ today, never later.`,
     },
   },
   examples: [
-    "pulumi-reviewadmin review apply-signoff --signoff access-review/review.csv --packet access-review --access access/access.ts",
-    "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review --access access/access.ts --on 2026-12-02",
+    "pulumi-reviewadmin review apply-signoff --signoff signoff-2026-12-01.json --packet access-review/2026-12 --access access/access.ts",
+    "pulumi-reviewadmin review apply-signoff --signoff alice.csv --packet access-review/2026-12 --access access/access.ts --on 2026-12-02",
     "git -C access diff   # the change to propose; its pulumi preview names the removals",
   ],
 
@@ -182,7 +185,8 @@ today, never later.`,
     const packet = readPacket("packet", required(o, "packet"));
     const accessFile = required(o, "access");
     const on = signoffDay(o.on);
-    const signoff = parseSignoff(signoffFile, readText("signoff", signoffFile));
+    const signoffText = readOptionFile("signoff", signoffFile);
+    const signoff = parseSignoff(signoffFile, signoffText);
     checkSamePacket(signoffFile, signoff.packetSha256, required(o, "packet"));
     const reviewer = typeof o.reviewer === "string" ? o.reviewer.trim() : "";
     for (const d of signoff.decisions) {
@@ -198,7 +202,7 @@ today, never later.`,
       }
     }
     const decisions = checkAgainstPacket(signoff.decisions, packet);
-    const source = readText("access", accessFile);
+    const source = readOptionFile("access", accessFile);
     if (!source.includes("export const organizations: Organization[] = ["))
       throw new UsageError(`--access must name the access.ts that pulumi-reviewadmin export wrote; ${accessFile} is not one`);
     if (!source.includes(DATES_TYPE))
@@ -209,6 +213,12 @@ today, never later.`,
     const result = applyToAccessFile(source, decisions, { review, on });
     const written = o.check !== true && (result.removed.length > 0 || result.changed.length > 0);
     if (written) fs.writeFileSync(accessFile, result.text);
+    // The packet keeps what was signed: the sign-off itself, and who, the attestation and the day in its manifest.
+    const folder = packetFolder(required(o, "packet"));
+    const recorded =
+      o.check !== true && fs.existsSync(path.join(folder, MANIFEST_FILE))
+        ? recordSignoff(folder, signoffFile, signoffText, signoff, on, reviewer)
+        : undefined;
     const { undecided } = signoff;
     if (o.json === true) {
       const summary: SignoffSummary = {
@@ -218,6 +228,7 @@ today, never later.`,
         on,
         check: o.check === true,
         written,
+        recorded: recorded ? path.join(folder, recorded.file) : null,
         counts: {
           decisions: decisions.length,
           removed: result.removed.length,
@@ -241,6 +252,10 @@ today, never later.`,
       ...undecided.slice(0, UNDECIDED_LISTED).map((u) => `  undecided ${u.email || "(no email)"} on ${u.scope} (${u.where})`),
       ...(undecided.length > UNDECIDED_LISTED ? [`  ... and ${undecided.length - UNDECIDED_LISTED} more undecided`] : []),
     ];
+    if (recorded)
+      lines.push(
+        `Recorded in ${path.join(folder, MANIFEST_FILE)}: ${recorded.file}, signed off by ${recorded.reviewer ?? "an unnamed reviewer"} on ${recorded.on}${recorded.attestation ? ", attested" : ""}; a later review writes into a folder of its own.`,
+      );
     if (result.removed.length)
       lines.push(
         `The first pulumi up on or after ${on} takes the removed access away (access ends at the start of its expiresOn day); its preview names each removal.`,

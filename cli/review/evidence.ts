@@ -3,7 +3,7 @@
  * (its version and the commit it was built from, stamped by scripts/build.js), the access
  * repository the review ran in (its commit, and whether it had uncommitted changes), and the API
  * key (its ID, the one part that may be shown, and the user it acts as). And the rule that keeps
- * the evidence: `review --out` never replaces a packet silently.
+ * the evidence: `review --out` never replaces a packet silently, nor a signed one at all.
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,7 +13,8 @@ import { personText } from "../../contract/people";
 import type { User } from "../../contract/types";
 import { UsageError } from "../command";
 import { packageRoot } from "../packageInfo";
-import { MANIFEST_FILE } from "./manifest";
+import { MANIFEST_FILE, readManifest } from "./manifest";
+import { signedText } from "./signed";
 
 /** A git working tree's commit, and whether it had changes not committed (untracked files count). */
 export interface GitState {
@@ -59,7 +60,18 @@ export function keyEvidence(apiKey: string, me: User | undefined): { id: string 
  * whose history git keeps). Before any request.
  */
 export function assertMayWritePacket(out: string, force: boolean, previous: string | undefined): void {
-  if (force || !fs.existsSync(path.join(out, MANIFEST_FILE))) return;
+  if (!fs.existsSync(path.join(out, MANIFEST_FILE))) return;
+  let signed: string | undefined;
+  try {
+    signed = signedText(readManifest(out));
+  } catch {
+    signed = undefined; // not a manifest a review wrote: --force decides, as for any packet
+  }
+  if (signed)
+    throw new UsageError(
+      `--out ${out} holds a signed review packet (${signed}): a signed packet is the evidence of that review and is never replaced, not even with --force; write the new review into a folder of its own (the monthly workflow writes access-review/<year-month>/) and name this one with --previous`,
+    );
+  if (force) return;
   const same = previous !== undefined && path.resolve(previous.endsWith(".json") ? path.dirname(previous) : previous) === path.resolve(out);
   if (!same)
     throw new UsageError(

@@ -20,6 +20,7 @@ export const SIGNOFF_CSV_HEADER = [
   "reviewer",
   "reviewed_on",
   "packet_sha256",
+  "attestation",
 ];
 
 /**
@@ -269,7 +270,7 @@ export const DECIDE_SCRIPT = `
       download("signoff-" + day + ".json", JSON.stringify(signoff, null, 2) + "\\n", "application/json");
     } else {
       var body = rows.map(function (r) {
-        return [r.organization, r.email, r.name, r.scope, r.database, r.permissions, r.decision, r.justification, r.reviewer, r.reviewed_on, data.packet.sha256];
+        return [r.organization, r.email, r.name, r.scope, r.database, r.permissions, r.decision, r.justification, r.reviewer, r.reviewed_on, data.packet.sha256, data.attestation];
       });
       download("signoff-" + day + ".csv", signoffCsv(data.csvHeader, body), "text/csv;charset=utf-8");
     }

@@ -52,6 +52,22 @@ export interface WallRead {
   reported: number;
 }
 
+/** One sign-off applied to the packet, as its manifest records it. */
+export interface SignoffRecord {
+  /** The copy of the sign-off in the packet's folder (listed in the manifest's files). */
+  file: string;
+  sha256: string;
+  /** Who signed off: the sign-off's reviewer, else its rows' reviewers, else --reviewer; null when none said. */
+  reviewer: string | null;
+  /** The sentence the reviewer attested in review.html; null when the sign-off carries none (a filled-in review.csv). */
+  attestation: string | null;
+  /** The sign-off day apply-signoff used (removed lines' expiresOn). */
+  on: string;
+  /** When review.html saved it, by the reviewer's clock, where the sign-off says. */
+  signedAt?: string;
+  decisions: { keep: number; remove: number; change: number; undecided: number };
+}
+
 /** manifest.json. */
 export interface Manifest {
   format: typeof MANIFEST_FORMAT;
@@ -85,6 +101,8 @@ export interface Manifest {
   wallReads?: WallRead[];
   /** True when every read agrees with the packet. */
   agrees: boolean;
+  /** The sign-offs `review apply-signoff` applied to this packet (signed.ts); absent until one is. */
+  signoffs?: SignoffRecord[];
   /** SHA-256 (hex) of each file of the packet, by name. */
   files: Record<string, string>;
 }
@@ -97,9 +115,12 @@ export function serviceSecond(client: ReviewAdminClient): number {
   return Math.floor(serviceNow(client) / 1000) * 1000;
 }
 
-/** Adds (or replaces) files of the packet in `dir` and their digests in its manifest: what a later step adds to the evidence. */
-export function addToPacket(dir: string, files: Record<string, string>): void {
-  const manifest = readManifest(dir, "--packet");
+/**
+ * Adds (or replaces) files of the packet in `dir` and their digests in its manifest, with
+ * `fields` set on the manifest: what a later step adds to the evidence.
+ */
+export function addToPacket(dir: string, files: Record<string, string>, fields: Partial<Pick<Manifest, "signoffs">> = {}): void {
+  const manifest = { ...readManifest(dir, "--packet"), ...fields };
   for (const [name, text] of Object.entries(files)) manifest.files[name] = sha256(text);
   manifest.files = Object.fromEntries(
     Object.keys(manifest.files)

@@ -4,14 +4,13 @@
  * when that was confirmed, by the service's clock) or still held. Written into the packet as
  * remediation.json and added to its manifest: proof that removals happened, not a ticket.
  */
-import * as fs from "node:fs";
 import { currentClient } from "../../provider/settings";
-import { plural, UsageError, type Command } from "../command";
+import { plural, type Command } from "../command";
 import { credentialOptions, credentials } from "../credentials";
 import { readAccess, type ExportedAccess } from "../export/read";
 import { addToPacket, serviceSecond } from "./manifest";
-import { readPacket } from "./readPacket";
-import { checkAgainstPacket, parseSignoff, type CheckedDecision } from "./signoff";
+import { readSignedPacket } from "./readPacket";
+import type { CheckedDecision } from "./signoff";
 
 /** The file verify-remediation adds to the packet. */
 export const REMEDIATION_FILE = "remediation.json";
@@ -29,19 +28,25 @@ export interface RemovalChecked {
   confirmedAt?: string;
 }
 
+/**
+ * The permissions the decision's line holds in what the service answered: null when it holds none
+ * (not a member or invited; no grant on the database), undefined when the key cannot read it.
+ */
+export function heldNow(d: CheckedDecision, access: ExportedAccess): string[] | null | undefined {
+  const org = access.organizations.find((o) => o.id === d.organizationId);
+  const db = /^database (\d+)$/.exec(d.line.scope)?.[1];
+  if (!org) return undefined;
+  if (db === undefined)
+    return (org.members.find((m) => m.email === d.email) ?? org.invitations.find((i) => i.email === d.email))?.permissions ?? null;
+  if (org.skippedDatabases.some((s) => s.id === Number(db))) return undefined;
+  return org.databases.find((x) => x.id === Number(db))?.grants.find((g) => g.userId === d.userId)?.permissions ?? null;
+}
+
 /** Whether the line the removal decided is still in what the service answered. */
 function check(d: CheckedDecision, access: ExportedAccess, at: string): RemovalChecked {
   const base = { email: d.email, organizationId: d.organizationId, scope: d.line.scope };
-  const org = access.organizations.find((o) => o.id === d.organizationId);
-  const db = /^database (\d+)$/.exec(d.line.scope)?.[1];
-  let held: string[] | undefined;
-  if (!org) return { ...base, status: "unknown" };
-  if (db === undefined) {
-    held = (org.members.find((m) => m.email === d.email) ?? org.invitations.find((i) => i.email === d.email))?.permissions;
-  } else {
-    if (org.skippedDatabases.some((s) => s.id === Number(db))) return { ...base, status: "unknown" };
-    held = org.databases.find((x) => x.id === Number(db))?.grants.find((g) => g.userId === d.userId)?.permissions;
-  }
+  const held = heldNow(d, access);
+  if (held === undefined) return { ...base, status: "unknown" };
   return held ? { ...base, status: "held", holds: held } : { ...base, status: "gone", confirmedAt: at };
 }
 
@@ -66,18 +71,8 @@ Credentials as for review.`,
   examples: ["pulumi-reviewadmin review verify-remediation --signoff access-review/review.csv --packet access-review"],
 
   async run(o, io) {
-    const signoffFile = o.signoff as string | undefined;
-    const dir = o.packet as string | undefined;
-    if (!signoffFile) throw new UsageError("--signoff is required");
-    if (!dir) throw new UsageError("--packet is required");
-    const packet = readPacket("packet", dir);
-    let text: string;
-    try {
-      text = fs.readFileSync(signoffFile, "utf8");
-    } catch (err) {
-      throw new UsageError(`--signoff must name a readable file: cannot read ${signoffFile}: ${(err as NodeJS.ErrnoException).code ?? ""}`);
-    }
-    const removals = checkAgainstPacket(parseSignoff(signoffFile, text).decisions, packet).filter((d) => d.decision === "remove");
+    const { signoffFile, dir, packet, decisions } = readSignedPacket(o);
+    const removals = decisions.filter((d) => d.decision === "remove");
     const client = currentClient(credentials(o));
     let access: ExportedAccess;
     let at: string;

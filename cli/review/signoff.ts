@@ -54,6 +54,12 @@ export interface Signoff {
   undecided: Undecided[];
   /** The SHA-256 of the review.json the sign-off was made against, where it says (review.html's saves do). */
   packetSha256?: string;
+  /** Who signed the whole sign-off off (review.html's JSON names one; else the rows' reviewers, joined). */
+  reviewer?: string;
+  /** The attestation sentence the reviewer ticked in review.html (JSON, or the CSV's attestation column). */
+  attestation?: string;
+  /** When review.html saved it (JSON only), by the reviewer's machine's clock. */
+  signedAt?: string;
 }
 
 /** A cell review.csv neutralized for spreadsheets (`'=...`, provider/data/spreadsheetSafe.ts), as it was. */
@@ -85,6 +91,7 @@ const COLUMNS = {
   reviewer: ["reviewer"],
   reviewedOn: ["reviewed_on"],
   packetSha256: ["packet_sha256"],
+  attestation: ["attestation"],
 } as const;
 
 /**
@@ -142,6 +149,7 @@ function csvRecords(name: string, original: string): { where: string; fields: Re
 export function parseSignoff(name: string, text: string): Signoff {
   let records: { where: string; fields: Record<string, unknown> }[];
   const hashes = new Set<string>();
+  const whole: Pick<Signoff, "reviewer" | "attestation" | "signedAt"> = {};
   if (/^\uFEFF?\s*[[{]/.test(text)) {
     let json: unknown;
     try {
@@ -154,16 +162,22 @@ export function parseSignoff(name: string, text: string): Signoff {
     records = list.map((fields, i) => ({ where: `${name} decision ${i + 1}`, fields: (fields ?? {}) as Record<string, unknown> }));
     const sha = (json as { packet?: { sha256?: unknown } }).packet?.sha256;
     if (sha !== undefined) hashes.add(String(sha).trim().toLowerCase());
+    for (const k of ["reviewer", "attestation", "signedAt"] as const) {
+      const v = (json as Record<string, unknown>)[k];
+      if (typeof v === "string" && v.trim() !== "") whole[k] = v.trim();
+    }
   } else {
     records = csvRecords(name, text);
     for (const r of records) if (r.fields.packetSha256) hashes.add(String(r.fields.packetSha256).trim().toLowerCase());
+    const attested = records.map((r) => String(r.fields.attestation ?? "").trim()).find((a) => a !== "");
+    if (attested) whole.attestation = attested;
   }
   if (hashes.size > 1)
     throw new UsageError(
       `the sign-off ${name} names more than one packet (review.json SHA-256 ${[...hashes].join(", ")}): it was edited or merged from two`,
     );
 
-  const out: Signoff = { decisions: [], undecided: [], ...(hashes.size ? { packetSha256: [...hashes][0]! } : {}) };
+  const out: Signoff = { decisions: [], undecided: [], ...(hashes.size ? { packetSha256: [...hashes][0]! } : {}), ...whole };
   for (const { where, fields } of records) {
     const text = (k: string) => (fields[k] === undefined || fields[k] === null ? "" : String(fields[k]).trim());
     const email = text("email").toLowerCase();

@@ -53,7 +53,7 @@ describe("pulumi-reviewadmin", () => {
     expect(oneLine(await runCli(["reveiw"]))).toMatch(/unknown command 'reveiw'; did you mean 'review'\?/);
     expect(oneLine(await runCli(["review", "verify-remediaton", "--packet", "x"]))).toBe(
       "pulumi-reviewadmin review: unknown subcommand 'verify-remediaton'; did you mean 'verify-remediation'? " +
-        "(subcommands: apply-signoff, walls, verify, verify-remediation; see pulumi-reviewadmin review --help)\n",
+        "(subcommands: apply-signoff, walls, verify, verify-remediation, reconcile; see pulumi-reviewadmin review --help)\n",
     );
     expect(oneLine(await runCli(["doctor", "--stak", "prod"]))).toBe(
       "pulumi-reviewadmin doctor: unknown option --stak; did you mean --stack? (see pulumi-reviewadmin doctor --help)\n",
@@ -106,6 +106,7 @@ describe("pulumi-reviewadmin", () => {
       "  walls               the ethical wall compliance report of a stack for a period",
       "  verify              check a review packet against its manifest (altered, missing or added files)",
       "  verify-remediation  re-read the service: is each access the sign-off removed gone?",
+      "  reconcile           after the sign-off's up: each decision matched to the change that carried it out, or why not",
     ]);
     expect(review.out).toContain("pulumi-reviewadmin review <subcommand> [options]");
     // A command without subcommands says nothing of them.

@@ -317,6 +317,10 @@ describe("review apply-signoff: refusals name the line, and write nothing", () =
       on: day,
       check,
       written: !check,
+      // Applied, the sign-off is kept in the packet and recorded in its manifest.
+      recorded: check
+        ? null
+        : expect.stringMatching(new RegExp(`^${packet.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/signoff-[0-9a-f]{12}\\.csv$`)),
       counts: { decisions: 3, removed: 1, changed: 1, kept: 1, undecided: rows - 3 },
       removed: [{ ...line("alan@northwind.example", "organization", expect.any(Array)), expiresOn: day }],
       changed: [{ ...line("margaret@northwind.example", "database 2001", ["DB_UPLOAD"]), to: ["DB_LEGAL_HOLD", "DB_UPLOAD"] }],

@@ -6,6 +6,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
+import { ATTESTATION } from "../../cli/review/html";
 import { SIGNOFF_CSV_HEADER, SIGNOFF_CSV_JS } from "../../cli/review/htmlDecide";
 import { parseSignoff } from "../../cli/review/signoff";
 
@@ -24,6 +25,7 @@ const ROWS = [
     "Åsa Öberg",
     "2026-11-21",
     SHA,
+    ATTESTATION,
   ],
   [
     "102",
@@ -37,6 +39,7 @@ const ROWS = [
     "Åsa Öberg",
     "2026-11-21",
     SHA,
+    ATTESTATION,
   ],
 ];
 
@@ -86,7 +89,7 @@ describe("the CSV sign-off review.html saves", () => {
   });
 
   it("refuses a sign-off naming two packets", () => {
-    const mixed = signoffCsv(SIGNOFF_CSV_HEADER, [ROWS[0]!, [...ROWS[1]!.slice(0, -1), "cd".repeat(32)]]);
+    const mixed = signoffCsv(SIGNOFF_CSV_HEADER, [ROWS[0]!, [...ROWS[1]!.slice(0, -2), "cd".repeat(32), ATTESTATION]]);
     expect(() => parseSignoff("mixed.csv", mixed)).toThrow(/names more than one packet/);
   });
 });

@@ -49,6 +49,8 @@ const dayIn = (n: number) => new Date(emu.store.clock.now() + n * DAY).toISOStri
 const NEWCOMER = "joan.newcomer@northwind.example";
 const MALLORY = "mallory@evil.example";
 const DB = SEEDED.databases.open;
+/** This month's packet folder, as review.yml names it (`date -u +%Y-%m`). */
+const packetDir = () => `access-review/${new Date().toISOString().slice(0, 7)}`;
 // Variables the jobs are given by their YAML only: none may come from the test process.
 const SCRUBBED = ["REVIEWADMIN_API_KEY", "REVIEWADMIN_BASE_URL", "PULUMI_ACCESS_TOKEN", "PULUMI_CONFIG_PASSPHRASE", "PULUMI_BACKEND_URL"];
 
@@ -219,7 +221,7 @@ async function stackOutputsOf(name: string): Promise<Record<string, unknown>> {
 
 /** A reviewer's sign-off: review.csv with `decisions` filled in, saved as a spreadsheet in a continental locale does (`;`, BOM, CRLF). */
 function continentalSignoff(decisions: { person: string; scope: string; why: string }[]): string {
-  const [header, ...rows] = parse(fs.readFileSync(path.join(ws, "access-review", "review.csv"), "utf8"), {
+  const [header, ...rows] = parse(fs.readFileSync(path.join(ws, packetDir(), "review.csv"), "utf8"), {
     relax_column_count: true,
   }) as string[][];
   const col = (name: string) => header!.indexOf(name);
@@ -488,15 +490,15 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     const write = packet.steps.find((s) => s.name === "Write the review packet")!;
     expect(write.env.REVIEWADMIN_API_KEY).toBe(emu.keys.orgAdmin);
     for (const f of ["review.md", "review.csv", "review.json", "manifest.json"])
-      expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
+      expect(fs.existsSync(path.join(ws, packetDir(), f))).toBe(true);
     // The evidence traces: the tool's build (stamped into the tarball's dist/), the access repository's commit, the key.
-    const manifest = JSON.parse(fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"));
+    const manifest = JSON.parse(fs.readFileSync(path.join(ws, packetDir(), "manifest.json"), "utf8"));
     const built = JSON.parse(fs.readFileSync(path.join(repoRoot, "dist", "build-info.json"), "utf8"));
     expect(manifest.tool).toMatchObject({ commit: built.commit, from: "stamped at build" });
     expect(manifest.accessRepository.commit).toBe((await sh(ws, "git", "rev-parse", "HEAD")).trim());
     expect(manifest.key.actsAs).toBe("Ada Lovelace <ada@northwind.example> (user 1001)");
     expect(packet.steps.map((s) => s.name)).toContain("Verify the packet");
-    const md = fs.readFileSync(path.join(ws, "access-review", "review.md"), "utf8");
+    const md = fs.readFileSync(path.join(ws, packetDir(), "review.md"), "utf8");
     expect(md).toContain("margaret@northwind.example");
     // Judged against the stack's code (read with `pulumi stack export` from the backend) and the firm's domain.
     expect(md).toMatch(/Judged against the code of [^\n]*organization\/access\/prod/);
@@ -509,10 +511,10 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     }
     const month = new Date().toISOString().slice(0, 7);
     const branch = `access-review/${month}`;
-    expect(await sh(origin, "git", "show", `${branch}:access-review/review.md`)).toBe(md);
+    expect(await sh(origin, "git", "show", `${branch}:${packetDir()}/review.md`)).toBe(md);
     // The manifest is committed with the packet.
-    expect(await sh(origin, "git", "show", `${branch}:access-review/manifest.json`)).toBe(
-      fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"),
+    expect(await sh(origin, "git", "show", `${branch}:${packetDir()}/manifest.json`)).toBe(
+      fs.readFileSync(path.join(ws, packetDir(), "manifest.json"), "utf8"),
     );
     const gh = fs.readFileSync(ghRecord, "utf8");
     expect(gh.split("\n").slice(0, 5)).toEqual(["pr", "create", "--head", branch, "--title"]);
@@ -541,7 +543,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
       "--signoff",
       signoff,
       "--packet",
-      "access-review",
+      packetDir(),
       "--access",
       "access/access.ts",
     );
