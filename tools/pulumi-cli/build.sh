@@ -7,7 +7,8 @@
 #
 # bin/ holds `pulumi` (go.mod here), `pulumi-language-nodejs` (nodejs-host/go.mod, wrapped so that
 # policy packs start as newer hosts start them: run-path.js), `pulumi-language-yaml` (yaml-host/),
-# `pulumi-language-go` (go-host/) and `pulumi-resource-pulumi-nodejs`, the launcher the engine runs
+# `pulumi-language-go` (go-host/), `pulumi-language-python` (python-host/: for `pulumi package
+# gen-sdk --language python` only, see its exec shim below) and `pulumi-resource-pulumi-nodejs`, the launcher the engine runs
 # for dynamic providers. Put bin/ first on PATH. The cache is keyed by
 # the pins and these scripts, so a pin change builds anew. Progress goes to stderr; a cold build
 # downloads about 1 GB of modules and compiles for some minutes on 2 cores.
@@ -20,7 +21,8 @@ say() { echo "[pulumi-cli] $*" >&2; }
 version=$(sed -n 's#^\s*github.com/pulumi/pulumi/pkg/v3 \(v[0-9.]*\).*#\1#p' "$here/go.mod" | head -n 1)
 [ -n "$version" ] || { say "no github.com/pulumi/pulumi/pkg/v3 requirement in $here/go.mod"; exit 1; }
 key=$(cat "$here/go.mod" "$here/go.sum" "$here/nodejs-host/go.mod" "$here/nodejs-host/go.sum" "$here/yaml-host/go.mod" \
-  "$here/yaml-host/go.sum" "$here/go-host/go.mod" "$here/go-host/go.sum" "$here/run-path.js" "$here/build.sh" |
+  "$here/yaml-host/go.sum" "$here/go-host/go.mod" "$here/go-host/go.sum" "$here/python-host/go.mod" "$here/python-host/go.sum" \
+  "$here/run-path.js" "$here/build.sh" |
   sha256sum | cut -c1-12)
 out="$cache/$version-$key"
 bin="$out/bin"
@@ -41,7 +43,7 @@ export GOFLAGS="-mod=readonly -buildvcs=false"
 export CGO_ENABLED=0
 # The checksum database does not answer for the language host's pseudo-version (404 through the
 # proxy); its hashes are pinned in nodejs-host/go.sum instead, which go checks every download against.
-export GONOSUMDB="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs,github.com/pulumi/pulumi/sdk/go/pulumi-language-go"
+export GONOSUMDB="github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs,github.com/pulumi/pulumi/sdk/go/pulumi-language-go,github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python"
 
 started=$SECONDS
 # Runs a long step in the background and says every 20 s that it is still going.
@@ -82,6 +84,9 @@ step "downloading the YAML host's modules" bash -c "cd '$here/yaml-host' && go l
 step "compiling pulumi-language-yaml" bash -c "cd '$here/yaml-host' && go build ${flags[*]} -ldflags '-s -w' -o '$tmp/bin/pulumi-language-yaml' github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
 step "downloading the Go host's modules" bash -c "cd '$here/go-host' && go list -deps github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3 >/dev/null"
 step "compiling pulumi-language-go" bash -c "cd '$here/go-host' && go build ${flags[*]} -ldflags '$(ldflags "$host_sdk")' -o '$tmp/bin/pulumi-language-go' github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3"
+# The Python host: `pulumi package gen-sdk --language python` asks it for the SDK's code.
+step "downloading the Python host's modules" bash -c "cd '$here/python-host' && go list -deps github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3 >/dev/null"
+step "compiling pulumi-language-python" bash -c "cd '$here/python-host' && go build ${flags[*]} -ldflags '$(ldflags "$host_sdk")' -o '$tmp/bin/pulumi-language-python' github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3"
 
 cp "$here/run-path.js" "$tmp/libexec/run-path.js"
 cat >"$tmp/bin/pulumi-language-nodejs" <<'EOF'
@@ -96,6 +101,14 @@ cat >"$tmp/bin/pulumi-resource-pulumi-nodejs" <<'EOF'
 #!/bin/sh
 entry=$(node -p 'require.resolve("@pulumi/pulumi/cmd/dynamic-provider")') || exit 1
 exec node "$entry" "$@"
+EOF
+# The Python host refuses to start without its exec shim beside it, which runs Python programs with
+# the pulumi package from PyPI; PyPI is not reachable here, so this shim says so instead. gen-sdk
+# never runs it.
+cat >"$tmp/bin/pulumi-language-python-exec" <<'EOF'
+#!/bin/sh
+echo "pulumi-language-python-exec: this build of the Python host serves 'pulumi package gen-sdk --language python' only; running a Python program needs the pulumi package from PyPI" >&2
+exit 1
 EOF
 chmod +x "$tmp/bin/"* "$tmp/libexec/run-path.js"
 
