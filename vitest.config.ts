@@ -5,7 +5,7 @@
  *   unit     plain values: no server, no child process                       npm run test:unit
  *   service  the emulator or a scripted server in this process, over loopback HTTP, and the
  *            CLI's commands run in this process: no Go, no Pulumi CLI, no dist/   npm run test:service
- *   engine   the real Pulumi CLI (whole programs, the examples, the README's blocks, the GitOps
+ *   engine   the real Pulumi CLI (whole programs, the examples, the user docs' blocks, the GitOps
  *            workflows, the plugin face), and whatever runs a process from dist/ (the compiled
  *            bins, the policy pack, the plugin driver) or another program (headless Chromium)
  *                                                                            npm run test:engine
@@ -28,6 +28,7 @@ const unit = {
     "test/gitops.test.ts",
     "test/settings.test.ts",
     "test/tiers.test.ts",
+    "test/userDocs.test.ts",
     "test/cli/reviewHtml.test.ts",
     "test/cli/reviewSeverity.test.ts",
     "test/cli/reviewSignoffCsv.test.ts",

@@ -492,7 +492,7 @@ function enterpriseGoals(
   ];
 }
 
-/** The figures as Markdown, for the README. */
+/** The figures as Markdown, for bench/results/ (docs/benchmarks.md quotes them). */
 export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
   const w = r.world;
   const out = [

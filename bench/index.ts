@@ -2,8 +2,8 @@
  * `npm run bench`: the scale benchmark (bench/scale.ts, issue 8), the upload benchmark
  * (bench/upload.ts, issue 7) and the export benchmark (bench/export.ts, issue 14, with the review
  * packet's, bench/reviewPacket.ts, issue 36). Writes every figure as JSON (default
- * bench/results/latest.json; latest-quick.json with `--quick`) and the tables as Markdown beside it (same name, `.md`), for the
- * README. `--enterprise` runs the export benchmark alone on the enterprise world
+ * bench/results/latest.json; latest-quick.json with `--quick`) and the tables as Markdown beside it (same name, `.md`), which
+ * docs/benchmarks.md quotes. `--enterprise` runs the export benchmark alone on the enterprise world
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
  * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
  * bench/results/roster-steps.json).

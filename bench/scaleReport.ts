@@ -154,7 +154,7 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 const timelineText = (x: VariantResult["phases"][Phase]) =>
   `${secs(x.timeline!.beforeFirstMs)} s before the first request, ${secs(x.timeline!.requestsMs)} s of requests (floor ${secs(x.rateFloorMs)} s), ${secs(x.timeline!.afterLastMs)} s after the last`;
 
-/** The figures as Markdown, for the README. */
+/** The figures as Markdown, for bench/results/ (docs/benchmarks.md quotes them). */
 export function scaleMarkdown(r: ScaleResult): string {
   const { world: w } = r;
   const out: string[] = [];

@@ -249,7 +249,7 @@ export function uploadText(r: UploadBenchResult): string {
   ].join("\n");
 }
 
-/** The figures as Markdown, for the README. */
+/** The figures as Markdown, for bench/results/ (docs/benchmarks.md quotes them). */
 export function uploadMarkdown(r: UploadBenchResult): string {
   const row = (name: string, f: UploadFigures) =>
     `| ${name} | ${(f.wallMs / 1000).toFixed(2)} s | ${f.mbPerSecond.toFixed(1)} | ${mib(f.maxRssBytes)} | ${mib(f.uploadRssBytes)} |`;

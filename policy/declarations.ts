@@ -126,7 +126,7 @@ export function label(r: ResourceRef): string {
   return `${r.kind} "${r.name}"`;
 }
 
-/** Ownership levels, from the README's table. */
+/** Ownership levels, from docs/resources.md's table. */
 export type Level = "authoritative roster" | "additive roster" | "one person" | "one field";
 /** The levels from the widest to the narrowest. */
 export const LEVELS: readonly Level[] = ["authoritative roster", "additive roster", "one person", "one field"];

@@ -70,7 +70,7 @@ export interface ClientOptions {
 }
 
 /**
- * Defaults (the README's Reliability section states them; a hung server fails a call within
+ * Defaults (docs/configuration.md's Reliability section states them; a hung server fails a call within
  * deadlineMs). The largest answer the API can legitimately send is a page of 10,000 activity events
  * (E10 to E12) at a few hundred bytes each: 64 MiB leaves ample room and still bounds memory.
  */

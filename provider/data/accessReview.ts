@@ -218,8 +218,8 @@ function personKey(email: string | null, username: string): string {
 
 /**
  * Builds an organization's access matrix: every member and their organization permissions
- * (E18), pending and expired invitations (E14), and for every database of the organization (E9)
- * each user and their database permissions (E23). A database whose users the key may not read
+ * (`GET /v1/organizations/{orgId}/users`), pending and expired invitations (`GET /v1/organizations/{orgId}/invitations`), and for every database of the organization (`GET /v1/organizations/{orgId}/databases`)
+ * each user and their database permissions (`GET /v1/databases/{databaseId}/users`). A database whose users the key may not read
  * (403) is recorded as not readable rather than failing the whole matrix. Needs org admin.
  */
 export const getAccessMatrix: DataSourceFn<GetAccessMatrixArgs, AccessMatrix> = defineDataSource({

@@ -11,7 +11,7 @@ import type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs } fr
 
 export type { GetCurrentUserArgs, GetOrganizationArgs, GetOrganizationsArgs };
 
-/** getCurrentUser result: the user behind the API key (E2). */
+/** getCurrentUser result: the user behind the API key (`GET /v1/users/me`). */
 export type GetCurrentUserResult = User;
 
 /**
@@ -20,7 +20,7 @@ export type GetCurrentUserResult = User;
  */
 const getCurrentUserArgs = z.strictObject({});
 
-/** Reads the user behind the API key (E2; any valid key). */
+/** Reads the user behind the API key (`GET /v1/users/me`; any valid key). */
 export const getCurrentUser: DataSourceFn<GetCurrentUserArgs, GetCurrentUserResult> = defineDataSource({
   name: "getCurrentUser",
   args: getCurrentUserArgs,
@@ -44,13 +44,13 @@ const getOrganizationsArgs = z.strictObject({
 });
 
 export interface GetOrganizationsResult {
-  /** The caller's organizations and their sub-organizations (E3), after the filters, in the service's order. */
+  /** The caller's organizations and their sub-organizations (`GET /v1/organizations`), after the filters, in the service's order. */
   organizations: Organization[];
   /** Their ids, in the same order. */
   ids: number[];
 }
 
-/** Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters. */
+/** Lists every organization the key is a member of, plus sub-organizations (`GET /v1/organizations`, all pages), then filters. */
 export const getOrganizations: DataSourceFn<GetOrganizationsArgs, GetOrganizationsResult> = defineDataSource({
   name: "getOrganizations",
   args: getOrganizationsArgs,
@@ -78,10 +78,10 @@ const getOrganizationArgs = z.strictObject({
   organizationId: idArg,
 });
 
-/** getOrganization result: the organization (E6). */
+/** getOrganization result: the organization (`GET /v1/organizations/{orgId}`). */
 export type GetOrganizationResult = Organization;
 
-/** Reads one organization (E6; member of it, or parent org admin). */
+/** Reads one organization (`GET /v1/organizations/{orgId}`; member of it, or parent org admin). */
 export const getOrganization: DataSourceFn<GetOrganizationArgs, GetOrganizationResult> = defineDataSource({
   name: "getOrganization",
   args: getOrganizationArgs,

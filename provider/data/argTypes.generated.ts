@@ -169,13 +169,13 @@ export type TimeInput = string | number | Date;
 export type GetActivityEventsArgs = {
   /** The organization whose activity log to read. */
   organizationId: string | number;
-  /** Range mode (E10): the first instant, inclusive. */
+  /** Range mode (`GET /v1/organizations/{orgId}/events`): the first instant, inclusive. */
   begin?: string | number | Date;
-  /** Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
+  /** Range mode (`GET /v1/organizations/{orgId}/events`): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
   end?: string | number | Date;
-  /** After mode (E11): every event with an id after this one. */
+  /** After mode (`GET /v1/organizations/{orgId}/events/after/{eventId}`): every event with an id after this one. */
   afterEventId?: number;
-  /** Recent mode (E12): the `limit` most recent events. */
+  /** Recent mode (`GET /v1/organizations/{orgId}/events/recent`): the `limit` most recent events. */
   recent?: boolean;
   /** Range and after modes: events per page (1..10000, default 1000); every page is read. Recent mode: how many events (default 1000). */
   limit?: number;

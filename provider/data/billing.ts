@@ -62,7 +62,7 @@ export interface GetOrganizationBillingResult extends YearMonth {
   databases: DatabaseBilling[];
 }
 
-/** Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin). */
+/** Reads one month of an organization's billing, every database with its projects (`GET /v1/organizations/{orgId}/billing`, all pages; org admin or parent org admin). */
 export const getOrganizationBilling: DataSourceFn<GetOrganizationBillingArgs, GetOrganizationBillingResult> = defineDataSource({
   name: "getOrganizationBilling",
   args: getOrganizationBillingArgs,
@@ -86,13 +86,13 @@ const getParentOrganizationBillingArgs = z.strictObject({
   organizationId: idArg,
 });
 
-/** getParentOrganizationBilling result: the aggregate (E8) and the month it is for. */
+/** getParentOrganizationBilling result: the aggregate (`GET /v1/organizations/{orgId}/billing/aggregate`) and the month it is for. */
 export interface GetParentOrganizationBillingResult extends YearMonth, ParentBilling {
   /** The organization asked about. */
   organizationId: number;
 }
 
-/** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin). */
+/** Reads one month of a parent organization's billing aggregated over it and its sub-organizations (`GET /v1/organizations/{orgId}/billing/aggregate`; org admin or parent org admin). */
 export const getParentOrganizationBilling: DataSourceFn<GetParentOrganizationBillingArgs, GetParentOrganizationBillingResult> =
   defineDataSource({
     name: "getParentOrganizationBilling",
@@ -119,10 +119,10 @@ const getDatabaseBillingArgs = z.strictObject({
   databaseId: idArg,
 });
 
-/** getDatabaseBilling result: the database's billing record with all projects (E28), and the month. */
+/** getDatabaseBilling result: the database's billing record with all projects (`GET /v1/databases/{databaseId}/billing`), and the month. */
 export type GetDatabaseBillingResult = DatabaseBilling & YearMonth & { databaseId: number };
 
-/** Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner). */
+/** Reads one month of a database's billing with all its projects (`GET /v1/databases/{databaseId}/billing`; DB_ADMIN, or org admin or parent org admin of its owner). */
 export const getDatabaseBilling: DataSourceFn<GetDatabaseBillingArgs, GetDatabaseBillingResult> = defineDataSource({
   name: "getDatabaseBilling",
   args: getDatabaseBillingArgs,

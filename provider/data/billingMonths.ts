@@ -51,7 +51,7 @@ export function monthLabel(m: YearMonth): string {
   return `${m.year}-${String(m.month).padStart(2, "0")}`;
 }
 
-/** One month of an organization's billing, all pages (E7): what the one-month read and the summaries share. */
+/** One month of an organization's billing, all pages (`GET /v1/organizations/{orgId}/billing`): what the one-month read and the summaries share. */
 export async function readOrganizationBilling(
   { client, reading, callOptions }: ReadContext,
   organizationId: number,

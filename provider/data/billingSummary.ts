@@ -172,7 +172,7 @@ function byMonthThenDatabase(a: BillingSummaryRow, b: BillingSummaryRow): number
 }
 
 /**
- * Summarizes an organization's billing over `months` months (E7 per month, all pages; org admin
+ * Summarizes an organization's billing over `months` months (`GET /v1/organizations/{orgId}/billing` per month, all pages; org admin
  * or parent org admin): billable GB by database and month, peak against final, standard against
  * eca, with the billing and final state of every database and project.
  */
@@ -211,9 +211,9 @@ export interface ParentSummaryOrganization extends ActiveSuspended {
 
 /** One month of a parent summary. */
 export interface ParentSummaryMonth extends YearMonth {
-  /** The service's aggregate (E8) for the month, in billable GB. */
+  /** The service's aggregate (`GET /v1/organizations/{orgId}/billing/aggregate`) for the month, in billable GB. */
   aggregate: ActiveSuspended;
-  /** Per organization (parent first, then sub-organizations by id), computed from E7. */
+  /** Per organization (parent first, then sub-organizations by id), computed from `GET /v1/organizations/{orgId}/billing`. */
   organizations: ParentSummaryOrganization[];
   /** The organizations' active and suspended figures summed. */
   sumOfOrganizations: ActiveSuspended;
@@ -306,8 +306,8 @@ function descendants(all: Organization[], parentId: number): Organization[] {
 
 /**
  * Summarizes a parent organization's billing over `months` months: per month the service's
- * aggregate (E8) against the same figures computed per organization from E7 for the parent and
- * each sub-organization (found through E3), with a check that they add up, plus every
+ * aggregate (`GET /v1/organizations/{orgId}/billing/aggregate`) against the same figures computed per organization from `GET /v1/organizations/{orgId}/billing` for the parent and
+ * each sub-organization (found through `GET /v1/organizations`), with a check that they add up, plus every
  * database's row. Needs org admin of the parent (parent org admin of the sub-organizations).
  */
 export const getParentBillingSummary: DataSourceFn<GetParentBillingSummaryArgs, ParentBillingSummary> = defineDataSource({

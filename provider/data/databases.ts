@@ -55,7 +55,7 @@ function filterDatabases(all: Database[], args: DatabaseFilter & { organizationI
   return { databases, ids: databases.map((d) => d.id) };
 }
 
-/** Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
+/** Lists every database the key administers (`GET /v1/databases`, all pages: DB_ADMIN on it, or org admin of its owner), then filters. */
 export const getDatabases: DataSourceFn<GetDatabasesArgs, GetDatabasesResult> = defineDataSource({
   name: "getDatabases",
   args: getDatabasesArgs,
@@ -75,10 +75,10 @@ const getDatabaseArgs = z.strictObject({
   databaseId: idArg,
 });
 
-/** getDatabase result: the database (E27). */
+/** getDatabase result: the database (`GET /v1/databases/{databaseId}`). */
 export type GetDatabaseResult = Database;
 
-/** Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner). */
+/** Reads one database (`GET /v1/databases/{databaseId}`; DB_ADMIN on it, or org admin or parent org admin of its owner). */
 export const getDatabase: DataSourceFn<GetDatabaseArgs, GetDatabaseResult> = defineDataSource({
   name: "getDatabase",
   args: getDatabaseArgs,
@@ -104,7 +104,7 @@ export interface GetOrganizationDatabasesResult extends GetDatabasesResult {
   organizationId: number;
 }
 
-/** Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters. */
+/** Lists every database an organization owns (`GET /v1/organizations/{orgId}/databases`, all pages; org admin or parent org admin), then filters. */
 export const getOrganizationDatabases: DataSourceFn<GetOrganizationDatabasesArgs, GetOrganizationDatabasesResult> = defineDataSource({
   name: "getOrganizationDatabases",
   args: getOrganizationDatabasesArgs,
@@ -128,13 +128,13 @@ const getDatabaseSizeArgs = z.strictObject({
   databaseId: idArg,
 });
 
-/** getDatabaseSize result: document counts and sizes of native, processed and produced documents (E30; the spec does not state the units). */
+/** getDatabaseSize result: document counts and sizes of native, processed and produced documents (`GET /v1/databases/{databaseId}/size`; the spec does not state the units). */
 export interface GetDatabaseSizeResult extends DatabaseSize {
   /** The database asked about. */
   databaseId: number;
 }
 
-/** Reads a database's document counts and sizes (E30; each document counted once). */
+/** Reads a database's document counts and sizes (`GET /v1/databases/{databaseId}/size`; each document counted once). */
 export const getDatabaseSize: DataSourceFn<GetDatabaseSizeArgs, GetDatabaseSizeResult> = defineDataSource({
   name: "getDatabaseSize",
   args: getDatabaseSizeArgs,

@@ -54,13 +54,13 @@ const getActivityEventsArgs = z
   .strictObject({
     /** The organization whose activity log to read. */
     organizationId: idArg,
-    /** Range mode (E10): the first instant, inclusive. */
+    /** Range mode (`GET /v1/organizations/{orgId}/events`): the first instant, inclusive. */
     begin: timeArg.optional(),
-    /** Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
+    /** Range mode (`GET /v1/organizations/{orgId}/events`): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond. */
     end: timeArg.optional(),
-    /** After mode (E11): every event with an id after this one. */
+    /** After mode (`GET /v1/organizations/{orgId}/events/after/{eventId}`): every event with an id after this one. */
     afterEventId: numberArg(params.after.unwrap()).optional(),
-    /** Recent mode (E12): the `limit` most recent events. */
+    /** Recent mode (`GET /v1/organizations/{orgId}/events/recent`): the `limit` most recent events. */
     recent: z.boolean().optional(),
     /** Range and after modes: events per page (1..10000, default 1000); every page is read. Recent mode: how many events (default 1000). */
     limit: numberArg(params.eventLimit.unwrap()).optional(),
@@ -94,7 +94,7 @@ export type ActivityEventsMode = "range" | "after" | "recent";
 export interface GetActivityEventsResult {
   /** The organization asked about. */
   organizationId: number;
-  /** range (E10), after (E11) or recent (E12). */
+  /** range (`GET /v1/organizations/{orgId}/events`), after (`GET /v1/organizations/{orgId}/events/after/{eventId}`) or recent (`GET /v1/organizations/{orgId}/events/recent`). */
   mode: ActivityEventsMode;
   /** Range mode: the begin used, unix ms. */
   begin?: number;
@@ -116,8 +116,8 @@ export interface GetActivityEventsResult {
 
 /**
  * Reads an organization's activity events (org admin or parent org admin): every event in a
- * time range (E10, all pages), every event after an event id (E11, all pages), or the most
- * recent ones (E12). No event is lost or repeated across pages.
+ * time range (`GET /v1/organizations/{orgId}/events`, all pages), every event after an event id (`GET /v1/organizations/{orgId}/events/after/{eventId}`, all pages), or the most
+ * recent ones (`GET /v1/organizations/{orgId}/events/recent`). No event is lost or repeated across pages.
  */
 export const getActivityEvents: DataSourceFn<GetActivityEventsArgs, GetActivityEventsResult> = defineDataSource({
   name: "getActivityEvents",

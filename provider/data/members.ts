@@ -94,7 +94,7 @@ function filterMembers(all: Member[], f: MemberFilter): Member[] {
   );
 }
 
-/** Lists every member of an organization with their permissions (E18, all pages; org admin), then filters. */
+/** Lists every member of an organization with their permissions (`GET /v1/organizations/{orgId}/users`, all pages; org admin), then filters. */
 export const getOrganizationMembers: DataSourceFn<GetOrganizationMembersArgs, GetOrganizationMembersResult> = defineDataSource({
   name: "getOrganizationMembers",
   args: getOrganizationMembersArgs,
@@ -121,10 +121,10 @@ const getOrganizationMemberArgs = z.strictObject({
   userId: idArg,
 });
 
-/** getOrganizationMember result: the member with permissions and identifiers (E21). */
+/** getOrganizationMember result: the member with permissions and identifiers (`GET /v1/organizations/{orgId}/users/{userId}`). */
 export type GetOrganizationMemberResult = Member;
 
-/** Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error. */
+/** Reads one member of an organization (`GET /v1/organizations/{orgId}/users/{userId}`; org admin). A user who is not a member is a 404 error. */
 export const getOrganizationMember: DataSourceFn<GetOrganizationMemberArgs, GetOrganizationMemberResult> = defineDataSource({
   name: "getOrganizationMember",
   args: getOrganizationMemberArgs,
@@ -176,7 +176,7 @@ export interface GetOrganizationInvitationsResult {
   expiredEmails: string[];
 }
 
-/** Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters. */
+/** Lists an organization's pending and expired invitations (`GET /v1/organizations/{orgId}/invitations`; org admin assumed), marks each with `status`, then filters. */
 export const getOrganizationInvitations: DataSourceFn<GetOrganizationInvitationsArgs, GetOrganizationInvitationsResult> = defineDataSource({
   name: "getOrganizationInvitations",
   args: getOrganizationInvitationsArgs,
@@ -226,7 +226,7 @@ export interface GetOrganizationUserIdentifiersResult {
   userIdentifiers: UserIdentifier[];
 }
 
-/** Lists the user identifiers defined in an organization (E17, all pages; org admin). */
+/** Lists the user identifiers defined in an organization (`GET /v1/organizations/{orgId}/userIdentifiers`, all pages; org admin). */
 export const getOrganizationUserIdentifiers: DataSourceFn<GetOrganizationUserIdentifiersArgs, GetOrganizationUserIdentifiersResult> =
   defineDataSource({
     name: "getOrganizationUserIdentifiers",
@@ -271,7 +271,7 @@ export interface GetDatabaseUsersResult {
 }
 
 /**
- * Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of
+ * Lists every user holding permissions on a database (`GET /v1/databases/{databaseId}/users`, all pages; DB_ADMIN, or org admin of
  * the owner when the database allows org admin access), then filters.
  */
 export const getDatabaseUsers: DataSourceFn<GetDatabaseUsersArgs, GetDatabaseUsersResult> = defineDataSource({
@@ -304,10 +304,10 @@ const getDatabaseUserArgs = z.strictObject({
   userId: idArg,
 });
 
-/** getDatabaseUser result: the user's database permissions (E25). */
+/** getDatabaseUser result: the user's database permissions (`GET /v1/databases/{databaseId}/users/{userId}`). */
 export type GetDatabaseUserResult = DatabaseUser;
 
-/** Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error. */
+/** Reads one user's permissions on a database (`GET /v1/databases/{databaseId}/users/{userId}`; same access as `GET /v1/databases/{databaseId}/users`). A user without permissions there is a 404 error. */
 export const getDatabaseUser: DataSourceFn<GetDatabaseUserArgs, GetDatabaseUserResult> = defineDataSource({
   name: "getDatabaseUser",
   args: getDatabaseUserArgs,

@@ -63,7 +63,7 @@ function filterProjects(all: Project[], f: ProjectFilter): GetProjectsResult {
  */
 const getProjectsArgs = projectFilterArgs.strict();
 
-/** Lists every project the key can access (E4, all pages), then filters. */
+/** Lists every project the key can access (`GET /v1/projects`, all pages), then filters. */
 export const getProjects: DataSourceFn<GetProjectsArgs, GetProjectsResult> = defineDataSource({
   name: "getProjects",
   args: getProjectsArgs,
@@ -88,7 +88,7 @@ export interface GetOrganizationProjectsResult extends GetProjectsResult {
   organizationId: number;
 }
 
-/** Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters. */
+/** Lists every project of an organization's databases (`GET /v1/organizations/{orgId}/projects`, all pages; org admin or parent org admin), then filters. */
 export const getOrganizationProjects: DataSourceFn<GetOrganizationProjectsArgs, GetOrganizationProjectsResult> = defineDataSource({
   name: "getOrganizationProjects",
   args: getOrganizationProjectsArgs,
@@ -118,7 +118,7 @@ export interface GetDatabaseProjectsResult extends GetProjectsResult {
   databaseId: number;
 }
 
-/** Lists every project of a database (E29, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters. */
+/** Lists every project of a database (`GET /v1/databases/{databaseId}/projects`, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters. */
 export const getDatabaseProjects: DataSourceFn<GetDatabaseProjectsArgs, GetDatabaseProjectsResult> = defineDataSource({
   name: "getDatabaseProjects",
   args: getDatabaseProjectsArgs,

@@ -36,7 +36,7 @@ export interface GetWallsFromFileResult {
   problems: WallFileProblem[];
 }
 
-/** The databases the key sees (E1), and the emails of their organizations' members (E18) and users (E23), where the key may list them. */
+/** The databases the key sees (`GET /v1/databases`), and the emails of their organizations' members (`GET /v1/organizations/{orgId}/users`) and users (`GET /v1/databases/{databaseId}/users`), where the key may list them. */
 async function wallWorld(client: ReviewAdminClient): Promise<WallWorld> {
   const databases = await client.listAll("GetDatabases", {});
   const people = new Set<string>();

@@ -119,7 +119,7 @@ export const SCHEMA = {
   resources: {
     "reviewadmin:index:CustodianDirectorySync": {
       description:
-        "The people of a legal-hold custodian directory (E5), synced from typed records, CSV text, or a\nCSV file in the repo (exactly one of `people`, `csv`, `csvPath`). A CSV exported from an\nidentity provider or HR system is mapped with `preset` and/or `columns`. Every CSV rule of the\nservice is checked at plan time, naming the row and the rule, and a file most of whose rows have\nno email is refused unless `allowIgnoredRows`; the SHA-256 of what will be sent is computed at\nplan time, so an edited CSV shows as a change. The service has no read and no delete endpoint for a\ndirectory: refresh keeps the last synced state, and delete leaves the directory as it is (with\na warning).",
+        "The people of a legal-hold custodian directory, synced from typed records, CSV text, or a\nCSV file in the repo (exactly one of `people`, `csv`, `csvPath`). A CSV exported from an\nidentity provider or HR system is mapped with `preset` and/or `columns`. Every CSV rule of the\nservice is checked at plan time, naming the row and the rule, and a file most of whose rows have\nno email is refused unless `allowIgnoredRows`; the SHA-256 of what will be sent is computed at\nplan time, so an edited CSV shows as a change. The service has no read and no delete endpoint for a\ndirectory: refresh keeps the last synced state, and delete leaves the directory as it is (with\na warning).",
       inputProperties: {
         directoryId: {
           type: "integer",
@@ -197,7 +197,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:DatabaseUserPermissions": {
       description:
-        "One user's permissions on one database. Setting overwrites (E26 is an upsert), so a user who\nalready holds permissions is adopted (`adopted: true`). A change of database or user replaces\ncreate-first: the new grant is set before the old one is removed, so a failed create (a\nmistyped user id) does not cost the old grant. Delete removes the user's database permissions\n(E24).",
+        "One user's permissions on one database. Setting overwrites (the API's set is an upsert), so a user who\nalready holds permissions is adopted (`adopted: true`). A change of database or user replaces\ncreate-first: the new grant is set before the old one is removed, so a failed create (a\nmistyped user id) does not cost the old grant. Delete removes the user's database permissions.",
       inputProperties: {
         databaseId: {
           type: "integer",
@@ -280,7 +280,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:DatabaseUsers": {
       description:
-        'Every user\'s permissions on one database, as a map from user id to permissions.\n`mode: "authoritative"` sets and removes (E26, E24) so the database equals the map, except\n`protectedUserIds`; `mode: "additive"` never removes. `unmanaged` lists users with permissions\nnot in the map. One paged list (E23) per run; refresh writes the live set back into the stored\ninputs so the next `pulumi preview --diff` shows each user added, changed or removed. Taking\nDB_ADMIN from the key\'s own user is refused unless `allowAdminRemoval`. Deleting the roster\nstops managing; it removes nobody.',
+        'Every user\'s permissions on one database, as a map from user id to permissions.\n`mode: "authoritative"` sets and removes so the database equals the map, except\n`protectedUserIds`; `mode: "additive"` never removes. `unmanaged` lists users with permissions\nnot in the map. One paged list of the database\'s users per run; refresh writes the live set back into the stored\ninputs so the next `pulumi preview --diff` shows each user added, changed or removed. Taking\nDB_ADMIN from the key\'s own user is refused unless `allowAdminRemoval`. Deleting the roster\nstops managing; it removes nobody.',
       inputProperties: {
         databaseId: {
           type: "integer",
@@ -424,7 +424,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:Dataset": {
       description:
-        "A native-upload dataset (up1): the processing settings its source files share. The service\ncan neither read, change nor delete a dataset: refresh keeps the settings as created, a change\nof any setting creates a new dataset (which counts against the database's dataset cap), and\ndestroying leaves the dataset in place with a warning. A create is remembered in\n`.reviewadmin/creates/` until its answer arrives: after a lost answer the next up stops, naming\nthe dataset, until `adoptId` takes over the dataset the lost create made or\n`createAfterLostAnswer` confirms a new create.",
+        "A native-upload dataset: the processing settings its source files share. The service\ncan neither read, change nor delete a dataset: refresh keeps the settings as created, a change\nof any setting creates a new dataset (which counts against the database's dataset cap), and\ndestroying leaves the dataset in place with a warning. A create is remembered in\n`.reviewadmin/creates/` until its answer arrives: after a lost answer the next up stops, naming\nthe dataset, until `adoptId` takes over the dataset the lost create made or\n`createAfterLostAnswer` confirms a new create.",
       inputProperties: {
         databaseId: {
           type: "integer",
@@ -772,7 +772,7 @@ export const SCHEMA = {
         expiresOn: {
           type: "string",
           description:
-            '"YYYY-MM-DD" (UTC): the invitation ends at the start of this day; from then on up withdraws it\n(E13) and never re-sends it. One already accepted is a membership, which stays: end it with\nan OrgMember\'s `expiresOn`.',
+            '"YYYY-MM-DD" (UTC): the invitation ends at the start of this day; from then on up withdraws it\nand never re-sends it. One already accepted is a membership, which stays: end it with\nan OrgMember\'s `expiresOn`.',
         },
       },
       requiredInputs: ["organizationId", "email"],
@@ -845,7 +845,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:OrgMember": {
       description:
-        "A person's membership of an organization, by email.\n\n- Create goes through E19 (batched with concurrent creates): an existing platform user becomes\n  a member, anyone else is invited. A person already a member, or already invited, is adopted\n  (`adopted: true`): only the fields the program manages are changed.\n- `permissions` and `userIdentifiers` are managed only when given. Identifiers are applied once\n  the person is a member.\n- `status` is `active`, `invited` or `expired`. A pending invitation counts as present; an\n  expired one shows as a change and is re-sent (E15) on the next up unless `resendWhenExpired`\n  is false. A permission change on a pending invitation re-invites (the API cannot edit one).\n- Delete removes the member (E20) or the pending invitation (E13); anti-lockout refuses to\n  remove the key's own user or the last org admin unless `allowAdminRemoval` is true.",
+        "A person's membership of an organization, by email.\n\n- Create adds the person to the organization (batched with concurrent creates): an existing platform user becomes\n  a member, anyone else is invited. A person already a member, or already invited, is adopted\n  (`adopted: true`): only the fields the program manages are changed.\n- `permissions` and `userIdentifiers` are managed only when given. Identifiers are applied once\n  the person is a member.\n- `status` is `active`, `invited` or `expired`. A pending invitation counts as present; an\n  expired one shows as a change and is re-sent on the next up unless `resendWhenExpired`\n  is false. A permission change on a pending invitation re-invites (the API cannot edit one).\n- Delete removes the member or withdraws the pending invitation; anti-lockout refuses to\n  remove the key's own user or the last org admin unless `allowAdminRemoval` is true.",
       inputProperties: {
         organizationId: {
           type: "integer",
@@ -1045,7 +1045,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:OrganizationMembers": {
       description:
-        'The whole membership of one organization, as a map keyed by email.\n\n- `mode: "authoritative"` adds, updates and removes (pending invitations included) so the\n  organization equals the map, except `protectedEmails`; `mode: "additive"` never removes.\n- `unmanaged` lists who is in the organization but not in the map, for access reviews.\n- Refresh writes the live roster into the stored inputs, so `pulumi preview --diff` shows each\n  person added (`+`), changed (`~`) or removed (`-`) under `members`.\n- Costs per run: one paged members list and one invitations list, adds batched into one E19\n  per permission set (per 100 people), one E22 per changed member, one E20/E13 per removal.\n- Deleting the roster stops managing; it removes nobody.',
+        'The whole membership of one organization, as a map keyed by email.\n\n- `mode: "authoritative"` adds, updates and removes (pending invitations included) so the\n  organization equals the map, except `protectedEmails`; `mode: "additive"` never removes.\n- `unmanaged` lists who is in the organization but not in the map, for access reviews.\n- Refresh writes the live roster into the stored inputs, so `pulumi preview --diff` shows each\n  person added (`+`), changed (`~`) or removed (`-`) under `members`.\n- Costs per run: one paged members list and one invitations list, adds batched into one add\n  request per permission set (per 100 people), one update per changed member, one delete per\n  removal.\n- Deleting the roster stops managing; it removes nobody.',
       inputProperties: {
         organizationId: {
           type: "integer",
@@ -1370,7 +1370,7 @@ export const SCHEMA = {
   functions: {
     "reviewadmin:index:getAccessMatrix": {
       description:
-        "Builds an organization's access matrix: every member and their organization permissions\n(E18), pending and expired invitations (E14), and for every database of the organization (E9)\neach user and their database permissions (E23). A database whose users the key may not read\n(403) is recorded as not readable rather than failing the whole matrix. Needs org admin.",
+        "Builds an organization's access matrix: every member and their organization permissions\n(`GET /v1/organizations/{orgId}/users`), pending and expired invitations (`GET /v1/organizations/{orgId}/invitations`), and for every database of the organization (`GET /v1/organizations/{orgId}/databases`)\neach user and their database permissions (`GET /v1/databases/{databaseId}/users`). A database whose users the key may not read\n(403) is recorded as not readable rather than failing the whole matrix. Needs org admin.",
       inputs: {
         properties: {
           organizationId: {
@@ -1438,7 +1438,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getActivityEvents": {
       description:
-        "Reads an organization's activity events (org admin or parent org admin): every event in a\ntime range (E10, all pages), every event after an event id (E11, all pages), or the most\nrecent ones (E12). No event is lost or repeated across pages.",
+        "Reads an organization's activity events (org admin or parent org admin): every event in a\ntime range (`GET /v1/organizations/{orgId}/events`, all pages), every event after an event id (`GET /v1/organizations/{orgId}/events/after/{eventId}`, all pages), or the most\nrecent ones (`GET /v1/organizations/{orgId}/events/recent`). No event is lost or repeated across pages.",
       inputs: {
         properties: {
           organizationId: {
@@ -1464,7 +1464,7 @@ export const SCHEMA = {
                 type: "string",
               },
             ],
-            description: "Range mode (E10): the first instant, inclusive.",
+            description: "Range mode (`GET /v1/organizations/{orgId}/events`): the first instant, inclusive.",
           },
           end: {
             oneOf: [
@@ -1478,15 +1478,16 @@ export const SCHEMA = {
                 type: "string",
               },
             ],
-            description: "Range mode (E10): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond.",
+            description:
+              "Range mode (`GET /v1/organizations/{orgId}/events`): the end, exclusive. Defaults to now (this machine's clock) plus one millisecond.",
           },
           afterEventId: {
             type: "integer",
-            description: "After mode (E11): every event with an id after this one.",
+            description: "After mode (`GET /v1/organizations/{orgId}/events/after/{eventId}`): every event with an id after this one.",
           },
           recent: {
             type: "boolean",
-            description: "Recent mode (E12): the `limit` most recent events.",
+            description: "Recent mode (`GET /v1/organizations/{orgId}/events/recent`): the `limit` most recent events.",
           },
           limit: {
             type: "number",
@@ -1522,7 +1523,8 @@ export const SCHEMA = {
           },
           mode: {
             $ref: "#/types/reviewadmin:index:ActivityEventsMode",
-            description: "range (E10), after (E11) or recent (E12).",
+            description:
+              "range (`GET /v1/organizations/{orgId}/events`), after (`GET /v1/organizations/{orgId}/events/after/{eventId}`) or recent (`GET /v1/organizations/{orgId}/events/recent`).",
           },
           begin: {
             type: "number",
@@ -1555,7 +1557,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getBillingSummary": {
       description:
-        "Summarizes an organization's billing over `months` months (E7 per month, all pages; org admin\nor parent org admin): billable GB by database and month, peak against final, standard against\neca, with the billing and final state of every database and project.",
+        "Summarizes an organization's billing over `months` months (`GET /v1/organizations/{orgId}/billing` per month, all pages; org admin\nor parent org admin): billable GB by database and month, peak against final, standard against\neca, with the billing and final state of every database and project.",
       inputs: {
         properties: {
           organizationId: {
@@ -1619,7 +1621,7 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getCurrentUser": {
-      description: "Reads the user behind the API key (E2; any valid key).",
+      description: "Reads the user behind the API key (`GET /v1/users/me`; any valid key).",
       inputs: {
         properties: {},
       },
@@ -1678,7 +1680,7 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getDatabase": {
-      description: "Reads one database (E27; DB_ADMIN on it, or org admin or parent org admin of its owner).",
+      description: "Reads one database (`GET /v1/databases/{databaseId}`; DB_ADMIN on it, or org admin or parent org admin of its owner).",
       inputs: {
         properties: {
           databaseId: {
@@ -1724,7 +1726,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getDatabaseBilling": {
       description:
-        "Reads one month of a database's billing with all its projects (E28; DB_ADMIN, or org admin or parent org admin of its owner).",
+        "Reads one month of a database's billing with all its projects (`GET /v1/databases/{databaseId}/billing`; DB_ADMIN, or org admin or parent org admin of its owner).",
       inputs: {
         properties: {
           databaseId: {
@@ -1789,7 +1791,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getDatabaseProjects": {
       description:
-        "Lists every project of a database (E29, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters.",
+        "Lists every project of a database (`GET /v1/databases/{databaseId}/projects`, all pages; DB_ADMIN, or org admin or parent org admin of its owner), then filters.",
       inputs: {
         properties: {
           databaseId: {
@@ -1859,7 +1861,7 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getDatabaseSize": {
-      description: "Reads a database's document counts and sizes (E30; each document counted once).",
+      description: "Reads a database's document counts and sizes (`GET /v1/databases/{databaseId}/size`; each document counted once).",
       inputs: {
         properties: {
           databaseId: {
@@ -1896,7 +1898,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getDatabaseUser": {
-      description: "Reads one user's permissions on a database (E25; same access as E23). A user without permissions there is a 404 error.",
+      description:
+        "Reads one user's permissions on a database (`GET /v1/databases/{databaseId}/users/{userId}`; same access as `GET /v1/databases/{databaseId}/users`). A user without permissions there is a 404 error.",
       inputs: {
         properties: {
           databaseId: {
@@ -1944,7 +1947,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getDatabaseUsers": {
       description:
-        "Lists every user holding permissions on a database (E23, all pages; DB_ADMIN, or org admin of\nthe owner when the database allows org admin access), then filters.",
+        "Lists every user holding permissions on a database (`GET /v1/databases/{databaseId}/users`, all pages; DB_ADMIN, or org admin of\nthe owner when the database allows org admin access), then filters.",
       inputs: {
         properties: {
           databaseId: {
@@ -2002,7 +2005,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getDatabases": {
-      description: "Lists every database the key administers (E1, all pages: DB_ADMIN on it, or org admin of its owner), then filters.",
+      description:
+        "Lists every database the key administers (`GET /v1/databases`, all pages: DB_ADMIN on it, or org admin of its owner), then filters.",
       inputs: {
         properties: {
           orgAdminAccess: {
@@ -2051,7 +2055,7 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganization": {
-      description: "Reads one organization (E6; member of it, or parent org admin).",
+      description: "Reads one organization (`GET /v1/organizations/{orgId}`; member of it, or parent org admin).",
       inputs: {
         properties: {
           organizationId: {
@@ -2088,7 +2092,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getOrganizationBilling": {
       description:
-        "Reads one month of an organization's billing, every database with its projects (E7, all pages; org admin or parent org admin).",
+        "Reads one month of an organization's billing, every database with its projects (`GET /v1/organizations/{orgId}/billing`, all pages; org admin or parent org admin).",
       inputs: {
         properties: {
           organizationId: {
@@ -2147,7 +2151,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizationDatabases": {
-      description: "Lists every database an organization owns (E9, all pages; org admin or parent org admin), then filters.",
+      description:
+        "Lists every database an organization owns (`GET /v1/organizations/{orgId}/databases`, all pages; org admin or parent org admin), then filters.",
       inputs: {
         properties: {
           organizationId: {
@@ -2202,7 +2207,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getOrganizationInvitations": {
       description:
-        "Lists an organization's pending and expired invitations (E14; org admin assumed), marks each with `status`, then filters.",
+        "Lists an organization's pending and expired invitations (`GET /v1/organizations/{orgId}/invitations`; org admin assumed), marks each with `status`, then filters.",
       inputs: {
         properties: {
           organizationId: {
@@ -2263,7 +2268,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizationMember": {
-      description: "Reads one member of an organization (E21; org admin). A user who is not a member is a 404 error.",
+      description:
+        "Reads one member of an organization (`GET /v1/organizations/{orgId}/users/{userId}`; org admin). A user who is not a member is a 404 error.",
       inputs: {
         properties: {
           organizationId: {
@@ -2346,7 +2352,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizationMembers": {
-      description: "Lists every member of an organization with their permissions (E18, all pages; org admin), then filters.",
+      description:
+        "Lists every member of an organization with their permissions (`GET /v1/organizations/{orgId}/users`, all pages; org admin), then filters.",
       inputs: {
         properties: {
           organizationId: {
@@ -2419,7 +2426,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizationProjects": {
-      description: "Lists every project of an organization's databases (E16, all pages; org admin or parent org admin), then filters.",
+      description:
+        "Lists every project of an organization's databases (`GET /v1/organizations/{orgId}/projects`, all pages; org admin or parent org admin), then filters.",
       inputs: {
         properties: {
           organizationId: {
@@ -2500,7 +2508,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizationUserIdentifiers": {
-      description: "Lists the user identifiers defined in an organization (E17, all pages; org admin).",
+      description:
+        "Lists the user identifiers defined in an organization (`GET /v1/organizations/{orgId}/userIdentifiers`, all pages; org admin).",
       inputs: {
         properties: {
           organizationId: {
@@ -2539,7 +2548,8 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getOrganizations": {
-      description: "Lists every organization the key is a member of, plus sub-organizations (E3, all pages), then filters.",
+      description:
+        "Lists every organization the key is a member of, plus sub-organizations (`GET /v1/organizations`, all pages), then filters.",
       inputs: {
         properties: {
           parentOrganizationId: {
@@ -2574,7 +2584,8 @@ export const SCHEMA = {
             items: {
               $ref: "#/types/reviewadmin:index:Organization",
             },
-            description: "The caller's organizations and their sub-organizations (E3), after the filters, in the service's order.",
+            description:
+              "The caller's organizations and their sub-organizations (`GET /v1/organizations`), after the filters, in the service's order.",
           },
           ids: {
             type: "array",
@@ -2589,7 +2600,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getParentBillingSummary": {
       description:
-        "Summarizes a parent organization's billing over `months` months: per month the service's\naggregate (E8) against the same figures computed per organization from E7 for the parent and\neach sub-organization (found through E3), with a check that they add up, plus every\ndatabase's row. Needs org admin of the parent (parent org admin of the sub-organizations).",
+        "Summarizes a parent organization's billing over `months` months: per month the service's\naggregate (`GET /v1/organizations/{orgId}/billing/aggregate`) against the same figures computed per organization from `GET /v1/organizations/{orgId}/billing` for the parent and\neach sub-organization (found through `GET /v1/organizations`), with a check that they add up, plus every\ndatabase's row. Needs org admin of the parent (parent org admin of the sub-organizations).",
       inputs: {
         properties: {
           organizationId: {
@@ -2662,7 +2673,7 @@ export const SCHEMA = {
     },
     "reviewadmin:index:getParentOrganizationBilling": {
       description:
-        "Reads one month of a parent organization's billing aggregated over it and its sub-organizations (E8; org admin or parent org admin).",
+        "Reads one month of a parent organization's billing aggregated over it and its sub-organizations (`GET /v1/organizations/{orgId}/billing/aggregate`; org admin or parent org admin).",
       inputs: {
         properties: {
           organizationId: {
@@ -2712,7 +2723,7 @@ export const SCHEMA = {
       },
     },
     "reviewadmin:index:getProjects": {
-      description: "Lists every project the key can access (E4, all pages), then filters.",
+      description: "Lists every project the key can access (`GET /v1/projects`, all pages), then filters.",
       inputs: {
         properties: {
           name: {
@@ -4526,14 +4537,15 @@ export const SCHEMA = {
       properties: {
         aggregate: {
           $ref: "#/types/reviewadmin:index:ActiveSuspended",
-          description: "The service's aggregate (E8) for the month, in billable GB.",
+          description: "The service's aggregate (`GET /v1/organizations/{orgId}/billing/aggregate`) for the month, in billable GB.",
         },
         organizations: {
           type: "array",
           items: {
             $ref: "#/types/reviewadmin:index:ParentSummaryOrganization",
           },
-          description: "Per organization (parent first, then sub-organizations by id), computed from E7.",
+          description:
+            "Per organization (parent first, then sub-organizations by id), computed from `GET /v1/organizations/{orgId}/billing`.",
         },
         sumOfOrganizations: {
           $ref: "#/types/reviewadmin:index:ActiveSuspended",

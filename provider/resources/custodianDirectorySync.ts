@@ -258,7 +258,7 @@ export const custodianDirectorySync = defineResource<Inputs, CustodianDirectoryS
 });
 
 /**
- * The people of a legal-hold custodian directory (E5), synced from typed records, CSV text, or a
+ * The people of a legal-hold custodian directory, synced from typed records, CSV text, or a
  * CSV file in the repo (exactly one of `people`, `csv`, `csvPath`). A CSV exported from an
  * identity provider or HR system is mapped with `preset` and/or `columns`. Every CSV rule of the
  * service is checked at plan time, naming the row and the rule, and a file most of whose rows have

@@ -94,7 +94,7 @@ const grantOf = (s: { databaseId: number; userId: number }, permissions: Databas
 /** The grant the inputs declare. */
 const declared = (i: Inputs): Grant => ({ ...grantOf(i, i.permissions), window: { expiresOn: i.expiresOn } });
 
-/** Sets the user's permissions (E26 overwrites). */
+/** Sets the user's permissions (`PUT /v1/databases/{databaseId}/users/{userId}` overwrites). */
 const setPermissions = (client: ReviewAdminClient, inputs: Inputs): Promise<DatabaseUser> =>
   setGrant(client, inputs.databaseId, inputs.userId, inputs.permissions);
 
@@ -160,12 +160,12 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
   async create(inputs, { client, action }) {
     const existing = await listed(client, inputs);
     const have = existing && grantOf(inputs, existing.permissions);
-    // Adopting a grant holding DB_ADMIN with permissions lacking it would take it (E26 overwrites): refused unless allowAdminRemoval.
+    // Adopting a grant holding DB_ADMIN with permissions lacking it would take it (`PUT /v1/databases/{databaseId}/users/{userId}` overwrites): refused unless allowAdminRemoval.
     if (!inputs.allowAdminRemoval && planOne(declared(inputs), have, { scope: databaseScope(inputs) }).losing)
       await assertAdminRemovalAllowed(client, databaseScope(inputs), inputs.userId, action);
     const adopted = !!existing && existing.permissions.length > 0;
     if (adopted) say.info(`${action}: adopted the user's existing permissions (${sortedSet(existing.permissions).join(", ")})`);
-    // Adopting the very permissions the program declares writes nothing: E26 would only set what
+    // Adopting the very permissions the program declares writes nothing: `PUT /v1/databases/{databaseId}/users/{userId}` would only set what
     // is there, and an exported program's first up must send no write (cli/export).
     const live = adopted && sameSet(existing.permissions, inputs.permissions) ? existing : await setPermissions(client, inputs);
     return stateOf(inputs, live, adopted);
@@ -192,11 +192,10 @@ export const databaseUserPermissions = personGrant<Inputs, DatabaseUserPermissio
 });
 
 /**
- * One user's permissions on one database. Setting overwrites (E26 is an upsert), so a user who
+ * One user's permissions on one database. Setting overwrites (the API's set is an upsert), so a user who
  * already holds permissions is adopted (`adopted: true`). A change of database or user replaces
  * create-first: the new grant is set before the old one is removed, so a failed create (a
- * mistyped user id) does not cost the old grant. Delete removes the user's database permissions
- * (E24).
+ * mistyped user id) does not cost the old grant. Delete removes the user's database permissions.
  */
 export interface DatabaseUserPermissions extends Outputs<DatabaseUserPermissionsState> {}
 export class DatabaseUserPermissions extends ReviewAdminResource {

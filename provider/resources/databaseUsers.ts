@@ -264,9 +264,9 @@ export const databaseUsers = grantRoster<Inputs, DatabaseUsersState, LiveUser, M
 
 /**
  * Every user's permissions on one database, as a map from user id to permissions.
- * `mode: "authoritative"` sets and removes (E26, E24) so the database equals the map, except
+ * `mode: "authoritative"` sets and removes so the database equals the map, except
  * `protectedUserIds`; `mode: "additive"` never removes. `unmanaged` lists users with permissions
- * not in the map. One paged list (E23) per run; refresh writes the live set back into the stored
+ * not in the map. One paged list of the database's users per run; refresh writes the live set back into the stored
  * inputs so the next `pulumi preview --diff` shows each user added, changed or removed. Taking
  * DB_ADMIN from the key's own user is refused unless `allowAdminRemoval`. Deleting the roster
  * stops managing; it removes nobody.

@@ -229,7 +229,7 @@ export const dataset = defineResource<Inputs, DatasetState>({
 });
 
 /**
- * A native-upload dataset (up1): the processing settings its source files share. The service
+ * A native-upload dataset: the processing settings its source files share. The service
  * can neither read, change nor delete a dataset: refresh keeps the settings as created, a change
  * of any setting creates a new dataset (which counts against the database's dataset cap), and
  * destroying leaves the dataset in place with a warning. A create is remembered in

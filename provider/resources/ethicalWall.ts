@@ -257,7 +257,7 @@ export interface WallLive {
 }
 
 /**
- * Reads the wall's databases (E27), their organizations' members (E18) and users (E23), once per
+ * Reads the wall's databases (`GET /v1/databases/{databaseId}`), their organizations' members (`GET /v1/organizations/{orgId}/users`) and users (`GET /v1/databases/{databaseId}/users`), once per
  * run each, and judges each person on the service's day: closed to them by the wall
  * (`wallCloses`), unless an exception in force admits them.
  */
@@ -289,7 +289,7 @@ export async function readWallLive(client: ReviewAdminClient, inputs: Judged): P
       if (db.orgAdminAccess && administers("organization", m.permissions) && !admitted(email))
         unenforceable.push({ databaseId, organizationId: orgId, userId: m.id, email });
     }
-    // E23 is closed to org admins where orgAdminAccess is off: the wall cannot see that database's users.
+    // `GET /v1/databases/{databaseId}/users` is closed to org admins where orgAdminAccess is off: the wall cannot see that database's users.
     const users = await listedDatabaseUsers(client, databaseId).catch((err) => {
       if (!isStatus(err, 403)) throw err;
       unreadable.push(databaseId);
@@ -421,7 +421,7 @@ function stateOf(inputs: Inputs | EthicalWallState, live: WallLive, removals: Wa
   };
 }
 
-/** Reads the live platform and, with onBreach "remove", removes the breaching grants the anti-lockout rule allows (E24). */
+/** Reads the live platform and, with onBreach "remove", removes the breaching grants the anti-lockout rule allows (`DELETE /v1/databases/{databaseId}/users/{userId}`). */
 async function enforce(inputs: Inputs, client: ReviewAdminClient, action: string, before: WallRemoval[] = []): Promise<EthicalWallState> {
   const read = await readWallLive(client, inputs);
   const found = { ...read, breaches: await withMakers(client, read.breaches) };

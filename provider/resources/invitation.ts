@@ -44,7 +44,7 @@ export interface InvitationArgs {
   resendTrigger?: pulumi.Input<string>;
   /**
    * "YYYY-MM-DD" (UTC): the invitation ends at the start of this day; from then on up withdraws it
-   * (E13) and never re-sends it. One already accepted is a membership, which stays: end it with
+   * and never re-sends it. One already accepted is a membership, which stays: end it with
    * an OrgMember's `expiresOn`.
    */
   expiresOn?: pulumi.Input<string>;

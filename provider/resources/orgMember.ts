@@ -125,7 +125,7 @@ async function acceptedWithOtherIdentifiers(client: ReviewAdminClient, olds: Org
   return !!now && "member" in now && !sameIdentifiers(now.member.userIdentifiers, news.userIdentifiers ?? []);
 }
 
-/** Removes the person's membership (E20, anti-lockout unless allowed) or pending invitation (E13); gone already is done. */
+/** Removes the person's membership (`DELETE /v1/organizations/{orgId}/users/{userId}`, anti-lockout unless allowed) or pending invitation (`DELETE /v1/organizations/{orgId}/invitations`); gone already is done. */
 const remove = (client: ReviewAdminClient, s: OrgMemberState, action: string) =>
   removePerson(client, s.organizationId, s, guardOf(client, s, action));
 
@@ -229,15 +229,15 @@ export const orgMember = personGrant<Inputs, OrgMemberState, Presence>({
 /**
  * A person's membership of an organization, by email.
  *
- * - Create goes through E19 (batched with concurrent creates): an existing platform user becomes
+ * - Create adds the person to the organization (batched with concurrent creates): an existing platform user becomes
  *   a member, anyone else is invited. A person already a member, or already invited, is adopted
  *   (`adopted: true`): only the fields the program manages are changed.
  * - `permissions` and `userIdentifiers` are managed only when given. Identifiers are applied once
  *   the person is a member.
  * - `status` is `active`, `invited` or `expired`. A pending invitation counts as present; an
- *   expired one shows as a change and is re-sent (E15) on the next up unless `resendWhenExpired`
+ *   expired one shows as a change and is re-sent on the next up unless `resendWhenExpired`
  *   is false. A permission change on a pending invitation re-invites (the API cannot edit one).
- * - Delete removes the member (E20) or the pending invitation (E13); anti-lockout refuses to
+ * - Delete removes the member or withdraws the pending invitation; anti-lockout refuses to
  *   remove the key's own user or the last org admin unless `allowAdminRemoval` is true.
  */
 export interface OrgMember extends Outputs<Omit<OrgMemberState, "managed">> {}

@@ -291,8 +291,9 @@ export const organizationMembers = grantRoster<Inputs, OrganizationMembersState,
  * - `unmanaged` lists who is in the organization but not in the map, for access reviews.
  * - Refresh writes the live roster into the stored inputs, so `pulumi preview --diff` shows each
  *   person added (`+`), changed (`~`) or removed (`-`) under `members`.
- * - Costs per run: one paged members list and one invitations list, adds batched into one E19
- *   per permission set (per 100 people), one E22 per changed member, one E20/E13 per removal.
+ * - Costs per run: one paged members list and one invitations list, adds batched into one add
+ *   request per permission set (per 100 people), one update per changed member, one delete per
+ *   removal.
  * - Deleting the roster stops managing; it removes nobody.
  */
 export interface OrganizationMembers extends Outputs<Omit<OrganizationMembersState, "managed">> {}

@@ -129,14 +129,14 @@ describe("a server that trickles its answer (a byte at a time, never silent long
 });
 
 describe("the defaults", () => {
-  it("fail a call to a hung or trickling server within 60 s, and are the values the README states", () => {
+  it("fail a call to a hung or trickling server within 60 s, and are the values docs/configuration.md states", () => {
     const { timeoutMs, deadlineMs } = CLIENT_DEFAULTS;
     // Each attempt ends by timeoutMs, the waits between them by maxRetryWaitMs, all of it by deadlineMs.
     const longest = Math.min(deadlineMs, DEFAULT_RETRY.maxAttempts * timeoutMs + DEFAULT_RETRY.maxRetryWaitMs);
     expect(longest).toBeLessThanOrEqual(60_000);
-    const readme = fs.readFileSync("README.md", "utf8");
-    expect(readme).toContain(`\`reviewadmin:deadlineSeconds\` (${deadlineMs / 1000} s)`);
-    expect(readme).toContain(`\`reviewadmin:requestTimeoutSeconds\` (${timeoutMs / 1000} s)`);
+    const doc = fs.readFileSync("docs/configuration.md", "utf8");
+    expect(doc).toContain(`\`reviewadmin:deadlineSeconds\` (${deadlineMs / 1000} s)`);
+    expect(doc).toContain(`\`reviewadmin:requestTimeoutSeconds\` (${timeoutMs / 1000} s)`);
   });
 });
 

@@ -1,21 +1,25 @@
 /**
- * The README, run as a user runs it, with the real Pulumi CLI against the seeded emulator: every
- * fenced block is either run here or listed with the reason it is not (a new block that is
- * neither fails), so a doc edit that breaks a documented program or command fails CI.
+ * The README and the user docs its sections moved to (RUN_DOCS: docs/resources.md,
+ * configuration.md, reviews.md ...), run as a user runs them, with the real Pulumi CLI against the
+ * seeded emulator: every fenced block is either run here or listed with the reason it is not (a
+ * new block that is neither fails), so a doc edit that breaks a documented program or command
+ * fails CI.
  *
- * - The shell blocks (```sh) run as pasted into bash, in the order of their story: "Use it in your
- *   own project" makes a consumer project (the packed tarball installed from `vendor/`, a stack
- *   with the base URL and the secret key, the doctor); the onboarding exports from there and
- *   adopts with no write; configuration, the policy pack, the vendor's routes and the emulator run
- *   in it too. What a user fills in comes from placeholders(); a line that cannot run here is listed
- *   with why, or replaced by what it does (`pulumi new typescript`, which needs the network).
+ * - The shell blocks (```sh) run as pasted into bash, in the order of their story: the README's
+ *   "Install from the release" makes a consumer project (the release folder's checksums checked,
+ *   the packed tarball installed from `vendor/`, a stack with the base URL and the secret key, the
+ *   doctor); the onboarding exports from there and adopts with no write; configuration, the policy
+ *   pack, the vendor's routes and the emulator run in it too. What a user fills in comes from
+ *   placeholders(); a line that cannot run here is listed with why, or replaced by what it does
+ *   (`pulumi new typescript`, which needs the network).
  * - Each program (```ts) is the index.ts of that project (a stack of its own, the emulator reset;
- *   the Resources section's one-resource examples together, as modules of one program): `pulumi
+ *   docs/resources.md's one-resource examples together, as modules of one program): `pulumi
  *   up`, `pulumi up --expect-no-changes` with no write request, then one small change and `pulumi
  *   up` with the change live (test/support/readmeBlocks.ts).
  * test/cli/readme.test.ts checks that every block is run here or listed (test/support/readmeBlocks.ts),
- * and what the README names (links, commands and flags, versions).
+ * and what the docs name (links, commands and flags, versions).
  */
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -25,12 +29,12 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { ConsumerShell, type ShellResult } from "../support/consumerShell";
 import { noEngine, skipWithoutEngine } from "../support/engine";
 import { writesFrom } from "../support/programWorld";
-import { blockWith, commandPart, fencedBlocks, placeholdersIn, readmeText, repoRoot } from "../support/readme";
+import { blockWith, commandPart, docBlocks, placeholdersIn, repoRoot, whereIs } from "../support/readme";
 import { PROGRAMS, SCRIPT, STORIES, type Program, type Story } from "../support/readmeBlocks";
 
 skipWithoutEngine("test/engine/readme.test.ts");
 
-const blocks = fencedBlocks(readmeText());
+const blocks = docBlocks();
 const blockOf = (key: string) => blockWith(blocks, key);
 
 let emu: RunningEmulator;
@@ -46,7 +50,7 @@ function placeholders(extra: [string, string][] = []): [string, string][] {
     ["https://<your region's API host>", emu.url], // the emulator: plain http, allowed on loopback only
     ["<an org admin's key>", emu.keys.orgAdmin!],
     ["'<prefix>.<ID>.<SECRET>'", `'${emu.keys.orgAdmin!}'`],
-    ["<path>/", `${path.dirname(tarball)}/`], // where the release tarball was saved
+    ["<release>", path.dirname(tarball)], // the release's folder: the tarball and its SHA256SUMS
     ...extra,
   ];
 }
@@ -56,15 +60,14 @@ function scriptOf(story: Story, extra: [string, string][] = []): string {
   const block = blockOf(story.block);
   const commands = block.lines.map((l, i) => ({ at: block.line + 1 + i, cmd: commandPart(l).trim() })).filter((c) => c.cmd);
   for (const k of [...Object.keys(story.notRun ?? {}), ...Object.keys(story.instead ?? {})])
-    if (!commands.some((c) => c.cmd === k))
-      throw new Error(`the README block at line ${block.line} no longer has the line ${JSON.stringify(k)}`);
+    if (!commands.some((c) => c.cmd === k)) throw new Error(`the block at ${whereIs(block)} no longer has the line ${JSON.stringify(k)}`);
   return commands
     .filter((c) => story.notRun?.[c.cmd] === undefined)
     .map(({ at, cmd }) => {
       let run = story.instead?.[cmd]?.run ?? cmd;
       for (const [from, to] of placeholders(extra)) run = run.split(from).join(to);
       const left = placeholdersIn(run.replace(/"\$[A-Z_]+"/g, ""));
-      if (left.length > 0) throw new Error(`README line ${at}: ${left.join(", ")} is not in the test's placeholders`);
+      if (left.length > 0) throw new Error(`${block.file} line ${at}: ${left.join(", ")} is not in the test's placeholders`);
       return run;
     })
     .join("\n");
@@ -98,7 +101,7 @@ function codeOf(p: Pick<Program, "block" | "needs">): string {
 }
 
 /**
- * Runs README programs of one stack (one, or several as modules of one program): up (as a user
+ * Runs the docs' programs of one stack (one, or several as modules of one program): up (as a user
  * does: preview, then the update, confirmed), up with nothing changed (`--expect-no-changes`, no
  * write request), then up after each program's change, with each change live. The second and
  * third skip the preview the first showed: each preview is one more run of the program.
@@ -107,14 +110,15 @@ async function runPrograms(ps: Program[], afterFirstUp?: () => Promise<void>): P
   resetWorld(ps.find((p) => p.today)?.today);
   const stack = ps[0]!.stack;
   await stackFor(stack);
-  const modules = ps.map((p) => ({ p, file: ps.length === 1 ? "index.ts" : `readme-${blockOf(p.block).line}.ts`, code: codeOf(p) }));
+  const moduleName = (b: ReturnType<typeof blockOf>) => `${path.basename(b.file, ".md").toLowerCase()}-${b.line}.ts`;
+  const modules = ps.map((p) => ({ p, file: ps.length === 1 ? "index.ts" : moduleName(blockOf(p.block)), code: codeOf(p) }));
   for (const m of modules) {
     m.p.needs?.files?.(project);
     fs.writeFileSync(path.join(project, m.file), m.code);
   }
   if (ps.length > 1)
     fs.writeFileSync(path.join(project, "index.ts"), modules.map((m) => `import "./${m.file.replace(/\.ts$/, "")}";\n`).join(""));
-  const lines = `the README block${ps.length > 1 ? "s" : ""} at line ${ps.map((p) => blockOf(p.block).line).join(", ")}`;
+  const lines = `the block${ps.length > 1 ? "s" : ""} at ${ps.map((p) => whereIs(blockOf(p.block))).join(", ")}`;
 
   const first = await pulumi(["up", "--stack", stack]);
   expect(first.code, `the first pulumi up of ${lines}:\n${first.out}`).toBe(0);
@@ -146,12 +150,15 @@ beforeAll(async () => {
   shell = new ConsumerShell(root);
   project = path.join(root, "my-access");
   tarball = packedTarball();
+  // The release's folder holds SHA256SUMS beside its files; the packed tarball's folder gets one.
+  const sum = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex");
+  fs.writeFileSync(path.join(path.dirname(tarball), "SHA256SUMS"), `${sum}  ${path.basename(tarball)}\n`);
   // What `pulumi new typescript` writes: the typescript template's files (tsconfig: module nodenext).
   const template = path.join(root, "pulumi-new-typescript");
   fs.mkdirSync(template);
   for (const [name, text] of Object.entries(PULUMI_NEW_TYPESCRIPT)) fs.writeFileSync(path.join(template, name), text);
   setup = await shell.bash(scriptOf(STORIES.ownProject), { cwd: root, env: { PULUMI_NEW_TEMPLATE: template } });
-  if (setup.code !== 0) throw new Error(`the README's "Use it in your own project" block failed:\n${setup.out}`);
+  if (setup.code !== 0) throw new Error(`the README's "Install from the release" block failed:\n${setup.out}`);
 }, 300_000);
 
 // Three installed projects are tens of thousands of files: removing them takes a while on a busy disk.
@@ -205,7 +212,7 @@ function filesIn(dir: string): string[] {
 }
 
 /**
- * What the README says the state holds of the key: no plaintext key and not its id in any file of
+ * What docs/configuration.md says the state holds of the key: no plaintext key and not its id in any file of
  * the backend; the stack's config, the key as a Pulumi secret (ciphertext of the stack's secrets
  * provider), in the default provider's inputs and outputs and in each update's history; shown in
  * clear only by `pulumi stack export --show-secrets`.
@@ -235,10 +242,11 @@ async function keyInState(stack: string): Promise<void> {
   expect(shown.out).toContain(JSON.stringify(JSON.stringify(key)));
 }
 
-describe("README.md, run", () => {
-  it("Use it in your own project: the tarball from vendor/, the stack's config, the doctor, then preview --diff and the program", async () => {
+describe("README.md and the user docs, run", () => {
+  it("Install from the release: the checksums, the tarball from vendor/, the stack's config, the doctor, then preview --diff and the program", async () => {
     // The block ran in beforeAll (every other test works in its project); here is what it did.
     expect(setup!.code).toBe(0);
+    expect(setup!.out).toMatch(/pulumi-reviewadmin-[\d.]+\.tgz: OK/);
     expect(setup!.out).toContain("stack dev's config, then REVIEWADMIN_* variables");
     expect(setup!.out).toContain("apiKey: stack dev: reviewadmin:apiKey");
     expect(setup!.out).toMatch(/acts as\s+Ada Lovelace/);
@@ -249,7 +257,7 @@ describe("README.md, run", () => {
       `file:vendor/${path.basename(tarball)}`,
     );
 
-    // "Then declare access in index.ts and run pulumi preview --diff, then pulumi up".
+    // "Declare access": index.ts, then pulumi preview --diff, then pulumi up.
     resetWorld();
     const program = PROGRAMS[0]!;
     fs.writeFileSync(path.join(project, "index.ts"), codeOf(program));
@@ -260,9 +268,9 @@ describe("README.md, run", () => {
     await runPrograms([program], () => keyInState("dev"));
   });
 
-  it("Use it in your own project, copying an example instead of pulumi new: access-baseline on the tarball", async () => {
+  it("Install from the release, copying an example instead of pulumi new: access-baseline on the tarball", async () => {
     resetWorld();
-    // The block's other path: "or copy one of examples/ (each is a project of its own), then: pulumi stack init dev".
+    // The block's other path: "or copy one of examples/, then: pulumi stack init dev".
     const example = path.join(shell.root, "access-baseline");
     fs.cpSync(path.join(repoRoot, "examples/access-baseline"), example, {
       recursive: true,
@@ -287,14 +295,14 @@ describe("README.md, run", () => {
   });
 
   const groups = [...new Set(PROGRAMS.slice(1).map((p) => p.stack))].map((stack) => PROGRAMS.filter((p) => p.stack === stack));
-  it.each(groups.map((ps) => [`${ps[0]!.stack} (README line ${ps.map((p) => blockOf(p.block).line).join(", ")})`, ps] as const))(
+  it.each(groups.map((ps) => [`${ps[0]!.stack} (${ps.map((p) => whereIs(blockOf(p.block))).join(", ")})`, ps] as const))(
     "program %s: up, up with nothing changed and no write, up after a small change",
     async (_name, ps) => {
       await runPrograms(ps);
     },
   );
 
-  it("the data-source block runs as a plain Node script", async () => {
+  it("the data-source block of docs/reviews.md runs as a plain Node script", async () => {
     resetWorld();
     const script = path.join(project, "access-matrix.mts");
     fs.writeFileSync(script, `${SCRIPT.prelude}${blockOf(SCRIPT.block).lines.join("\n")}\n`);
@@ -370,7 +378,7 @@ describe("README.md, run", () => {
     try {
       const url = /API base URL:\s+(\S+)/.exec(emulator.out())![1]!;
       const key = /^\s+orgAdmin\s+(\S+)/m.exec(emulator.out())![1]!;
-      const rest = { ...STORIES.emulator, notRun: { ...STORIES.emulator.notRun, [start]: "started above, in the background" } };
+      const rest = { ...STORIES.emulator, notRun: { [start]: "started above, in the background" } };
       const r = await shell.bash(
         scriptOf(rest, [
           ["http://127.0.0.1:8080", url],

@@ -1,8 +1,8 @@
 /**
- * README.md as data, for the tests that run what it shows (test/engine/readme.test.ts) and check
- * what it names (test/cli/readme.test.ts): its fenced blocks with their line numbers and
- * sections, the command part of a shell line, the placeholders a user fills in, and the targets
- * of its relative links.
+ * README.md and the user docs whose blocks are run (RUN_DOCS) as data, for the tests that run what
+ * they show (test/engine/readme.test.ts) and check what they name (test/cli/readme.test.ts): their
+ * fenced blocks with their files, line numbers and sections, the command part of a shell line, the
+ * placeholders a user fills in, and the targets of their relative links.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -10,11 +10,33 @@ import { repoRoot } from "../../bench/exportedProject";
 
 export { repoRoot };
 
+/**
+ * The user docs every fenced block of which test/engine/readme.test.ts runs or
+ * test/support/readmeBlocks.ts lists with the reason it does not: the README and the pages its
+ * sections moved to. A block is found by a line of its own, whichever of these pages holds it.
+ */
+export const RUN_DOCS = [
+  "README.md",
+  "docs/resources.md",
+  "docs/configuration.md",
+  "docs/onboarding.md",
+  "docs/reviews.md",
+  "docs/benchmarks.md",
+] as const;
+
+/** The text of a file of the repository (a doc: "README.md", "docs/resources.md"). */
+export const docText = (file: string): string => fs.readFileSync(path.join(repoRoot, file), "utf8");
+
 /** README.md's text. */
-export const readmeText = (): string => fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+export const readmeText = (): string => docText("README.md");
+
+/** Every fenced block of the RUN_DOCS, in order. */
+export const docBlocks = (): Block[] => RUN_DOCS.flatMap((f) => fencedBlocks(docText(f), f));
 
 /** A fenced block of a Markdown file. */
 export interface Block {
+  /** The file it is in, from the repository root. */
+  file: string;
   /** The language after the opening fence ("ts", "sh", ... or "" for none). */
   lang: string;
   /** 1-based line number of the opening fence. */
@@ -25,8 +47,8 @@ export interface Block {
   lines: string[];
 }
 
-/** Every fenced block of `text`, in order. */
-export function fencedBlocks(text: string): Block[] {
+/** Every fenced block of `text` (the file `file`), in order. */
+export function fencedBlocks(text: string, file = "README.md"): Block[] {
   const blocks: Block[] = [];
   let section = "";
   let open: Block | undefined;
@@ -39,10 +61,10 @@ export function fencedBlocks(text: string): Block[] {
       return;
     }
     const fence = /^```(\S*)/.exec(l);
-    if (fence) open = { lang: fence[1]!, line: i + 1, section, lines: [] };
+    if (fence) open = { file, lang: fence[1]!, line: i + 1, section, lines: [] };
     else if (l.startsWith("## ")) section = l.slice(3).trim();
   });
-  if (open) throw new Error(`README: the block at line ${open.line} is never closed`);
+  if (open) throw new Error(`${file}: the block at line ${open.line} is never closed`);
   return blocks;
 }
 
@@ -55,7 +77,7 @@ export function identifies(b: Block, key: string): boolean {
 export function blockWith(blocks: Block[], key: string): Block {
   const found = blocks.filter((b) => identifies(b, key));
   if (found.length !== 1)
-    throw new Error(`${found.length} README blocks have the line ${JSON.stringify(key)} (test/support/readmeBlocks.ts)`);
+    throw new Error(`${found.length} blocks of the user docs have the line ${JSON.stringify(key)} (test/support/readmeBlocks.ts)`);
   return found[0]!;
 }
 
@@ -103,6 +125,33 @@ export function headingSlug(heading: string): string {
 /** The anchors of a Markdown file's headings (outside fenced blocks). */
 export function headingSlugs(text: string): Set<string> {
   return new Set([...prose(text).matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => headingSlug(m[1]!)));
+}
+
+/** Where a block is, for messages: "docs/resources.md line 120". */
+export const whereIs = (b: Block): string => `${b.file} line ${b.line}`;
+
+/**
+ * Files the docs link to that another change in flight adds, with which: a link to one is not
+ * broken while the file is missing, and is checked like any other once it is there.
+ */
+export const ARRIVING: Record<string, string> = {
+  "docs/release.md": "the release's folder and how it is made: issue 56's release change writes it",
+};
+
+/**
+ * The relative links of `doc` (a file of the repository) that point nowhere: a file that does not
+ * exist (but one of ARRIVING), or an #anchor no heading of the target has.
+ */
+export function brokenLinks(doc: string): string[] {
+  const broken: string[] = [];
+  for (const { target, file, anchor } of relativeLinks(docText(doc))) {
+    const where = file === "" ? path.join(repoRoot, doc) : path.resolve(repoRoot, path.dirname(doc), file);
+    if (!fs.existsSync(where) && ARRIVING[path.relative(repoRoot, where)]) continue;
+    if (!fs.existsSync(where)) broken.push(`${doc}: ${target}: no such file`);
+    else if (anchor && where.endsWith(".md") && !headingSlugs(fs.readFileSync(where, "utf8")).has(anchor))
+      broken.push(`${doc}: ${target}: no heading with the anchor #${anchor} in ${path.relative(repoRoot, where)}`);
+  }
+  return broken;
 }
 
 /** The relative links of `text`'s prose: `[label](target)` whose target is not a URL. */

@@ -1,8 +1,9 @@
 /**
- * Every fenced block of the README, and how test/engine/readme.test.ts runs it or why it does not
+ * Every fenced block of the README and of the other user docs whose blocks are run (RUN_DOCS in
+ * test/support/readme.ts), and how test/engine/readme.test.ts runs it or why it does not
  * (test/cli/readme.test.ts checks that each block is here once): the shell blocks' STORIES, the
  * PROGRAMS, the data-source SCRIPT, and NOT_RUN with the reasons. Each is named by a line of its
- * block (trimmed, or a shell line's command part).
+ * block (trimmed, or a shell line's command part), whichever page holds it.
  *
  * Each program is the `index.ts` of a consumer project on the seeded emulator: up, up again with
  * nothing changed, then up after one small change the test makes (a person or a permission
@@ -10,7 +11,7 @@
  * gets it here, said in `needs`.
  *
  * Blocks of the same `stack` run together, as one program of one module per block
- * (`readme-<line>.ts`, so an error names the README line): the Resources section's one-resource
+ * (`<page>-<line>.ts`, so an error names the page and line): docs/resources.md's one-resource
  * examples, which touch different people, grants and directories, cost three engine runs in all
  * instead of three each. Blocks that would meet (two rosters of one organization, two syncs of one
  * directory) have a stack of their own.
@@ -21,18 +22,18 @@ import { expect } from "vitest";
 import { SEEDED, type RunningEmulator } from "../../emulator";
 import { ENTRA_EXPORT } from "./custodianExports";
 import { writePatternedFile } from "./files";
-import { repoRoot } from "./readme";
+import { docText, repoRoot } from "./readme";
 
-/** The line a fragment of the Resources section leaves out: every block there uses `reviewadmin`. */
+/** The line a fragment of docs/resources.md leaves out: every block there uses `reviewadmin`. */
 export const IMPORT = 'import * as reviewadmin from "pulumi-reviewadmin";\n';
 
 const ORG = SEEDED.org;
 const DB = SEEDED.databases.open;
 const U = SEEDED.users;
 
-/** One README program and how the test runs it. */
+/** One program of the user docs and how the test runs it. */
 export interface Program {
-  /** A line of the README block (trimmed) that tells it from every other block. */
+  /** A line of the block (trimmed) that tells it from every other block. */
   block: string;
   /** The stack it runs on: blocks of one stack run together ("dev" is the one the own-project steps make). */
   stack: string;
@@ -57,7 +58,7 @@ const custodianEmails = (emu: RunningEmulator) => emu.store.directories.get(SEED
 /** Replaces `from` in `code`, or fails saying that the block no longer has it (update the change here). */
 export function replaceIn(code: string, from: string, to: string): string {
   if (!code.includes(from))
-    throw new Error(`the README block no longer contains ${JSON.stringify(from)}: update its change in test/support/readmeBlocks.ts`);
+    throw new Error(`the doc's block no longer contains ${JSON.stringify(from)}: update its change in test/support/readmeBlocks.ts`);
   return code.replace(from, to);
 }
 
@@ -246,24 +247,24 @@ export const STORIES = {
   policy: { block: "pulumi preview --policy-pack node_modules/pulumi-reviewadmin/policy --policy-pack-config policy-config.json" },
   configuration: { block: "pulumi config set reviewadmin:requestsPerSecond 25" },
   routes: { block: "npx --no-install pulumi-reviewadmin routes --openapi vendor-openapi.yaml" },
-  emulator: {
-    block: "npx --no-install pulumi-reviewadmin emulator --port 8080 --state .emulator.json",
-    notRun: { "npm run emulator -- --port 8080": "the same command from a clone of this repository; the project here is a user's" },
-  },
+  emulator: { block: "npx --no-install pulumi-reviewadmin emulator --port 8080 --state .emulator.json" },
 } satisfies Record<string, Story>;
 
-/** The data-source block: a plain Node script (the README: data sources work in a plain Node script too). */
+/** The data-source block of docs/reviews.md: a plain Node script (data sources work in a plain Node script too). */
 export const SCRIPT = {
   block: "const matrix = await reviewadmin.getAccessMatrix({ organizationId: 102 });",
   prelude: `import * as fs from "node:fs";\n${IMPORT}`,
   why: "a fragment: the imports of fs and of the package, run as an ES module (top-level await) by Node",
 };
 
+const VERSION = (JSON.parse(docText("package.json")) as { version: string }).version;
+
 /** Blocks not run, by a line of each, with the reason. */
 export const NOT_RUN: Record<string, string> = {
-  "npm ci && npm run demo":
-    "the repository's own quick start, in a clone (npm ci, the demo, npm test and npm run test:engine, which run this)",
-  "npm run build": "the repository's own development commands, in a clone (npm test and the test:* scripts run this suite)",
+  [`pulumi plugin install resource reviewadmin ${VERSION} --file pulumi-resource-reviewadmin-v${VERSION}-linux-amd64.tar.gz`]:
+    "installs the release's plugin archive, a platform executable `npm run release` builds (minutes); the release's engine test installs that archive with this command and runs a YAML program on it with no Node on the PATH",
+  "npm run bench -- --quick":
+    "the benchmarks, from a clone: 2 to 45 minutes each; test/engine/readmeCommands.test.ts checks every flag shown against the benchmarks' --help",
   '{ email: "alan@northwind.example", firstName: "Alan", lastName: "Turing", permissions: [], expiresOn: "2026-12-02" }, // removed by the access review of 2026-12-01: left the firm':
     "a line of the exported access.ts as review apply-signoff rewrites it (data, not a program); test/cli/reviewSignoff.test.ts and test/engine/signoffLoop.test.ts check it",
   "pulumi stack export --stack prod > state.json":

@@ -1,16 +1,16 @@
 /**
- * The commands README.md shows, as claims that a tool has a command and its flags: every
- * `pulumi-reviewadmin` command and flag of its shell blocks and code spans, every `pulumi` one,
- * and the benchmarks' `npm run bench --` flags, each checked against the tool's --help. The
+ * The commands README.md and the other RUN_DOCS show, as claims that a tool has a command and its
+ * flags: every `pulumi-reviewadmin` command and flag of their shell blocks and code spans, every
+ * `pulumi` one, and the benchmarks' `npm run bench --` flags, each checked against the tool's --help. The
  * in-process command's claims are test/cli/readme.test.ts's; those of the Pulumi CLI and of the
  * compiled benchmarks (dist/bench) are test/engine/readmeCommands.test.ts's.
  */
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 import { runCli } from "../cli/runCli";
-import { codeSpans, commandPart, fencedBlocks, prose, readmeText, repoRoot } from "./readme";
+import { codeSpans, commandPart, docText, fencedBlocks, prose, repoRoot, RUN_DOCS } from "./readme";
 
-/** A command of one of the tools the README shows: `pulumi-reviewadmin`, `pulumi` or the benchmarks' `npm run bench --`. */
+/** A command of one of the tools the docs show: `pulumi-reviewadmin`, `pulumi` or the benchmarks' `npm run bench --`. */
 export interface Command {
   tool: "pulumi-reviewadmin" | "pulumi" | "bench";
   /** Its words after the tool ("review apply-signoff", "config set"), none for bench. */
@@ -21,20 +21,28 @@ export interface Command {
  * The commands a flag written on its own (`--org`) belongs to, per "## " section: one of them must
  * have it. A section that shows a lone flag and is not here fails the test: say whose flag it is.
  */
+const PULUMI_RUNS: Command[] = ["up", "preview", "refresh", "destroy"].map((verb) => ({ tool: "pulumi", words: [verb] }));
+const REVIEW: Command[] = [
+  { tool: "pulumi-reviewadmin", words: ["review"] },
+  { tool: "pulumi-reviewadmin", words: ["review", "apply-signoff"] },
+];
 const SECTION_COMMANDS: Record<string, Command[]> = {
-  "Onboarding an existing organization": [{ tool: "pulumi-reviewadmin", words: ["export"] }],
-  "Periodic access reviews": [
-    { tool: "pulumi-reviewadmin", words: ["review"] },
-    { tool: "pulumi-reviewadmin", words: ["review", "apply-signoff"] },
-  ],
-  Configuration: [{ tool: "pulumi-reviewadmin", words: ["doctor"] }],
-  "The emulator": [{ tool: "pulumi-reviewadmin", words: ["emulator"] }],
+  "Start from what exists": [{ tool: "pulumi-reviewadmin", words: ["export"] }],
+  "What it writes": [{ tool: "pulumi-reviewadmin", words: ["export"] }],
+  "Other faces and sources": [{ tool: "pulumi-reviewadmin", words: ["export"] }],
+  "The packet": REVIEW,
+  "Applying the sign-off": REVIEW,
+  "Evidence and verification": REVIEW,
+  "Rosters: OrganizationMembers and DatabaseUsers": PULUMI_RUNS,
+  "Check the setup: the doctor": [{ tool: "pulumi-reviewadmin", words: ["doctor"] }],
+  "Rotating the API key": PULUMI_RUNS,
   "Pointing it at the real service": [{ tool: "pulumi-reviewadmin", words: ["routes"] }],
-  Resources: ["up", "preview", "refresh", "destroy"].map((verb) => ({ tool: "pulumi", words: [verb] })),
-  Benchmarks: [
+  "Rules every resource follows": PULUMI_RUNS,
+  "Running them": [
     { tool: "bench", words: [] },
     { tool: "pulumi", words: ["up"] },
   ],
+  "Scale: 2,000 members, 50 databases × 40 users": [{ tool: "pulumi", words: ["up"] }],
 };
 
 const SUBCOMMANDS = ["doctor", "emulator", "export", "review", "routes", "state"];
@@ -75,7 +83,7 @@ const commandWords = (words: string[]) =>
     )
     .slice(0, 3);
 
-/** What one simple command of the README claims, if it is one of the tools'. */
+/** What one simple command of the docs claims, if it is one of the tools'. */
 function claimOf(words: string[], section: string, where: string): Claim | undefined {
   const at = words.indexOf("pulumi-reviewadmin");
   const ours = at >= 0 ? words.slice(at + 1) : SUBCOMMANDS.includes(words[0]!) ? words : undefined;
@@ -94,21 +102,23 @@ function claimOf(words: string[], section: string, where: string): Claim | undef
   return undefined;
 }
 
-/** Every command line the README shows: its shell lines (comments dropped) and its code spans. */
+/** Every command line the RUN_DOCS show: their shell lines (comments dropped) and their code spans. */
 export function commandLines(): { section: string; text: string; where: string }[] {
-  const fromBlocks = fencedBlocks(readmeText())
-    .filter((b) => b.lang === "sh")
-    .flatMap((b) => b.lines.map((l, i) => ({ section: b.section, text: commandPart(l), where: `README line ${b.line + 1 + i}` })));
-  const fromSpans = prose(readmeText())
-    .split(/^## /m)
-    .flatMap((part) => {
-      const section = part.split("\n")[0]!.trim();
-      return codeSpans(part).map((text) => ({ section, text, where: `\`${text}\` in "${section}"` }));
-    });
-  return [...fromBlocks, ...fromSpans];
+  return RUN_DOCS.flatMap((file) => {
+    const fromBlocks = fencedBlocks(docText(file), file)
+      .filter((b) => b.lang === "sh")
+      .flatMap((b) => b.lines.map((l, i) => ({ section: b.section, text: commandPart(l), where: `${file} line ${b.line + 1 + i}` })));
+    const fromSpans = prose(docText(file))
+      .split(/^## /m)
+      .flatMap((part) => {
+        const section = part.split("\n")[0]!.trim();
+        return codeSpans(part).map((text) => ({ section, text, where: `\`${text}\` in ${file}, "${section}"` }));
+      });
+    return [...fromBlocks, ...fromSpans];
+  });
 }
 
-/** Every claim of the README's command lines. */
+/** Every claim of the docs' command lines. */
 function claims(): Claim[] {
   return commandLines().flatMap(({ section, text, where }) => segments(text).flatMap((words) => claimOf(words, section, where) ?? []));
 }
@@ -131,7 +141,7 @@ async function helpOf(c: Command): Promise<string | undefined> {
   return usage.length > 0 && !(group && c.words.length > usage.length) ? r.stdout : undefined;
 }
 
-/** The claims of the README about `tools` that their --help does not bear out, and how many were checked. */
+/** The claims of the docs about `tools` that their --help does not bear out, and how many were checked. */
 export async function wrongClaims(tools: Command["tool"][]): Promise<{ wrong: string[]; checked: number }> {
   const helps = new Map<string, Promise<string | undefined>>();
   const help = (c: Command) => {
