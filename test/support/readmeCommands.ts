@@ -46,6 +46,8 @@ const SECTION_COMMANDS: Record<string, Command[]> = {
 };
 
 const SUBCOMMANDS = ["doctor", "emulator", "export", "review", "routes", "state"];
+/** review's subcommands, whose flags are their own (`review reconcile --plan`). */
+const REVIEW_SUBCOMMANDS = ["apply-signoff", "walls", "verify", "verify-remediation", "reconcile"];
 const PULUMI_VERBS = ["preview", "up", "refresh", "destroy"];
 
 /** A claim of the README: one of `candidates` exists and has every flag of `flags`. */
@@ -88,7 +90,7 @@ function claimOf(words: string[], section: string, where: string): Claim | undef
   const at = words.indexOf("pulumi-reviewadmin");
   const ours = at >= 0 ? words.slice(at + 1) : SUBCOMMANDS.includes(words[0]!) ? words : undefined;
   if (ours && ours.length > 0) {
-    const twoWords = (ours[0] === "review" && ours[1] === "apply-signoff") || (ours[0] === "state" && ours[1] === "show");
+    const twoWords = (ours[0] === "review" && REVIEW_SUBCOMMANDS.includes(ours[1]!)) || (ours[0] === "state" && ours[1] === "show");
     const sub = twoWords ? ours.slice(0, 2) : ours.slice(0, 1);
     return { where, candidates: [{ tool: "pulumi-reviewadmin", words: sub }], flags: flagsOf(ours) };
   }
