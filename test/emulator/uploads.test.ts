@@ -417,7 +417,14 @@ describe("uploads over HTTP (up1 to up5 and the part PUT)", () => {
       // Polled for longer than the default second: on a loaded machine the server notices a hang-up
       // later, and not always in the order they were sent (so sorted).
       await expect
-        .poll(() => emu.traffic.log.list().map((e) => `${e.operation} ${e.status}`).sort(), { timeout: 15_000 })
+        .poll(
+          () =>
+            emu.traffic.log
+              .list()
+              .map((e) => `${e.operation} ${e.status}`)
+              .sort(),
+          { timeout: 15_000 },
+        )
         .toEqual(["PostOrganizationUsers 0", "PutSourceFilePart 0"]);
       expect(errors).not.toHaveBeenCalled();
       expect(emu.store.uploads.listParts(db, id)).toEqual([]);
