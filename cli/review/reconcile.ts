@@ -77,13 +77,14 @@ function stepsFor(d: CheckedDecision, up: UpLog): UpStep[] {
   });
 }
 
-/** What the up said about this person on `urn`: each line naming them. */
+/** What the up said about this person on `urn`: each line naming them, once (an up with --plan says its plan's lines twice). */
 function said(d: CheckedDecision, up: UpLog, urn: string): string[] {
-  return up.diagnostics
+  const lines = up.diagnostics
     .filter((x) => x.urn === urn)
     .flatMap((x) => x.message.split("\n"))
     .map((l) => l.trim())
     .filter((l) => l !== "" && mentions(l, d));
+  return [...new Set(lines)];
 }
 
 /** The up's anti-lockout refusal of this decision: an error naming the person and the scope. */

@@ -52,7 +52,7 @@ resource's step of the up, with the line the up printed for the person), kept, r
 anti-lockout (the up's error naming the person), changed again in the web app (who, when, from
 the activity log), or not yet applied (nothing changed the line since the review). Reads the
 service (lists and the activity log of the organizations concerned; no write), the up's engine
-events (--up-log: run the up with \`pulumi up --event-log FILE\`) and, where the pull request saved
+events (--up-log: what \`pulumi up --json\` printed) and, where the pull request saved
 one, the reviewed plan (--plan: \`pulumi preview --save-plan FILE\`, applied with \`pulumi up --plan
 FILE\`): its SHA-256 is recorded and each decision's resource is matched to the plan's step.
 Writes reconcile.json into the packet's folder and adds it to the manifest, so \`review verify\`
@@ -63,7 +63,7 @@ covers it. Exits 1 while any remove or change decision is not carried out. Crede
     "up-log": {
       type: "string",
       value: "FILE",
-      help: "the up's engine events, written by `pulumi up --event-log FILE`: names the change of each decision",
+      help: "the up's engine events, what `pulumi up --json` printed (its engine events): names the change of each decision",
     },
     plan: {
       type: "string",
@@ -74,7 +74,7 @@ covers it. Exits 1 while any remove or change decision is not carried out. Crede
     json: { type: "boolean", help: "print the record as JSON" },
   },
   examples: [
-    "pulumi up --yes --plan plan.json --event-log up-events.json   # the merge's up, applying the reviewed plan",
+    "pulumi up --yes --json --plan plan.json > up-events.json   # the merge's up, applying the reviewed plan",
     "pulumi-reviewadmin review reconcile --signoff signoff.json --packet access-review/2026-12 --up-log up-events.json --plan plan.json",
   ],
 

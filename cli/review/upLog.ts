@@ -1,6 +1,7 @@
 /**
- * What an up did, read from its engine events (`pulumi up --event-log FILE`: one JSON event per
- * line, as the Automation API's onEvent also gives them): each resource step with its outputs'
+ * What an up did, read from what `pulumi up --json` prints (this CLI: one summary of its steps and
+ * diagnostics; with streaming on, its engine events, as `--event-log FILE` and the Automation
+ * API's onEvent give them): each resource step with its outputs'
  * scope (organizationId, databaseId) and person (email, userId), and what the run said about each
  * resource (its diagnostics: the per-person lines, an anti-lockout refusal). review reconcile
  * matches decisions to these; nothing here knows a decision.
@@ -34,7 +35,7 @@ export interface UpLog {
   diagnostics: UpDiagnostic[];
 }
 
-/** The parts of an engine event read here (the engine's JSON event, as `--event-log` writes it). */
+/** The parts of an engine event read here (the engine's JSON event, as `pulumi up --json` prints it). */
 type StepData = { outputs?: Record<string, unknown>; inputs?: Record<string, unknown> };
 interface StepMetadata {
   urn?: string;
@@ -50,6 +51,12 @@ interface EngineEvent {
   diagnosticEvent?: { urn?: string; severity?: string; message?: string };
 }
 
+/** The summary `pulumi up --json` prints at the end of the up (the preview's JSON shape). */
+interface UpSummary {
+  steps?: { op?: string; urn?: string; oldState?: StepData & { type?: string }; newState?: StepData & { type?: string } }[];
+  diagnostics?: { urn?: string; severity?: string; message?: string }[];
+}
+
 const int = (v: unknown) => (typeof v === "number" && Number.isInteger(v) ? v : undefined);
 
 /** The scope and person fields of a step's outputs (new, else old: a deleted resource has only old). */
@@ -63,19 +70,69 @@ function scopeOf(meta: StepMetadata) {
   };
 }
 
+/**
+ * The JSON values of `text` one after another, each with the line it starts on: `pulumi up --json`
+ * streams its engine events (possibly indented over several lines), `--event-log` one per line.
+ */
+function jsonValues(name: string, text: string): { at: number; value: unknown }[] {
+  const out: { at: number; value: unknown }[] = [];
+  let depth = 0;
+  let inString = false;
+  let start = -1;
+  let line = 1;
+  let startLine = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === "\n") line++;
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === "{" || c === "[") {
+      if (depth++ === 0) [start, startLine] = [i, line];
+    } else if (c === "}" || c === "]") {
+      if (--depth === 0) {
+        try {
+          out.push({ at: startLine, value: JSON.parse(text.slice(start, i + 1)) });
+        } catch {
+          depth = -1;
+        }
+      }
+    } else if (depth === 0 && !/\s/.test(c)) depth = -1;
+    if (depth < 0) throw new UsageError(`--up-log ${name} line ${line}: not a JSON engine event; give what \`pulumi up --json\` printed`);
+  }
+  return out;
+}
+
 /** Reads an up's engine events from `text` (`name` for errors). */
 export function readUpLog(name: string, text: string): UpLog {
   const steps = new Map<string, UpStep>();
   const diagnostics: UpDiagnostic[] = [];
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== "");
-  if (lines.length === 0) throw new UsageError(`--up-log ${name} is empty: give the file \`pulumi up --event-log FILE\` wrote`);
-  lines.forEach((line, i) => {
-    let e: EngineEvent;
-    try {
-      e = JSON.parse(line) as EngineEvent;
-    } catch {
-      throw new UsageError(`--up-log ${name} line ${i + 1}: not a JSON engine event; give the file \`pulumi up --event-log FILE\` wrote`);
+  const values = jsonValues(name, text);
+  if (values.length === 0) throw new UsageError(`--up-log ${name} holds no engine event; give what \`pulumi up --json\` printed`);
+  for (const { value } of values) {
+    // `pulumi up --json` of this CLI prints one summary: its steps and diagnostics, not events.
+    const summary = value as UpSummary;
+    if (Array.isArray(summary.steps) || Array.isArray(summary.diagnostics)) {
+      for (const step of summary.steps ?? []) {
+        if (!step?.urn) continue;
+        const state = step.newState ?? step.oldState;
+        steps.set(step.urn, {
+          urn: step.urn,
+          type: String(state?.type ?? ""),
+          op: String(step.op ?? ""),
+          failed: false,
+          ...scopeOf({ new: step.newState, old: step.oldState }),
+        });
+      }
+      for (const d of summary.diagnostics ?? [])
+        if (d?.message && d.severity !== "debug")
+          diagnostics.push({ urn: d.urn ?? "", severity: String(d.severity), message: String(d.message) });
+      continue;
     }
+    const e = value as EngineEvent;
     const meta = (e.resOutputsEvent ?? e.resOpFailedEvent ?? e.resourcePreEvent)?.metadata;
     if (meta?.urn) {
       const known = steps.get(meta.urn);
@@ -91,7 +148,7 @@ export function readUpLog(name: string, text: string): UpLog {
     const d = e.diagnosticEvent;
     if (d?.message && d.severity !== "debug")
       diagnostics.push({ urn: d.urn ?? "", severity: String(d.severity), message: String(d.message) });
-  });
+  }
   // A check failure fails the resource without a resOpFailedEvent: its error diagnostic names it.
   for (const d of diagnostics) {
     const s = steps.get(d.urn);

@@ -150,10 +150,10 @@ describe("a signed packet", () => {
     const bad = await runCli(["review", "reconcile", "--signoff", signoff, "--packet", packet, "--up-log", notLog]);
     expect(bad).toMatchObject({ code: 2 });
     expect(bad.err.trim()).toBe(
-      `pulumi-reviewadmin review reconcile: --up-log ${notLog} line 1: not a JSON engine event; give the file \`pulumi up --event-log FILE\` wrote (see pulumi-reviewadmin review reconcile --help)`,
+      `pulumi-reviewadmin review reconcile: --up-log ${notLog} line 1: not a JSON engine event; give what \`pulumi up --json\` printed (see pulumi-reviewadmin review reconcile --help)`,
     );
     const help = await runCli(["review", "reconcile", "--help"]);
     expect(help.out).toContain("reconcile.json");
-    expect(help.out).toContain("pulumi up --event-log FILE");
+    expect(help.out).toContain("pulumi up --json");
   });
 });

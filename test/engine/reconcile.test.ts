@@ -2,7 +2,7 @@
  * Reviewed = applied (issue 55), under the real Pulumi CLI against the emulator: the seeded world
  * exported (rosters) and adopted, reviewed; a sign-off of two removals, one change and one keep
  * applied to access.ts; the pull request's preview saves the plan (`--save-plan`), the merge's up
- * applies it (`--plan`) with its engine events logged; `review reconcile` matches every decision to
+ * applies it (`pulumi up --yes --json --plan`, as docs/gitops.md runs it, its output the log); `review reconcile` matches every decision to
  * the resource step that carried it out (and the line the up printed for the person), the plan's
  * step and hash recorded. Then a second sign-off removes Ada, the user of the program's key: the
  * up refuses it (anti-lockout) and reconcile names the refusal; and Alan,
@@ -92,9 +92,12 @@ describe("review reconcile: each decision of a month's sign-off matched to what 
     // The pull request's preview saves the plan; the merge's up applies exactly it, its events logged.
     const plan = path.join(dir, "plan.json");
     await stack.preview(program, { plan });
+    // As docs/gitops.md runs it, by the CLI: `pulumi up --yes --json --plan plan.json`, its stdout the log.
     const events = path.join(dir, "up-events.json");
     world.emu.traffic.log.reset();
-    await stack.up(program, { plan, eventLog: events });
+    const merged = await stack.cli(["up", "--yes", "--json", "--plan", plan]);
+    expect(merged.code, merged.stderr).toBe(0);
+    fs.writeFileSync(events, merged.stdout);
     expect(writesIn(world.emu.traffic.log.counters.byOperation)).toMatchObject({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
 
     const reconcile = (file: string, log: string, ...more: string[]) =>
@@ -147,6 +150,7 @@ describe("review reconcile: each decision of a month's sign-off matched to what 
       { email: "ada@northwind.example", scope: "organization", decision: "remove", justification: "moves to the parent organization" },
     ]);
     await cli(["review", "apply-signoff", "--signoff", late, "--packet", packet, "--access", access]);
+    // This up's log is its engine events, one per line (the Automation API's, as `--event-log` writes them).
     const lateEvents = path.join(dir, "up-late-events.json");
     const refusedUp = await stack.up(program, { continueOnError: true, eventLog: lateEvents }).catch((e: unknown) => e);
     expect(refusedUp).toBeInstanceOf(RunError);
