@@ -34,7 +34,7 @@ const COMPLETE = ".complete";
 /** Writes the files of a ustar archive (`tar`, a Buffer) under `dest`; only files and folders, as plugin.mts writes. */
 function untar(tar, dest) {
   const root = path.resolve(dest);
-  for (let off = 0; off + 512 <= tar.length; ) {
+  for (let off = 0; off + 512 <= tar.length;) {
     const header = tar.subarray(off, off + 512);
     if (header.every((b) => b === 0)) break; // the end-of-archive blocks
     const field = (start, length) => header.toString("utf8", start, start + length).replace(/\0[\s\S]*$/, "");

@@ -14,9 +14,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
+import { SEEDED } from "../../emulator";
 import { runAsync } from "../../harness/runAsync";
 import { versionText, type BuildStamp } from "../../contract/buildInfo";
+import { useEmulator } from "../support/emulatorHttp";
 import { missingTool, noEngine, skipWithoutEngine } from "../support/engine";
 import { writesFrom } from "../support/programWorld";
 
@@ -80,13 +81,12 @@ outputs:
   organizationName: \${organization.name}
 `;
 
-let emu: RunningEmulator;
+const emu = useEmulator();
 let out: string;
 /** What this build says it is: the version, and the commit scripts/build.js stamped into dist/. */
 let built: string;
 beforeAll(async () => {
   if (noEngine) return;
-  emu = await startEmulator({ rateLimit: 0 });
   out = fs.mkdtempSync(path.join(os.tmpdir(), "release-out-"));
   const r = await runAsync(process.execPath, [path.join(ROOT, "scripts/release.mts"), VERSION, "--dry-run", "--out", out], { cwd: ROOT });
   expect(r.code, r.stderr).toBe(0);
@@ -94,8 +94,7 @@ beforeAll(async () => {
   expect(stamp.commit).toMatch(/^[0-9a-f]{40}$/);
   built = versionText(VERSION, stamp);
 }, 600_000);
-afterAll(async () => {
-  await emu?.close();
+afterAll(() => {
   if (out) fs.rmSync(out, { recursive: true, force: true });
 });
 
