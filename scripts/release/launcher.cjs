@@ -64,6 +64,25 @@ function cacheRoots(executable) {
   return [path.dirname(executable), path.join(userCache, "pulumi-reviewadmin", "plugin")];
 }
 
+/** True while process `pid` runs (EPERM: it runs, as another user). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+
+/** Removes the half-done unpackings (`<name>.<pid>.partial`) in `root` of starts that were killed meanwhile. */
+function removeAbandoned(root, name) {
+  for (const entry of fs.existsSync(root) ? fs.readdirSync(root) : []) {
+    if (!entry.startsWith(`${name}.`) || !entry.endsWith(".partial")) continue;
+    const pid = Number(entry.slice(name.length + 1, -".partial".length));
+    if (Number.isInteger(pid) && !running(pid)) fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+  }
+}
+
 /** The folder holding the unpacked payload `hash` names: unpacked now unless an earlier start did. */
 function unpacked(sea, hash, roots) {
   const name = `.reviewadmin-${hash.slice(0, 16)}`;
@@ -74,7 +93,7 @@ function unpacked(sea, hash, roots) {
     const partial = `${folder}.${process.pid}.partial`;
     try {
       fs.mkdirSync(root, { recursive: true });
-      fs.rmSync(partial, { recursive: true, force: true });
+      removeAbandoned(root, name);
       untar(zlib.gunzipSync(sea.getAsset(PAYLOAD)), partial);
       fs.writeFileSync(path.join(partial, COMPLETE), `${hash}\n`);
       try {
@@ -110,5 +129,5 @@ if (require("node:sea").isSea()) {
     process.exit(1);
   }
 } else {
-  module.exports = { untar, cacheRoots };
+  module.exports = { untar, removeAbandoned, unpacked };
 }

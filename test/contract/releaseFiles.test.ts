@@ -4,15 +4,21 @@
  * back by the plugin executable's own reader (scripts/release/launcher.cjs), the pair that
  * carries the package inside the executable. The whole release runs in engine/release.test.ts.
  */
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { cutChangelog, cutFiles } from "../../scripts/release/cut.mjs";
 import { tarOf } from "../../scripts/release/tar.mjs";
 
 const ROOT = path.resolve(__dirname, "../..");
-const { untar } = require("../../scripts/release/launcher.cjs") as { untar: (tar: Buffer, dest: string) => void };
+const { untar, removeAbandoned, unpacked } = require("../../scripts/release/launcher.cjs") as {
+  untar: (tar: Buffer, dest: string) => void;
+  removeAbandoned: (root: string, name: string) => void;
+  unpacked: (assets: { getAsset(key: string): ArrayBuffer }, hash: string, roots: string[]) => string;
+};
 
 const CHANGELOG = `# Changelog
 
@@ -108,5 +114,46 @@ describe("the payload's archive", () => {
     const dest = fs.mkdtempSync(path.join(os.tmpdir(), "release-tar-"));
     expect(() => untar(tarOf([{ path: "../escape", data: Buffer.from("x"), mode: 0o644 }], 0), dest)).toThrow(/outside its folder/);
     fs.rmSync(dest, { recursive: true, force: true });
+  });
+});
+
+describe("the executable's unpacking folder", () => {
+  it("loses the half-done unpackings of starts that were killed, and keeps a running one's and the finished one", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "release-unpack-"));
+    const gone = spawnSync("true").pid!; // a process that has ended
+    const names = [
+      ".reviewadmin-abc",
+      `.reviewadmin-abc.${gone}.partial`,
+      `.reviewadmin-abc.${process.pid}.partial`,
+      `.reviewadmin-def.${gone}.partial`,
+    ];
+    for (const n of names) fs.mkdirSync(path.join(root, n));
+    removeAbandoned(root, ".reviewadmin-abc");
+    expect(fs.readdirSync(root).sort()).toEqual([names[0], names[2], names[3]].sort());
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+});
+
+describe("where the executable unpacks its payload", () => {
+  it("unpacks once into the first folder it can write (here the second: the first is a file), and finds it there next time", () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "release-roots-"));
+    const notAFolder = path.join(base, "plugin-dir");
+    fs.writeFileSync(notAFolder, "");
+    const payload = gzipSync(tarOf([{ path: "dist/provider/plugin/main.js", data: Buffer.from("// main\n"), mode: 0o644 }], 0));
+    let reads = 0;
+    const assets = {
+      getAsset: () => {
+        reads++;
+        return payload.buffer.slice(payload.byteOffset, payload.byteOffset + payload.length) as ArrayBuffer;
+      },
+    };
+    const hash = "0123456789abcdef0123";
+    const folder = unpacked(assets, hash, [notAFolder, path.join(base, "cache")]);
+    expect(folder).toBe(path.join(base, "cache", ".reviewadmin-0123456789abcdef"));
+    expect(fs.readFileSync(path.join(folder, "dist/provider/plugin/main.js"), "utf8")).toBe("// main\n");
+    expect(unpacked(assets, hash, [notAFolder, path.join(base, "cache")])).toBe(folder);
+    expect(reads).toBe(1);
+    expect(() => unpacked(assets, "ffff", [notAFolder])).toThrow(/cannot unpack the provider into .*plugin-dir/);
+    fs.rmSync(base, { recursive: true, force: true });
   });
 });
