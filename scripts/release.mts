@@ -3,8 +3,9 @@
  * (docs/release.md):
  *
  *   1. the cut (scripts/release/cut.mts): CHANGELOG.md's Unreleased becomes `## <version> (<date>)`,
- *      the version goes into package.json, package-lock.json, the policy pack and the examples'
- *      dependencies, the schema is generated again with it; committed as "Release <version>";
+ *      the version goes into package.json, package-lock.json, the policy pack, the examples'
+ *      dependencies and the docs' install lines, the schema is generated again with it; committed
+ *      as "Release <version>";
  *   2. the build (scripts/build.js) from that commit, so dist/build-info.json names it;
  *   3. the files: the npm tarball (`npm pack`), the plugin archive of this machine's platform
  *      (scripts/release/plugin.mts) and SHA256SUMS over them (`sha256sum -c SHA256SUMS` checks).
@@ -73,7 +74,7 @@ function cutAndCommit(version: string, date: string): void {
   run("git", [
     "commit",
     "-m",
-    `Release ${version}: CHANGELOG's Unreleased cut as ${version} (${date}), the version in package.json, package-lock.json, the policy pack, the examples' dependencies and the plugin's schema`,
+    `Release ${version}: CHANGELOG's Unreleased cut as ${version} (${date}); the version in package.json, package-lock.json, the policy pack, the examples' dependencies, the docs' install lines and the plugin's schema`,
   ]);
   say(`committed the cut of ${version}`);
 }

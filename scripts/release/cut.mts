@@ -4,7 +4,9 @@
  * compatibility table's "Unreleased" row becomes the version's; the version in package.json,
  * package-lock.json and the policy pack's package.json; and every example's dependency on the
  * package (`^0.2.0` → `^0.3.0`: in 0.x a caret range never reaches the next minor, so an example
- * left behind would make npm fetch the package by name instead of linking this one).
+ * left behind would make npm fetch the package by name instead of linking this one); and the
+ * release's file names in the docs' install lines (README.md, CONTRIBUTING.md, docs/*.md), which
+ * test/cli/readme.test.ts holds to package.json's version.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -44,6 +46,21 @@ function moveRange(deps: Record<string, string> | undefined, from: string, versi
   if (deps?.[PACKAGE] === `^${from}`) deps[PACKAGE] = `^${version}`;
 }
 
+/**
+ * `text` (a doc) with the install lines of release `from` naming release `to`: the npm tarball
+ * (`pulumi-reviewadmin-0.2.0.tgz`), the plugin archive (`pulumi-resource-reviewadmin-v0.2.0-...`),
+ * `pulumi plugin install resource reviewadmin 0.2.0` and a git tag (`#v0.2.0`). Prose naming a
+ * version ("since 0.2.0") is left as it is.
+ */
+export function moveDocVersions(text: string, from: string, to: string): string {
+  const v = from.replace(/\./g, "\\.");
+  return text
+    .replace(new RegExp(`pulumi-reviewadmin-${v}\\.tgz`, "g"), `pulumi-reviewadmin-${to}.tgz`)
+    .replace(new RegExp(`pulumi-resource-reviewadmin-v${v}-`, "g"), `pulumi-resource-reviewadmin-v${to}-`)
+    .replace(new RegExp(`resource reviewadmin ${v}(?= )`, "g"), `resource reviewadmin ${to}`)
+    .replace(new RegExp(`#v${v}\\b`, "g"), `#v${to}`);
+}
+
 /** Every file the release of `version` rewrites under `root`, by path relative to it, with its new text. */
 export function cutFiles(root: string, version: string, date: string): Map<string, string> {
   const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
@@ -74,6 +91,18 @@ export function cutFiles(root: string, version: string, date: string): Map<strin
     const text = read(file);
     const moved = editJson(text, (j) => moveRange(j.dependencies, from, version));
     if (JSON.stringify(JSON.parse(moved)) !== JSON.stringify(JSON.parse(text))) files.set(file, moved);
+  }
+  const docs = fs.existsSync(path.join(root, "docs"))
+    ? fs
+        .readdirSync(path.join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`)
+    : [];
+  for (const doc of ["README.md", "CONTRIBUTING.md", ...docs.sort()]) {
+    if (!fs.existsSync(path.join(root, doc))) continue;
+    const text = read(doc);
+    const moved = moveDocVersions(text, from, version);
+    if (moved !== text) files.set(doc, moved);
   }
   return files;
 }

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { cutChangelog, cutFiles } from "../../scripts/release/cut.mjs";
+import { cutChangelog, cutFiles, moveDocVersions } from "../../scripts/release/cut.mjs";
 import { tarOf } from "../../scripts/release/tar.mjs";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -54,7 +54,7 @@ describe("the cut of a release", () => {
     expect(() => cutChangelog(CHANGELOG, "0.2.0", "2026-12-02")).toThrow(/already has a section for 0.2.0/);
   });
 
-  it("moves the version in package.json, the lockfile, the policy pack and every example's range on the package", () => {
+  it("moves the version in package.json, the lockfile, the policy pack, every example's range on the package and the docs' install lines", () => {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "release-cut-"));
     for (const file of ["package.json", "package-lock.json", "policy/package.json"]) {
       fs.mkdirSync(path.dirname(path.join(copy, file)), { recursive: true });
@@ -69,6 +69,9 @@ describe("the cut of a release", () => {
     }
     fs.writeFileSync(path.join(copy, "CHANGELOG.md"), CHANGELOG);
     const from = (JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+    fs.writeFileSync(path.join(copy, "README.md"), `npm install ./vendor/pulumi-reviewadmin-${from}.tgz\n`);
+    fs.mkdirSync(path.join(copy, "docs"));
+    fs.writeFileSync(path.join(copy, "docs", "unrelated.md"), "No release named here.\n");
 
     const files = cutFiles(copy, "9.9.9", "2030-01-01");
     const json = (file: string) => JSON.parse(files.get(file)!);
@@ -83,11 +86,30 @@ describe("the cut of a release", () => {
       if (before.dependencies?.["pulumi-reviewadmin"] === `^${from}`)
         expect(json(`examples/${e}/package.json`).dependencies["pulumi-reviewadmin"]).toBe("^9.9.9");
     }
+    expect(files.get("README.md")).toBe("npm install ./vendor/pulumi-reviewadmin-9.9.9.tgz\n");
+    expect(files.has("docs/unrelated.md")).toBe(false);
     // Nothing else in a package.json changes: the text is as npm writes it.
     expect(files.get("package.json")).toBe(
       fs.readFileSync(path.join(copy, "package.json"), "utf8").replace(`"version": "${from}"`, '"version": "9.9.9"'),
     );
     fs.rmSync(copy, { recursive: true, force: true });
+  });
+});
+
+describe("the docs' install lines at a release", () => {
+  it("name the new release's files, and prose naming a version stays as it is", () => {
+    const doc = [
+      "npm install ./vendor/pulumi-reviewadmin-0.2.0.tgz",
+      "pulumi plugin install resource reviewadmin 0.2.0 --file pulumi-resource-reviewadmin-v0.2.0-linux-amd64.tar.gz",
+      "npm install github:someone/pulumi-reviewadmin#v0.2.0",
+      "States written since 0.2.0 read as before; pulumi-reviewadmin-0.2.01.tgz is another file.",
+    ].join("\n");
+    expect(moveDocVersions(doc, "0.2.0", "0.3.0").split("\n")).toEqual([
+      "npm install ./vendor/pulumi-reviewadmin-0.3.0.tgz",
+      "pulumi plugin install resource reviewadmin 0.3.0 --file pulumi-resource-reviewadmin-v0.3.0-linux-amd64.tar.gz",
+      "npm install github:someone/pulumi-reviewadmin#v0.3.0",
+      "States written since 0.2.0 read as before; pulumi-reviewadmin-0.2.01.tgz is another file.",
+    ]);
   });
 });
 
