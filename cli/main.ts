@@ -102,7 +102,11 @@ export async function main(argv: string[], io?: Io): Promise<number> {
     return name === undefined ? 2 : 0;
   }
   if (name === "--version" || name === "-v") {
-    out.out((require("../../package.json") as { version: string }).version);
+    // The version and the build: the commit stamped into dist/, or the checkout's when run from source.
+    const { versionText } = await import("../contract/buildInfo.js");
+    const { ownPackage } = await import("./packageInfo.js");
+    const { toolBuild } = await import("./review/evidence.js");
+    out.out(versionText(ownPackage().version, toolBuild()));
     return 0;
   }
   // `help review verify` is `review verify --help`.

@@ -76,7 +76,8 @@ describe("pulumi-reviewadmin export: the seeded world", () => {
     );
     expect(JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies).toEqual({
       "@pulumi/pulumi": "^3.270.0",
-      "pulumi-reviewadmin": "^0.2.0",
+      // The release that wrote it (a release moves package.json's version: scripts/release/cut.mts).
+      "pulumi-reviewadmin": `^${(JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../package.json"), "utf8")) as { version: string }).version}`,
     });
     // Named after its folder, as `pulumi new` names a project: `--out access` is project access,
     // so docs/gitops.md's stack organization/access/prod (acme/access/prod) fits it.
