@@ -40,26 +40,37 @@ function pulumiJob(file: string): { wf: Workflow; steps: WorkflowStep[]; pulumi:
   return { wf, steps, pulumi: pulumi! };
 }
 
-const PULUMI_FILES = ["preview.yml", "up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
+/** The files whose pulumi/actions step runs the command (preview.yml runs it in a step of its own). */
+const PULUMI_FILES = ["up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
 
 describe("examples/gitops workflows", () => {
   it("every file is linked from docs/gitops.md", () => {
     for (const file of FILES) expect(docs).toContain(`(../examples/gitops/${file})`);
   });
 
-  it("preview.yml: a refreshed preview, commented on every pull request, the summary kept, outputs left out", () => {
-    const w = pulumiJob("preview.yml");
-    expect(Object.keys(w.wf.on)).toEqual(["pull_request"]);
-    expect(w.pulumi.with).toMatchObject({
-      command: "preview",
-      refresh: true,
-      "comment-on-pr": true,
-      "always-include-summary": true,
-      "suppress-outputs": true,
-    });
-    // With --diff the CLI prints the resources' own lines (what changes, person by person) on stderr,
-    // which the action leaves out of the comment: test/engine/gitops.test.ts reads the comment.
-    expect(w.pulumi.with?.diff).toBeUndefined();
+  it("preview.yml: a refreshed preview with the pack, outputs left out, commented without the unchanged resources' lines", () => {
+    const wf = workflow("preview.yml");
+    expect(Object.keys(wf.on)).toEqual(["pull_request"]);
+    const [job] = Object.values(wf.jobs);
+    const at = (pred: (s: WorkflowStep) => boolean) => job!.steps.findIndex(pred);
+    // The action installs the CLI only; the preview runs in a step of its own, into a file.
+    const action = at((s) => !!s.uses?.startsWith("pulumi/actions@"));
+    expect(job!.steps[action]!.with).toBeUndefined();
+    const preview = job!.steps[action + 1]!;
+    expect(preview["working-directory"]).toBe("access");
+    const command = (preview.run ?? "").replace(/\\\n\s*/g, "");
+    for (const flag of ["--refresh", "--suppress-outputs", "--policy-pack node_modules/pulumi-reviewadmin/policy", "--color never"])
+      expect(command).toContain(flag);
+    // With --diff the CLI prints the resources' own lines (what changes, person by person) on stderr.
+    expect(command).not.toContain("--diff");
+    expect(command).toMatch(/\| tee "\$RUNNER_TEMP\/preview\.txt"/);
+    expect(preview.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    // The comment, made from that file: test/engine/gitops.test.ts reads it, at 202 databases.
+    const comment = job!.steps[action + 2]!;
+    expect(comment.run).toContain('"$RUNNER_TEMP/preview.txt"');
+    expect(comment.run).toMatch(/gh pr comment "\$PR" --edit-last --create-if-none --body-file/);
+    expect(comment.env).toEqual({ GH_TOKEN: "${{ github.token }}", PR: "${{ github.event.pull_request.number }}" });
+    expect(job!.steps).toHaveLength(action + 3);
   });
 
   it("up.yml, up-self-managed.yml, expire.yml: a refreshed up that applies everything it can (continue-on-error)", () => {
