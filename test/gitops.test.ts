@@ -42,6 +42,8 @@ function pulumiJob(file: string): { wf: Workflow; steps: WorkflowStep[]; pulumi:
 
 /** The files whose pulumi/actions step runs the command (preview.yml runs it in a step of its own). */
 const PULUMI_FILES = ["up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
+/** The up of a firm exported one project per organization: a matrix over access/<organization>/. */
+const PER_ORGANIZATION = "up-per-organization.yml";
 
 describe("examples/gitops workflows", () => {
   it("every file is linked from docs/gitops.md", () => {
@@ -105,7 +107,7 @@ describe("examples/gitops workflows", () => {
 
   it("every stack name is <org>/access/<stack>: the project `export --out access` writes", () => {
     const names: string[] = [];
-    for (const file of FILES) {
+    for (const file of FILES.filter((f) => f !== PER_ORGANIZATION)) {
       for (const step of stepsOf(workflow(file))) {
         if (step.with?.["stack-name"]) names.push(String(step.with["stack-name"]));
         for (const m of (step.run ?? "").matchAll(/--stack\s+(\S+)/g)) names.push(m[1]!);
@@ -114,6 +116,30 @@ describe("examples/gitops workflows", () => {
     expect(names.length).toBeGreaterThanOrEqual(PULUMI_FILES.length + 2);
     for (const name of names) expect(name).toMatch(/^(acme|organization)\/access\/prod$/);
     expect(docs).toContain("pulumi stack init acme/access/prod");
+  });
+
+  it("up-per-organization.yml: the up of each project `export --per-organization --out access` writes, as a matrix, each with its own key", () => {
+    const w = pulumiJob(PER_ORGANIZATION);
+    const job = Object.values(w.wf.jobs)[0]!;
+    const organizations = job.strategy?.matrix?.organization as string[];
+    // The folders the export writes for the seeded firm (test/cli/exportPerOrganization.test.ts).
+    expect(organizations).toEqual(["northwind-holdings", "northwind-legal", "northwind-compliance", "contoso-llp"]);
+    expect(job.strategy?.["fail-fast"]).toBe(false);
+    // Each organization in its own environment (its key), one run at a time per organization.
+    expect(job.environment).toBe("access-prod-${{ matrix.organization }}");
+    expect(job.concurrency).toEqual({ group: "access-up-${{ matrix.organization }}", "cancel-in-progress": false });
+    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true, "continue-on-error": true, "suppress-outputs": true });
+    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    for (const folder of organizations) {
+      const of = (v: unknown) => String(v).replace(/\$\{\{ matrix\.organization \}\}/g, folder);
+      const workDir = of(w.pulumi.with?.["work-dir"]);
+      expect(workDir).toBe(`access/${folder}`);
+      expect(of(w.steps.find((s) => s.run === "npm ci")?.["working-directory"])).toBe(workDir);
+      // The project part is the name `export --per-organization --out access` gives it: access-<folder>.
+      expect(of(w.pulumi.with?.["stack-name"])).toBe(`acme/access-${folder}/prod`);
+      expect(path.posix.join(workDir, String(w.pulumi.with?.policyPacks))).toBe(`access/${folder}/node_modules/pulumi-reviewadmin/policy`);
+    }
+    expect(docs).toContain("export --per-organization --out access");
   });
 
   it("up-self-managed.yml: a self-managed backend, passphrase secrets, a stack name valid there", () => {
