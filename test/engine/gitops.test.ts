@@ -1,19 +1,19 @@
 /**
  * A firm's month with the GitOps workflow files of examples/gitops/, at firm scale: organization 102
- * with 2,007 members and 202 databases, the emulator at the service's 25 requests/s. Each file is read from its YAML
- * and run as GitHub Actions would run it (test/support/actionsRunner.ts: `run:` steps in bash with
- * the environment the YAML gives, `pulumi/actions@v7` as its source does it through the Automation
- * API), in a repository set up as docs/gitops.md §1 says: `pulumi-reviewadmin export --out
- * access`, the package installed from its release tarball in vendor/, the stack made, its first up
- * adopting everything with 0 writes, all committed. Then, in the order a firm meets them: a pull
- * request changing one person and adding one (its preview comment is the access review: a few
- * lines naming both, whatever the roster's size and the number of databases refreshed; the up
- * writes for them only), the self-managed
- * up, the morning drift check before and after changes made in the web application (a new org admin
- * nobody declared fails it, named with who made them one; the repair up repairs the rest and fails
- * naming them), the pull request accepting them (stored; every job clean after), an expiry day, the
- * monthly review with its pull request, and a reviewer's sign-off (a spreadsheet saved in a
- * continental locale) removing two people, gone after the up.
+ * with 2,007 members and 202 databases, the emulator at the service's 25 requests/s. Each file is
+ * read from its YAML and run as GitHub Actions would run it (test/support/actionsRunner.ts: `run:`
+ * steps in bash with the environment the YAML gives, `pulumi/actions@v7` as its source does it
+ * through the Automation API), in a repository set up as docs/gitops.md §1 says: `pulumi-reviewadmin
+ * export --out access`, the package installed from its release tarball in vendor/, the stack made,
+ * its first up adopting everything with 0 writes, all committed. Then, in the order a firm meets
+ * them: a pull request changing one person and adding one (its preview comment is the access
+ * review: a few lines naming both, whatever the roster's size and the number of databases
+ * refreshed; the up writes for them only), the self-managed up, the morning drift check before and
+ * after changes made in the web application (a new org admin nobody declared fails it, named with
+ * who made them one; the repair up repairs the rest and fails naming them), the pull request
+ * accepting them (stored; every job clean after), an expiry day, the monthly review with its pull
+ * request, and a reviewer's sign-off (a spreadsheet saved in a continental locale) removing two
+ * people, gone after the up.
  *
  * Backends (there is no Pulumi Cloud and no S3 here): a file:// folder stands for both. Pulumi
  * Cloud's stack acme/access/prod runs there as organization/access/prod (a DIY backend refuses any
@@ -229,352 +229,343 @@ function continentalSignoff(decisions: { person: string; scope: string; why: str
   return "\uFEFF" + [header!, ...rows].map((r) => r.map(cell).join(";")).join("\r\n") + "\r\n";
 }
 
-describe(
-  "a firm's month with examples/gitops, at 2,007 members, 202 databases and 25 requests/s, as GitHub Actions runs them",
-  ORDERED,
-  () => {
-    let changed = ""; // the member the first pull request gives AI_ADMIN
-    let leaver = ""; // the member the sign-off removes
+describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/s, as GitHub Actions runs them", ORDERED, () => {
+  let changed = ""; // the member the first pull request gives AI_ADMIN
+  let leaver = ""; // the member the sign-off removes
 
-    it("docs/gitops.md §1: export --out access (project access), the tarball in vendor/, the stack adopted with 0 writes, committed", async () => {
-      await sh(ws, process.execPath, path.join(repoRoot, "dist", "cli", "main.js"), "export", "--out", "access");
-      const access = path.join(ws, "access");
-      expect(fs.readFileSync(path.join(access, "Pulumi.yaml"), "utf8")).toMatch(/^name: access\n/);
-      fs.mkdirSync(path.join(access, "vendor"));
-      const tarball = path.join("vendor", path.basename(packedTarball()));
-      fs.copyFileSync(packedTarball(), path.join(access, tarball));
-      await sh(access, "npm", "install", "--no-audit", "--no-fund", "--prefer-offline", `./${tarball}`);
+  it("docs/gitops.md §1: export --out access (project access), the tarball in vendor/, the stack adopted with 0 writes, committed", async () => {
+    await sh(ws, process.execPath, path.join(repoRoot, "dist", "cli", "main.js"), "export", "--out", "access");
+    const access = path.join(ws, "access");
+    expect(fs.readFileSync(path.join(access, "Pulumi.yaml"), "utf8")).toMatch(/^name: access\n/);
+    fs.mkdirSync(path.join(access, "vendor"));
+    const tarball = path.join("vendor", path.basename(packedTarball()));
+    fs.copyFileSync(packedTarball(), path.join(access, tarball));
+    await sh(access, "npm", "install", "--no-audit", "--no-fund", "--prefer-offline", `./${tarball}`);
 
-      await sh(access, "pulumi", "login", `file://${path.join(root, "state")}`);
-      // The stack of docs/gitops.md on a file backend: its organization must be `organization`.
-      await expect(sh(access, "pulumi", "stack", "init", "acme/access/prod")).rejects.toThrow(/organization name must be 'organization'/);
-      await sh(access, "pulumi", "stack", "init", "organization/access/prod");
-      await sh(access, "pulumi", "config", "set", "reviewadmin:baseUrl", emu.url);
-      emu.traffic.log.reset();
-      expect(await sh(access, "pulumi", "up", "--yes", "--non-interactive")).toMatch(/adopted 2,?008 people already there/);
-      expect(writes()).toEqual({});
-      // The next up, with nothing changed anywhere, sends no request at all (the 2,007-member roster included).
-      emu.traffic.log.reset();
-      await sh(access, "pulumi", "up", "--yes", "--non-interactive", "--expect-no-changes");
-      expect(emu.traffic.log.counters.total).toBe(0);
-      // The roster's large texts are stored deflated, inputs and outputs alike (contract/packed.ts).
-      const roster = (await stackExport()).find((r) => r.type.endsWith(":OrganizationMembers"))!;
-      expect(roster.outputs.members).toMatch(/^deflate:/);
-      expect(roster.inputs.members).toMatch(/^deflate:/);
-      expect(Object.keys((await stackOutputsOf(roster.urn.split("::").pop()!)).members as object).length).toBeGreaterThanOrEqual(2007);
+    await sh(access, "pulumi", "login", `file://${path.join(root, "state")}`);
+    // The stack of docs/gitops.md on a file backend: its organization must be `organization`.
+    await expect(sh(access, "pulumi", "stack", "init", "acme/access/prod")).rejects.toThrow(/organization name must be 'organization'/);
+    await sh(access, "pulumi", "stack", "init", "organization/access/prod");
+    await sh(access, "pulumi", "config", "set", "reviewadmin:baseUrl", emu.url);
+    emu.traffic.log.reset();
+    expect(await sh(access, "pulumi", "up", "--yes", "--non-interactive")).toMatch(/adopted 2,?008 people already there/);
+    expect(writes()).toEqual({});
+    // The next up, with nothing changed anywhere, sends no request at all (the 2,007-member roster included).
+    emu.traffic.log.reset();
+    await sh(access, "pulumi", "up", "--yes", "--non-interactive", "--expect-no-changes");
+    expect(emu.traffic.log.counters.total).toBe(0);
+    // The roster's large texts are stored deflated, inputs and outputs alike (contract/packed.ts).
+    const roster = (await stackExport()).find((r) => r.type.endsWith(":OrganizationMembers"))!;
+    expect(roster.outputs.members).toMatch(/^deflate:/);
+    expect(roster.inputs.members).toMatch(/^deflate:/);
+    expect(Object.keys((await stackOutputsOf(roster.urn.split("::").pop()!)).members as object).length).toBeGreaterThanOrEqual(2007);
 
-      await sh(ws, "git", "init", "-q", "-b", "main");
-      await sh(ws, "git", "add", ".");
-      await sh(ws, "git", "commit", "-qm", "Access of Northwind Legal, as exported");
-      await sh(root, "git", "init", "-q", "--bare", origin);
-      await sh(ws, "git", "remote", "add", "origin", origin);
-      await sh(ws, "git", "push", "-q", "origin", "main");
-      // Committed as the exported README says, so that every job's `npm ci` installs the tarball.
-      const committed = (await sh(ws, "git", "ls-files", "access")).split("\n");
-      expect(committed).toEqual(expect.arrayContaining(["access/package-lock.json", "access/Pulumi.prod.yaml", `access/${tarball}`]));
-    }, 300_000);
+    await sh(ws, "git", "init", "-q", "-b", "main");
+    await sh(ws, "git", "add", ".");
+    await sh(ws, "git", "commit", "-qm", "Access of Northwind Legal, as exported");
+    await sh(root, "git", "init", "-q", "--bare", origin);
+    await sh(ws, "git", "remote", "add", "origin", origin);
+    await sh(ws, "git", "push", "-q", "origin", "main");
+    // Committed as the exported README says, so that every job's `npm ci` installs the tarball.
+    const committed = (await sh(ws, "git", "ls-files", "access")).split("\n");
+    expect(committed).toEqual(expect.arrayContaining(["access/package-lock.json", "access/Pulumi.prod.yaml", `access/${tarball}`]));
+  }, 300_000);
 
-    it("preview.yml on a pull request changing one person and adding one: the comment names both, in a few lines, whatever the roster's size", async () => {
-      await sh(ws, "git", "switch", "-q", "-c", "joan-joins");
-      const text = fs.readFileSync(path.join(ws, "access", "access.ts"), "utf8");
-      const line = /^ {6}\{ email: "([^"]+)",[^\n]*permissions: \[\][^\n]*$/m.exec(text)!;
-      changed = line[1]!;
-      editAccess(line[0], line[0].replace("permissions: []", `permissions: ["AI_ADMIN"]`));
-      editAccess(
-        "    members: [\n",
-        `    members: [\n      { email: "${NEWCOMER}", permissions: ["AI_ADMIN"], expiresOn: "${dayIn(2)}" },\n`,
-      );
-      await commit("Joan joins for the Contoso matter, until it closes; one reviewer gets AI_ADMIN");
-      emu.traffic.log.reset();
-      const run = await runWorkflow("preview.yml", pullRequest());
-      expect(run.ok, transcript(run)).toBe(true);
-      const job = run.jobs.preview!;
-      expect(job.steps.map((s) => [s.name, s.ran])).toEqual([
-        ["actions/checkout@v7", false],
-        ["actions/setup-node@v7", false],
-        ["Run npm ci", true],
-        ["pulumi/actions@v7", false], // install-only: the CLI is on PATH here
-        ["Preview, refreshed against the live service", true],
-        ["Comment the preview on the pull request", true],
-      ]);
-      // The whole preview, in the job's log: the refresh's lines for every database, changed or not.
-      expect(job.steps[4]!.output.match(/DatabaseUsers database-\d+ refresh $/gm)!.length).toBeGreaterThanOrEqual(201);
-      // What the pull request's comment says (gh pr comment, with the job's token): the access review of the change.
-      expect(gh.calls().at(-1)).toEqual(["pr", "comment", "7", "--edit-last", "--create-if-none", "--body-file", expect.any(String)]);
-      expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
-      const comment = gh.bodies().at(-1)!;
-      expect(comment).toMatch(/^#### Access review: `pulumi preview --refresh` of acme\/access\/prod\n/);
-      const lines = comment.split("\n").length;
-      console.info(`firm's month: the pull request's preview comment is ${lines} lines, ${comment.length} characters`);
-      // It grows with the change, not with the firm: no line for the 201 databases the stack declares and nothing changes on.
-      expect(lines).toBeLessThan(100);
-      expect(comment.length).toBeLessThan(10_000);
-      expect(comment).not.toMatch(/database-\d+/);
-      const said = diagnosticsOf(comment);
-      expect(said).toContain("OrganizationMembers of organization 102: 2 people change");
-      expect(said).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
-      expect(said).toContain(`~ ${changed}: no permission → AI_ADMIN`);
-      expect(said.match(/^ {6}[+~-] /gm)).toHaveLength(2); // nobody else
-      expect(comment).toMatch(/~ 1 to update\n +202 unchanged/);
-      expect(comment).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
-      // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
-      const terminal = await sh(
-        path.join(ws, "access"),
-        "pulumi",
-        "preview",
-        "--diff",
-        "--color",
-        "never",
-        "--non-interactive",
-        "--stack",
-        STACK,
-      );
-      const terminalLines = terminal.split("\n").length;
-      console.info(`firm's month: pulumi preview --diff prints ${terminalLines} lines, ${terminal.length} characters`);
-      expect(terminal.length).toBeLessThan(MAX_CHARACTER_COMMENT);
-      expect(terminalLines).toBeLessThan(60);
-      expect(terminal).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
-      expect(terminal).toContain(`~ ${changed}: no permission → AI_ADMIN`);
-      expect(writes()).toEqual({});
+  it("preview.yml on a pull request changing one person and adding one: the comment names both, in a few lines, whatever the roster's size", async () => {
+    await sh(ws, "git", "switch", "-q", "-c", "joan-joins");
+    const text = fs.readFileSync(path.join(ws, "access", "access.ts"), "utf8");
+    const line = /^ {6}\{ email: "([^"]+)",[^\n]*permissions: \[\][^\n]*$/m.exec(text)!;
+    changed = line[1]!;
+    editAccess(line[0], line[0].replace("permissions: []", `permissions: ["AI_ADMIN"]`));
+    editAccess(
+      "    members: [\n",
+      `    members: [\n      { email: "${NEWCOMER}", permissions: ["AI_ADMIN"], expiresOn: "${dayIn(2)}" },\n`,
+    );
+    await commit("Joan joins for the Contoso matter, until it closes; one reviewer gets AI_ADMIN");
+    emu.traffic.log.reset();
+    const run = await runWorkflow("preview.yml", pullRequest());
+    expect(run.ok, transcript(run)).toBe(true);
+    const job = run.jobs.preview!;
+    expect(job.steps.map((s) => [s.name, s.ran])).toEqual([
+      ["actions/checkout@v7", false],
+      ["actions/setup-node@v7", false],
+      ["Run npm ci", true],
+      ["pulumi/actions@v7", false], // install-only: the CLI is on PATH here
+      ["Preview, refreshed against the live service", true],
+      ["Comment the preview on the pull request", true],
+    ]);
+    // The whole preview, in the job's log: the refresh's lines for every database, changed or not.
+    expect(job.steps[4]!.output.match(/DatabaseUsers database-\d+ refresh $/gm)!.length).toBeGreaterThanOrEqual(201);
+    // What the pull request's comment says (gh pr comment, with the job's token): the access review of the change.
+    expect(gh.calls().at(-1)).toEqual(["pr", "comment", "7", "--edit-last", "--create-if-none", "--body-file", expect.any(String)]);
+    expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
+    const comment = gh.bodies().at(-1)!;
+    expect(comment).toMatch(/^#### Access review: `pulumi preview --refresh` of acme\/access\/prod\n/);
+    const lines = comment.split("\n").length;
+    console.info(`firm's month: the pull request's preview comment is ${lines} lines, ${comment.length} characters`);
+    // It grows with the change, not with the firm: no line for the 201 databases the stack declares and nothing changes on.
+    expect(lines).toBeLessThan(100);
+    expect(comment.length).toBeLessThan(10_000);
+    expect(comment).not.toMatch(/database-\d+/);
+    const said = diagnosticsOf(comment);
+    expect(said).toContain("OrganizationMembers of organization 102: 2 people change");
+    expect(said).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
+    expect(said).toContain(`~ ${changed}: no permission → AI_ADMIN`);
+    expect(said.match(/^ {6}[+~-] /gm)).toHaveLength(2); // nobody else
+    expect(comment).toMatch(/~ 1 to update\n +202 unchanged/);
+    expect(comment).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
+    // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
+    const terminal = await sh(
+      path.join(ws, "access"),
+      "pulumi",
+      "preview",
+      "--diff",
+      "--color",
+      "never",
+      "--non-interactive",
+      "--stack",
+      STACK,
+    );
+    const terminalLines = terminal.split("\n").length;
+    console.info(`firm's month: pulumi preview --diff prints ${terminalLines} lines, ${terminal.length} characters`);
+    expect(terminal.length).toBeLessThan(MAX_CHARACTER_COMMENT);
+    expect(terminalLines).toBeLessThan(60);
+    expect(terminal).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
+    expect(terminal).toContain(`~ ${changed}: no permission → AI_ADMIN`);
+    expect(writes()).toEqual({});
 
-      // A pull request from a fork gets no job, and so no secret.
-      const fork = await runWorkflow("preview.yml", pullRequest("mallory/access"));
-      expect(fork.jobs.preview).toMatchObject({ ran: false });
-    });
+    // A pull request from a fork gets no job, and so no secret.
+    const fork = await runWorkflow("preview.yml", pullRequest("mallory/access"));
+    expect(fork.jobs.preview).toMatchObject({ ran: false });
+  });
 
-    it("the policy pack path the files had (access/node_modules/...) fails the same step: the action runs the CLI in work-dir", async () => {
-      const run = await runPulumiAction(
-        {
-          command: "preview",
-          "stack-name": "acme/access/prod",
-          "work-dir": "access",
-          policyPacks: "access/node_modules/pulumi-reviewadmin/policy",
+  it("the policy pack path the files had (access/node_modules/...) fails the same step: the action runs the CLI in work-dir", async () => {
+    const run = await runPulumiAction(
+      {
+        command: "preview",
+        "stack-name": "acme/access/prod",
+        "work-dir": "access",
+        policyPacks: "access/node_modules/pulumi-reviewadmin/policy",
+      },
+      {
+        env: {
+          ...machineTrust(),
+          PATH: process.env.PATH!,
+          HOME: path.join(root, "user-home"),
+          PULUMI_HOME: path.join(root, "user-home", ".pulumi"),
+          PULUMI_SKIP_UPDATE_CHECK: "true",
         },
-        {
-          env: {
-            ...machineTrust(),
-            PATH: process.env.PATH!,
-            HOME: path.join(root, "user-home"),
-            PULUMI_HOME: path.join(root, "user-home", ".pulumi"),
-            PULUMI_SKIP_UPDATE_CHECK: "true",
-          },
-          workspace: ws,
-          github: pullRequest(),
-          backend: new Backend(`file://${path.join(root, "state")}`, PASSPHRASE, "acme"),
-        },
-      );
-      expect(run.failed).toMatch(/failed to load Pulumi policy project located at "access\/node_modules\/pulumi-reviewadmin\/policy"/);
+        workspace: ws,
+        github: pullRequest(),
+        backend: new Backend(`file://${path.join(root, "state")}`, PASSPHRASE, "acme"),
+      },
+    );
+    expect(run.failed).toMatch(/failed to load Pulumi policy project located at "access\/node_modules\/pulumi-reviewadmin\/policy"/);
+  });
+
+  it("up.yml on the merge to main: the pull request's change is applied, writing for those two people only", async () => {
+    await merge("joan-joins");
+    emu.traffic.log.reset();
+    const run = await runWorkflow("up.yml", onMain("push"));
+    expect(run.ok, transcript(run)).toBe(true);
+    const action = actionOf(run.jobs.up!);
+    expect(action.options).toMatchObject({ refresh: true, continueOnError: true, policyPacks: ["node_modules/pulumi-reviewadmin/policy"] });
+    expect(action.log).toContain(`${PACK}|local|node_modules/pulumi-reviewadmin/policy`);
+    expect(writes()).toEqual({ PatchOrganizationUser: 1, PostOrganizationUsers: 1 });
+    expect(permissionsOf(changed)).toEqual(["AI_ADMIN"]);
+    expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).toContain(NEWCOMER);
+    // suppress-outputs: the stack has outputs (notInAccessFile lists emails), and the log does not print them.
+    expect(Object.keys(action.outputs ?? {})).toContain("notInAccessFile");
+    expect(action.stdout).not.toMatch(/^Outputs:/m);
+  });
+
+  it("up-self-managed.yml: the same up on the self-managed backend (s3:// as a folder), passphrase from its secret", async () => {
+    editAccess(`${MARGARET}: ["DB_UPLOAD"]`, `${MARGARET}: ["DB_DELETE", "DB_UPLOAD"]`);
+    await commit("Margaret may delete documents in Northwind v. Contoso");
+    emu.traffic.log.reset();
+    const run = await runWorkflow("up-self-managed.yml", onMain("push"));
+    expect(run.ok, transcript(run)).toBe(true);
+    const job = run.jobs.up!;
+    expect(job.steps.find((s) => s.name.startsWith("aws-actions/configure-aws-credentials@v6"))?.note).toMatch(/file:\/\/ folder/);
+    const action = actionOf(job);
+    expect(action.stackName).toBe("organization/access/prod");
+    expect(job.steps.find((s) => s.action)?.env.PULUMI_CONFIG_PASSPHRASE).toBe(PASSPHRASE);
+    // The state written once, at the end of the run (PULUMI_SKIP_CHECKPOINTS): the run still applies and records the change.
+    expect(job.steps.find((s) => s.action)?.env.PULUMI_SKIP_CHECKPOINTS).toBe("true");
+    expect(writes()).toEqual({ PutDatabaseUser: 1 });
+    expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+  });
+
+  it("drift.yml: passes without drift; after changes in the web application it fails, naming the new org admin and who made them one", async () => {
+    const clean = await runWorkflow("drift.yml", onMain("schedule"));
+    expect(clean.ok, transcript(clean)).toBe(true);
+    expect(clean.jobs.drift!.steps.at(-1)).toMatchObject({ name: "Access expiring this week", ran: true, ok: true });
+
+    // In the web application, Grace (user 1002) makes an outsider an org admin, and someone removes Margaret's grant.
+    await control(emu.url, "POST", "/clock", { advanceMs: 60_000 });
+    const added = await control(emu.url, "POST", `/organizations/${SEEDED.org}/members`, {
+      email: MALLORY,
+      firstName: "Mallory",
+      lastName: "Evil",
+      permissions: ["ORG_ADMIN"],
+      actingUserId: SEEDED.users.parentAdminUser,
     });
+    expect(added.status).toBe(201);
+    expect((await control(emu.url, "DELETE", `/databases/${DB}/users/${MARGARET}`)).status).toBe(204);
+    emu.traffic.log.reset();
+    const drifted = await runWorkflow("drift.yml", onMain("schedule"));
+    expect(drifted.ok).toBe(false);
+    const job = drifted.jobs.drift!;
+    const action = actionOf(job);
+    expect(action.failed).toMatch(
+      /1 person the program does not declare holds privileged access nobody decided about: mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
+    );
+    expect(action.log).not.toMatch(/\n\s+at \S+ \(/); // no stack trace
+    // if: always(): the list of what expires runs after the failed check, logged in by the action.
+    expect(job.steps.at(-1)).toMatchObject({ name: "Access expiring this week", ran: true, ok: true });
+    expect(writes()).toEqual({}); // a preview writes nothing
+  });
 
-    it("up.yml on the merge to main: the pull request's change is applied, writing for those two people only", async () => {
-      await merge("joan-joins");
-      emu.traffic.log.reset();
-      const run = await runWorkflow("up.yml", onMain("push"));
-      expect(run.ok, transcript(run)).toBe(true);
-      const action = actionOf(run.jobs.up!);
-      expect(action.options).toMatchObject({
-        refresh: true,
-        continueOnError: true,
-        policyPacks: ["node_modules/pulumi-reviewadmin/policy"],
-      });
-      expect(action.log).toContain(`${PACK}|local|node_modules/pulumi-reviewadmin/policy`);
-      expect(writes()).toEqual({ PatchOrganizationUser: 1, PostOrganizationUsers: 1 });
-      expect(permissionsOf(changed)).toEqual(["AI_ADMIN"]);
-      expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).toContain(NEWCOMER);
-      // suppress-outputs: the stack has outputs (notInAccessFile lists emails), and the log does not print them.
-      expect(Object.keys(action.outputs ?? {})).toContain("notInAccessFile");
-      expect(action.stdout).not.toMatch(/^Outputs:/m);
-    });
+  it("up.yml, the repair: Margaret's grant is put back, then the job fails naming the org admin nobody decided about", async () => {
+    emu.traffic.log.reset();
+    const run = await runWorkflow("up.yml", event("workflow_dispatch", "refs/heads/main"));
+    expect(run.ok).toBe(false);
+    const action = actionOf(run.jobs.up!);
+    expect(action.failed).toMatch(
+      /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
+    );
+    expect(action.log).not.toMatch(/\n\s+at \S+ \(/);
+    expect(writes()).toEqual({ PutDatabaseUser: 1 });
+    expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
+    expect(permissionsOf(MALLORY)).toEqual(["ORG_ADMIN"]); // additive: left as it is, until someone decides
+  });
 
-    it("up-self-managed.yml: the same up on the self-managed backend (s3:// as a folder), passphrase from its secret", async () => {
-      editAccess(`${MARGARET}: ["DB_UPLOAD"]`, `${MARGARET}: ["DB_DELETE", "DB_UPLOAD"]`);
-      await commit("Margaret may delete documents in Northwind v. Contoso");
-      emu.traffic.log.reset();
-      const run = await runWorkflow("up-self-managed.yml", onMain("push"));
-      expect(run.ok, transcript(run)).toBe(true);
-      const job = run.jobs.up!;
-      expect(job.steps.find((s) => s.name.startsWith("aws-actions/configure-aws-credentials@v6"))?.note).toMatch(/file:\/\/ folder/);
-      const action = actionOf(job);
-      expect(action.stackName).toBe("organization/access/prod");
-      expect(job.steps.find((s) => s.action)?.env.PULUMI_CONFIG_PASSPHRASE).toBe(PASSPHRASE);
-      // The state written once, at the end of the run (PULUMI_SKIP_CHECKPOINTS): the run still applies and records the change.
-      expect(job.steps.find((s) => s.action)?.env.PULUMI_SKIP_CHECKPOINTS).toBe("true");
-      expect(writes()).toEqual({ PutDatabaseUser: 1 });
-      expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-    });
+  it("a pull request accepting the org admin: its preview shows it, the up stores it, and the drift job is clean again", async () => {
+    await sh(ws, "git", "switch", "-q", "-c", "accept-mallory");
+    editAccess(
+      "    knownExceptions: [],",
+      `    knownExceptions: ["${MALLORY}"], // accepted by Ada Lovelace on ${dayIn(0)}: outside counsel for Contoso, until the matter closes`,
+    );
+    await commit("Accept Mallory's org admin role: outside counsel for Contoso");
+    const preview = await runWorkflow("preview.yml", pullRequest());
+    expect(preview.ok, transcript(preview)).toBe(true);
+    expect(diagnosticsOf(gh.bodies().at(-1)!)).toContain(`knownExceptions: + ${MALLORY} (accepted as they are)`);
+    await merge("accept-mallory");
+    emu.traffic.log.reset();
+    const up = await runWorkflow("up.yml", onMain("push"));
+    expect(up.ok, transcript(up)).toBe(true);
+    expect(writes()).toEqual({});
+    expect((await stackOutputsOf("organization-102")).knownExceptions).toEqual([MALLORY]);
+    const drift = await runWorkflow("drift.yml", onMain("schedule"));
+    expect(drift.ok, transcript(drift)).toBe(true);
+    expect(actionOf(drift.jobs.drift!).log).not.toContain(MALLORY);
+  });
 
-    it("drift.yml: passes without drift; after changes in the web application it fails, naming the new org admin and who made them one", async () => {
-      const clean = await runWorkflow("drift.yml", onMain("schedule"));
-      expect(clean.ok, transcript(clean)).toBe(true);
-      expect(clean.jobs.drift!.steps.at(-1)).toMatchObject({ name: "Access expiring this week", ran: true, ok: true });
+  it("expire.yml on an expiry day: Joan's end date has come, and the daily up withdraws her invitation", async () => {
+    const elsewhere = await runWorkflow("expire.yml", event("workflow_dispatch", "refs/heads/feature"));
+    expect(elsewhere.jobs.expire).toMatchObject({ ran: false });
+    await control(emu.url, "POST", "/clock", { advanceDays: 3 });
+    emu.traffic.log.reset();
+    const run = await runWorkflow("expire.yml", onMain("schedule"));
+    expect(run.ok, transcript(run)).toBe(true);
+    expect(actionOf(run.jobs.expire!).options).toMatchObject({ refresh: true, continueOnError: true });
+    expect(writes()).toEqual({ DeleteOrganizationInvitation: 1 });
+    expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).not.toContain(NEWCOMER);
+  });
 
-      // In the web application, Grace (user 1002) makes an outsider an org admin, and someone removes Margaret's grant.
-      await control(emu.url, "POST", "/clock", { advanceMs: 60_000 });
-      const added = await control(emu.url, "POST", `/organizations/${SEEDED.org}/members`, {
-        email: MALLORY,
-        firstName: "Mallory",
-        lastName: "Evil",
-        permissions: ["ORG_ADMIN"],
-        actingUserId: SEEDED.users.parentAdminUser,
-      });
-      expect(added.status).toBe(201);
-      expect((await control(emu.url, "DELETE", `/databases/${DB}/users/${MARGARET}`)).status).toBe(204);
-      emu.traffic.log.reset();
-      const drifted = await runWorkflow("drift.yml", onMain("schedule"));
-      expect(drifted.ok).toBe(false);
-      const job = drifted.jobs.drift!;
-      const action = actionOf(job);
-      expect(action.failed).toMatch(
-        /1 person the program does not declare holds privileged access nobody decided about: mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
-      );
-      expect(action.log).not.toMatch(/\n\s+at \S+ \(/); // no stack trace
-      // if: always(): the list of what expires runs after the failed check, logged in by the action.
-      expect(job.steps.at(-1)).toMatchObject({ name: "Access expiring this week", ran: true, ok: true });
-      expect(writes()).toEqual({}); // a preview writes nothing
-    });
+  it("review.yml: the packet job holds the key and writes the packet; the pull-request job has no key, commits it and opens the pull request", async () => {
+    // The second job runs on a runner of its own: a fresh checkout of main, no node_modules.
+    const fresh = path.join(root, "pr-checkout");
+    await sh(root, "git", "clone", "-q", origin, fresh);
+    const run = await runWorkflow("review.yml", onMain("schedule"), (job) => (job === "packet" ? ws : fresh));
+    expect(run.ok, transcript(run)).toBe(true);
+    const packet = run.jobs.packet!;
+    const pr = run.jobs["pull-request"]!;
 
-    it("up.yml, the repair: Margaret's grant is put back, then the job fails naming the org admin nobody decided about", async () => {
-      emu.traffic.log.reset();
-      const run = await runWorkflow("up.yml", event("workflow_dispatch", "refs/heads/main"));
-      expect(run.ok).toBe(false);
-      const action = actionOf(run.jobs.up!);
-      expect(action.failed).toMatch(
-        /mallory@evil\.example \(ORG_ADMIN; changed at \S+ by Grace Hopper <grace@northwind\.example> \(user 1002\) \(USER_ADDED\)\)/,
-      );
-      expect(action.log).not.toMatch(/\n\s+at \S+ \(/);
-      expect(writes()).toEqual({ PutDatabaseUser: 1 });
-      expect(emu.store.databases.findUser(DB, MARGARET)?.permissions.slice().sort()).toEqual(["DB_DELETE", "DB_UPLOAD"]);
-      expect(permissionsOf(MALLORY)).toEqual(["ORG_ADMIN"]); // additive: left as it is, until someone decides
-    });
+    expect(packet.permissions).toEqual({ contents: "read" });
+    const write = packet.steps.find((s) => s.name === "Write the review packet")!;
+    expect(write.env.REVIEWADMIN_API_KEY).toBe(emu.keys.orgAdmin);
+    for (const f of ["review.md", "review.csv", "review.json", "manifest.json"])
+      expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
+    // The evidence traces: the tool's build (stamped into the tarball's dist/), the access repository's commit, the key.
+    const manifest = JSON.parse(fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"));
+    const built = JSON.parse(fs.readFileSync(path.join(repoRoot, "dist", "build-info.json"), "utf8"));
+    expect(manifest.tool).toMatchObject({ commit: built.commit, from: "stamped at build" });
+    expect(manifest.accessRepository.commit).toBe((await sh(ws, "git", "rev-parse", "HEAD")).trim());
+    expect(manifest.key.actsAs).toBe("Ada Lovelace <ada@northwind.example> (user 1001)");
+    expect(packet.steps.map((s) => s.name)).toContain("Verify the packet");
+    const md = fs.readFileSync(path.join(ws, "access-review", "review.md"), "utf8");
+    expect(md).toContain("margaret@northwind.example");
+    // Judged against the stack's code (read with `pulumi stack export` from the backend) and the firm's domain.
+    expect(md).toMatch(/Judged against the code of [^\n]*organization\/access\/prod/);
+    expect(md).toContain("(firm domains: northwind.example)");
 
-    it("a pull request accepting the org admin: its preview shows it, the up stores it, and the drift job is clean again", async () => {
-      await sh(ws, "git", "switch", "-q", "-c", "accept-mallory");
-      editAccess(
-        "    knownExceptions: [],",
-        `    knownExceptions: ["${MALLORY}"], // accepted by Ada Lovelace on ${dayIn(0)}: outside counsel for Contoso, until the matter closes`,
-      );
-      await commit("Accept Mallory's org admin role: outside counsel for Contoso");
-      const preview = await runWorkflow("preview.yml", pullRequest());
-      expect(preview.ok, transcript(preview)).toBe(true);
-      expect(diagnosticsOf(gh.bodies().at(-1)!)).toContain(`knownExceptions: + ${MALLORY} (accepted as they are)`);
-      await merge("accept-mallory");
-      emu.traffic.log.reset();
-      const up = await runWorkflow("up.yml", onMain("push"));
-      expect(up.ok, transcript(up)).toBe(true);
-      expect(writes()).toEqual({});
-      expect((await stackOutputsOf("organization-102")).knownExceptions).toEqual([MALLORY]);
-      const drift = await runWorkflow("drift.yml", onMain("schedule"));
-      expect(drift.ok, transcript(drift)).toBe(true);
-      expect(actionOf(drift.jobs.drift!).log).not.toContain(MALLORY);
-    });
+    expect(pr.permissions).toEqual({ contents: "write", "pull-requests": "write" });
+    for (const step of pr.steps) {
+      for (const name of ["REVIEWADMIN_API_KEY", "PULUMI_ACCESS_TOKEN", "PULUMI_CONFIG_PASSPHRASE"])
+        expect(step.env[name], `${step.name}: ${name}`).toBeUndefined();
+    }
+    const month = new Date().toISOString().slice(0, 7);
+    const branch = `access-review/${month}`;
+    expect(await sh(origin, "git", "show", `${branch}:access-review/review.md`)).toBe(md);
+    // The manifest is committed with the packet.
+    expect(await sh(origin, "git", "show", `${branch}:access-review/manifest.json`)).toBe(
+      fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"),
+    );
+    expect(
+      gh
+        .calls()
+        .find((c) => c[1] === "create")!
+        .slice(0, 5),
+    ).toEqual(["pr", "create", "--head", branch, "--title"]);
+    expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
+  });
 
-    it("expire.yml on an expiry day: Joan's end date has come, and the daily up withdraws her invitation", async () => {
-      const elsewhere = await runWorkflow("expire.yml", event("workflow_dispatch", "refs/heads/feature"));
-      expect(elsewhere.jobs.expire).toMatchObject({ ran: false });
-      await control(emu.url, "POST", "/clock", { advanceDays: 3 });
-      emu.traffic.log.reset();
-      const run = await runWorkflow("expire.yml", onMain("schedule"));
-      expect(run.ok, transcript(run)).toBe(true);
-      expect(actionOf(run.jobs.expire!).options).toMatchObject({ refresh: true, continueOnError: true });
-      expect(writes()).toEqual({ DeleteOrganizationInvitation: 1 });
-      expect(emu.store.invitations.of(SEEDED.org).map((i) => i.email)).not.toContain(NEWCOMER);
-    });
+  it("the sign-off, saved by a continental spreadsheet, removes two people: the preview shows exactly those two removals, the up takes them away", async () => {
+    const text = fs.readFileSync(path.join(ws, "access", "access.ts"), "utf8");
+    leaver = [...text.matchAll(/^ {6}\{ email: "([^"]+)",[^\n]*permissions: \[\][^\n]*$/gm)].map((m) => m[1]!).find((e) => e !== changed)!;
+    const signoff = path.join(root, "signoff.csv");
+    fs.writeFileSync(
+      signoff,
+      continentalSignoff([
+        { person: leaver, scope: "organization", why: "left the firm" },
+        { person: "margaret@northwind.example", scope: `database ${DB}`, why: "the matter closed" },
+      ]),
+    );
+    await sh(ws, "git", "switch", "-q", "-c", "access-review-signoff");
+    const cli = path.join(repoRoot, "dist", "cli", "main.js");
+    const applied = await sh(
+      ws,
+      process.execPath,
+      cli,
+      "review",
+      "apply-signoff",
+      "--signoff",
+      signoff,
+      "--packet",
+      "access-review",
+      "--access",
+      "access/access.ts",
+    );
+    expect(applied).toContain("2 removed, 0 changed, 0 kept;");
+    await commit("Access review: sign-off");
 
-    it("review.yml: the packet job holds the key and writes the packet; the pull-request job has no key, commits it and opens the pull request", async () => {
-      // The second job runs on a runner of its own: a fresh checkout of main, no node_modules.
-      const fresh = path.join(root, "pr-checkout");
-      await sh(root, "git", "clone", "-q", origin, fresh);
-      const run = await runWorkflow("review.yml", onMain("schedule"), (job) => (job === "packet" ? ws : fresh));
-      expect(run.ok, transcript(run)).toBe(true);
-      const packet = run.jobs.packet!;
-      const pr = run.jobs["pull-request"]!;
+    const preview = await runWorkflow("preview.yml", pullRequest());
+    expect(preview.ok, transcript(preview)).toBe(true);
+    const said = diagnosticsOf(gh.bodies().at(-1)!);
+    const removals = said.match(/^ {6}- .*$/gm) ?? [];
+    expect(removals).toHaveLength(2);
+    expect(removals.join("\n")).toContain(`- ${leaver}: no permission (expired on `);
+    expect(removals.join("\n")).toMatch(new RegExp(`- user ${MARGARET} \\([^)]*\\): DB_DELETE, DB_UPLOAD \\(expired on `));
 
-      expect(packet.permissions).toEqual({ contents: "read" });
-      const write = packet.steps.find((s) => s.name === "Write the review packet")!;
-      expect(write.env.REVIEWADMIN_API_KEY).toBe(emu.keys.orgAdmin);
-      for (const f of ["review.md", "review.csv", "review.json", "manifest.json"])
-        expect(fs.existsSync(path.join(ws, "access-review", f))).toBe(true);
-      // The evidence traces: the tool's build (stamped into the tarball's dist/), the access repository's commit, the key.
-      const manifest = JSON.parse(fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"));
-      const built = JSON.parse(fs.readFileSync(path.join(repoRoot, "dist", "build-info.json"), "utf8"));
-      expect(manifest.tool).toMatchObject({ commit: built.commit, from: "stamped at build" });
-      expect(manifest.accessRepository.commit).toBe((await sh(ws, "git", "rev-parse", "HEAD")).trim());
-      expect(manifest.key.actsAs).toBe("Ada Lovelace <ada@northwind.example> (user 1001)");
-      expect(packet.steps.map((s) => s.name)).toContain("Verify the packet");
-      const md = fs.readFileSync(path.join(ws, "access-review", "review.md"), "utf8");
-      expect(md).toContain("margaret@northwind.example");
-      // Judged against the stack's code (read with `pulumi stack export` from the backend) and the firm's domain.
-      expect(md).toMatch(/Judged against the code of [^\n]*organization\/access\/prod/);
-      expect(md).toContain("(firm domains: northwind.example)");
-
-      expect(pr.permissions).toEqual({ contents: "write", "pull-requests": "write" });
-      for (const step of pr.steps) {
-        for (const name of ["REVIEWADMIN_API_KEY", "PULUMI_ACCESS_TOKEN", "PULUMI_CONFIG_PASSPHRASE"])
-          expect(step.env[name], `${step.name}: ${name}`).toBeUndefined();
-      }
-      const month = new Date().toISOString().slice(0, 7);
-      const branch = `access-review/${month}`;
-      expect(await sh(origin, "git", "show", `${branch}:access-review/review.md`)).toBe(md);
-      // The manifest is committed with the packet.
-      expect(await sh(origin, "git", "show", `${branch}:access-review/manifest.json`)).toBe(
-        fs.readFileSync(path.join(ws, "access-review", "manifest.json"), "utf8"),
-      );
-      const created = gh
-        .record()
-        .split("--\n")
-        .find((c) => c.startsWith("pr\ncreate\n"))!;
-      expect(created.split("\n").slice(0, 5)).toEqual(["pr", "create", "--head", branch, "--title"]);
-      expect(created).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
-    });
-
-    it("the sign-off, saved by a continental spreadsheet, removes two people: the preview shows exactly those two removals, the up takes them away", async () => {
-      const text = fs.readFileSync(path.join(ws, "access", "access.ts"), "utf8");
-      leaver = [...text.matchAll(/^ {6}\{ email: "([^"]+)",[^\n]*permissions: \[\][^\n]*$/gm)]
-        .map((m) => m[1]!)
-        .find((e) => e !== changed)!;
-      const signoff = path.join(root, "signoff.csv");
-      fs.writeFileSync(
-        signoff,
-        continentalSignoff([
-          { person: leaver, scope: "organization", why: "left the firm" },
-          { person: "margaret@northwind.example", scope: `database ${DB}`, why: "the matter closed" },
-        ]),
-      );
-      await sh(ws, "git", "switch", "-q", "-c", "access-review-signoff");
-      const cli = path.join(repoRoot, "dist", "cli", "main.js");
-      const applied = await sh(
-        ws,
-        process.execPath,
-        cli,
-        "review",
-        "apply-signoff",
-        "--signoff",
-        signoff,
-        "--packet",
-        "access-review",
-        "--access",
-        "access/access.ts",
-      );
-      expect(applied).toContain("2 removed, 0 changed, 0 kept;");
-      await commit("Access review: sign-off");
-
-      const preview = await runWorkflow("preview.yml", pullRequest());
-      expect(preview.ok, transcript(preview)).toBe(true);
-      const said = diagnosticsOf(gh.bodies().at(-1)!);
-      const removals = said.match(/^ {6}- .*$/gm) ?? [];
-      expect(removals).toHaveLength(2);
-      expect(removals.join("\n")).toContain(`- ${leaver}: no permission (expired on `);
-      expect(removals.join("\n")).toMatch(new RegExp(`- user ${MARGARET} \\([^)]*\\): DB_DELETE, DB_UPLOAD \\(expired on `));
-
-      await merge("access-review-signoff");
-      emu.traffic.log.reset();
-      const up = await runWorkflow("up.yml", onMain("push"));
-      expect(up.ok, transcript(up)).toBe(true);
-      expect(writes()).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
-      expect(emu.store.members.find(SEEDED.org, emu.store.users.findByEmail(leaver)!.id)).toBeUndefined();
-      expect(emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
-      const drift = await runWorkflow("drift.yml", onMain("schedule"));
-      expect(drift.ok, transcript(drift)).toBe(true);
-    });
-  },
-);
+    await merge("access-review-signoff");
+    emu.traffic.log.reset();
+    const up = await runWorkflow("up.yml", onMain("push"));
+    expect(up.ok, transcript(up)).toBe(true);
+    expect(writes()).toEqual({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 });
+    expect(emu.store.members.find(SEEDED.org, emu.store.users.findByEmail(leaver)!.id)).toBeUndefined();
+    expect(emu.store.databases.findUser(DB, MARGARET)).toBeUndefined();
+    const drift = await runWorkflow("drift.yml", onMain("schedule"));
+    expect(drift.ok, transcript(drift)).toBe(true);
+  });
+});
