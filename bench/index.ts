@@ -6,9 +6,10 @@
  * docs/benchmarks.md quotes. `--enterprise` runs the export benchmark alone on the enterprise world
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
  * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
- * bench/results/roster-steps.json).
+ * bench/results/roster-steps.json); `--only parallel` one stack against one per organization
+ * (bench/parallelStacks.ts, bench/results/parallel-stacks[-quick].json).
  *
- *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review|roster] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review|roster|parallel] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -18,6 +19,14 @@ import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText
 import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { useCli } from "../harness/pulumiCli";
 import { benchRosterSteps, rosterStepsMarkdown, rosterStepsText, type RosterStepsResult } from "./rosterSteps";
+import {
+  benchParallelStacks,
+  PARALLEL_WORLD,
+  parallelStacksMarkdown,
+  parallelStacksText,
+  QUICK_PARALLEL_WORLD,
+  type ParallelStacksResult,
+} from "./parallelStacks";
 import { benchScale } from "./scale";
 import { scaleMarkdown, scaleText } from "./scaleReport";
 import { FULL_WORLD, PROGRAM_VARIANTS, QUICK_WORLD, type ProgramVariant, type ScaleResult } from "./scaleWorld";
@@ -42,7 +51,10 @@ Options:
                        bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise),
                        or roster (the steps of a 28,007-person roster that a no-change run pays, each
                        against its baseline, in fresh processes; no engine, under a minute; results in
-                       bench/results/roster-steps.json unless --out says otherwise)
+                       bench/results/roster-steps.json unless --out says otherwise), or parallel (a firm of
+                       ${PARALLEL_WORLD.organizations} organizations of ${PARALLEL_WORLD.members} members and ${PARALLEL_WORLD.databases} databases x ${PARALLEL_WORLD.usersPerDatabase} users as one stack with one key, against one
+                       stack per organization with its own key, at once and each alone; some 12 minutes
+                       under the engine; results in bench/results/parallel-stacks[-quick].json)
   --out <file>         JSON results file (default bench/results/latest.json, latest-quick.json
                        with --quick); the Markdown tables go beside it with the extension .md
   --variants LIST      the scale benchmark alone, with only these program variants (comma-separated:
@@ -66,7 +78,7 @@ interface Args {
   enterprise: boolean;
   sequential: boolean;
   strict: boolean;
-  only?: "scale" | "upload" | "export" | "review" | "roster";
+  only?: "scale" | "upload" | "export" | "review" | "roster" | "parallel";
   /** scale: the program variants to run (default all). */
   variants?: ProgramVariant[];
   out: string;
@@ -90,8 +102,8 @@ function parseArgs(argv: string[]): Args | "help" {
     else if (a === "--strict") args.strict = true;
     else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
-      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster")
-        throw new UsageError(`--only takes scale, upload, export, review or roster, not '${v}'`);
+      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster" && v !== "parallel")
+        throw new UsageError(`--only takes scale, upload, export, review, roster or parallel, not '${v}'`);
       args.only = v;
     } else if (a === "--variants" || a.startsWith("--variants=")) {
       const vs = value("--variants").split(",");
@@ -113,7 +125,12 @@ function parseArgs(argv: string[]): Args | "help" {
   const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
   // A run of some scale variants only writes a file of its own too.
   const some = args.variants ? `scale-${args.variants.join("-")}${args.quick ? "-quick" : ""}.json` : undefined;
-  const roster = args.only === "roster" ? "roster-steps.json" : undefined;
+  const roster =
+    args.only === "roster"
+      ? "roster-steps.json"
+      : args.only === "parallel"
+        ? `parallel-stacks${args.quick ? "-quick" : ""}.json`
+        : undefined;
   // A quick run never overwrites the full run's results either.
   const whole = args.enterprise ? "enterprise.json" : args.quick ? "latest-quick.json" : "latest.json";
   args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? roster ?? whole);
@@ -153,6 +170,7 @@ async function main(): Promise<number> {
     export?: ExportBenchResult;
     reviewPacket?: ReviewPacketResult;
     rosterSteps?: RosterStepsResult;
+    parallelStacks?: ParallelStacksResult;
   } = {
     startedAt: started.toISOString(),
     quick: args.quick,
@@ -172,6 +190,14 @@ async function main(): Promise<number> {
     "",
   ];
   let goalsMet = true;
+
+  // Opt-in: some 10 minutes under the engine, five stacks at once.
+  if (args.only === "parallel") {
+    const parallel = await benchParallelStacks({ world: args.quick ? QUICK_PARALLEL_WORLD : PARALLEL_WORLD, log });
+    results.parallelStacks = parallel;
+    process.stdout.write(`\n${parallelStacksText(parallel)}\n`);
+    md.push(parallelStacksMarkdown(parallel), "");
+  }
 
   if (args.only === undefined || args.only === "scale") {
     const scale = await benchScale({

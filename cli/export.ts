@@ -14,6 +14,7 @@ import { ownPackage } from "./packageInfo";
 import { renderAccessFile, type ProgramStyle } from "./export/accessFile";
 import { projectFiles } from "./export/projectFiles";
 import { yamlProjectFiles } from "./export/yamlProject";
+import { accessOf, organizationFolders, type OrganizationProject } from "./export/perOrganization";
 import { readAccess, type ExportedAccess, type ExportScope } from "./export/read";
 import { checkOutputFolder, writeProject } from "./export/writeProject";
 import { readWallsForExport, wallsSummary, type ExportedWalls } from "./export/wallsFile";
@@ -94,6 +95,8 @@ export interface ExportSummary {
   seconds: number;
   /** With --walls: the walls declared (resource names) and the file's problems by line. */
   walls?: { file: string; declared: string[]; problems: { line: number; message: string }[] };
+  /** With --per-organization: each organization's project, its folder (under `out`) and its Pulumi project name. */
+  projects?: { id: number; folder: string; project: string }[];
 }
 
 function summaryJson(access: ExportedAccess, out: string, requests: number, wallMs: number): ExportSummary {
@@ -115,7 +118,7 @@ function summaryJson(access: ExportedAccess, out: string, requests: number, wall
 }
 
 /** One paragraph: what was exported, where, at what cost. */
-function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs: number): string {
+function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs: number, projects?: ExportSummary["projects"]): string {
   const orgs = access.organizations;
   const sum = (f: (o: (typeof orgs)[number]) => number) => orgs.reduce((n, o) => n + f(o), 0);
   const invitations = sum((o) => o.invitations.length);
@@ -143,9 +146,13 @@ function summaryOf(access: ExportedAccess, out: string, requests: number, wallMs
       ),
     );
   }
+  const done = `Exported ${parts.join(", ")} to ${out} with ${plural(requests, "API request")} in ${(wallMs / 1000).toFixed(1)} s.`;
+  const next = `npm install <the pulumi-reviewadmin .tgz this command came from> (not by name: the package is not on the npm registry yet), then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`;
+  if (!projects) return [done, `Next: cd ${out} && ${next}`].join("\n");
   return [
-    `Exported ${parts.join(", ")} to ${out} with ${plural(requests, "API request")} in ${(wallMs / 1000).toFixed(1)} s.`,
-    `Next: cd ${out} && npm install <the pulumi-reviewadmin .tgz this command came from> (not by name: the package is not on the npm registry yet), then follow its README.md (pulumi stack init, config, pulumi preview, pulumi up: the first up adopts and writes nothing).`,
+    done,
+    `One project per organization: ${projects.map((p) => `${path.join(out, p.folder)} (organization ${p.id}, project ${p.project})`).join(", ")}.`,
+    `Next, in each: ${next} docs/gitops.md, "One stack per organization", runs them in parallel, each with its organization's key.`,
   ].join("\n");
 }
 
@@ -209,7 +216,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     project: {
       type: "string",
       value: "NAME",
-      help: "Pulumi project name (default: the output folder's name, e.g. access for --out access; when rewriting a project with --force, the name in its Pulumi.yaml)",
+      help: "Pulumi project name (default: the output folder's name, e.g. access for --out access; when rewriting a project with --force, the name in its Pulumi.yaml); with --per-organization, the first part of each project's name",
+    },
+    "per-organization": {
+      type: "boolean",
+      help: "one project per organization, each in a folder of its own under --out named after the organization (access/northwind-legal/), its project named <project>-<folder>; a sub-organization gets its own",
     },
     ...credentialOptions,
     quiet: { type: "boolean", short: "q", help: "no progress lines on stderr" },
@@ -225,6 +236,7 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     "pulumi-reviewadmin export --language yaml --out access-yaml   # a Pulumi YAML project on the provider plugin",
     "pulumi-reviewadmin export --face plugin --out access   # TypeScript on the provider plugin (reviewadmin.plugin.*)",
     "pulumi-reviewadmin export --walls walls.csv --out access   # and the firm's walls from its wall system's CSV",
+    "pulumi-reviewadmin export --per-organization --out access   # access/<organization>/, one stack per organization",
   ],
 
   async run(o, io) {
@@ -262,6 +274,11 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
       throw new UsageError("--walls writes EthicalWall resources into index.ts: leave out --language yaml");
     if (wallsFile !== undefined && !scope.grants)
       throw new UsageError("--walls needs the databases the walls close: leave out --no-grants");
+    const perOrganization = o["per-organization"] === true;
+    if (wallsFile !== undefined && perOrganization)
+      throw new UsageError(
+        "--walls with --per-organization: a wall may close databases of several organizations; export the walls with --org for the organization that owns their databases",
+      );
     const out = (o.out as string | undefined) ?? DEFAULT_OUT;
     checkOutputFolder(out, o.force === true);
     // The other settings (timeouts, attempts, debug log) come from REVIEWADMIN_* as in a program.
@@ -277,29 +294,48 @@ Progress goes to stderr, the summary to stdout. Bad input writes nothing.`,
     const requests = client.stats.requests - sentBefore;
     const walls: ExportedWalls | undefined = wallsFile === undefined ? undefined : readWallsForExport(wallsFile, access);
 
-    const names = { project: project ?? defaultProjectName(out), commandLine: commandLineOf(o, scope, style, project) };
-    const files =
+    /** The files of a project of `part` (all of the access, or one organization's) named `projectName`. */
+    const filesOf = (part: ExportedAccess, projectName: string, commandLine: string): Record<string, string> =>
       language === "yaml"
-        ? yamlProjectFiles(access, { ...style, ...names, versions: versions() })
+        ? yamlProjectFiles(part, { ...style, project: projectName, commandLine, versions: versions() })
         : {
-            ...projectFiles(access, {
+            ...projectFiles(part, {
               ...style,
-              ...names,
+              project: projectName,
+              commandLine,
               face,
               baseUrl: client.baseUrl,
               versions: versions(),
               ...(walls ? { walls } : {}),
             }),
-            "access.ts": renderAccessFile(access, style),
+            "access.ts": renderAccessFile(part, style),
           };
-    writeProject(out, files);
+    let projects: ExportSummary["projects"];
+    if (perOrganization) {
+      const base = project ?? defaultProjectName(out);
+      const folders = organizationFolders(out, access.organizations);
+      projects = [];
+      for (const [i, org] of access.organizations.entries()) {
+        const { folder } = folders[i] as OrganizationProject;
+        const dir = path.join(out, folder);
+        // Re-exporting into a project keeps its name (its stacks are named after it).
+        const existing = fs.existsSync(path.join(dir, "Pulumi.yaml")) ? defaultProjectName(dir) : undefined;
+        const name = existing ?? `${base}-${folder}`;
+        const part = accessOf(access, org);
+        writeProject(dir, filesOf(part, name, commandLineOf(o, part.scope, style, undefined)));
+        projects.push({ id: org.id, folder, project: name });
+      }
+    } else {
+      writeProject(out, filesOf(access, project ?? defaultProjectName(out), commandLineOf(o, scope, style, project)));
+    }
     const wallMs = performance.now() - started;
     const summary = summaryJson(access, path.normalize(out), requests, wallMs);
     if (walls) summary.walls = { file: walls.file, declared: walls.walls.map((w) => w.name), problems: walls.problems };
+    if (projects) summary.projects = projects;
     io.out(
       o.json === true
         ? JSON.stringify(summary, null, 2)
-        : [summaryOf(access, path.normalize(out), requests, wallMs), ...(walls ? [wallsSummary(walls)] : [])].join("\n"),
+        : [summaryOf(access, path.normalize(out), requests, wallMs, projects), ...(walls ? [wallsSummary(walls)] : [])].join("\n"),
     );
     return 0;
   },

@@ -40,26 +40,39 @@ function pulumiJob(file: string): { wf: Workflow; steps: WorkflowStep[]; pulumi:
   return { wf, steps, pulumi: pulumi! };
 }
 
-const PULUMI_FILES = ["preview.yml", "up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
+/** The files whose pulumi/actions step runs the command (preview.yml runs it in a step of its own). */
+const PULUMI_FILES = ["up.yml", "up-self-managed.yml", "drift.yml", "expire.yml"];
+/** The up of a firm exported one project per organization: a matrix over access/<organization>/. */
+const PER_ORGANIZATION = "up-per-organization.yml";
 
 describe("examples/gitops workflows", () => {
   it("every file is linked from docs/gitops.md", () => {
     for (const file of FILES) expect(docs).toContain(`(../examples/gitops/${file})`);
   });
 
-  it("preview.yml: a refreshed preview, commented on every pull request, the summary kept, outputs left out", () => {
-    const w = pulumiJob("preview.yml");
-    expect(Object.keys(w.wf.on)).toEqual(["pull_request"]);
-    expect(w.pulumi.with).toMatchObject({
-      command: "preview",
-      refresh: true,
-      "comment-on-pr": true,
-      "always-include-summary": true,
-      "suppress-outputs": true,
-    });
-    // With --diff the CLI prints the resources' own lines (what changes, person by person) on stderr,
-    // which the action leaves out of the comment: test/engine/gitops.test.ts reads the comment.
-    expect(w.pulumi.with?.diff).toBeUndefined();
+  it("preview.yml: a refreshed preview with the pack, outputs left out, commented without the unchanged resources' lines", () => {
+    const wf = workflow("preview.yml");
+    expect(Object.keys(wf.on)).toEqual(["pull_request"]);
+    const [job] = Object.values(wf.jobs);
+    const at = (pred: (s: WorkflowStep) => boolean) => job!.steps.findIndex(pred);
+    // The action installs the CLI only; the preview runs in a step of its own, into a file.
+    const action = at((s) => !!s.uses?.startsWith("pulumi/actions@"));
+    expect(job!.steps[action]!.with).toBeUndefined();
+    const preview = job!.steps[action + 1]!;
+    expect(preview["working-directory"]).toBe("access");
+    const command = (preview.run ?? "").replace(/\\\n\s*/g, "");
+    for (const flag of ["--refresh", "--suppress-outputs", "--policy-pack node_modules/pulumi-reviewadmin/policy", "--color never"])
+      expect(command).toContain(flag);
+    // With --diff the CLI prints the resources' own lines (what changes, person by person) on stderr.
+    expect(command).not.toContain("--diff");
+    expect(command).toMatch(/\| tee "\$RUNNER_TEMP\/preview\.txt"/);
+    expect(preview.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    // The comment, made from that file: test/engine/gitops.test.ts reads it, at 202 databases.
+    const comment = job!.steps[action + 2]!;
+    expect(comment.run).toContain('"$RUNNER_TEMP/preview.txt"');
+    expect(comment.run).toMatch(/gh pr comment "\$PR" --edit-last --create-if-none --body-file/);
+    expect(comment.env).toEqual({ GH_TOKEN: "${{ github.token }}", PR: "${{ github.event.pull_request.number }}" });
+    expect(job!.steps).toHaveLength(action + 3);
   });
 
   it("up.yml, up-self-managed.yml, expire.yml: a refreshed up that applies everything it can (continue-on-error)", () => {
@@ -94,7 +107,7 @@ describe("examples/gitops workflows", () => {
 
   it("every stack name is <org>/access/<stack>: the project `export --out access` writes", () => {
     const names: string[] = [];
-    for (const file of FILES) {
+    for (const file of FILES.filter((f) => f !== PER_ORGANIZATION)) {
       for (const step of stepsOf(workflow(file))) {
         if (step.with?.["stack-name"]) names.push(String(step.with["stack-name"]));
         for (const m of (step.run ?? "").matchAll(/--stack\s+(\S+)/g)) names.push(m[1]!);
@@ -103,6 +116,30 @@ describe("examples/gitops workflows", () => {
     expect(names.length).toBeGreaterThanOrEqual(PULUMI_FILES.length + 2);
     for (const name of names) expect(name).toMatch(/^(acme|organization)\/access\/prod$/);
     expect(docs).toContain("pulumi stack init acme/access/prod");
+  });
+
+  it("up-per-organization.yml: the up of each project `export --per-organization --out access` writes, as a matrix, each with its own key", () => {
+    const w = pulumiJob(PER_ORGANIZATION);
+    const job = Object.values(w.wf.jobs)[0]!;
+    const organizations = job.strategy?.matrix?.organization as string[];
+    // The folders the export writes for the seeded firm (test/cli/exportPerOrganization.test.ts).
+    expect(organizations).toEqual(["northwind-holdings", "northwind-legal", "northwind-compliance", "contoso-llp"]);
+    expect(job.strategy?.["fail-fast"]).toBe(false);
+    // Each organization in its own environment (its key), one run at a time per organization.
+    expect(job.environment).toBe("access-prod-${{ matrix.organization }}");
+    expect(job.concurrency).toEqual({ group: "access-up-${{ matrix.organization }}", "cancel-in-progress": false });
+    expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true, "continue-on-error": true, "suppress-outputs": true });
+    expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    for (const folder of organizations) {
+      const of = (v: unknown) => String(v).replace(/\$\{\{ matrix\.organization \}\}/g, folder);
+      const workDir = of(w.pulumi.with?.["work-dir"]);
+      expect(workDir).toBe(`access/${folder}`);
+      expect(of(w.steps.find((s) => s.run === "npm ci")?.["working-directory"])).toBe(workDir);
+      // The project part is the name `export --per-organization --out access` gives it: access-<folder>.
+      expect(of(w.pulumi.with?.["stack-name"])).toBe(`acme/access-${folder}/prod`);
+      expect(path.posix.join(workDir, String(w.pulumi.with?.policyPacks))).toBe(`access/${folder}/node_modules/pulumi-reviewadmin/policy`);
+    }
+    expect(docs).toContain("export --per-organization --out access");
   });
 
   it("up-self-managed.yml: a self-managed backend, passphrase secrets, a stack name valid there", () => {

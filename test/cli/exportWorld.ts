@@ -8,11 +8,21 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
+import { SEEDED, type RunningEmulator } from "../../emulator";
 import { useEmulator } from "../support/emulatorHttp";
 import { runCli } from "./runCli";
 
 /** The scope flags that narrow an export the most (`narrow` is the project's name). */
 export const NARROW = ["--org", "102", "--no-grants", "--no-invitations", "--no-identifiers", "--no-retain", "--project", "narrow"];
+
+/**
+ * The seeded world with Ada (the orgAdmin key's user, ORG_ADMIN of 102) made ORG_ADMIN of its three
+ * other organizations too: 101 (the parent), 103 (its other sub-organization) and 104 (unrelated),
+ * so that one key exports a firm of four organizations, parent and children included.
+ */
+export function adaAdministersEveryOrganization(emu: { store: RunningEmulator["store"] }): void {
+  for (const org of [SEEDED.parentOrg, SEEDED.subOrg, SEEDED.otherOrg]) emu.store.members.seed(org, SEEDED.users.orgAdmin, ["ORG_ADMIN"]);
+}
 
 /** Registers the file's hooks; `label` names its temporary folder. */
 export function useExportWorld(label: string) {

@@ -1,25 +1,26 @@
 /**
  * A firm's month with the GitOps workflow files of examples/gitops/, at firm scale: organization 102
- * with 2,007 members, the emulator at the service's 25 requests/s. Each file is read from its YAML
- * and run as GitHub Actions would run it (test/support/actionsRunner.ts: `run:` steps in bash with
- * the environment the YAML gives, `pulumi/actions@v7` as its source does it through the Automation
- * API), in a repository set up as docs/gitops.md §1 says: `pulumi-reviewadmin export --out
- * access`, the package installed from its release tarball in vendor/, the stack made, its first up
- * adopting everything with 0 writes, all committed. Then, in the order a firm meets them: a pull
- * request changing one person and adding one (its preview comment is the access review: a few
- * lines naming both, whatever the roster's size; the up writes for them only), the self-managed
- * up, the morning drift check before and after changes made in the web application (a new org admin
- * nobody declared fails it, named with who made them one; the repair up repairs the rest and fails
- * naming them), the pull request accepting them (stored; every job clean after), an expiry day, the
- * monthly review with its pull request, and a reviewer's sign-off (a spreadsheet saved in a
- * continental locale) removing two people, gone after the up.
+ * with 2,007 members and 202 databases, the emulator at the service's 25 requests/s. Each file is
+ * read from its YAML and run as GitHub Actions would run it (test/support/actionsRunner.ts: `run:`
+ * steps in bash with the environment the YAML gives, `pulumi/actions@v7` as its source does it
+ * through the Automation API), in a repository set up as docs/gitops.md §1 says: `pulumi-reviewadmin
+ * export --out access`, the package installed from its release tarball in vendor/, the stack made,
+ * its first up adopting everything with 0 writes, all committed. Then, in the order a firm meets
+ * them: a pull request changing one person and adding one (its preview comment is the access
+ * review: a few lines naming both, whatever the roster's size and the number of databases
+ * refreshed; the up writes for them only), the self-managed up, the morning drift check before and
+ * after changes made in the web application (a new org admin nobody declared fails it, named with
+ * who made them one; the repair up repairs the rest and fails naming them), the pull request
+ * accepting them (stored; every job clean after), an expiry day, the monthly review with its pull
+ * request, and a reviewer's sign-off (a spreadsheet saved in a continental locale) removing two
+ * people, gone after the up.
  *
  * Backends (there is no Pulumi Cloud and no S3 here): a file:// folder stands for both. Pulumi
  * Cloud's stack acme/access/prod runs there as organization/access/prod (a DIY backend refuses any
  * other organization; the project and stack parts, where the real bug was, stay as written), with a
  * passphrase in place of Pulumi Cloud's own secrets; up-self-managed.yml's `cloud-url: s3://...`
  * becomes the folder. `git push` goes to a bare repository in a temporary folder, and `gh` is a
- * stub on PATH that records its arguments.
+ * stub on PATH that records its arguments and the comments it is given (support/ghStub.ts).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -30,6 +31,7 @@ import { packedTarball, repoRoot, writesIn } from "../../bench/exportedProject";
 import { unpackProps } from "../../contract/packed";
 import { SEEDED, startEmulator, type RunningEmulator } from "../../emulator";
 import { Backend, MAX_CHARACTER_COMMENT, runCommand, runPulumiAction, type GithubContext } from "../support/actionStandIn";
+import { writeGhStub, type GhStub } from "../support/ghStub";
 import { ActionsRunner, machineTrust, type JobRun, type WorkflowRun } from "../support/actionsRunner";
 import { control } from "../support/emulatorHttp";
 import { noEngine, skipWithoutEngine } from "../support/engine";
@@ -58,7 +60,7 @@ let emu: RunningEmulator;
 let root = "";
 let ws = ""; // GITHUB_WORKSPACE: the repository's checkout
 let origin = ""; // the bare repository standing for GitHub's
-let ghRecord = "";
+let gh: GhStub;
 let runner: ActionsRunner;
 const savedEnv: Record<string, string | undefined> = {};
 /** The stack the workflows name (docs/gitops.md): the project `export --out access` writes. */
@@ -150,21 +152,15 @@ beforeAll(async () => {
     savedEnv[name] = process.env[name];
     delete process.env[name];
   }
-  // A firm's size, at the service's rate limit: 2,000 members beside the seeded 7.
-  emu = await startEmulator({ rateLimit: 25, scale: { members: 2000 } });
+  // A firm's size, at the service's rate limit: 2,000 members beside the seeded 7, and 200 (empty)
+  // databases beside the seeded 2 of 102: every refresh reads each one, and the comment must not grow with them.
+  emu = await startEmulator({ rateLimit: 25, scale: { members: 2000, databases: 200 } });
   root = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-gitops-"));
   ws = path.join(root, "repo");
   origin = path.join(root, "origin.git");
   fs.mkdirSync(ws);
-  // `gh` on the runner: a stub that records what it was asked and with which token.
-  const bin = path.join(root, "bin");
-  ghRecord = path.join(root, "gh-calls.txt");
-  fs.mkdirSync(bin);
-  fs.writeFileSync(
-    path.join(bin, "gh"),
-    `#!/usr/bin/env bash\n# A stand-in for the GitHub CLI: records its arguments and its token, one per line.\n{ printf '%s\\n' "$@"; echo "GH_TOKEN=\${GH_TOKEN:-}"; echo "--"; } >> ${JSON.stringify(ghRecord)}\necho "https://github.com/acme/access/pull/8"\n`,
-    { mode: 0o755 },
-  );
+  // `gh` on the runner: a stub that records what it was asked, with which token, and the comments.
+  gh = writeGhStub(path.join(root, "gh"));
   runner = new ActionsRunner({
     secrets: {
       REVIEWADMIN_API_KEY: emu.keys.orgAdmin!,
@@ -179,7 +175,7 @@ beforeAll(async () => {
       AWS_REGION: "eu-west-1",
     },
     backend: new Backend(`file://${path.join(root, "state")}`, PASSPHRASE, "acme"),
-    path: [bin, path.dirname(execPathOf("pulumi"))],
+    path: [gh.bin, path.dirname(execPathOf("pulumi"))],
     artifacts: path.join(root, "artifacts"),
     scratch: path.join(root, "runner"),
     npmCache: npmCache(),
@@ -296,26 +292,30 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
       ["actions/checkout@v7", false],
       ["actions/setup-node@v7", false],
       ["Run npm ci", true],
-      ["pulumi/actions@v7", true],
+      ["pulumi/actions@v7", false], // install-only: the CLI is on PATH here
+      ["Preview, refreshed against the live service", true],
+      ["Comment the preview on the pull request", true],
     ]);
-    const action = actionOf(job);
-    expect(action.stackName).toBe("organization/access/prod");
-    expect(action.options).toMatchObject({ refresh: true, policyPacks: ["node_modules/pulumi-reviewadmin/policy"], suppressOutputs: true });
-    // What the action posts as the pull request's comment: the access review of the change.
-    const comment = action.comment!;
-    expect(comment.heading).toBe("#### :tropical_drink: `preview` on access/acme/access/prod");
-    expect(comment.trimmed).toBe(false);
-    const lines = comment.message.split("\n").length;
-    console.info(`firm's month: the pull request's preview comment is ${lines} lines, ${comment.message.length} characters`);
-    expect(comment.message.length).toBeLessThan(MAX_CHARACTER_COMMENT);
-    expect(lines).toBeLessThan(60);
-    const said = diagnosticsOf(comment.message);
+    // The whole preview, in the job's log: the refresh's lines for every database, changed or not.
+    expect(job.steps[4]!.output.match(/DatabaseUsers database-\d+ refresh $/gm)!.length).toBeGreaterThanOrEqual(201);
+    // What the pull request's comment says (gh pr comment, with the job's token): the access review of the change.
+    expect(gh.calls().at(-1)).toEqual(["pr", "comment", "7", "--edit-last", "--create-if-none", "--body-file", expect.any(String)]);
+    expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
+    const comment = gh.bodies().at(-1)!;
+    expect(comment).toMatch(/^#### Access review: `pulumi preview --refresh` of acme\/access\/prod\n/);
+    const lines = comment.split("\n").length;
+    console.info(`firm's month: the pull request's preview comment is ${lines} lines, ${comment.length} characters`);
+    // It grows with the change, not with the firm: no line for the 201 databases the stack declares and nothing changes on.
+    expect(lines).toBeLessThan(100);
+    expect(comment.length).toBeLessThan(10_000);
+    expect(comment).not.toMatch(/database-\d+/);
+    const said = diagnosticsOf(comment);
     expect(said).toContain("OrganizationMembers of organization 102: 2 people change");
     expect(said).toContain(`+ ${NEWCOMER}: AI_ADMIN, until ${dayIn(2)}`);
     expect(said).toContain(`~ ${changed}: no permission → AI_ADMIN`);
     expect(said.match(/^ {6}[+~-] /gm)).toHaveLength(2); // nobody else
-    expect(comment.message).toMatch(/~ 1 to update/);
-    expect(comment.message).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
+    expect(comment).toMatch(/~ 1 to update\n +202 unchanged/);
+    expect(comment).toMatch(new RegExp(`✅ ${PACK}@v\\S+ \\(local: node_modules/pulumi-reviewadmin/policy\\)`));
     // The same change as a reviewer reads it at a terminal: `pulumi preview --diff` (stdout and stderr, where --diff puts the resources' lines).
     const terminal = await sh(
       path.join(ws, "access"),
@@ -451,9 +451,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     await commit("Accept Mallory's org admin role: outside counsel for Contoso");
     const preview = await runWorkflow("preview.yml", pullRequest());
     expect(preview.ok, transcript(preview)).toBe(true);
-    expect(diagnosticsOf(actionOf(preview.jobs.preview!).comment!.message)).toContain(
-      `knownExceptions: + ${MALLORY} (accepted as they are)`,
-    );
+    expect(diagnosticsOf(gh.bodies().at(-1)!)).toContain(`knownExceptions: + ${MALLORY} (accepted as they are)`);
     await merge("accept-mallory");
     emu.traffic.log.reset();
     const up = await runWorkflow("up.yml", onMain("push"));
@@ -516,9 +514,13 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
     expect(await sh(origin, "git", "show", `${branch}:${packetDir()}/manifest.json`)).toBe(
       fs.readFileSync(path.join(ws, packetDir(), "manifest.json"), "utf8"),
     );
-    const gh = fs.readFileSync(ghRecord, "utf8");
-    expect(gh.split("\n").slice(0, 5)).toEqual(["pr", "create", "--head", branch, "--title"]);
-    expect(gh).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
+    expect(
+      gh
+        .calls()
+        .find((c) => c[1] === "create")!
+        .slice(0, 5),
+    ).toEqual(["pr", "create", "--head", branch, "--title"]);
+    expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
   });
 
   it("the sign-off, saved by a continental spreadsheet, removes two people: the preview shows exactly those two removals, the up takes them away", async () => {
@@ -552,7 +554,7 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
 
     const preview = await runWorkflow("preview.yml", pullRequest());
     expect(preview.ok, transcript(preview)).toBe(true);
-    const said = diagnosticsOf(actionOf(preview.jobs.preview!).comment!.message);
+    const said = diagnosticsOf(gh.bodies().at(-1)!);
     const removals = said.match(/^ {6}- .*$/gm) ?? [];
     expect(removals).toHaveLength(2);
     expect(removals.join("\n")).toContain(`- ${leaver}: no permission (expired on `);

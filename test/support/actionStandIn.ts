@@ -83,10 +83,13 @@ export class Backend {
 
   /**
    * The environment of a step the YAML gives Pulumi Cloud's token: with it, the CLI is logged in
-   * to Pulumi Cloud, so here it gets the folder (PULUMI_BACKEND_URL).
+   * to Pulumi Cloud, so here it gets the folder (PULUMI_BACKEND_URL), and the passphrase standing
+   * for Pulumi Cloud's own encryption of the stack's secrets (as {@link actionEnv} gives it).
    */
   scriptEnv(stepEnv: Record<string, string>, yamlEnv: Record<string, string>): Record<string, string> {
-    return "PULUMI_ACCESS_TOKEN" in yamlEnv ? { ...stepEnv, PULUMI_BACKEND_URL: this.url } : stepEnv;
+    return "PULUMI_ACCESS_TOKEN" in yamlEnv
+      ? { ...stepEnv, PULUMI_BACKEND_URL: this.url, PULUMI_CONFIG_PASSPHRASE: this.passphrase }
+      : stepEnv;
   }
 
   /**

@@ -20,6 +20,9 @@ export interface WorkflowStep {
 export interface WorkflowJob {
   if?: string;
   needs?: string | string[];
+  /** A matrix of jobs (up-per-organization.yml: one per organization). */
+  strategy?: { "fail-fast"?: boolean; "max-parallel"?: number; matrix?: Record<string, unknown> };
+  concurrency?: { group: string; "cancel-in-progress"?: boolean };
   environment?: string;
   permissions?: unknown;
   env?: Record<string, unknown>;
