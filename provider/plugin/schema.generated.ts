@@ -4,7 +4,7 @@
 export const SCHEMA = {
   name: "reviewadmin",
   displayName: "Review platform administration",
-  version: "0.2.0",
+  version: "0.3.0",
   description:
     "Access as code for the administration API of a legal document review platform: organizations, databases, walls and expiring access.",
   keywords: ["category/utility", "kind/native"],
