@@ -24,7 +24,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { WorldSnapshot } from "../emulator";
+import type { LogEntry, WorldSnapshot } from "../emulator";
 import { EngineStack } from "../harness/engineStack";
 import { startEmulatorThread, type EmulatorThread } from "./emulatorThread";
 import { tsc, writesIn } from "./exportedProject";
@@ -34,7 +34,7 @@ import { RunError, type RunResult } from "../harness/runResult";
 import { benchReviewWithStack, benchStateShow, runBin } from "./stackReads";
 import { benchReviewPacket, type ReviewPacketResult } from "./reviewPacket";
 import { benchReviewPreview, COMMENT_LIMIT, type ReviewPreviewResult } from "./reviewPreview";
-import { FULL_WORLD, type ScaleWorld } from "./scaleWorld";
+import { FULL_WORLD, timelineOf, type PhaseResult, type ScaleWorld } from "./scaleWorld";
 import { floorProgram } from "./engineFloor";
 import { ENTERPRISE_WORLD, exportedWorld } from "./exportWorld";
 import { floorRow, RATE, type FloorRow } from "./rateFloors";
@@ -69,6 +69,8 @@ export interface ExportPhase {
   cliPeakRssBytes: number;
   /** Size of the stack's checkpoint after the run, in bytes. */
   checkpointBytes: number;
+  /** Where the wall time went: before the first request, requests, after the last (absent without requests). */
+  timeline?: Timeline;
 }
 
 /** A goal of the issue, and whether it was met. */
@@ -100,6 +102,7 @@ export interface ExportBenchResult {
     byOperation: Record<string, number>;
     throttled: number;
     wallMs: number;
+    timeline?: Timeline;
     accessBytes: number;
     accessLines: number;
   };
@@ -150,6 +153,23 @@ const accessOf = (w: WorldSnapshot) =>
 type Counters = { total: number; byStatus: Record<string, number>; byOperation: Record<string, { total: number }> };
 export const countersOf = async (emu: EmulatorThread) =>
   (await emu.control<{ counters: Counters }>("GET", "/requests?operation=(none)")).counters;
+
+/** A step's wall time split at its first request and its last answer (scaleWorld.ts's timeline). */
+export type Timeline = NonNullable<PhaseResult["timeline"]>;
+
+/**
+ * The counters since the last reset, and the step's timeline from the log: `startedAt` is the
+ * step's start (Date.now()), `wallMs` its length.
+ */
+export async function trafficOf(
+  emu: EmulatorThread,
+  startedAt: number,
+  wallMs: number,
+): Promise<{ counters: Counters; timeline?: Timeline }> {
+  const { counters, log } = await emu.control<{ counters: Counters; log: LogEntry[] }>("GET", "/requests");
+  const timeline = timelineOf(log, counters.total, startedAt, wallMs);
+  return { counters, ...(timeline ? { timeline } : {}) };
+}
 
 /** Requests by operation, sorted by name. */
 function totalsOf(byOperation: Record<string, { total: number }>): Record<string, number> {
@@ -211,10 +231,11 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
     );
     await emu.control("DELETE", "/requests");
     const e0 = performance.now();
+    const exportStarted = Date.now();
     const r = await runBin(["export", "--out", project, "--base-url", emu.url, "--api-key-file", keyFile, "--quiet"]);
     const exportMs = Math.round(performance.now() - e0);
     if (r.code !== 0) throw new Error(`export failed (exit ${r.code}): ${r.stderr.trim()}`);
-    const counters = await countersOf(emu);
+    const { counters, timeline: exportTimeline } = await trafficOf(emu, exportStarted, exportMs);
     const access = fs.readFileSync(path.join(project, "access.ts"), "utf8");
     const exported = {
       requests: counters.total,
@@ -222,6 +243,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       byOperation: totalsOf(counters.byOperation),
       throttled: counters.byStatus["429"] ?? 0,
       wallMs: exportMs,
+      timeline: exportTimeline,
       accessBytes: Buffer.byteLength(access),
       accessLines: access.split("\n").length - 1,
     };
@@ -243,6 +265,7 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       await emu.control("DELETE", "/requests");
       const memory = sampleProcessMemory();
       const p0 = performance.now();
+      const startedAt = Date.now();
       let steps: Record<string, number>;
       try {
         steps = await run();
@@ -252,9 +275,10 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
       }
       const wallMs = Math.round(performance.now() - p0);
       const peaks = memory.stop();
-      const counters = await countersOf(emu);
+      const { counters, timeline } = await trafficOf(emu, startedAt, wallMs);
       const writes = writesIn(counters.byOperation);
       const out: ExportPhase = {
+        timeline,
         requests: counters.total,
         byOperation: totalsOf(counters.byOperation),
         throttled: counters.byStatus["429"] ?? 0,
@@ -380,8 +404,11 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
           : []),
     ].map((g) => ({ ...g, met: g.measured <= g.limit }));
     const floors = [
-      floorRow("export", exported.requests, exported.writeCount, exported.wallMs),
-      floorRow("first up of the export (adopts; Automation API)", firstUp.requests, firstUp.writeCount, firstUp.wallMs),
+      { ...floorRow("export", exported.requests, exported.writeCount, exported.wallMs), timeline: exported.timeline },
+      {
+        ...floorRow("first up of the export (adopts; Automation API)", firstUp.requests, firstUp.writeCount, firstUp.wallMs),
+        timeline: firstUp.timeline,
+      },
       ...(noChangeUpCli
         ? [
             floorRow(
@@ -393,7 +420,14 @@ export async function benchExport(opts: { world?: ExportWorld; log?: (line: stri
             ),
           ]
         : []),
-      ...(refreshCli ? [floorRow("`pulumi refresh` at a shell", refreshCli.requests, refreshCli.writeCount, refreshCli.wallMs)] : []),
+      ...(refreshCli
+        ? [
+            {
+              ...floorRow("`pulumi refresh` at a shell", refreshCli.requests, refreshCli.writeCount, refreshCli.wallMs),
+              timeline: refreshCli.timeline,
+            },
+          ]
+        : []),
       floorRow(
         "`pulumi preview --diff` of one change",
         reviewPreviewRequests,

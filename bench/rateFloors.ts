@@ -26,6 +26,8 @@ export interface FloorRow {
   /** wall - floor ("engine" rows). */
   overMs?: number;
   met: boolean;
+  /** From the emulator's log: before the first request, the requests, after the last answer (ms). */
+  timeline?: { beforeFirstMs: number; requestsMs: number; afterLastMs: number };
 }
 
 /**
@@ -46,9 +48,16 @@ const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The rows as a Markdown table. */
 export function floorsMarkdown(rows: FloorRow[]): string {
+  const timed = rows.some((r) => r.timeline);
+  const split = (r: FloorRow) =>
+    !timed
+      ? ""
+      : r.timeline
+        ? ` ${secs(r.timeline.beforeFirstMs)} / ${secs(r.timeline.requestsMs)} / ${secs(r.timeline.afterLastMs)} |`
+        : " - |";
   return [
-    `| step | requests | writes | wall | floor | wall against floor | goal met |`,
-    "|---|---:|---:|---:|---|---:|---|",
+    `| step | requests | writes | wall | floor | wall against floor | goal met |${timed ? " before the first request / requests / after the last |" : ""}`,
+    `|---|---:|---:|---:|---|---:|---|${timed ? "---:|" : ""}`,
     ...rows.map((r) => {
       const floor = r.floor === "rate" ? `${secs(r.floorMs)} (${r.requests} / ${RATE} per s)` : `${secs(r.floorMs)} (engine's own)`;
       const against =
@@ -58,7 +67,7 @@ export function floorsMarkdown(rows: FloorRow[]): string {
             : `${r.ratio!.toFixed(2)}x`
           : `${r.overMs! >= 0 ? "+" : ""}${(r.overMs! / 1000).toFixed(1)} s`;
       const goal = r.floor === "rate" ? `within ${RATE_RATIO_GOAL}x` : `within ${ENGINE_SLACK_GOAL_MS / 1000} s`;
-      return `| ${r.step} | ${r.requests} | ${r.writes} | ${secs(r.wallMs)} | ${floor} | ${against} | ${r.met ? "yes" : "**no**"} (${goal}) |`;
+      return `| ${r.step} | ${r.requests} | ${r.writes} | ${secs(r.wallMs)} | ${floor} | ${against} | ${r.met ? "yes" : "**no**"} (${goal}) |${split(r)}`;
     }),
   ].join("\n");
 }

@@ -268,7 +268,7 @@ export async function measure(
 }
 
 /** A phase's wall time split at its first request's arrival and its last answer (see PhaseResult.timeline). */
-function timelineOf(entries: LogEntry[], total: number, startedAt: number, wallMs: number): PhaseResult["timeline"] {
+export function timelineOf(entries: LogEntry[], total: number, startedAt: number, wallMs: number): PhaseResult["timeline"] {
   if (!entries.length || entries.length < total) return undefined;
   const first = Math.min(...entries.map((e) => Date.parse(e.time) - e.durationMs)) - startedAt;
   const last = Math.max(...entries.map((e) => Date.parse(e.time))) - startedAt;
