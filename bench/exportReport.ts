@@ -55,7 +55,7 @@ export function exportText(r: ExportBenchResult): string {
   return lines.join("\n");
 }
 
-/** The figures as Markdown, for the README. */
+/** The figures as Markdown, for bench/results/ (docs/benchmarks.md quotes them). */
 export function exportMarkdown(r: ExportBenchResult, title = "Export"): string {
   const w = r.world;
   const out = [
