@@ -7,15 +7,21 @@
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
  * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
  * bench/results/roster-steps.json); `--only parallel` one stack against one per organization
- * (bench/parallelStacks.ts, bench/results/parallel-stacks[-quick].json).
+ * (bench/parallelStacks.ts, bench/results/parallel-stacks[-quick].json). `--enterprise --people N`
+ * runs the export benchmark on a firm of N people in five organizations (exportWorld.ts;
+ * bench/results/enterprise-<N/1000>k.json); `--month` the GitOps month on the enterprise world
+ * (bench/month.ts, bench/results/month.json).
  *
- *   node dist/bench/index.js [--quick | --enterprise] [--only scale|upload|export|review|roster|parallel] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise [--people N] | --month] [--only scale|upload|export|review|roster|parallel] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { inspect } from "node:util";
-import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, exportMarkdown, exportText, type ExportBenchResult } from "./export";
+import { ENTERPRISE_WORLD, EXPORT_WORLD, benchExport, type ExportBenchResult } from "./export";
+import { exportMarkdown, exportText } from "./exportReport";
+import { FIRM_ORGANIZATIONS, firmWorld } from "./exportWorld";
+import { benchMonth, monthMarkdown, type MonthResult } from "./month";
 import { benchReviewPacketAlone, reviewPacketMarkdown, reviewPacketText, reviewStepRow, type ReviewPacketResult } from "./reviewPacket";
 import { useCli } from "../harness/pulumiCli";
 import { benchRosterSteps, rosterStepsMarkdown, rosterStepsText, type RosterStepsResult } from "./rosterSteps";
@@ -45,6 +51,14 @@ Options:
   --enterprise         the export benchmark alone, on the enterprise world: ${ENTERPRISE_WORLD.members} members and
                        ${ENTERPRISE_WORLD.databases} databases x ${ENTERPRISE_WORLD.usersPerDatabase} users (8 to 15 minutes under the engine); results in
                        bench/results/enterprise.json unless --out says otherwise
+  --people N           with --enterprise: a firm of N synthetic people instead (at least 5,000), in
+                       ${FIRM_ORGANIZATIONS} organizations of N/${FIRM_ORGANIZATIONS} (one database of 40 users per 100 people, 5%
+                       of each organization's members in the next one too), one key, one stack: 100000
+                       is issue 57's firm (1,000 databases; about 30 minutes); results in
+                       bench/results/enterprise-<N/1000>k.json unless --out says otherwise
+  --month              the GitOps month of test/engine/gitops.test.ts on the enterprise world, each
+                       step as its workflow's command at a shell (bench/month.ts; about 15 minutes);
+                       results in bench/results/month.json unless --out says otherwise
   --only NAME          run one benchmark only: scale, upload, export, or review (the review packet
                        of the export's world, or the enterprise world's with --enterprise, and
                        review.html in headless Chromium; the export benchmark includes it; results in
@@ -76,9 +90,13 @@ a no-change up and a refresh) under a minute.
 interface Args {
   quick: boolean;
   enterprise: boolean;
+  month: boolean;
   sequential: boolean;
   strict: boolean;
-  only?: "scale" | "upload" | "export" | "review" | "roster" | "parallel";
+  /** The benchmark to run alone ("month": --month). */
+  only?: "scale" | "upload" | "export" | "review" | "roster" | "parallel" | "month";
+  /** --enterprise: a firm of this many people (exportWorld.ts's firmWorld) instead of the enterprise world. */
+  people?: number;
   /** scale: the program variants to run (default all). */
   variants?: ProgramVariant[];
   out: string;
@@ -87,7 +105,7 @@ interface Args {
 const repoRoot = path.resolve(__dirname, "../..");
 
 function parseArgs(argv: string[]): Args | "help" {
-  const args: Args = { quick: false, enterprise: false, sequential: false, strict: false, out: "" };
+  const args: Args = { quick: false, enterprise: false, month: false, sequential: false, strict: false, out: "" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (name: string) => {
@@ -98,9 +116,14 @@ function parseArgs(argv: string[]): Args | "help" {
     if (a === "--help" || a === "-h") return "help";
     else if (a === "--quick") args.quick = true;
     else if (a === "--enterprise") args.enterprise = true;
+    else if (a === "--month") args.month = true;
     else if (a === "--sequential") args.sequential = true;
     else if (a === "--strict") args.strict = true;
-    else if (a === "--only" || a.startsWith("--only=")) {
+    else if (a === "--people" || a.startsWith("--people=")) {
+      const v = value("--people");
+      if (!/^\d+$/.test(v) || Number(v) < 5000) throw new UsageError(`--people takes a whole number of at least 5000, not '${v}'`);
+      args.people = Number(v);
+    } else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
       if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster" && v !== "parallel")
         throw new UsageError(`--only takes scale, upload, export, review, roster or parallel, not '${v}'`);
@@ -114,6 +137,11 @@ function parseArgs(argv: string[]): Args | "help" {
     else throw new UsageError(`unknown option '${a}'`);
   }
   if (args.enterprise && args.quick) throw new UsageError("--enterprise and --quick do not go together");
+  if (args.month && (args.quick || args.enterprise || args.only || args.variants))
+    throw new UsageError("--month runs the month alone, on the enterprise world");
+  if (args.month) args.only = "month";
+  if (args.people !== undefined && !args.enterprise) throw new UsageError("--people goes with --enterprise");
+  if (args.people !== undefined && args.only === "review") throw new UsageError("--people runs the export benchmark only");
   if (args.enterprise && args.only && args.only !== "export" && args.only !== "review")
     throw new UsageError("--enterprise runs the export benchmark (or --only review, the review packet's) only");
   if (args.quick && args.only === "roster") throw new UsageError("--only roster measures 28,007 people: --quick does not go with it");
@@ -132,7 +160,10 @@ function parseArgs(argv: string[]): Args | "help" {
         ? `parallel-stacks${args.quick ? "-quick" : ""}.json`
         : undefined;
   // A quick run never overwrites the full run's results either.
-  const whole = args.enterprise ? "enterprise.json" : args.quick ? "latest-quick.json" : "latest.json";
+  const firm = args.people !== undefined ? `enterprise-${Math.round(args.people / 1000)}k.json` : undefined;
+  const whole = args.month
+    ? "month.json"
+    : (firm ?? (args.enterprise ? "enterprise.json" : args.quick ? "latest-quick.json" : "latest.json"));
   args.out ||= path.join(repoRoot, "bench", "results", review ?? some ?? roster ?? whole);
   return args;
 }
@@ -171,6 +202,7 @@ async function main(): Promise<number> {
     reviewPacket?: ReviewPacketResult;
     rosterSteps?: RosterStepsResult;
     parallelStacks?: ParallelStacksResult;
+    month?: MonthResult;
   } = {
     startedAt: started.toISOString(),
     quick: args.quick,
@@ -184,7 +216,7 @@ async function main(): Promise<number> {
     },
   };
   const md: string[] = [
-    `## Benchmarks${args.quick ? " (quick)" : args.enterprise ? " (enterprise)" : ""}`,
+    `## Benchmarks${args.month ? " (the month)" : args.quick ? " (quick)" : args.people ? ` (a firm of ${args.people.toLocaleString("en-US")} people)` : args.enterprise ? " (enterprise)" : ""}`,
     "",
     `Run ${started.toISOString()} on ${os.cpus().length} CPUs, Node ${process.version}${cli?.found ? `, Pulumi CLI ${cli.version}` : ""}.`,
     "",
@@ -221,11 +253,11 @@ async function main(): Promise<number> {
   }
 
   if (args.only === undefined || args.only === "export") {
-    const world = args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
+    const world = args.people ? firmWorld(args.people) : args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
     const exported = await benchExport({ world, log });
     results.export = exported;
     process.stdout.write(`\n${exportText(exported)}\n`);
-    md.push(exportMarkdown(exported, args.enterprise ? "Enterprise export" : "Export"), "");
+    md.push(exportMarkdown(exported, args.people ? "Firm export" : args.enterprise ? "Enterprise export" : "Export"), "");
     goalsMet &&= exported.allGoalsMet;
   }
 
@@ -259,6 +291,13 @@ async function main(): Promise<number> {
     results.rosterSteps = steps;
     process.stdout.write(`\n${rosterStepsText(steps)}\n`);
     md.push(rosterStepsMarkdown(steps), "");
+  }
+
+  if (args.month) {
+    const month = await benchMonth({ log });
+    results.month = month;
+    md.push(monthMarkdown(month), "");
+    goalsMet &&= month.steps.every((s) => s.asExpected);
   }
 
   results.finishedAt = new Date().toISOString();

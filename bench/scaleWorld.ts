@@ -17,6 +17,10 @@ export interface ScaleWorld {
   databases: number;
   /** People given permissions on each database (the first databases × usersPerDatabase people). */
   usersPerDatabase: number;
+  /** A firm (the export benchmark's --people): members and databases are then each of this many organizations' (emulator/model/firm.ts). */
+  organizations?: number;
+  /** In a firm: members of each organization who are members of the next one too. */
+  sharedMembers?: number;
 }
 
 /** The world of the issue: 2,000 members, 50 databases of 40 users. */
@@ -264,7 +268,7 @@ export async function measure(
 }
 
 /** A phase's wall time split at its first request's arrival and its last answer (see PhaseResult.timeline). */
-function timelineOf(entries: LogEntry[], total: number, startedAt: number, wallMs: number): PhaseResult["timeline"] {
+export function timelineOf(entries: LogEntry[], total: number, startedAt: number, wallMs: number): PhaseResult["timeline"] {
   if (!entries.length || entries.length < total) return undefined;
   const first = Math.min(...entries.map((e) => Date.parse(e.time) - e.durationMs)) - startedAt;
   const last = Math.max(...entries.map((e) => Date.parse(e.time))) - startedAt;

@@ -14,9 +14,14 @@ const Scale = z.object({
   databases: z.number().int().min(0).optional(),
   usersPerDatabase: z.number().int().min(0).optional(),
 });
+/** A reseed may spread the scale over a firm's organizations (model/firm.ts). */
+const ResetScale = Scale.extend({
+  organizations: z.number().int().min(1).optional(),
+  sharedMembers: z.number().int().min(0).optional(),
+});
 
 const Schemas = {
-  reset: z.object({ seed: z.union([z.number().int(), z.literal("empty")]).optional(), scale: Scale.optional() }),
+  reset: z.object({ seed: z.union([z.number().int(), z.literal("empty")]).optional(), scale: ResetScale.optional() }),
   scale: Scale,
   organization: z.object({ name: z.string().min(1), parentOrganizationId: id.optional() }),
   user: z.object({

@@ -38,6 +38,7 @@
  */
 import type { OrganizationPermission } from "../../contract/types";
 import { seedEvents } from "./eventLog";
+import { addSyntheticFirm } from "./firm";
 import type { DatabaseRecord, MembershipRecord } from "./records";
 import type { Store } from "./store";
 
@@ -51,6 +52,14 @@ export interface ScaleOptions {
   databases?: number;
   /** New members holding DB_UPLOAD on each extra database. */
   usersPerDatabase?: number;
+  /**
+   * Spread over a firm of this many organizations (firm.ts: 102, 103, their parent 101, then new
+   * ones), members, databases and usersPerDatabase each organization's; Ada (key orgAdmin) is org
+   * admin of all of them. Default 1: organizationId alone.
+   */
+  organizations?: number;
+  /** With organizations: the first N synthetic members of each organization are members of the next one too. */
+  sharedMembers?: number;
 }
 
 /** Ids of the seeded world, for tests and examples that need to name things. */
@@ -263,9 +272,18 @@ export function seedWorld(store: Store, seed = 1, scale: ScaleOptions = {}): Rec
 
 /** Adds the synthetic members and databases a benchmark asked for. */
 export function applyScale(store: Store, scale: ScaleOptions): void {
-  const orgId = scale.organizationId ?? SEEDED.org;
-  if (scale.members) addSyntheticMembers(store, orgId, scale.members);
-  if (scale.databases) addSyntheticDatabases(store, orgId, scale.databases, scale.usersPerDatabase ?? 0);
+  const add = (orgId: number): number[] => [
+    ...(scale.members ? addSyntheticMembers(store, orgId, scale.members) : []).map((m) => m.userId),
+    ...(scale.databases ? addSyntheticDatabases(store, orgId, scale.databases, scale.usersPerDatabase ?? 0) : []).flatMap((d) =>
+      store.databases.usersOf(d.id).map((u) => u.userId),
+    ),
+  ];
+  const main = scale.organizationId ?? SEEDED.org;
+  // A firm: the main organization, Northwind Compliance, their parent Northwind Holdings, then new ones; Ada administers all.
+  const seeded = [main, ...[SEEDED.subOrg, SEEDED.parentOrg].filter((id) => id !== main)];
+  if ((scale.organizations ?? 1) > 1)
+    addSyntheticFirm(store, { ...scale, organizations: scale.organizations! }, seeded, SEEDED.users.orgAdmin, add);
+  else add(main);
 }
 
 /**

@@ -22,6 +22,38 @@ describe("the emulator's world", () => {
     }
   });
 
+  it("spreads scale over a firm's organizations: each gets its members and databases, some people are in two, one key administers all", async () => {
+    const plain = await startEmulator({ rateLimit: 0 });
+    const firm = await startEmulator({
+      rateLimit: 0,
+      scale: { organizations: 5, members: 30, databases: 2, usersPerDatabase: 3, sharedMembers: 4 },
+    });
+    try {
+      expect(firm.keys).toEqual(plain.keys);
+      const store = firm.store;
+      const orgs = [102, 103, 101, 105, 106];
+      expect(store.organizations.get(105).parentOrganizationId ?? null).toBeNull();
+      expect(store.organizations.get(102).parentOrganizationId).toBe(101);
+      for (const id of orgs) {
+        const before = id > 104 ? 0 : plain.store.members.of(id).length;
+        // 30 members and 2 x 3 database users of its own, 4 of the previous organization's, and Ada (already in 102).
+        expect(store.members.of(id).length, `organization ${id}`).toBe(before + 30 + 2 * 3 + 4 + (id === 102 ? 0 : 1));
+        expect(store.members.find(id, 1001)?.permissions).toContain("ORG_ADMIN");
+        expect(store.databases.of(id).filter((d) => d.name.startsWith("Synthetic matter")).length).toBe(2);
+      }
+      // 104 (Contoso) is not the firm's.
+      expect(store.members.of(104).length).toBe(plain.store.members.of(104).length);
+      const orgsOf = new Map<number, number>();
+      for (const o of orgs) for (const m of store.members.of(o)) orgsOf.set(m.userId, (orgsOf.get(m.userId) ?? 0) + 1);
+      const synthetic = [...orgsOf].filter(([id]) => store.users.get(id).email.startsWith("synthetic-"));
+      expect(synthetic.filter(([, n]) => n === 2).length).toBe(5 * 4);
+      expect(synthetic.length).toBe(5 * (30 + 2 * 3));
+    } finally {
+      await plain.close();
+      await firm.close();
+    }
+  });
+
   it("refuses a state file it did not write, saying so in one line", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-state-"));
     try {
