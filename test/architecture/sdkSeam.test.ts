@@ -8,6 +8,7 @@
  * first, with a message saying what moved, instead of in a user's run.
  */
 import * as fs from "node:fs";
+import * as os from "node:os";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,11 +17,11 @@ const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const fromSdk = createRequire(path.join(sdkRoot, "package.json"));
 const sdkVersion = (JSON.parse(fs.readFileSync(path.join(sdkRoot, "package.json"), "utf8")) as { version: string }).version;
 
-/** What is missing of `names` (dotted paths) on the module `id` loaded from the SDK. */
-function missing(id: string, names: string[]): string[] {
+/** What is missing of `names` (dotted paths) on the module `id` loaded from the SDK (`load`: the SDK's require). */
+function missing(id: string, names: string[], load: NodeJS.Require = fromSdk): string[] {
   let mod: Record<string, unknown>;
   try {
-    mod = fromSdk(id) as Record<string, unknown>;
+    mod = load(id) as Record<string, unknown>;
   } catch (err) {
     return [`${id} does not load (${(err as Error).message.split("\n")[0]})`];
   }
@@ -34,10 +35,11 @@ function missing(id: string, names: string[]): string[] {
 }
 
 /** The getters or setters each message's prototype must have. */
-const methods = (id: string, byMessage: Record<string, string[]>) =>
+const methods = (id: string, byMessage: Record<string, string[]>, load: NodeJS.Require = fromSdk) =>
   missing(
     id,
     Object.entries(byMessage).flatMap(([message, ms]) => ms.map((m) => `${message}.prototype.${m}`)),
+    load,
   );
 
 const why = (problems: string[]) =>
@@ -102,5 +104,28 @@ describe(`the SDK seam (@pulumi/pulumi ${sdkVersion})`, () => {
     ];
     const problems = expected.filter(([, shape]) => !shape.test(source)).map(([what]) => `cmd/dynamic-provider/index.js: ${what}`);
     expect(problems, why(problems)).toEqual([]);
+  });
+
+  it("fails, naming what moved, against a doctored SDK: a getter renamed, a module gone", () => {
+    const doctored = fs.mkdtempSync(path.join(os.tmpdir(), "doctored-sdk-"));
+    try {
+      fs.writeFileSync(path.join(doctored, "package.json"), JSON.stringify({ name: "@pulumi/pulumi", version: "3.999.0" }));
+      fs.mkdirSync(path.join(doctored, "proto"));
+      // CheckRequest's getUrn renamed, as a protobuf regeneration could.
+      fs.writeFileSync(
+        path.join(doctored, "proto", "provider_pb.js"),
+        "class CheckRequest {} CheckRequest.prototype.getResourceUrn = () => ''; CheckRequest.prototype.getOlds = () => null; CheckRequest.prototype.getNews = () => null; exports.CheckRequest = CheckRequest;",
+      );
+      const load = createRequire(path.join(doctored, "package.json"));
+      expect(methods("./proto/provider_pb", { CheckRequest: ["getUrn", "getOlds", "getNews"] }, load)).toEqual([
+        "./proto/provider_pb: CheckRequest.prototype.getUrn",
+      ]);
+      expect(missing("./proto/engine_grpc_pb", ["EngineService"], load)[0]).toMatch(
+        /^\.\/proto\/engine_grpc_pb does not load \(Cannot find module/,
+      );
+      expect(why(["./proto/provider_pb: CheckRequest.prototype.getUrn"])).toContain("is not shaped as this package expects");
+    } finally {
+      fs.rmSync(doctored, { recursive: true, force: true });
+    }
   });
 });
