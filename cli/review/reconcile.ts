@@ -15,6 +15,7 @@
 import deepEqual from "fast-deep-equal";
 import { eventNamesGrant } from "../../contract/grants";
 import type { ActivityEvent } from "../../contract/types";
+import type { ExportedAccess } from "../export/read";
 import { grantOfLine } from "./format";
 import type { CheckedDecision } from "./signoff";
 import type { UpLog, UpStep } from "./upLog";
@@ -56,6 +57,20 @@ export interface ReconcileFacts {
   up?: UpLog;
   /** The reviewed plan's steps by resource URN. */
   plan?: ReadonlyMap<string, string[]>;
+}
+
+/**
+ * The permissions the decision's line holds in what the service answered: null when it holds none
+ * (not a member or invited; no grant on the database), undefined when the key cannot read it.
+ */
+export function heldNow(d: CheckedDecision, access: ExportedAccess): string[] | null | undefined {
+  const org = access.organizations.find((o) => o.id === d.organizationId);
+  const db = /^database (\d+)$/.exec(d.line.scope)?.[1];
+  if (!org) return undefined;
+  if (db === undefined)
+    return (org.members.find((m) => m.email === d.email) ?? org.invitations.find((i) => i.email === d.email))?.permissions ?? null;
+  if (org.skippedDatabases.some((s) => s.id === Number(db))) return undefined;
+  return org.databases.find((x) => x.id === Number(db))?.grants.find((g) => g.userId === d.userId)?.permissions ?? null;
 }
 
 const sorted = (list: readonly string[]) => [...list].sort();

@@ -12,9 +12,8 @@ import { credentialOptions, credentials } from "../credentials";
 import { readAccess, type ExportedAccess } from "../export/read";
 import { readLog } from "./events";
 import { addToPacket, serviceSecond, sha256 } from "./manifest";
-import { reconcileDecision, type Reconciled } from "./reconcile";
+import { heldNow, reconcileDecision, type Reconciled } from "./reconcile";
 import { readOptionFile, readSignedPacket } from "./readPacket";
-import { heldNow } from "./remediationCommand";
 import { readUpLog, type UpLog } from "./upLog";
 
 /** The file reconcile adds to the packet. */

@@ -10,6 +10,7 @@ import { credentialOptions, credentials } from "../credentials";
 import { readAccess, type ExportedAccess } from "../export/read";
 import { addToPacket, serviceSecond } from "./manifest";
 import { readSignedPacket } from "./readPacket";
+import { heldNow } from "./reconcile";
 import type { CheckedDecision } from "./signoff";
 
 /** The file verify-remediation adds to the packet. */
@@ -26,20 +27,6 @@ export interface RemovalChecked {
   holds?: string[];
   /** The service's clock when the read confirmed it (gone only). */
   confirmedAt?: string;
-}
-
-/**
- * The permissions the decision's line holds in what the service answered: null when it holds none
- * (not a member or invited; no grant on the database), undefined when the key cannot read it.
- */
-export function heldNow(d: CheckedDecision, access: ExportedAccess): string[] | null | undefined {
-  const org = access.organizations.find((o) => o.id === d.organizationId);
-  const db = /^database (\d+)$/.exec(d.line.scope)?.[1];
-  if (!org) return undefined;
-  if (db === undefined)
-    return (org.members.find((m) => m.email === d.email) ?? org.invitations.find((i) => i.email === d.email))?.permissions ?? null;
-  if (org.skippedDatabases.some((s) => s.id === Number(db))) return undefined;
-  return org.databases.find((x) => x.id === Number(db))?.grants.find((g) => g.userId === d.userId)?.permissions ?? null;
 }
 
 /** Whether the line the removal decided is still in what the service answered. */

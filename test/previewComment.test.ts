@@ -10,10 +10,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../bench/exportedProject";
-import { runCommand } from "../support/actionStandIn";
-import { writeGhStub } from "../support/ghStub";
-import { readWorkflow } from "../support/workflowFile";
+import { repoRoot } from "../bench/exportedProject";
+import { runCommand } from "./support/actionStandIn";
+import { writeGhStub } from "./support/ghStub";
+import { readWorkflow } from "./support/workflowFile";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-preview-comment-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
