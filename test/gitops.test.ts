@@ -58,7 +58,11 @@ describe("examples/gitops workflows", () => {
     // The action installs the CLI only; the preview runs in a step of its own, into a file.
     const action = at((s) => !!s.uses?.startsWith("pulumi/actions@"));
     expect(job!.steps[action]!.with).toBeUndefined();
-    const preview = job!.steps[action + 1]!;
+    // access.ts type-checked once, before the preview, which then only transpiles it.
+    const check = job!.steps[action + 1]!;
+    expect(check).toMatchObject({ run: "npx tsc --noEmit", "working-directory": "access" });
+    const preview = job!.steps[action + 2]!;
+    expect(preview.env?.PULUMI_NODEJS_TRANSPILE_ONLY).toBe("true");
     expect(preview["working-directory"]).toBe("access");
     const command = (preview.run ?? "").replace(/\\\n\s*/g, "");
     for (const flag of ["--refresh", "--suppress-outputs", "--policy-pack node_modules/pulumi-reviewadmin/policy", "--color never"])
@@ -68,11 +72,11 @@ describe("examples/gitops workflows", () => {
     expect(command).toMatch(/\| tee "\$RUNNER_TEMP\/preview\.txt"/);
     expect(preview.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
     // The comment, made from that file: test/engine/gitops.test.ts reads it, at 202 databases.
-    const comment = job!.steps[action + 2]!;
+    const comment = job!.steps[action + 3]!;
     expect(comment.run).toContain('"$RUNNER_TEMP/preview.txt"');
     expect(comment.run).toMatch(/gh pr comment "\$PR" --edit-last --create-if-none --body-file/);
     expect(comment.env).toEqual({ GH_TOKEN: "${{ github.token }}", PR: "${{ github.event.pull_request.number }}" });
-    expect(job!.steps).toHaveLength(action + 3);
+    expect(job!.steps).toHaveLength(action + 4);
   });
 
   it("up.yml, up-self-managed.yml, expire.yml: a refreshed up that applies everything it can (continue-on-error)", () => {
@@ -130,6 +134,7 @@ describe("examples/gitops workflows", () => {
     expect(job.concurrency).toEqual({ group: "access-up-${{ matrix.organization }}", "cancel-in-progress": false });
     expect(w.pulumi.with).toMatchObject({ command: "up", refresh: true, "continue-on-error": true, "suppress-outputs": true });
     expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    expect(w.pulumi.env?.PULUMI_NODEJS_TRANSPILE_ONLY).toBe("true");
     for (const folder of organizations) {
       const of = (v: unknown) => String(v).replace(/\$\{\{ matrix\.organization \}\}/g, folder);
       const workDir = of(w.pulumi.with?.["work-dir"]);
@@ -158,6 +163,8 @@ describe("examples/gitops workflows", () => {
     expect(at((s) => s.run === "npm ci")).toBeGreaterThan(at((s) => !!s.uses?.startsWith("actions/setup-node@")));
     expect(at((s) => s === w.pulumi)).toBeGreaterThan(at((s) => s.run === "npm ci"));
     expect(w.pulumi.env?.REVIEWADMIN_API_KEY).toBe("${{ secrets.REVIEWADMIN_API_KEY }}");
+    // Type-checked by the pull request's preview: the runs after the merge only transpile access.ts.
+    expect(w.pulumi.env?.PULUMI_NODEJS_TRANSPILE_ONLY).toBe("true");
   });
 
   it("every action is at its current major (each runs on node24)", () => {

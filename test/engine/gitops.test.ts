@@ -293,11 +293,12 @@ describe("a firm's month with examples/gitops, at 2,007 members and 25 requests/
       ["actions/setup-node@v7", false],
       ["Run npm ci", true],
       ["pulumi/actions@v7", false], // install-only: the CLI is on PATH here
+      ["Type-check access.ts", true],
       ["Preview, refreshed against the live service", true],
       ["Comment the preview on the pull request", true],
     ]);
     // The whole preview, in the job's log: the refresh's lines for every database, changed or not.
-    expect(job.steps[4]!.output.match(/DatabaseUsers database-\d+ refresh $/gm)!.length).toBeGreaterThanOrEqual(201);
+    expect(job.steps[5]!.output.match(/DatabaseUsers database-\d+ refresh $/gm)!.length).toBeGreaterThanOrEqual(201);
     // What the pull request's comment says (gh pr comment, with the job's token): the access review of the change.
     expect(gh.calls().at(-1)).toEqual(["pr", "comment", "7", "--edit-last", "--create-if-none", "--body-file", expect.any(String)]);
     expect(gh.record()).toContain(`GH_TOKEN=${GITHUB_TOKEN}`);
