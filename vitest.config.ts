@@ -25,6 +25,7 @@ const tests = (folder: string) => `test/${folder}/**/*.test.ts`;
 const unit = {
   folders: ["access", "architecture", "contract", "custodians", "policy"],
   elsewhere: [
+    "test/cpuProfiles.test.ts",
     "test/gitops.test.ts",
     "test/settings.test.ts",
     "test/tiers.test.ts",

@@ -33,6 +33,7 @@ import {
   QUICK_PARALLEL_WORLD,
   type ParallelStacksResult,
 } from "./parallelStacks";
+import { benchProfile, profileMarkdown, type ProfileResult } from "./profile";
 import { benchScale } from "./scale";
 import { scaleMarkdown, scaleText } from "./scaleReport";
 import { FULL_WORLD, PROGRAM_VARIANTS, QUICK_WORLD, type ProgramVariant, type ScaleResult } from "./scaleWorld";
@@ -68,7 +69,11 @@ Options:
                        bench/results/roster-steps.json unless --out says otherwise), or parallel (a firm of
                        ${PARALLEL_WORLD.organizations} organizations of ${PARALLEL_WORLD.members} members and ${PARALLEL_WORLD.databases} databases x ${PARALLEL_WORLD.usersPerDatabase} users as one stack with one key, against one
                        stack per organization with its own key, at once and each alone; some 12 minutes
-                       under the engine; results in bench/results/parallel-stacks[-quick].json)
+                       under the engine; results in bench/results/parallel-stacks[-quick].json), or
+                       profile (where the exported program's engine steps spend their time: the
+                       engine's CPU profile and every Node.js process's, by whose code; the enterprise
+                       world, or a firm with --enterprise --people N; needs Go to read the engine's
+                       profile; results in bench/results/profile-<N/1000>k.json)
   --out <file>         JSON results file (default bench/results/latest.json, latest-quick.json
                        with --quick); the Markdown tables go beside it with the extension .md
   --variants LIST      the scale benchmark alone, with only these program variants (comma-separated:
@@ -94,7 +99,7 @@ interface Args {
   sequential: boolean;
   strict: boolean;
   /** The benchmark to run alone ("month": --month). */
-  only?: "scale" | "upload" | "export" | "review" | "roster" | "parallel" | "month";
+  only?: "scale" | "upload" | "export" | "review" | "roster" | "parallel" | "profile" | "month";
   /** --enterprise: a firm of this many people (exportWorld.ts's firmWorld) instead of the enterprise world. */
   people?: number;
   /** scale: the program variants to run (default all). */
@@ -125,8 +130,8 @@ function parseArgs(argv: string[]): Args | "help" {
       args.people = Number(v);
     } else if (a === "--only" || a.startsWith("--only=")) {
       const v = value("--only");
-      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster" && v !== "parallel")
-        throw new UsageError(`--only takes scale, upload, export, review, roster or parallel, not '${v}'`);
+      if (v !== "scale" && v !== "upload" && v !== "export" && v !== "review" && v !== "roster" && v !== "parallel" && v !== "profile")
+        throw new UsageError(`--only takes scale, upload, export, review, roster, parallel or profile, not '${v}'`);
       args.only = v;
     } else if (a === "--variants" || a.startsWith("--variants=")) {
       const vs = value("--variants").split(",");
@@ -141,9 +146,12 @@ function parseArgs(argv: string[]): Args | "help" {
     throw new UsageError("--month runs the month alone, on the enterprise world");
   if (args.month) args.only = "month";
   if (args.people !== undefined && !args.enterprise) throw new UsageError("--people goes with --enterprise");
-  if (args.people !== undefined && args.only === "review") throw new UsageError("--people runs the export benchmark only");
-  if (args.enterprise && args.only && args.only !== "export" && args.only !== "review")
-    throw new UsageError("--enterprise runs the export benchmark (or --only review, the review packet's) only");
+  if (args.people !== undefined && args.only === "review")
+    throw new UsageError("--people runs the export benchmark (or --only profile) only");
+  if (args.enterprise && args.only && args.only !== "export" && args.only !== "review" && args.only !== "profile")
+    throw new UsageError("--enterprise runs the export benchmark (or --only review or --only profile) only");
+  if (args.only === "profile" && args.quick)
+    throw new UsageError("--only profile runs on the enterprise world or a firm (--enterprise --people N)");
   if (args.quick && args.only === "roster") throw new UsageError("--only roster measures 28,007 people: --quick does not go with it");
   if (args.enterprise) args.only ??= "export";
   // Program variants are the scale benchmark's: naming some runs it alone, into a file of its own.
@@ -158,7 +166,9 @@ function parseArgs(argv: string[]): Args | "help" {
       ? "roster-steps.json"
       : args.only === "parallel"
         ? `parallel-stacks${args.quick ? "-quick" : ""}.json`
-        : undefined;
+        : args.only === "profile"
+          ? `profile-${args.people !== undefined ? Math.round(args.people / 1000) : 28}k.json`
+          : undefined;
   // A quick run never overwrites the full run's results either.
   const firm = args.people !== undefined ? `enterprise-${Math.round(args.people / 1000)}k.json` : undefined;
   const whole = args.month
@@ -202,6 +212,7 @@ async function main(): Promise<number> {
     reviewPacket?: ReviewPacketResult;
     rosterSteps?: RosterStepsResult;
     parallelStacks?: ParallelStacksResult;
+    profile?: ProfileResult;
     month?: MonthResult;
   } = {
     startedAt: started.toISOString(),
@@ -224,6 +235,14 @@ async function main(): Promise<number> {
   let goalsMet = true;
 
   // Opt-in: some 10 minutes under the engine, five stacks at once.
+  if (args.only === "profile") {
+    const profile = await benchProfile({ world: args.people ? firmWorld(args.people) : ENTERPRISE_WORLD, log });
+    results.profile = profile;
+    const table = profileMarkdown(profile);
+    process.stdout.write(`\n${table}\n`);
+    md.push(table, "");
+  }
+
   if (args.only === "parallel") {
     const parallel = await benchParallelStacks({ world: args.quick ? QUICK_PARALLEL_WORLD : PARALLEL_WORLD, log });
     results.parallelStacks = parallel;
