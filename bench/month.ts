@@ -20,6 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parse } from "csv-parse/sync";
+import { parse as parseYaml } from "yaml";
 import { SEEDED } from "../emulator";
 import { EngineStack } from "../harness/engineStack";
 import { runAsync } from "../harness/runAsync";
@@ -78,7 +79,8 @@ const MARGARET = SEEDED.users.multiOrgMember;
 const DB = SEEDED.databases.open;
 const ORG = SEEDED.org;
 const DAY = 86_400_000;
-const COMMENT_LIMIT = 64_000;
+/** preview.yml's step that posts the comment. */
+const COMMENT_STEP = "Comment the preview on the pull request";
 const common = ["--non-interactive", "--color", "never", "--stack", STACK];
 /** preview.yml: refresh, policy pack, suppress-outputs; no diff. */
 const PR_PREVIEW = ["preview", "--refresh", "--policy-pack", PACK, "--suppress-outputs", ...common];
@@ -95,6 +97,10 @@ const UP = [
   "--suppress-outputs",
   ...common,
 ];
+/** preview.yml's type-check, before its preview. */
+const TYPE_CHECK = ["tsc", "--noEmit"];
+/** What the workflows' pulumi steps set beside the key (access.ts type-checked once, by preview.yml). */
+const WORKFLOW_ENV = { PULUMI_NODEJS_TRANSPILE_ONLY: "true" };
 /** drift.yml: a refreshed preview that fails on any change. */
 const DRIFT = ["preview", "--refresh", "--expect-no-changes", "--diff", "--policy-pack", PACK, "--suppress-outputs", ...common];
 
@@ -128,14 +134,16 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
       cmd: string,
       args: string[],
       expect: { exit: "ok" | "fails"; writes: Record<string, number> },
-      opts: { cwd?: string; comment?: string[] } = {},
+      opts: { cwd?: string; comment?: string[]; atTerminal?: boolean } = {},
     ): Promise<MonthStep> => {
       log(`month: ${name}...`);
       await emu.control("DELETE", "/requests");
       const memory = sampleProcessMemory();
       const s0 = performance.now();
       const startedAt = Date.now();
-      const r = await runAsync(cmd, args, { cwd: opts.cwd ?? access, env });
+      // The workflows' pulumi steps transpile access.ts only (preview.yml type-checks it once);
+      // the onboarding's first up is a person's at a terminal.
+      const r = await runAsync(cmd, args, { cwd: opts.cwd ?? access, env: opts.atTerminal ? env : { ...env, ...WORKFLOW_ENV } });
       const wallMs = Math.round(performance.now() - s0);
       const peaks = memory.stop();
       const { counters, timeline } = await trafficOf(emu, startedAt, wallMs);
@@ -160,7 +168,7 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
         cliPeakRssBytes: peaks.cli,
         pluginPeakRssBytes: peaks.plugin,
         ...(cmd === "pulumi" && (args[0] === "up" || args[0] === "preview") ? { engineKind: args[0] } : {}),
-        ...(opts.comment ? { comment: commentOf(r.stdout, opts.comment) } : {}),
+        ...(opts.comment ? { comment: await commentOf(r.stdout, opts.comment) } : {}),
       };
       steps.push(out);
       log(
@@ -198,7 +206,7 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
       const r = await pulumi(args);
       if (r.code !== 0) throw new Error(`month: pulumi ${args.join(" ")} failed: ${r.stderr}`);
     }
-    await step("onboarding: first `pulumi up` (adopts everything)", "pulumi", ["up", "--yes", ...common], ok());
+    await step("onboarding: first `pulumi up` (adopts everything)", "pulumi", ["up", "--yes", ...common], ok(), { atTerminal: true });
 
     // preview.yml on a pull request: one member gets AI_ADMIN, one person joins until an end date.
     const changed = /^ {6}\{ email: "([^"]+)",[^\n]*permissions: \[\][^\n]*$/m.exec(
@@ -207,6 +215,7 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
     edit(changed[0], (l) => l.replace("permissions: []", `permissions: ["AI_ADMIN"]`));
     const until = await dayIn(2);
     edit("    members: [\n", (l) => `${l}      { email: "${NEWCOMER}", permissions: ["AI_ADMIN"], expiresOn: "${until}" },\n`);
+    await step("a pull request's type-check (preview.yml: `npx tsc --noEmit`)", "npx", TYPE_CHECK, ok());
     await step("a pull request's preview (preview.yml: one member gets AI_ADMIN, one joins)", "pulumi", PR_PREVIEW, ok(), {
       comment: [NEWCOMER, changed[1]!],
     });
@@ -233,6 +242,7 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
 
     // A pull request accepting the org admin: its preview, the up that stores it, the drift job clean again.
     edit("    knownExceptions: [],", () => `    knownExceptions: ["${MALLORY}"], // accepted: outside counsel for Contoso`);
+    await step("a pull request accepting the exception: its type-check", "npx", TYPE_CHECK, ok());
     await step("a pull request accepting the exception: its preview", "pulumi", PR_PREVIEW, ok(), { comment: [MALLORY] });
     await step("its merge's up (stores the exception, writes nothing)", "pulumi", UP, ok());
     await step("drift job, clean again", "pulumi", DRIFT, ok());
@@ -266,6 +276,7 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
     fs.writeFileSync(signoff, signoffCsv(path.join(ws, "access-review", "review.csv"), leaver));
     const applyArgs = ["review", "apply-signoff", "--signoff", signoff, "--packet", "access-review", "--access", "access/access.ts"];
     await step("the sign-off applied (`review apply-signoff`, offline)", reviewBin, applyArgs, ok(), { cwd: ws });
+    await step("the sign-off's pull request: its type-check", "npx", TYPE_CHECK, ok());
     await step("the sign-off's pull request: its preview", "pulumi", PR_PREVIEW, ok(), { comment: [leaver] });
     await step("its merge's up (two people removed)", "pulumi", UP, ok({ DeleteOrganizationUser: 1, DeleteDatabaseUser: 1 }));
     await step("drift job after the sign-off", "pulumi", DRIFT, ok());
@@ -283,8 +294,8 @@ export async function benchMonth(opts: { world?: ScaleWorld; log?: (line: string
       engineFloor,
       floors,
       notes: [
-        `Pulumi CLI ${pulumiVersion() ?? ""}, a file:// backend; the emulator in a worker thread and every client at ${RATE} requests/s. Each step is the command its workflow's pulumi/actions step runs, as \`pulumi\` at a shell (the action's inputs as the CLI's flags; an up with --yes --skip-preview, as the Automation API runs it), not through the GitHub Actions stand-in of test/engine/gitops.test.ts; \`npm ci\`, git and \`gh\` are left out. The program is the exported TypeScript (access.ts, index.ts), run by the CLI as the workflows run it: no tsc step of ours.`,
-        `The comment: the preview's standard output as pulumi/actions would post it (ANSI codes stripped), measured before the action's cut at ${COMMENT_LIMIT.toLocaleString("en-US")} characters ("cut" says whether it would be cut). It is examples/gitops/preview.yml as on main when this ran (refresh, no --diff); a change to that file or to what a refresh prints changes it.`,
+        `Pulumi CLI ${pulumiVersion() ?? ""}, a file:// backend; the emulator in a worker thread and every client at ${RATE} requests/s. Each step is the command its workflow's pulumi/actions step runs, as \`pulumi\` at a shell (the action's inputs as the CLI's flags; an up with --yes --skip-preview, as the Automation API runs it), not through the GitHub Actions stand-in of test/engine/gitops.test.ts; \`npm ci\`, git and \`gh\` are left out. The program is the exported TypeScript (access.ts, index.ts), run by the CLI as the workflows run it: type-checked once per pull request (preview.yml's \`npx tsc --noEmit\`), transpiled only in the workflows' pulumi steps (PULUMI_NODEJS_TRANSPILE_ONLY=true); the onboarding's first up is a person's at a terminal, type-checked by ts-node.`,
+        `The comment: what preview.yml's comment step posts (its script, read from examples/gitops/preview.yml and run in bash on the preview's standard output, a \`gh\` stand-in keeping the body): the preview without the lines of resources that do not change, cut from the front past 60,000 characters ("cut" says whether it was).`,
         `Load average (1/5/15 min) at the start: ${loadAtStart}; at the end: ${loadavg()} on ${os.cpus().length} CPUs; other work on the machine inflates wall times.`,
       ],
       totalWallMs: Math.round(performance.now() - t0),
@@ -332,16 +343,39 @@ const loadavg = () =>
     .map((x) => x.toFixed(2))
     .join(" ");
 
-/** The comment pulumi/actions would post of a preview's standard output (pr.ts: ANSI codes stripped), before its cut. */
-function commentOf(stdout: string, names: string[]): MonthStep["comment"] {
-  // eslint-disable-next-line no-control-regex
-  const message = stdout.replace(/\x1B(?:[@-Z\\-_]|\[[0-?]*[ -/]*[@-~])/g, "");
-  return {
-    lines: message.split("\n").length,
-    characters: message.length,
-    cut: message.length > COMMENT_LIMIT,
-    namesTheChange: names.every((n) => message.includes(n)),
+/**
+ * What preview.yml's comment step posts of a preview's standard output: its \`run:\` script, read
+ * from the workflow file, run in bash as a runner runs it, with a \`gh\` stand-in that keeps the body.
+ */
+async function commentOf(stdout: string, names: string[]): Promise<MonthStep["comment"]> {
+  const workflow = parseYaml(fs.readFileSync(path.join(repoRoot, "examples", "gitops", "preview.yml"), "utf8")) as {
+    jobs: Record<string, { steps: { name?: string; run?: string }[] }>;
   };
+  const script = Object.values(workflow.jobs)[0]!.steps.find((s) => s.name === COMMENT_STEP)?.run;
+  if (!script) throw new Error(`month: examples/gitops/preview.yml has no step '${COMMENT_STEP}'`);
+  const temp = fs.mkdtempSync(path.join(os.tmpdir(), "reviewadmin-month-comment-"));
+  try {
+    fs.mkdirSync(path.join(temp, "bin"));
+    fs.writeFileSync(path.join(temp, "preview.txt"), stdout);
+    fs.writeFileSync(
+      path.join(temp, "bin", "gh"),
+      '#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = --body-file ] && cp "$2" "$RUNNER_TEMP/posted.md"; shift; done\n',
+      { mode: 0o755 },
+    );
+    const r = await runAsync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
+      env: { RUNNER_TEMP: temp, PR: "1", GH_TOKEN: "stand-in", PATH: `${path.join(temp, "bin")}${path.delimiter}${process.env.PATH}` },
+    });
+    if (r.code !== 0) throw new Error(`month: preview.yml's comment step failed: ${r.stderr}`);
+    const body = fs.readFileSync(path.join(temp, "posted.md"), "utf8");
+    return {
+      lines: body.split("\n").length,
+      characters: body.length,
+      cut: body.includes("(cut from the front"),
+      namesTheChange: names.every((n) => body.includes(n)),
+    };
+  } finally {
+    fs.rmSync(temp, { recursive: true, force: true });
+  }
 }
 
 /** review.csv with two removals decided (the leaver's membership, Margaret's grant on DB), as a reviewer saves it. */
@@ -386,9 +420,9 @@ export function monthMarkdown(r: MonthResult): string {
         } | ${secs(s.wallMs)} | ${mib(s.cliPeakRssBytes)} | ${mib(s.pluginPeakRssBytes)} | ${s.asExpected ? "yes" : `**no** (exit ${s.exitCode})`}: ${s.expected} |`,
     ),
     "",
-    "The pull requests' comments (what pulumi/actions would post of each preview):",
+    "The pull requests' comments (what preview.yml's comment step posts of each preview):",
     "",
-    "| pull request | lines | characters | over 64,000 (cut) | names the change |",
+    "| pull request | lines | characters | cut at 60,000 | names the change |",
     "|---|---:|---:|---|---|",
     ...comments.map(
       (s) =>
