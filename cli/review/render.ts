@@ -64,8 +64,20 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+// The texts made, per zone: a packet shows the same few times (the activity window, each event's) for
+// tens of thousands of people, and formatToParts is the costliest step of writing review.md.
+const timeTexts = new Map<string, Map<string, string>>();
+
 /** An ISO time to the minute in `zone`, named: "2026-11-20 13:00 Europe/Berlin (GMT+1)", "2026-11-20 12:00 UTC". */
 export function timeText(iso: string, o: RenderOptions = UTC): string {
+  let made = timeTexts.get(o.timeZone);
+  if (!made) timeTexts.set(o.timeZone, (made = new Map()));
+  let text = made.get(iso);
+  if (text === undefined) made.set(iso, (text = formatTime(iso, o)));
+  return text;
+}
+
+function formatTime(iso: string, o: RenderOptions): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const parts = Object.fromEntries(
@@ -214,8 +226,32 @@ export interface PersonRisk {
   why: Severity[];
 }
 
+// While renderPacket writes the files, each organization's risks, judged once: every file and
+// summary asks for them (seven passes over every line at 28,007 people). Kept no longer, so a
+// packet changed afterwards is judged afresh.
+let risksMade: WeakMap<ReviewOrganization, PersonRisk[]> | undefined;
+
+/** Runs `render` with each organization's risksOf judged once and shared meanwhile (the packet must not change during it). */
+export function withRisksShared<T>(render: () => T): T {
+  const outer = risksMade;
+  risksMade ??= new WeakMap();
+  try {
+    return render();
+  } finally {
+    risksMade = outer;
+  }
+}
+
 /** Everyone of the organization with their risk, riskiest first (then in the packet's order, by key). */
 export function risksOf(o: ReviewOrganization): PersonRisk[] {
+  const made = risksMade?.get(o);
+  if (made) return made;
+  const risks = judgeRisks(o);
+  risksMade?.set(o, risks);
+  return risks;
+}
+
+function judgeRisks(o: ReviewOrganization): PersonRisk[] {
   const up = escalatedLines(o);
   const out = o.people.map((person) => {
     const has = (f: Flag) => person.flags.includes(f);
