@@ -259,7 +259,7 @@ function judgeRisks(o: ReviewOrganization): PersonRisk[] {
       const own = lineFlags(person, l);
       return lineSeverities({
         privileged: holdsPrivilege(l),
-        escalated: up.has(`${person.key}\n${l.scope}`),
+        escalated: up.size > 0 && up.has(`${person.key}\n${l.scope}`),
         external: has("external"),
         stale: has("stale"),
         notInCode: own.includes("not-in-code"),
@@ -291,6 +291,13 @@ export interface OrganizationCounts {
   byReason: (readonly [Severity, number])[];
 }
 
+/** How many of `attention` each severity applies to, riskiest first, those with none left out: one pass over the people. */
+function reasonCounts(attention: readonly PersonRisk[]): (readonly [Severity, number])[] {
+  const counts = new Map<Severity, number>();
+  for (const x of attention) for (const a of x.why) counts.set(a, (counts.get(a) ?? 0) + 1);
+  return SEVERITY.filter((a) => counts.has(a)).map((a) => [a, counts.get(a)!] as const);
+}
+
 /** The counts the summaries open with (review.md's and review.html's). */
 export function organizationCounts(org: ReviewOrganization): OrganizationCounts {
   const attention = attentionOf(org);
@@ -299,7 +306,7 @@ export function organizationCounts(org: ReviewOrganization): OrganizationCounts 
     lines: org.people.reduce((n, x) => n + x.lines.length, 0),
     databases: org.databases.length,
     attention,
-    byReason: SEVERITY.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0),
+    byReason: reasonCounts(attention),
   };
 }
 
