@@ -13,7 +13,8 @@
  * required field: {@link toPlain} turns each into {@link NOT_KNOWN}, and a rule that meets one
  * never concludes a violation from it (it counts only what is known, or skips the check).
  */
-import { unknownValue } from "@pulumi/pulumi/runtime";
+// The rpc module alone: the runtime index loads the whole SDK (about a second at every CLI start).
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { unpackProps } from "../contract/packed";
 import type { Grant, ScopeKind, WallException, WallRule } from "../contract/grants";
 

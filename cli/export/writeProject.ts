@@ -23,8 +23,8 @@ export function checkOutputFolder(dir: string, force: boolean): void {
   }
 }
 
-/** Writes `files` (name → text) into `dir`, making it if needed; each file is written to a temporary name and renamed. */
-export function writeProject(dir: string, files: Record<string, string>): void {
+/** Writes `files` (name → text or bytes) into `dir`, making it if needed; each file is written to a temporary name and renamed. */
+export function writeProject(dir: string, files: Record<string, string | Buffer>): void {
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) {
     const target = path.join(dir, name);

@@ -117,7 +117,7 @@ function placesOf(o: ReviewOrganization): { columns: [string, string][]; columnO
 }
 
 /** The rows the page's script draws (see htmlAssets.ts for how it reads them). */
-function pageData(p: ReviewPacket, r: RenderOptions) {
+function pageData(p: ReviewPacket, r: RenderOptions, json: string) {
   const strings = new Strings();
   const t = (s: string) => strings.id(s);
   const organizations = p.organizations.map((o) => {
@@ -171,7 +171,7 @@ function pageData(p: ReviewPacket, r: RenderOptions) {
     kinds: KINDS,
     withCode: p.stack !== undefined,
     // What the sign-off names: the review.json it was made against (by SHA-256, as manifest.json lists it).
-    packet: { sha256: createHash("sha256").update(packetJson(p)).digest("hex"), asOf: p.asOf },
+    packet: { sha256: createHash("sha256").update(json).digest("hex"), asOf: p.asOf },
     attestation: ATTESTATION,
     csvHeader: SIGNOFF_CSV_HEADER,
     headers: {
@@ -427,10 +427,10 @@ function wallsSection(p: ReviewPacket, r: RenderOptions): string[] {
   return [...out, `</section>`];
 }
 
-/** review.html of a packet, times in the reviewer's zone. */
-export function html(p: ReviewPacket, r: RenderOptions): string {
+/** review.html of a packet, times in the reviewer's zone; `packetText` is review.json's text (packetJson), made once by a caller that writes both. */
+export function html(p: ReviewPacket, r: RenderOptions, packetText = packetJson(p)): string {
   // "<" written as \u003c: no text in the JSON can close its script element.
-  const json = JSON.stringify(pageData(p, r)).replace(/</g, "\\u003c");
+  const json = JSON.stringify(pageData(p, r, packetText)).replace(/</g, "\\u003c");
   const scriptHash = createHash("sha256").update(PAGE_SCRIPT).digest("base64");
   const title = titleText(p, r);
   return [

@@ -170,27 +170,67 @@ function itemsOf(data: unknown): unknown[] {
 
 const idIn = (p: string, after: string) => Number(new RegExp(`/${after}/(\\d+)`).exec(p)?.[1]);
 
+/** One organization's lines counted once, by status and by scope, and the people holding a member line. */
+interface HeldLines {
+  byStatus: Map<string, number>;
+  byScope: Map<string, number>;
+  members: Set<string>;
+}
+
+/**
+ * What the packet holds, counted in one pass: each endpoint's count is then a lookup, where
+ * counting every person's lines per database read was a pass over the organization per database
+ * (1,000 databases over 100,000 people, issue 57).
+ */
+class PacketIndex {
+  private readonly held = new Map<ReviewOrganization, HeldLines>();
+  private readonly owners = new Map<number, ReviewOrganization>();
+  constructor(readonly packet: ReviewPacket) {
+    // The first organization listing a database reviews it (as a find over the organizations would).
+    for (const o of [...packet.organizations].reverse()) for (const d of o.databases) this.owners.set(d.id, o);
+  }
+  org(id: number): ReviewOrganization | undefined {
+    return this.packet.organizations.find((o) => o.id === id);
+  }
+  ownerOf(databaseId: number): ReviewOrganization | undefined {
+    return this.owners.get(databaseId);
+  }
+  linesOf(o: ReviewOrganization | undefined): HeldLines {
+    if (!o) return { byStatus: new Map(), byScope: new Map(), members: new Set() };
+    let h = this.held.get(o);
+    if (h) return h;
+    h = { byStatus: new Map(), byScope: new Map(), members: new Set() };
+    for (const p of o.people)
+      for (const l of p.lines) {
+        h.byStatus.set(l.status, (h.byStatus.get(l.status) ?? 0) + 1);
+        h.byScope.set(l.scope, (h.byScope.get(l.scope) ?? 0) + 1);
+        if (l.status === "member") h.members.add(p.key);
+      }
+    this.held.set(o, h);
+    return h;
+  }
+}
+
 /** What the packet holds of one endpoint's items, and the items it does not hold with the reason. */
 function reconcile(
   operation: string,
   endpoint: string,
   items: unknown[],
-  packet: ReviewPacket,
+  index: PacketIndex,
 ): { packet: EndpointRead["packet"]; explained: Explained[] } {
-  const org = (id: number): ReviewOrganization | undefined => packet.organizations.find((o) => o.id === id);
-  const lines = (o: ReviewOrganization | undefined, keep: (scope: string, status: string) => boolean) =>
-    (o?.people ?? []).reduce((n, p) => n + p.lines.filter((l) => keep(l.scope, l.status)).length, 0);
+  const org = (id: number) => index.org(id);
+  const status = (o: ReviewOrganization | undefined, s: string) => index.linesOf(o).byStatus.get(s) ?? 0;
   const some = (count: number, why: string): Explained[] => (count > 0 ? [{ count, why }] : []);
   const orgId = idIn(endpoint, "organizations");
   switch (operation) {
     case "GetOrganizationUsers":
-      return { packet: { count: lines(org(orgId), (_, s) => s === "member"), of: "member lines" }, explained: [] };
+      return { packet: { count: status(org(orgId), "member"), of: "member lines" }, explained: [] };
     case "GetOrganizationInvitations": {
       const o = org(orgId);
-      const members = new Set((o?.people ?? []).filter((p) => p.lines.some((l) => l.status === "member")).map((p) => p.key));
+      const members = index.linesOf(o).members;
       const ofMembers = items.filter((i) => members.has(String((i as { email?: string }).email).toLowerCase())).length;
       return {
-        packet: { count: lines(o, (_, s) => s === "invited" || s === "invitation-expired"), of: "invitation lines" },
+        packet: { count: status(o, "invited") + status(o, "invitation-expired"), of: "invitation lines" },
         explained: some(ofMembers, "invitations of people who are members: their member line stands for them"),
       };
     }
@@ -207,10 +247,10 @@ function reconcile(
     }
     case "GetDatabaseUsers": {
       const dbId = idIn(endpoint, "databases");
-      const o = packet.organizations.find((x) => x.databases.some((d) => d.id === dbId));
+      const o = index.ownerOf(dbId);
       const none = items.filter((u) => ((u as { permissions?: unknown[] }).permissions ?? []).length === 0).length;
       return {
-        packet: { count: lines(o, (scope) => scope === `database ${dbId}`), of: "database lines" },
+        packet: { count: index.linesOf(o).byScope.get(`database ${dbId}`) ?? 0, of: "database lines" },
         explained: some(none, "users listed with no permission: they hold no access on it"),
       };
     }
@@ -258,9 +298,10 @@ export function wallReadsOf(answers: readonly AnswerRead[]): WallRead[] {
 
 /** The endpoints read, grouped from the answers (pages in the order read) and set against the packet. */
 export function endpointsRead(answers: readonly AnswerRead[], packet: ReviewPacket): EndpointRead[] {
+  const index = new PacketIndex(packet);
   return grouped(answers).map((g) => {
     const items = g.pages.flat();
-    const r = reconcile(g.operation, g.endpoint, items, packet);
+    const r = reconcile(g.operation, g.endpoint, items, index);
     const accounted = (r.packet?.count ?? items.length) + r.explained.reduce((n, e) => n + e.count, 0);
     return {
       operation: g.operation,

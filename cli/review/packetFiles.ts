@@ -7,15 +7,19 @@
 import { packetJson, type ReviewPacket } from "./format";
 import { html } from "./html";
 import { wallFiles } from "./packetWalls";
-import { csv, markdown, UTC, type RenderOptions } from "./render";
+import { csv, markdown, UTC, withRisksShared, type RenderOptions } from "./render";
 
 /** The files of a packet, by name. review.json and review.csv keep ISO times in UTC, for tools. */
 export function renderPacket(p: ReviewPacket, o: RenderOptions = UTC): Record<string, string> {
-  return {
-    "review.md": markdown(p, o),
-    "review.html": html(p, o),
-    "review.csv": csv(p),
-    "review.json": packetJson(p),
-    ...wallFiles(p),
-  };
+  return withRisksShared(() => {
+    // Once: review.html names the packet by its SHA-256.
+    const json = packetJson(p);
+    return {
+      "review.md": markdown(p, o),
+      "review.html": html(p, o, json),
+      "review.csv": csv(p),
+      "review.json": json,
+      ...wallFiles(p),
+    };
+  });
 }

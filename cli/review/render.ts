@@ -64,8 +64,20 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+// The texts made, per zone: a packet shows the same few times (the activity window, each event's) for
+// tens of thousands of people, and formatToParts is the costliest step of writing review.md.
+const timeTexts = new Map<string, Map<string, string>>();
+
 /** An ISO time to the minute in `zone`, named: "2026-11-20 13:00 Europe/Berlin (GMT+1)", "2026-11-20 12:00 UTC". */
 export function timeText(iso: string, o: RenderOptions = UTC): string {
+  let made = timeTexts.get(o.timeZone);
+  if (!made) timeTexts.set(o.timeZone, (made = new Map()));
+  let text = made.get(iso);
+  if (text === undefined) made.set(iso, (text = formatTime(iso, o)));
+  return text;
+}
+
+function formatTime(iso: string, o: RenderOptions): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   const parts = Object.fromEntries(
@@ -214,8 +226,32 @@ export interface PersonRisk {
   why: Severity[];
 }
 
+// While renderPacket writes the files, each organization's risks, judged once: every file and
+// summary asks for them (seven passes over every line at 28,007 people). Kept no longer, so a
+// packet changed afterwards is judged afresh.
+let risksMade: WeakMap<ReviewOrganization, PersonRisk[]> | undefined;
+
+/** Runs `render` with each organization's risksOf judged once and shared meanwhile (the packet must not change during it). */
+export function withRisksShared<T>(render: () => T): T {
+  const outer = risksMade;
+  risksMade ??= new WeakMap();
+  try {
+    return render();
+  } finally {
+    risksMade = outer;
+  }
+}
+
 /** Everyone of the organization with their risk, riskiest first (then in the packet's order, by key). */
 export function risksOf(o: ReviewOrganization): PersonRisk[] {
+  const made = risksMade?.get(o);
+  if (made) return made;
+  const risks = judgeRisks(o);
+  risksMade?.set(o, risks);
+  return risks;
+}
+
+function judgeRisks(o: ReviewOrganization): PersonRisk[] {
   const up = escalatedLines(o);
   const out = o.people.map((person) => {
     const has = (f: Flag) => person.flags.includes(f);
@@ -223,7 +259,7 @@ export function risksOf(o: ReviewOrganization): PersonRisk[] {
       const own = lineFlags(person, l);
       return lineSeverities({
         privileged: holdsPrivilege(l),
-        escalated: up.has(`${person.key}\n${l.scope}`),
+        escalated: up.size > 0 && up.has(`${person.key}\n${l.scope}`),
         external: has("external"),
         stale: has("stale"),
         notInCode: own.includes("not-in-code"),
@@ -255,6 +291,13 @@ export interface OrganizationCounts {
   byReason: (readonly [Severity, number])[];
 }
 
+/** How many of `attention` each severity applies to, riskiest first, those with none left out: one pass over the people. */
+function reasonCounts(attention: readonly PersonRisk[]): (readonly [Severity, number])[] {
+  const counts = new Map<Severity, number>();
+  for (const x of attention) for (const a of x.why) counts.set(a, (counts.get(a) ?? 0) + 1);
+  return SEVERITY.filter((a) => counts.has(a)).map((a) => [a, counts.get(a)!] as const);
+}
+
 /** The counts the summaries open with (review.md's and review.html's). */
 export function organizationCounts(org: ReviewOrganization): OrganizationCounts {
   const attention = attentionOf(org);
@@ -263,7 +306,7 @@ export function organizationCounts(org: ReviewOrganization): OrganizationCounts 
     lines: org.people.reduce((n, x) => n + x.lines.length, 0),
     databases: org.databases.length,
     attention,
-    byReason: SEVERITY.map((a) => [a, attention.filter((x) => x.why.includes(a)).length] as const).filter(([, n]) => n > 0),
+    byReason: reasonCounts(attention),
   };
 }
 

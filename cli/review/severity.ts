@@ -73,8 +73,34 @@ export interface LineFacts {
   wallBreach: boolean;
 }
 
-/** The severities that apply to a line, riskiest first; empty: the line needs no attention. */
+// Each fact's bit in a line's mask (lineSeverities' cache); a Record, so a fact added to LineFacts must get one.
+const BIT: Record<keyof LineFacts, number> = {
+  privileged: 1 << 0,
+  escalated: 1 << 1,
+  external: 1 << 2,
+  stale: 1 << 3,
+  notInCode: 1 << 4,
+  expiring: 1 << 5,
+  suspended: 1 << 6,
+  notAMember: 1 << 7,
+  noAccess: 1 << 8,
+  walled: 1 << 9,
+  wallBreach: 1 << 10,
+};
+const FACTS = Object.keys(BIT) as (keyof LineFacts)[];
+// Per combination of facts, its severities: a packet of 100,000 people has a few dozen combinations.
+const judged = new Map<number, Severity[]>();
+
+/** The severities that apply to a line, riskiest first; empty: the line needs no attention. The list is shared: not to be changed. */
 export function lineSeverities(f: LineFacts): Severity[] {
+  let mask = 0;
+  for (const fact of FACTS) if (f[fact]) mask |= BIT[fact];
+  let out = judged.get(mask);
+  if (!out) judged.set(mask, (out = judgeLine(f)));
+  return out;
+}
+
+function judgeLine(f: LineFacts): Severity[] {
   const applies: Record<Severity, boolean> = {
     "external-escalated-privileged": f.privileged && f.escalated && f.external,
     "escalated-privileged": f.privileged && f.escalated && !f.external,
@@ -101,6 +127,8 @@ export function personSeverities(lines: readonly (readonly Severity[])[]): Sever
   return SEVERITY.filter((s) => all.has(s));
 }
 
+const RANK = new Map(SEVERITY.map((s, i) => [s, i]));
+
 /**
  * Orders two lists of severities (a line's or a person's), riskiest first: by the riskiest
  * severity, then the next, ...; a longer list before its prefix; an empty one last.
@@ -108,7 +136,7 @@ export function personSeverities(lines: readonly (readonly Severity[])[]): Sever
 export function compareSeverities(a: readonly Severity[], b: readonly Severity[]): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] === undefined || b[i] === undefined) return a[i] === undefined ? 1 : -1;
-    const d = SEVERITY.indexOf(a[i]!) - SEVERITY.indexOf(b[i]!);
+    const d = RANK.get(a[i]!)! - RANK.get(b[i]!)!;
     if (d !== 0) return d;
   }
   return 0;

@@ -6,7 +6,8 @@
  */
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
-import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime";
+// The rpc module alone, not the runtime index: see policy/declarations.ts.
+import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { declaredBy, kindOf, NOT_KNOWN, type Declared, type ResourceInfo } from "../../policy/declarations";
 import { UsageError } from "../command";
 
