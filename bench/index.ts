@@ -5,14 +5,14 @@
  * bench/results/latest.json; latest-quick.json with `--quick`) and the tables as Markdown beside it (same name, `.md`), which
  * docs/benchmarks.md quotes. `--enterprise` runs the export benchmark alone on the enterprise world
  * (bench/results/enterprise.json); `--only review` the review packet's alone, on the chosen world
- * (bench/results/review-packet[-enterprise|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
+ * (bench/results/review-packet[-enterprise|-<N/1000>k|-quick].json); `--only roster` the roster steps' (bench/rosterSteps.ts,
  * bench/results/roster-steps.json); `--only parallel` one stack against one per organization
  * (bench/parallelStacks.ts, bench/results/parallel-stacks[-quick].json). `--enterprise --people N`
  * runs the export benchmark on a firm of N people in five organizations (exportWorld.ts;
  * bench/results/enterprise-<N/1000>k.json); `--month` the GitOps month on the enterprise world
  * (bench/month.ts, bench/results/month.json).
  *
- *   node dist/bench/index.js [--quick | --enterprise [--people N] | --month] [--only scale|upload|export|review|roster|parallel] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
+ *   node dist/bench/index.js [--quick | --enterprise [--people N] | --month] [--only scale|upload|export|review|roster|parallel|profile] [--variants LIST] [--out <file>] [--sequential] [--strict] [--help]
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -61,9 +61,10 @@ Options:
                        step as its workflow's command at a shell (bench/month.ts; about 15 minutes);
                        results in bench/results/month.json unless --out says otherwise
   --only NAME          run one benchmark only: scale, upload, export, or review (the review packet
-                       of the export's world, or the enterprise world's with --enterprise, and
-                       review.html in headless Chromium; the export benchmark includes it; results in
-                       bench/results/review-packet[-enterprise|-quick].json unless --out says otherwise),
+                       of the export's world, or the enterprise world's with --enterprise, or the
+                       firm's with --enterprise --people N, and review.html in headless Chromium; the
+                       export benchmark includes it; results in
+                       bench/results/review-packet[-enterprise|-<N/1000>k|-quick].json unless --out says otherwise),
                        or roster (the steps of a 28,007-person roster that a no-change run pays, each
                        against its baseline, in fresh processes; no engine, under a minute; results in
                        bench/results/roster-steps.json unless --out says otherwise), or parallel (a firm of
@@ -146,8 +147,6 @@ function parseArgs(argv: string[]): Args | "help" {
     throw new UsageError("--month runs the month alone, on the enterprise world");
   if (args.month) args.only = "month";
   if (args.people !== undefined && !args.enterprise) throw new UsageError("--people goes with --enterprise");
-  if (args.people !== undefined && args.only === "review")
-    throw new UsageError("--people runs the export benchmark (or --only profile) only");
   if (args.enterprise && args.only && args.only !== "export" && args.only !== "review" && args.only !== "profile")
     throw new UsageError("--enterprise runs the export benchmark (or --only review or --only profile) only");
   if (args.only === "profile" && args.quick)
@@ -158,7 +157,10 @@ function parseArgs(argv: string[]): Args | "help" {
   if (args.variants && args.only && args.only !== "scale") throw new UsageError("--variants goes with the scale benchmark only");
   if (args.variants) args.only = "scale";
   // The review packet alone writes a file of its own: it never overwrites the full runs' results.
-  const review = args.only === "review" ? `review-packet${args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json` : undefined;
+  const review =
+    args.only === "review"
+      ? `review-packet${args.people !== undefined ? `-${Math.round(args.people / 1000)}k` : args.enterprise ? "-enterprise" : args.quick ? "-quick" : ""}.json`
+      : undefined;
   // A run of some scale variants only writes a file of its own too.
   const some = args.variants ? `scale-${args.variants.join("-")}${args.quick ? "-quick" : ""}.json` : undefined;
   const roster =
@@ -281,7 +283,7 @@ async function main(): Promise<number> {
   }
 
   if (args.only === "review") {
-    const world = args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
+    const world = args.people ? firmWorld(args.people) : args.enterprise ? ENTERPRISE_WORLD : args.quick ? QUICK_WORLD : EXPORT_WORLD;
     const packet = await benchReviewPacketAlone(world, log);
     results.reviewPacket = packet;
     process.stdout.write(`\n${reviewPacketText(packet)}\n`);
