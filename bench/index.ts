@@ -290,7 +290,7 @@ async function main(): Promise<number> {
     md.push(
       `### Review packet alone: ${packet.people.toLocaleString("en-US")} people`,
       "",
-      `\`pulumi-reviewadmin review --firm-domain northwind.example\` on the seeded organization plus ${world.members.toLocaleString("en-US")} synthetic members and ${world.databases} databases × ${world.usersPerDatabase} users, emulator and client at 25 requests/s, measured alone (no other benchmark in the run); each file's size, and review.html opened in headless Chromium.`,
+      `\`pulumi-reviewadmin review --firm-domain northwind.example\` on ${world.organizations ? `the seeded organizations, ${world.organizations} of them each with` : "the seeded organization plus"} ${world.members.toLocaleString("en-US")} synthetic members and ${world.databases} databases × ${world.usersPerDatabase} users${world.sharedMembers ? ` (${world.sharedMembers.toLocaleString("en-US")} of its members in the next organization too)` : ""}, emulator and client at 25 requests/s, measured alone (no other benchmark in the run); each file's size, and review.html opened in headless Chromium.`,
       "",
       "| step | requests | writes | wall | CLI peak memory | plugin peak memory | checkpoint |",
       "|---|---:|---:|---:|---:|---:|---:|",
