@@ -125,6 +125,7 @@ export async function benchProfile(opts: { world?: ScaleWorld; log?: (line: stri
       if (r.code !== 0)
         throw new Error(`${name} failed (exit ${r.code}): ${`${r.stdout}${r.stderr}`.trim().split("\n").slice(-6).join(" | ")}`);
       const { counters, timeline } = await trafficOf(emu, startedAt, wallMs);
+      const engine = readEngineProfile(profiles, id);
       const out: ProfiledStep = {
         step: name,
         command: `${Object.entries(extraEnv)
@@ -135,7 +136,7 @@ export async function benchProfile(opts: { world?: ScaleWorld; log?: (line: stri
         wallMs,
         rateFloorMs: Math.round((counters.total / RATE) * 1000),
         ...(timeline ? { timeline } : {}),
-        ...(readEngineProfile(profiles, id) ? { engine: readEngineProfile(profiles, id)! } : {}),
+        ...(engine ? { engine } : {}),
         processes: readNodeProfiles(nodeDir),
       };
       steps.push(out);
